@@ -1,0 +1,141 @@
+//! Squares, colours and their names (`a1` top-left, `h8` bottom-right on 8x8).
+
+use std::fmt;
+
+/// A square index, row-major from the top-left corner. The board size gives it
+/// meaning, so naming and parsing take the size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with this row-major index.
+    #[inline(always)]
+    #[must_use]
+    pub const fn new(index: u32) -> Self {
+        Square(index as u8)
+    }
+
+    /// The square at `column` (0 = `a`) and `row` (0 = `1`) on a board of `size`.
+    #[must_use]
+    pub const fn at(column: u32, row: u32, size: u32) -> Self {
+        Square((row * size + column) as u8)
+    }
+
+    /// The row-major index.
+    #[inline(always)]
+    #[must_use]
+    pub const fn index(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// Column (0 = `a`) on a board of `size`.
+    #[must_use]
+    pub const fn column(self, size: u32) -> u32 {
+        self.0 as u32 % size
+    }
+
+    /// Row (0 = `1`) on a board of `size`.
+    #[must_use]
+    pub const fn row(self, size: u32) -> u32 {
+        self.0 as u32 / size
+    }
+
+    /// The name of the square on a board of `size`, such as `f5` or `j10`.
+    #[must_use]
+    pub fn name(self, size: u32) -> String {
+        let column = (b'a' + self.column(size) as u8) as char;
+        format!("{column}{}", self.row(size) + 1)
+    }
+
+    /// Parses a square name (`f5`, `F5`, `j10`) for a board of `size`.
+    pub fn parse(text: &str, size: u32) -> Option<Self> {
+        let mut chars = text.chars();
+        let letter = chars.next()?.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let column = u32::from(letter as u8 - b'a');
+        let digits = chars.as_str();
+        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let row: u32 = digits.parse().ok()?;
+        if column >= size || row == 0 || row > size || digits.starts_with('0') {
+            return None;
+        }
+        Some(Square::at(column, row - 1, size))
+    }
+}
+
+/// The colour of a disc or of the side to move. Black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// Moves first; `X` in OBF.
+    Black,
+    /// Moves second; `O` in OBF.
+    White,
+}
+
+impl Color {
+    /// The other colour.
+    #[must_use]
+    pub const fn opposite(self) -> Self {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// Lowercase name, as written in CSV files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
+    /// The OBF character: `X` for black, `O` for white.
+    #[must_use]
+    pub const fn obf(self) -> char {
+        match self {
+            Color::Black => 'X',
+            Color::White => 'O',
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_on_every_size() {
+        for size in [4, 6, 8, 10] {
+            for index in 0..size * size {
+                let square = Square::new(index);
+                let name = square.name(size);
+                assert_eq!(Square::parse(&name, size), Some(square), "{name}");
+                assert_eq!(Square::parse(&name.to_uppercase(), size), Some(square));
+            }
+        }
+    }
+
+    #[test]
+    fn known_names() {
+        assert_eq!(Square::parse("a1", 8), Some(Square::new(0)));
+        assert_eq!(Square::parse("h1", 8), Some(Square::new(7)));
+        assert_eq!(Square::parse("a2", 8), Some(Square::new(8)));
+        assert_eq!(Square::parse("h8", 8), Some(Square::new(63)));
+        assert_eq!(Square::parse("j10", 10), Some(Square::new(99)));
+        for bad in ["", "a", "i1", "a9", "a0", "a01", "11", "j10", "a-1"] {
+            assert_eq!(Square::parse(bad, 8), None, "{bad}");
+        }
+    }
+}

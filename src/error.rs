@@ -1,0 +1,83 @@
+//! The library's error type: bad input the user can fix (exit code 2) or failed I/O.
+
+use std::path::PathBuf;
+
+/// Everything the library can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input: a value, file or option the user must change. The message names the fix.
+    #[error("{0}")]
+    Input(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// A bad-input error with this message.
+    pub fn input(message: impl Into<String>) -> Self {
+        Error::Input(message.into())
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// The process exit code for this error: 2 for bad input, 1 otherwise.
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Input(_) => 2,
+            Error::Io { .. } => 1,
+        }
+    }
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The closest of `known` to `unknown` by edit distance, if it is close enough
+/// to be a likely typo.
+#[must_use]
+pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// "unknown KIND 'x' (did you mean 'y'? known: a, b, c)".
+#[must_use]
+pub fn unknown_name(kind: &str, unknown: &str, known: &[&str]) -> String {
+    let list = known.join(", ");
+    match closest(unknown, known.iter().copied()) {
+        Some(best) => format!("unknown {kind} '{unknown}' (did you mean '{best}'? known: {list})"),
+        None => format!("unknown {kind} '{unknown}' (known: {list})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_closest_name() {
+        let known = ["greedy", "random", "corner-first"];
+        assert_eq!(
+            unknown_name("strategy", "greddy", &known),
+            "unknown strategy 'greddy' (did you mean 'greedy'? known: greedy, random, corner-first)"
+        );
+        assert_eq!(closest("zzzzzzzz", known), None);
+    }
+}

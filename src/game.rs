@@ -1,0 +1,391 @@
+//! Whole games: rules and scoring, automatic passes, outcomes and transcripts (`f5d6c3...`).
+
+use crate::board::{squares, Bits, Board, Color, Geometry, Position, Square};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What happens to the squares still empty when a game ends early.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// Empty squares go to the winner (the world-championship convention).
+    #[default]
+    WinnerGetsEmpties,
+    /// Only discs on the board count.
+    Count,
+}
+
+/// The rules a game is scored under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// How empty squares at the end are counted.
+    pub scoring: Scoring,
+    /// Anti-reversi: the side with fewer discs wins.
+    pub anti: bool,
+}
+
+impl Rules {
+    /// The final score from the side to move's point of view: positive is a win,
+    /// its size the margin, under these rules. Only meaningful once the game is over.
+    #[inline(always)]
+    #[must_use]
+    pub fn final_score<G: Geometry>(self, board: Board<G>) -> i32 {
+        let own = board.player_count() as i32;
+        let other = board.opponent_count() as i32;
+        let mut score = if self.anti { other - own } else { own - other };
+        if self.scoring == Scoring::WinnerGetsEmpties && score != 0 {
+            let empties = board.empty_count() as i32;
+            score += score.signum() * empties;
+        }
+        score
+    }
+
+    /// The outcome of a finished position.
+    #[must_use]
+    pub fn outcome<G: Geometry>(self, position: &Position<G>) -> Outcome {
+        let mover_score = self.final_score(position.board);
+        let margin = match position.side {
+            Color::Black => mover_score,
+            Color::White => -mover_score,
+        };
+        let winner = match margin.signum() {
+            1 => Some(Color::Black),
+            -1 => Some(Color::White),
+            _ => None,
+        };
+        Outcome {
+            black_discs: position.black().count(),
+            white_discs: position.white().count(),
+            winner,
+            margin,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Black discs on the board.
+    pub black_discs: u32,
+    /// White discs on the board.
+    pub white_discs: u32,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// Black's margin under the rules: positive when black won. Under the
+    /// normal rules this is black minus white discs (plus the empties to the winner).
+    pub margin: i32,
+}
+
+impl Outcome {
+    /// `black`, `white` or `draw`.
+    #[must_use]
+    pub fn result_name(&self) -> &'static str {
+        match self.winner {
+            Some(color) => color.name(),
+            None => "draw",
+        }
+    }
+}
+
+/// Why a transcript could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("transcript ply {ply}: {reason}")]
+pub struct TranscriptError {
+    /// 1-based number of the move that failed.
+    pub ply: usize,
+    /// What was wrong with it.
+    pub reason: String,
+}
+
+/// An illegal move offered to [`Game::play`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The square is taken or flips nothing.
+    #[error("{square} is not a legal move for {side} (legal: {legal})")]
+    Illegal {
+        /// The square offered.
+        square: String,
+        /// The side to move.
+        side: Color,
+        /// The legal moves, space separated.
+        legal: String,
+    },
+}
+
+/// A game in progress: the position, the moves so far and the passes. Passes are
+/// made automatically, so the side to move always has a legal move unless the game is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game<G: Geometry> {
+    position: Position<G>,
+    moves: Vec<Square>,
+    passes: u32,
+}
+
+impl<G: Geometry> Default for Game<G> {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+impl<G: Geometry> Game<G> {
+    /// A game from the standard start.
+    #[must_use]
+    pub fn new() -> Self {
+        Game::from_position(Position::start())
+    }
+
+    /// A game from any position (passing at once if the side to move cannot move).
+    #[must_use]
+    pub fn from_position(position: Position<G>) -> Self {
+        let mut game = Game {
+            position,
+            moves: Vec::with_capacity(G::CELLS as usize),
+            passes: 0,
+        };
+        game.pass_if_needed();
+        game
+    }
+
+    /// Plays a transcript from the standard start.
+    pub fn from_transcript(text: &str) -> Result<Self, TranscriptError> {
+        let mut game = Game::new();
+        game.play_transcript(text)?;
+        Ok(game)
+    }
+
+    /// Plays the moves of a transcript (`f5d6c3...`; whitespace is ignored).
+    pub fn play_transcript(&mut self, text: &str) -> Result<(), TranscriptError> {
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut rest = compact.as_str();
+        let mut ply = self.moves.len();
+        while !rest.is_empty() {
+            ply += 1;
+            let first = rest.chars().next().map_or(1, char::len_utf8);
+            let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
+            let token = &rest[..first + digits];
+            let square = Square::parse(token, G::SIZE).ok_or_else(|| TranscriptError {
+                ply,
+                reason: format!(
+                    "'{token}' is not a square of the {0}x{0} board (write moves like f5d6, columns a-{1}, rows 1-{0})",
+                    G::SIZE,
+                    (b'a' + G::SIZE as u8 - 1) as char
+                ),
+            })?;
+            self.play(square).map_err(|err| TranscriptError {
+                ply,
+                reason: err.to_string(),
+            })?;
+            rest = &rest[token.len()..];
+        }
+        Ok(())
+    }
+
+    fn pass_if_needed(&mut self) {
+        if !self.position.board.can_move() && self.position.board.pass().can_move() {
+            self.position = self.position.pass();
+            self.passes += 1;
+        }
+    }
+
+    /// Plays a legal move for the side to move, then passes if the other side cannot move.
+    pub fn play(&mut self, square: Square) -> Result<(), MoveError> {
+        let moves = self.position.board.moves();
+        if moves.is_empty() {
+            return Err(MoveError::GameOver);
+        }
+        if !moves.has(square.index()) {
+            return Err(MoveError::Illegal {
+                square: square.name(G::SIZE),
+                side: self.position.side,
+                legal: squares(moves)
+                    .map(|s| s.name(G::SIZE))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            });
+        }
+        self.play_unchecked(square);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (the game loop's fast path).
+    #[inline]
+    pub fn play_unchecked(&mut self, square: Square) {
+        self.position = self.position.play(square);
+        self.moves.push(square);
+        self.pass_if_needed();
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position<G> {
+        &self.position
+    }
+
+    /// The board relative to the side to move.
+    #[must_use]
+    pub fn board(&self) -> Board<G> {
+        self.position.board
+    }
+
+    /// The colour to move.
+    #[must_use]
+    pub fn side(&self) -> Color {
+        self.position.side
+    }
+
+    /// The moves played so far.
+    #[must_use]
+    pub fn moves(&self) -> &[Square] {
+        &self.moves
+    }
+
+    /// Number of passes so far.
+    #[must_use]
+    pub fn passes(&self) -> u32 {
+        self.passes
+    }
+
+    /// Whether neither side can move.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        !self.position.board.can_move()
+    }
+
+    /// The outcome under `rules`, once the game is over.
+    #[must_use]
+    pub fn outcome(&self, rules: Rules) -> Option<Outcome> {
+        self.is_over().then(|| rules.outcome(&self.position))
+    }
+
+    /// The transcript of the moves so far.
+    #[must_use]
+    pub fn transcript(&self) -> String {
+        format_transcript(&self.moves, G::SIZE)
+    }
+}
+
+/// Writes moves as a transcript (`f5d6c3`).
+#[must_use]
+pub fn format_transcript(moves: &[Square], size: u32) -> String {
+    let mut out = String::with_capacity(moves.len() * 2);
+    for square in moves {
+        out.push_str(&square.name(size));
+    }
+    out
+}
+
+impl<G: Geometry> fmt::Display for Game<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Size10, Size4, Size8};
+
+    #[test]
+    fn transcript_round_trip() {
+        let text = "f5d6c3d3c4f4f6f3e6e7";
+        let game = Game::<Size8>::from_transcript(text).unwrap();
+        assert_eq!(game.transcript(), text);
+        assert_eq!(game.moves().len(), 10);
+        assert_eq!(
+            Game::<Size8>::from_transcript("F5 D6")
+                .unwrap()
+                .transcript(),
+            "f5d6"
+        );
+    }
+
+    #[test]
+    fn transcript_errors_name_ply_and_reason() {
+        let err = Game::<Size8>::from_transcript("f5d6a1").unwrap_err();
+        assert_eq!(err.ply, 3);
+        assert!(
+            err.reason.contains("a1 is not a legal move for black"),
+            "{err}"
+        );
+        let err = Game::<Size8>::from_transcript("f5z9").unwrap_err();
+        assert_eq!(err.ply, 2);
+        assert!(err.reason.contains("'z9' is not a square"), "{err}");
+        let err = Game::<Size8>::from_transcript("f5d").unwrap_err();
+        assert_eq!(err.ply, 2);
+    }
+
+    #[test]
+    fn ten_by_ten_transcripts_use_two_digit_rows() {
+        let mut game = Game::<Size10>::new();
+        while !game.is_over() {
+            let m = squares(game.board().moves()).last().unwrap();
+            game.play(m).unwrap();
+        }
+        let text = game.transcript();
+        assert!(text.contains("10"));
+        assert_eq!(Game::<Size10>::from_transcript(&text).unwrap(), game);
+    }
+
+    #[test]
+    fn scoring_rules() {
+        // 4x4 board: black 5 discs, white 1, 10 empty, game over assumed by the caller.
+        let black = 0b11111u64;
+        let white = 1u64 << 15;
+        let position = Position::<Size4>::from_colors(black, white, Color::White);
+        let normal = Rules::default().outcome(&position);
+        assert_eq!((normal.black_discs, normal.white_discs), (5, 1));
+        assert_eq!(normal.winner, Some(Color::Black));
+        assert_eq!(normal.margin, 4 + 10);
+        let count = Rules {
+            scoring: Scoring::Count,
+            anti: false,
+        }
+        .outcome(&position);
+        assert_eq!(count.margin, 4);
+        let anti = Rules {
+            scoring: Scoring::Count,
+            anti: true,
+        }
+        .outcome(&position);
+        assert_eq!(anti.winner, Some(Color::White));
+        assert_eq!(anti.margin, -4);
+        let anti_empties = Rules {
+            scoring: Scoring::WinnerGetsEmpties,
+            anti: true,
+        }
+        .outcome(&position);
+        assert_eq!(anti_empties.margin, -14);
+        let draw = Position::<Size4>::from_colors(0b11, 0b1100, Color::Black);
+        assert_eq!(Rules::default().outcome(&draw).winner, None);
+        assert_eq!(Rules::default().outcome(&draw).result_name(), "draw");
+    }
+
+    #[test]
+    fn passes_are_automatic() {
+        // A known 8x8 game with a pass: play greedily-first moves until one happens.
+        let mut found = false;
+        for seed in 0..200u64 {
+            let mut game = Game::<Size8>::new();
+            let mut k = seed;
+            while !game.is_over() {
+                let moves: Vec<_> = squares(game.board().moves()).collect();
+                k = k
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game.play(moves[(k >> 33) as usize % moves.len()]).unwrap();
+            }
+            if game.passes() > 0 {
+                let replay = Game::<Size8>::from_transcript(&game.transcript()).unwrap();
+                assert_eq!(replay.passes(), game.passes());
+                assert_eq!(replay.position(), game.position());
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "no random game with a pass in 200 tries");
+    }
+}

@@ -1,0 +1,14 @@
+//! reversi-lab: a research harness for Reversi (Othello) strategies.
+//!
+//! The library holds all the logic; the `reversi-lab` binary only parses its
+//! arguments and calls [`commands`].
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod commands;
+pub mod error;
+pub mod game;
+pub mod perft;
+
+pub use error::{Error, Result};
