@@ -190,3 +190,162 @@ mod tests {
         }
     }
 }
+
+/// `reversi-lab strategies`: every strategy with its parameters and defaults.
+pub fn strategies_command(out: &mut dyn Write) -> Result<()> {
+    write!(out, "{}", crate::strategy::spec::describe_kinds()).ok();
+    Ok(())
+}
+
+/// A rayon pool of `threads` threads (0: one per core).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Options of `reversi-lab match`.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// Games to play (colours alternate).
+    pub games: u64,
+    /// The match seed.
+    pub seed: u64,
+    /// Threads (0: all cores).
+    pub threads: usize,
+    /// Board size.
+    pub size: u32,
+    /// Scoring rules.
+    pub rules: crate::game::Rules,
+}
+
+/// `reversi-lab match`: plays A against B and prints the one-line summary on
+/// stdout (and the speed on stderr).
+pub fn match_command(
+    a: &str,
+    b: &str,
+    options: &MatchOptions,
+    out: &mut dyn Write,
+) -> Result<crate::play::Tally> {
+    use crate::strategy::StrategySpec;
+    let spec_a = StrategySpec::parse(a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+    let spec_b = StrategySpec::parse(b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+    if options.games == 0 {
+        return Err(Error::input("--games 0: play at least 1 game"));
+    }
+    let size = validate_size(options.size)?;
+    let pool = thread_pool(options.threads)?;
+    let started = Instant::now();
+    let tally = with_geometry!(size, G => {
+        let sa = spec_a.build::<G>(options.rules).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let sb = spec_b.build::<G>(options.rules).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        pool.install(|| crate::play::play_match::<G>(sa.as_ref(), sb.as_ref(), options.rules, options.games, options.seed))
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(out, "{}", tally.summary(a, b)).ok();
+    eprintln!(
+        "{} games in {seconds:.2} s ({:.0} games/s, {} threads, seed {})",
+        tally.games(),
+        tally.games() as f64 / seconds.max(1e-9),
+        pool.current_num_threads(),
+        options.seed
+    );
+    Ok(tally)
+}
+
+/// The scores an OBF line's comment gives for its moves (`; G8:+18; H1:+12;`), best first.
+fn annotated_scores(line: &str) -> Vec<(String, i32)> {
+    line.split(';')
+        .skip(1)
+        .filter_map(|item| {
+            let (mv, score) = item.trim().split_once(':')?;
+            Some((mv.trim().to_ascii_lowercase(), score.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// `reversi-lab solve`: solves every position of an OBF file exactly and prints
+/// best move, score, nodes and time per position; where the file gives scores,
+/// checks them. Returns false if any score disagrees.
+pub fn solve_command(
+    path: &std::path::Path,
+    rules: crate::game::Rules,
+    table_bits: u32,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    use crate::strategy::{Memory, Solver};
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('%') && !l.starts_with('#'))
+        .collect();
+    if lines.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no positions in the file (one OBF line per position)",
+            path.display()
+        )));
+    }
+    if !(10..=28).contains(&table_bits) {
+        return Err(Error::input(format!(
+            "--table-bits {table_bits} is out of range: use 10 to 28"
+        )));
+    }
+    let solver = Solver { rules, table_bits };
+    let mut all_ok = true;
+    let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
+    for &(number, line) in &lines {
+        let size = size_of_obf(line)
+            .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))?;
+        with_geometry!(size, G => {
+            let position = Position::<G>::from_obf(line)
+                .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))?;
+            let mut memory = Memory::<G>::new();
+            let started = Instant::now();
+            let solution = solver.solve(position.board, &mut memory);
+            let seconds = started.elapsed().as_secs_f64();
+            total_nodes += solution.nodes;
+            total_time += seconds;
+            let best: Vec<String> = squares(solution.best).map(|s| s.name(G::SIZE)).collect();
+            let best_text = if best.is_empty() { "pass".to_string() } else { best.join(",") };
+            let expected = annotated_scores(line);
+            let check = match expected.first() {
+                None => String::new(),
+                Some(&(_, score)) => {
+                    let best_listed: Vec<&str> = expected.iter().filter(|(_, s)| *s == score).map(|(m, _)| m.as_str()).collect();
+                    let moves_ok = best.iter().all(|m| best_listed.contains(&m.as_str()));
+                    if score == solution.score && moves_ok {
+                        format!("  expected {score:+}: ok")
+                    } else {
+                        all_ok = false;
+                        format!("  expected {score:+} ({}): MISMATCH", best_listed.join(","))
+                    }
+                }
+            };
+            writeln!(
+                out,
+                "line {:>3}  empties {:>2}  best {:<8} score {:+4}  nodes {:>12}  time {:>8.3} s  ({:.1} M nodes/s){check}",
+                number + 1,
+                position.board.empty_count(),
+                best_text,
+                solution.score,
+                solution.nodes,
+                seconds,
+                solution.nodes as f64 / seconds.max(1e-9) / 1e6
+            )
+            .ok();
+        });
+    }
+    writeln!(
+        out,
+        "{} positions, {} nodes, {:.3} s, {:.1} M nodes/s{}",
+        lines.len(),
+        total_nodes,
+        total_time,
+        total_nodes as f64 / total_time.max(1e-9) / 1e6,
+        if all_ok { "" } else { ", SOME SCORES DISAGREE" }
+    )
+    .ok();
+    Ok(all_ok)
+}

@@ -121,6 +121,8 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game<G: Geometry> {
     position: Position<G>,
+    /// The legal moves of the side to move, kept so the game loop need not recompute them.
+    legal: G::Bits,
     moves: Vec<Square>,
     passes: u32,
 }
@@ -143,6 +145,7 @@ impl<G: Geometry> Game<G> {
     pub fn from_position(position: Position<G>) -> Self {
         let mut game = Game {
             position,
+            legal: position.board.moves(),
             moves: Vec::with_capacity(G::CELLS as usize),
             passes: 0,
         };
@@ -185,15 +188,21 @@ impl<G: Geometry> Game<G> {
     }
 
     fn pass_if_needed(&mut self) {
-        if !self.position.board.can_move() && self.position.board.pass().can_move() {
-            self.position = self.position.pass();
-            self.passes += 1;
+        self.legal = self.position.board.moves();
+        if self.legal.is_empty() {
+            let passed = self.position.pass();
+            let legal = passed.board.moves();
+            if !legal.is_empty() {
+                self.position = passed;
+                self.legal = legal;
+                self.passes += 1;
+            }
         }
     }
 
     /// Plays a legal move for the side to move, then passes if the other side cannot move.
     pub fn play(&mut self, square: Square) -> Result<(), MoveError> {
-        let moves = self.position.board.moves();
+        let moves = self.legal;
         if moves.is_empty() {
             return Err(MoveError::GameOver);
         }
@@ -249,10 +258,16 @@ impl<G: Geometry> Game<G> {
         self.passes
     }
 
+    /// The legal moves of the side to move (empty once the game is over).
+    #[must_use]
+    pub fn legal_moves(&self) -> G::Bits {
+        self.legal
+    }
+
     /// Whether neither side can move.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        !self.position.board.can_move()
+        self.legal.is_empty()
     }
 
     /// The outcome under `rules`, once the game is over.

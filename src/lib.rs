@@ -10,5 +10,7 @@ pub mod commands;
 pub mod error;
 pub mod game;
 pub mod perft;
+pub mod play;
+pub mod strategy;
 
 pub use error::{Error, Result};

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use reversi_lab::commands;
+use reversi_lab::game::{Rules, Scoring};
 use std::process::ExitCode;
 
 /// A research harness for Reversi (Othello) strategies.
@@ -41,6 +42,70 @@ enum Command {
         #[arg(long, allow_hyphen_values = true)]
         position: Option<String>,
     },
+    /// List every strategy with its parameters, defaults and a one-line description.
+    Strategies,
+    /// Play two strategies against each other and print one summary line.
+    ///
+    /// Prints `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`, from A's
+    /// point of view; the score interval is 95%. Games alternate colours from the start.
+    Match {
+        /// Strategy A, as a spec such as `alphabeta:depth=4,eval=mobility` (see `strategies`).
+        a: String,
+        /// Strategy B.
+        b: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Seed: the same seed replays the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Solve the positions of an OBF file exactly: best move, score, nodes, time.
+    ///
+    /// Where a line lists moves with scores (`; G8:+18; ...`, as the FFO suites do),
+    /// the solution is checked against them; the exit code is 1 if any disagrees.
+    Solve {
+        /// OBF file: one position per line.
+        file: std::path::PathBuf,
+        /// log2 of the transposition table's entries.
+        #[arg(long, default_value_t = 22)]
+        table_bits: u32,
+        /// Anti-reversi: the side with fewer discs wins.
+        #[arg(long)]
+        anti: bool,
+        /// How empty squares at the end count: winner-gets-empties or count.
+        #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
+        scoring: Scoring,
+    },
+}
+
+/// Board size and scoring rules.
+#[derive(clap::Args)]
+struct RulesArgs {
+    /// Board size: 4, 6, 8 or 10.
+    #[arg(long, default_value_t = 8)]
+    size: u32,
+    /// Anti-reversi: the side with fewer discs wins.
+    #[arg(long)]
+    anti: bool,
+    /// How empty squares at the end count: winner-gets-empties or count.
+    #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
+    scoring: Scoring,
+}
+
+fn parse_scoring(text: &str) -> Result<Scoring, String> {
+    match text {
+        "winner-gets-empties" => Ok(Scoring::WinnerGetsEmpties),
+        "count" => Ok(Scoring::Count),
+        other => Err(format!(
+            "unknown scoring '{other}': use winner-gets-empties or count"
+        )),
+    }
 }
 
 fn main() -> ExitCode {
@@ -59,6 +124,38 @@ fn main() -> ExitCode {
             size,
             position,
         } => commands::show_command(size, position.as_deref(), moves.as_deref(), &mut stdout),
+        Command::Strategies => commands::strategies_command(&mut stdout),
+        Command::Match {
+            a,
+            b,
+            games,
+            seed,
+            threads,
+            rules,
+        } => {
+            let options = commands::MatchOptions {
+                games,
+                seed,
+                threads,
+                size: rules.size,
+                rules: Rules {
+                    scoring: rules.scoring,
+                    anti: rules.anti,
+                },
+            };
+            commands::match_command(&a, &b, &options, &mut stdout).map(|_| ())
+        }
+        Command::Solve {
+            file,
+            table_bits,
+            anti,
+            scoring,
+        } => match commands::solve_command(&file, Rules { scoring, anti }, table_bits, &mut stdout)
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(err) => Err(err),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,7 +26,7 @@ pub fn perft<G: Geometry>(board: Board<G>, depth: u32) -> u64 {
         return u64::from(moves.count()); // bulk counting at the frontier
     }
     Indices(moves)
-        .map(|index| perft(board.play(Square::new(index)), depth - 1))
+        .map(|index| perft(board.play_portable(Square::new(index)), depth - 1))
         .sum()
 }
 

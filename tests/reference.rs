@@ -284,3 +284,19 @@ fn deep_perft_8x8() {
     assert_eq!(perft(start, 10), 24_571_284);
     assert_eq!(perft(start, 11), 212_258_800);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The 8x8 fast flip code (AVX2 where the build has it) equals the portable one.
+    #[test]
+    fn fast_flips_equal_portable_flips(a in any::<u64>(), b in any::<u64>(), square in 0u32..64) {
+        let player = a & !b & !(1 << square);
+        let opponent = b & !(1 << square);
+        let board = Board::<Size8>::new(player, opponent);
+        prop_assert_eq!(
+            board.flips(Square::new(square)),
+            reversi_lab::board::portable_flips::<Size8>(player, opponent, square)
+        );
+    }
+}

@@ -21,10 +21,26 @@ pub trait Geometry: Copy + Clone + Debug + Default + Eq + Hash + Send + Sync + '
     /// Every square except those in the first and last columns: horizontal and
     /// diagonal shifts mask with it so that runs never wrap from one row to the next.
     const INNER_COLUMNS: Self::Bits;
+    /// Every square except the first column (`a`): the mask after shifting towards higher columns.
+    const NOT_FIRST_COLUMN: Self::Bits;
+    /// Every square except the last column: the mask after shifting towards lower columns.
+    const NOT_LAST_COLUMN: Self::Bits;
+    /// The first and last rows.
+    const TOP_BOTTOM: Self::Bits;
+    /// The first and last columns.
+    const LEFT_RIGHT: Self::Bits;
     /// The four corners.
     const CORNERS: Self::Bits;
     /// Every square on the outer ring.
     const EDGES: Self::Bits;
+
+    /// The discs a move at `square` flips (see [`super::Board::flips`]). Sizes
+    /// may override the portable version with a faster one.
+    #[inline(always)]
+    #[must_use]
+    fn flips(player: Self::Bits, opponent: Self::Bits, square: u32) -> Self::Bits {
+        super::portable_flips::<Self>(player, opponent, square)
+    }
 }
 
 const fn full_mask(size: u32) -> u128 {
@@ -63,6 +79,9 @@ const fn edges(size: u32) -> u128 {
 
 macro_rules! geometry {
     ($(#[$doc:meta])* $name:ident, $bits:ty, $size:expr) => {
+        geometry!($(#[$doc])* $name, $bits, $size, {});
+    };
+    ($(#[$doc:meta])* $name:ident, $bits:ty, $size:expr, { $($extra:item)* }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -72,8 +91,14 @@ macro_rules! geometry {
             const SIZE: u32 = $size;
             const FULL: $bits = full_mask($size) as $bits;
             const INNER_COLUMNS: $bits = inner_columns($size) as $bits;
+            const NOT_FIRST_COLUMN: $bits = (full_mask($size) & !column_mask($size, 0)) as $bits;
+            const NOT_LAST_COLUMN: $bits = (full_mask($size) & !column_mask($size, $size - 1)) as $bits;
+            const TOP_BOTTOM: $bits = (edges($size) & !column_mask($size, 0) & !column_mask($size, $size - 1)
+                | corners($size)) as $bits;
+            const LEFT_RIGHT: $bits = (column_mask($size, 0) | column_mask($size, $size - 1)) as $bits;
             const CORNERS: $bits = corners($size) as $bits;
             const EDGES: $bits = edges($size) as $bits;
+            $($extra)*
         }
     };
 }
@@ -88,7 +113,13 @@ geometry!(
 );
 geometry!(
     /// The standard 8x8 Othello board: the hot path.
-    Size8, u64, 8
+    Size8, u64, 8, {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        #[inline(always)]
+        fn flips(player: u64, opponent: u64, square: u32) -> u64 {
+            super::avx2::flips(player, opponent, square)
+        }
+    }
 );
 geometry!(
     /// The 10x10 board (Grand Othello).

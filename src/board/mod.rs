@@ -1,13 +1,17 @@
 //! The bitboard Reversi engine: a `Copy` board relative to the side to move, for every size.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2;
 mod bits;
 mod geometry;
+mod lines;
 mod position;
 mod square;
 mod symmetry;
 
 pub use bits::{Bits, Indices};
 pub use geometry::{Geometry, Size10, Size4, Size6, Size8, SIZES};
+pub use lines::{neighbours, stable_discs, Line};
 pub use position::{ParsePositionError, Position};
 pub use square::{Color, Square};
 pub use symmetry::Symmetry;
@@ -78,6 +82,18 @@ fn direction_flips<G: Geometry>(
     flips
 }
 
+/// The discs a move at `square` flips, for any size: the portable version.
+#[inline(always)]
+#[must_use]
+pub fn portable_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, square: u32) -> G::Bits {
+    let placed = G::Bits::bit(square);
+    let inner = opponent & G::INNER_COLUMNS;
+    direction_flips::<G>(placed, player, opponent, G::SIZE)
+        | direction_flips::<G>(placed, player, inner, 1)
+        | direction_flips::<G>(placed, player, inner, G::SIZE + 1)
+        | direction_flips::<G>(placed, player, inner, G::SIZE - 1)
+}
+
 impl<G: Geometry> Board<G> {
     /// A board from the two disc sets. Bits outside the board are dropped.
     #[inline(always)]
@@ -140,12 +156,7 @@ impl<G: Geometry> Board<G> {
     #[inline(always)]
     #[must_use]
     pub fn flips(self, square: Square) -> G::Bits {
-        let placed = G::Bits::bit(square.index());
-        let inner = self.opponent & G::INNER_COLUMNS;
-        direction_flips::<G>(placed, self.player, self.opponent, G::SIZE)
-            | direction_flips::<G>(placed, self.player, inner, 1)
-            | direction_flips::<G>(placed, self.player, inner, G::SIZE + 1)
-            | direction_flips::<G>(placed, self.player, inner, G::SIZE - 1)
+        G::flips(self.player, self.opponent, square.index())
     }
 
     /// Plays a legal move and hands the turn over. The move must be legal.
@@ -153,6 +164,20 @@ impl<G: Geometry> Board<G> {
     #[must_use]
     pub fn play(self, square: Square) -> Self {
         self.play_flips(square, self.flips(square))
+    }
+
+    /// Plays a legal move using the portable flip code. In perft, where each
+    /// node's flips overlap with the next move generation, this measured faster
+    /// than the AVX2 flips (3.1 s against 4.8 s for 8x8 perft 12); strategies,
+    /// which compute flips back to back, gain from AVX2 (130k against 230k
+    /// greedy games/s). NOTE: revisit both figures if either flip code changes.
+    #[inline(always)]
+    #[must_use]
+    pub fn play_portable(self, square: Square) -> Self {
+        self.play_flips(
+            square,
+            portable_flips::<G>(self.player, self.opponent, square.index()),
+        )
     }
 
     /// Plays a move whose flips are already known and hands the turn over.

@@ -1,0 +1,216 @@
+//! The game loop between two strategies, per-game seeding, and quick matches.
+
+use crate::board::{Bits, Geometry};
+use crate::game::{Game, Rules};
+use crate::strategy::{Context, GameRng, Memory, Strategy};
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+/// splitmix64: spreads nearby integers over the whole 64-bit range.
+#[must_use]
+pub const fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The seed of one game: a function of the experiment seed, the pair and the
+/// game's index only, so results do not depend on which thread plays the game.
+#[must_use]
+pub const fn game_seed(seed: u64, pair: u64, index: u64) -> u64 {
+    splitmix(splitmix(splitmix(seed) ^ pair) ^ index.rotate_left(32))
+}
+
+/// The generator for a game seed.
+#[must_use]
+pub fn game_rng(game_seed: u64) -> GameRng {
+    GameRng::seed_from_u64(game_seed)
+}
+
+/// Plays `game` to its end: `players[0]` plays black, `players[1]` white. Each
+/// player's memory is reset first, so the game depends on its seed alone.
+pub fn play_game<G: Geometry>(
+    players: [&dyn Strategy<G>; 2],
+    mut game: Game<G>,
+    rng: &mut GameRng,
+    memories: &mut [Memory<G>; 2],
+) -> Game<G> {
+    memories[0].new_game();
+    memories[1].new_game();
+    loop {
+        let board = game.board();
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return game; // passes are automatic, so no move means the game is over
+        }
+        let seat = match game.side() {
+            crate::board::Color::Black => 0,
+            crate::board::Color::White => 1,
+        };
+        let square = if moves.count() == 1 {
+            crate::board::Square::new(moves.lowest())
+        } else {
+            let mut context = Context {
+                rng,
+                memory: &mut memories[seat],
+            };
+            players[seat].choose(board, moves, &mut context)
+        };
+        assert!(
+            moves.has(square.index()),
+            "a strategy chose an illegal move: {}",
+            square.name(G::SIZE)
+        );
+        game.play_unchecked(square);
+    }
+}
+
+/// Wins, draws and losses from one player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+        }
+    }
+}
+
+impl Tally {
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game: a win 1, a draw 1/2.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    /// Half-width of the 95% confidence interval of the score (normal approximation
+    /// over the per-game results 1, 1/2, 0).
+    #[must_use]
+    pub fn score_margin95(&self) -> f64 {
+        let n = self.games() as f64;
+        if n < 2.0 {
+            return f64::NAN;
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        1.959_963_984_540_054 * (var / n).sqrt()
+    }
+
+    /// The one-line summary `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`.
+    #[must_use]
+    pub fn summary(&self, a: &str, b: &str) -> String {
+        let games = self.games().max(1) as f64;
+        format!(
+            "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% +/- {:.1}%)",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.wins as f64 / games,
+            100.0 * self.score(),
+            100.0 * self.score_margin95()
+        )
+    }
+}
+
+/// Plays `games` games between A and B from the start position, colours
+/// alternating (A is black in even-numbered games), in parallel on the current
+/// rayon pool. Game `i` is seeded from (`seed`, `i`), so the tally does not
+/// depend on the thread count.
+pub fn play_match<G: Geometry>(
+    a: &dyn Strategy<G>,
+    b: &dyn Strategy<G>,
+    rules: Rules,
+    games: u64,
+    seed: u64,
+) -> Tally {
+    (0..games)
+        .into_par_iter()
+        .map_init(
+            || [Memory::<G>::new(), Memory::<G>::new()],
+            |memories, index| {
+                let a_black = index % 2 == 0;
+                let players = if a_black { [a, b] } else { [b, a] };
+                let mut rng = game_rng(game_seed(seed, 0, index));
+                let game = play_game(players, Game::new(), &mut rng, memories);
+                let outcome = game.outcome(rules).expect("play_game plays to the end");
+                let a_margin = if a_black {
+                    outcome.margin
+                } else {
+                    -outcome.margin
+                };
+                match a_margin.signum() {
+                    1 => Tally {
+                        wins: 1,
+                        ..Tally::default()
+                    },
+                    -1 => Tally {
+                        losses: 1,
+                        ..Tally::default()
+                    },
+                    _ => Tally {
+                        draws: 1,
+                        ..Tally::default()
+                    },
+                }
+            },
+        )
+        .reduce(Tally::default, |x, y| x + y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_summary_and_interval() {
+        let t = Tally {
+            wins: 60,
+            draws: 10,
+            losses: 30,
+        };
+        assert_eq!(t.games(), 100);
+        assert!((t.score() - 0.65).abs() < 1e-12);
+        // Per-game variance: (60*0.35^2 + 10*0.15^2 + 30*0.65^2)/100 = 0.2025; sd/sqrt(n) = 0.045.
+        assert!((t.score_margin95() - 1.959_963_984_540_054 * 0.045).abs() < 1e-9);
+        assert_eq!(
+            t.summary("A", "B"),
+            "A vs B: 60 wins, 10 draws, 30 losses (win rate 60.0%, score 65.0% +/- 8.8%)"
+        );
+    }
+
+    #[test]
+    fn seeds_differ_by_pair_and_index() {
+        let s = [
+            game_seed(1, 0, 0),
+            game_seed(1, 0, 1),
+            game_seed(1, 1, 0),
+            game_seed(2, 0, 0),
+        ];
+        for i in 0..s.len() {
+            for j in i + 1..s.len() {
+                assert_ne!(s[i], s[j]);
+            }
+        }
+    }
+}

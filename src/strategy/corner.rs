@@ -1,0 +1,37 @@
+//! `corner-first` and `corner-edge`: take a corner (or an edge) when one is legal, else play greedily.
+
+use super::{random_square, Context, Greedy, Strategy};
+use crate::board::{Bits, Board, Geometry, Square};
+
+/// A corner if one is legal (random among them), otherwise `greedy`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CornerFirst;
+
+impl<G: Geometry> Strategy<G> for CornerFirst {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let corners = moves & G::CORNERS;
+        if corners.is_empty() {
+            Greedy.choose(board, moves, context)
+        } else {
+            random_square(corners, context.rng)
+        }
+    }
+}
+
+/// A corner, else any edge move (random among them), else `greedy`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CornerEdge;
+
+impl<G: Geometry> Strategy<G> for CornerEdge {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let corners = moves & G::CORNERS;
+        let edges = moves & G::EDGES;
+        if !corners.is_empty() {
+            random_square(corners, context.rng)
+        } else if !edges.is_empty() {
+            random_square(edges, context.rng)
+        } else {
+            Greedy.choose(board, moves, context)
+        }
+    }
+}

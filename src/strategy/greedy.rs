@@ -1,0 +1,27 @@
+//! `greedy`: the move that flips the most discs (and the disc-count evaluation).
+
+use super::{best_by, Context, Evaluator, Strategy};
+use crate::board::{Bits, Board, Geometry, Square};
+
+/// Flips the most discs; ties at random.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl<G: Geometry> Strategy<G> for Greedy {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        best_by(moves, context.rng, |square| {
+            board.flips(square).count() as i32
+        })
+    }
+}
+
+/// Own discs minus the opponent's: the evaluation `greedy` stands for in a search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiscEval;
+
+impl<G: Geometry> Evaluator<G> for DiscEval {
+    #[inline]
+    fn evaluate(&self, board: Board<G>) -> i32 {
+        board.player_count() as i32 - board.opponent_count() as i32
+    }
+}

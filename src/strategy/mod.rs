@@ -1,0 +1,195 @@
+//! Strategies: what chooses a move, one heuristic per file, built from a spec (see `spec`).
+
+mod alphabeta;
+mod corner;
+mod eval;
+mod greedy;
+mod minimum_disc;
+mod mobility;
+mod parity;
+mod random;
+pub mod solver;
+pub mod spec;
+mod stability;
+mod table;
+mod weighted;
+
+pub use alphabeta::{terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
+pub use corner::{CornerEdge, CornerFirst};
+pub use eval::{EvalWeights, FeatureEval, FEATURES};
+pub use greedy::{DiscEval, Greedy};
+pub use minimum_disc::MinimumDisc;
+pub use mobility::MobilityEval;
+pub use parity::Parity;
+pub use random::RandomMove;
+pub use solver::Solver;
+pub use spec::StrategySpec;
+pub use stability::StabilityEval;
+pub use table::TranspositionTable;
+pub use weighted::WeightedEval;
+
+use crate::board::{squares, Bits, Board, Geometry, Square};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// The per-game random number generator: seedable and the same on every platform.
+pub type GameRng = ChaCha8Rng;
+
+/// What a strategy may change while it thinks: per player and per game, never shared.
+#[derive(Debug, Default)]
+pub struct Memory<G: Geometry> {
+    search_table: Option<TranspositionTable<G>>,
+    solver_table: Option<TranspositionTable<G>>,
+    /// Nodes searched since the memory was made (search strategies count here).
+    pub nodes: u64,
+}
+
+impl<G: Geometry> Memory<G> {
+    /// Empty memory.
+    #[must_use]
+    pub fn new() -> Self {
+        Memory {
+            search_table: None,
+            solver_table: None,
+            nodes: 0,
+        }
+    }
+
+    /// Forgets everything learnt in the previous game, so that a game's moves
+    /// depend only on that game (and so on neither thread count nor game order).
+    pub fn new_game(&mut self) {
+        for table in [&mut self.search_table, &mut self.solver_table]
+            .into_iter()
+            .flatten()
+        {
+            table.clear();
+        }
+    }
+
+    /// The heuristic search's transposition table, made on first use with 2^`bits` entries.
+    pub fn search_table(&mut self, bits: u32) -> &mut TranspositionTable<G> {
+        table_slot(&mut self.search_table, bits)
+    }
+
+    /// The exact solver's table, kept apart because its values are on another scale.
+    pub fn solver_table(&mut self, bits: u32) -> &mut TranspositionTable<G> {
+        table_slot(&mut self.solver_table, bits)
+    }
+}
+
+fn table_slot<G: Geometry>(
+    slot: &mut Option<TranspositionTable<G>>,
+    bits: u32,
+) -> &mut TranspositionTable<G> {
+    if slot.as_ref().is_none_or(|t| t.bits() != bits) {
+        *slot = Some(TranspositionTable::new(bits));
+    }
+    slot.as_mut().expect("just made")
+}
+
+/// What a strategy is given besides the position.
+pub struct Context<'a, G: Geometry> {
+    /// The game's random number generator: the only source of randomness.
+    pub rng: &'a mut GameRng,
+    /// The player's memory for this game.
+    pub memory: &'a mut Memory<G>,
+}
+
+/// Chooses a move for the side to move. Strategies are shared by all threads, so
+/// everything mutable lives in the [`Context`].
+pub trait Strategy<G: Geometry>: Send + Sync {
+    /// Chooses one of `moves` (never empty, always legal moves of `board`).
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square;
+}
+
+/// A static evaluation of a position from the point of view of the side to move
+/// (`board.player`). Larger is better for that side.
+pub trait Evaluator<G: Geometry>: Send + Sync {
+    /// The value of `board` for `board.player`.
+    fn evaluate(&self, board: Board<G>) -> i32;
+}
+
+/// A uniformly random square of a non-empty set.
+#[must_use]
+pub fn random_square<B: Bits>(set: B, rng: &mut GameRng) -> Square {
+    let count = set.count();
+    debug_assert!(count > 0, "random_square of an empty set");
+    let mut rest = set;
+    for _ in 0..rng.gen_range(0..count) {
+        rest = rest.without_lowest();
+    }
+    Square::new(rest.lowest())
+}
+
+/// The move with the highest score, ties broken uniformly at random.
+#[must_use]
+pub fn best_by<B: Bits>(
+    moves: B,
+    rng: &mut GameRng,
+    mut score: impl FnMut(Square) -> i32,
+) -> Square {
+    let mut best = i32::MIN;
+    let mut ties = B::ZERO;
+    for square in squares(moves) {
+        let value = score(square);
+        if value > best {
+            best = value;
+            ties = B::bit(square.index());
+        } else if value == best {
+            ties |= B::bit(square.index());
+        }
+    }
+    random_square(ties, rng)
+}
+
+/// A one-ply player over an evaluation: the move after which the evaluation,
+/// from the mover's point of view, is highest.
+pub struct OnePly<E> {
+    /// The evaluation.
+    pub eval: E,
+}
+
+impl<G: Geometry, E: Evaluator<G>> Strategy<G> for OnePly<E> {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        best_by(moves, context.rng, |square| {
+            // After the move the opponent is to move; pass to look from the mover's side.
+            self.eval.evaluate(board.play(square).pass())
+        })
+    }
+}
+
+impl<G: Geometry> Evaluator<G> for Box<dyn Evaluator<G>> {
+    fn evaluate(&self, board: Board<G>) -> i32 {
+        (**self).evaluate(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn ties_are_broken_uniformly() {
+        let mut rng = GameRng::seed_from_u64(1);
+        let set = 0b1011u64;
+        let mut counts = [0u32; 4];
+        for _ in 0..3000 {
+            counts[random_square(set, &mut rng).index() as usize] += 1;
+        }
+        assert_eq!(counts[2], 0);
+        for &c in &[counts[0], counts[1], counts[3]] {
+            assert!((850..1150).contains(&c), "{counts:?}");
+        }
+        let mut seen = 0u64;
+        for _ in 0..200 {
+            let s = best_by(
+                0b1111u64,
+                &mut rng,
+                |s| if s.index() % 2 == 0 { 5 } else { 1 },
+            );
+            seen |= 1 << s.index();
+        }
+        assert_eq!(seen, 0b0101);
+    }
+}

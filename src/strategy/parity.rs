@@ -1,0 +1,66 @@
+//! `parity`: near the end, move into regions with an odd number of empties to get the last move there.
+
+use super::{Context, Strategy};
+use crate::board::{neighbours, Bits, Board, Geometry, Square};
+
+/// Parity play: with at most `endgame` empties, prefer moves into odd regions
+/// (8-connected groups of empty squares); the base strategy chooses among the
+/// preferred moves, and decides alone before the endgame.
+pub struct Parity<G: Geometry> {
+    /// Empty squares at or below which parity applies.
+    pub endgame: u32,
+    /// Chooses among the candidates.
+    pub base: Box<dyn Strategy<G>>,
+}
+
+/// The union of the 8-connected regions of `empty` that hold an odd number of squares.
+#[must_use]
+pub fn odd_regions<G: Geometry>(empty: G::Bits) -> G::Bits {
+    let mut rest = empty;
+    let mut odd = G::Bits::ZERO;
+    while !rest.is_empty() {
+        let mut region = G::Bits::bit(rest.lowest());
+        loop {
+            let grown = (region | neighbours::<G>(region)) & empty;
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        if region.count() % 2 == 1 {
+            odd |= region;
+        }
+        rest &= !region;
+    }
+    odd
+}
+
+impl<G: Geometry> Strategy<G> for Parity<G> {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let mut candidates = moves;
+        if board.empty_count() <= self.endgame {
+            let odd = moves & odd_regions::<G>(board.empty());
+            if !odd.is_empty() {
+                candidates = odd;
+            }
+        }
+        self.base.choose(board, candidates, context)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Size8, Square};
+
+    #[test]
+    fn regions_are_8_connected() {
+        let bit = |n: &str| 1u64 << Square::parse(n, 8).unwrap().index();
+        // a1 alone (odd), b3+c4 touch diagonally (even), h8 h7 g8 (odd).
+        let empty = bit("a1") | bit("b3") | bit("c4") | bit("h8") | bit("h7") | bit("g8");
+        assert_eq!(
+            odd_regions::<Size8>(empty),
+            bit("a1") | bit("h8") | bit("h7") | bit("g8")
+        );
+    }
+}

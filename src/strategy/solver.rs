@@ -1,0 +1,214 @@
+//! `solver`: exact endgame play by negamax alpha-beta to the end of the game.
+
+use super::table::{Bound, TranspositionTable};
+use super::{random_square, Context, Memory, Strategy};
+use crate::board::{Bits, Board, Geometry, Indices, Square};
+use crate::game::Rules;
+
+/// Plays the move with the best exact final score under the rules in force.
+#[derive(Clone, Copy, Debug)]
+pub struct Solver {
+    /// The rules the final score is counted under.
+    pub rules: Rules,
+    /// log2 of the transposition table size.
+    pub table_bits: u32,
+}
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution<B: Bits> {
+    /// The exact final score for the side to move (positive: a win by that margin).
+    pub score: i32,
+    /// Every move that reaches it (empty when the side to move must pass).
+    pub best: B,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Empties at or above which the solver probes its table: below, a probe costs
+/// more than re-searching.
+const TABLE_MIN_EMPTIES: u32 = 7;
+/// Empties at or above which moves are sorted fastest-first (fewest replies).
+const ORDER_MIN_EMPTIES: u32 = 5;
+
+struct Search<'a, G: Geometry> {
+    rules: Rules,
+    table: &'a mut TranspositionTable<G>,
+    nodes: u64,
+}
+
+impl<G: Geometry> Search<'_, G> {
+    fn value(&mut self, board: Board<G>, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let moves = board.moves();
+        if moves.is_empty() {
+            let passed = board.pass();
+            if !passed.can_move() {
+                return self.rules.final_score(board);
+            }
+            return -self.value(passed, -beta, -alpha);
+        }
+        let empties = board.empty_count();
+        if empties == 1 {
+            // The last square: play it; the game is then over.
+            let next = board.play(Square::new(moves.lowest()));
+            self.nodes += 1;
+            return -self.rules.final_score(next);
+        }
+        let alpha_in = alpha;
+        let mut table_move = None;
+        if empties >= TABLE_MIN_EMPTIES {
+            if let Some(entry) = self.table.probe(board) {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower if entry.value >= beta => return entry.value,
+                    Bound::Upper if entry.value <= alpha => return entry.value,
+                    _ => {}
+                }
+                table_move = entry.best;
+            }
+        }
+        let mut best = i32::MIN;
+        let mut best_move = None;
+        if empties >= ORDER_MIN_EMPTIES {
+            let mut list = [(0i32, 0u8); 128];
+            let mut count = 0;
+            for index in Indices(moves) {
+                let child = board.play(Square::new(index));
+                // Fewest replies first; the table's move before all; corners early.
+                let mut key = (child.moves().count() as i32) * 16;
+                if G::CORNERS.has(index) {
+                    key -= 8;
+                }
+                if table_move == Some(Square::new(index)) {
+                    key = i32::MIN;
+                }
+                list[count] = (key, index as u8);
+                count += 1;
+            }
+            let list = &mut list[..count];
+            list.sort_unstable_by_key(|&(key, index)| (key, index));
+            for &(_, index) in list.iter() {
+                let square = Square::new(u32::from(index));
+                let value = -self.value(board.play(square), -beta, -alpha);
+                if value > best {
+                    best = value;
+                    best_move = Some(square);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        } else {
+            for index in Indices(moves) {
+                let square = Square::new(index);
+                let value = -self.value(board.play(square), -beta, -alpha);
+                if value > best {
+                    best = value;
+                    best_move = Some(square);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if empties >= TABLE_MIN_EMPTIES {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_in {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.table.store(board, best, u8::MAX, bound, best_move);
+        }
+        best
+    }
+}
+
+impl Solver {
+    /// Solves `board` exactly: its score and every move that reaches it.
+    pub fn solve<G: Geometry>(&self, board: Board<G>, memory: &mut Memory<G>) -> Solution<G::Bits> {
+        let rules = self.rules;
+        let mut search = Search {
+            rules,
+            table: memory.solver_table(self.table_bits),
+            nodes: 0,
+        };
+        let (score, best) = search.root(board);
+        let nodes = search.nodes;
+        memory.nodes += nodes;
+        Solution { score, best, nodes }
+    }
+}
+
+impl<G: Geometry> Search<'_, G> {
+    fn root(&mut self, board: Board<G>) -> (i32, G::Bits) {
+        let moves = board.moves();
+        if moves.is_empty() {
+            let passed = board.pass();
+            let score = if passed.can_move() {
+                -self.value(passed, -i32::MAX, i32::MAX)
+            } else {
+                self.rules.final_score(board)
+            };
+            return (score, G::Bits::ZERO);
+        }
+        // Fastest-first at the root too, then every move searched with the window
+        // (best - 1, +inf) so that ties with the best are found exactly.
+        let mut order: Vec<(u32, u32)> = Indices(moves)
+            .map(|i| (board.play(Square::new(i)).moves().count(), i))
+            .collect();
+        order.sort_unstable();
+        let mut best = i32::MIN;
+        let mut ties = G::Bits::ZERO;
+        for (_, index) in order {
+            let square = Square::new(index);
+            let alpha = if best == i32::MIN {
+                -i32::MAX
+            } else {
+                best - 1
+            };
+            let value = -self.value(board.play(square), -i32::MAX, -alpha);
+            if value > best {
+                best = value;
+                ties = G::Bits::bit(index);
+            } else if value == best {
+                ties |= G::Bits::bit(index);
+            }
+        }
+        (best, ties)
+    }
+}
+
+impl<G: Geometry> Strategy<G> for Solver {
+    fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let solution = self.solve(board, context.memory);
+        random_square(solution.best, context.rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size8;
+
+    #[test]
+    fn a_finished_game_scores_itself() {
+        let solver = Solver {
+            rules: Rules::default(),
+            table_bits: 10,
+        };
+        let board = Board::<Size8>::new(u64::MAX >> 1, 1 << 63);
+        let mut memory = Memory::new();
+        let solution = solver.solve(board, &mut memory);
+        assert_eq!(solution.score, 62);
+        assert_eq!(solution.best, 0);
+    }
+}

@@ -1,0 +1,185 @@
+//! `weighted`: square weights over own discs minus the opponent's; presets, square classes or a full table.
+
+use super::Evaluator;
+use crate::board::{Board, Geometry, Indices};
+use serde::{Deserialize, Serialize};
+
+/// The names of the built-in weight tables.
+pub const PRESETS: [&str; 3] = ["classic", "paip", "explorer"];
+
+/// Rows 1-4 of the classic 8x8 table; rows 5-8 mirror them.
+const CLASSIC: [[i32; 8]; 4] = [
+    [100, -20, 10, 5, 5, 10, -20, 100],
+    [-20, -50, -2, -2, -2, -2, -50, -20],
+    [10, -2, -1, -1, -1, -1, -2, 10],
+    [5, -2, -1, -1, -1, -1, -2, 5],
+];
+
+/// Rows 1-4 of Norvig's table from *Paradigms of AI Programming*; rows 5-8 mirror them.
+const PAIP: [[i32; 8]; 4] = [
+    [120, -20, 20, 5, 5, 20, -20, 120],
+    [-20, -40, -5, -5, -5, -5, -40, -20],
+    [20, -5, 15, 3, 3, 15, -5, 20],
+    [5, -5, 3, 3, 3, 3, -5, 5],
+];
+
+fn mirrored(top: &[[i32; 8]; 4]) -> Vec<i32> {
+    (0..8)
+        .flat_map(|row| top[if row < 4 { row } else { 7 - row }])
+        .collect()
+}
+
+/// Weights per square class, for any board size. A square takes the first class
+/// that fits, in the order corner, x-square, c-square, edge, centre, inner.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SquareClasses {
+    /// The four corners.
+    pub corner: i32,
+    /// Edge squares next to a corner.
+    pub c_square: i32,
+    /// Squares diagonally next to a corner.
+    pub x_square: i32,
+    /// Other edge squares.
+    pub edge: i32,
+    /// The four centre squares of the start position.
+    pub centre: i32,
+    /// Everything else.
+    pub inner: i32,
+}
+
+impl Default for SquareClasses {
+    fn default() -> Self {
+        SquareClasses {
+            corner: 100,
+            c_square: -20,
+            x_square: -50,
+            edge: 5,
+            centre: -1,
+            inner: -1,
+        }
+    }
+}
+
+impl SquareClasses {
+    /// The full table for a board of `size`.
+    #[must_use]
+    pub fn table(&self, size: u32) -> Vec<i32> {
+        let last = size - 1;
+        let mut table = Vec::with_capacity((size * size) as usize);
+        for row in 0..size {
+            for column in 0..size {
+                let at_edge = |v: u32| v == 0 || v == last;
+                let near_edge = |v: u32| v == 1 || v == last - 1;
+                let centre = |v: u32| v == size / 2 - 1 || v == size / 2;
+                table.push(if at_edge(column) && at_edge(row) {
+                    self.corner
+                } else if near_edge(column) && near_edge(row) {
+                    self.x_square
+                } else if (at_edge(column) && near_edge(row)) || (near_edge(column) && at_edge(row))
+                {
+                    self.c_square
+                } else if at_edge(column) || at_edge(row) {
+                    self.edge
+                } else if centre(column) && centre(row) {
+                    self.centre
+                } else {
+                    self.inner
+                });
+            }
+        }
+        table
+    }
+}
+
+/// The table of a preset on a board of `size`, or why there is none.
+pub fn preset_table(name: &str, size: u32) -> Result<Vec<i32>, String> {
+    match name {
+        "classic" | "paip" if size != 8 => Err(format!(
+            "weighted preset '{name}' is an 8x8 table and the board is {size}x{size}: use `classes` (square classes for any size), preset 'explorer', or a {size}x{size} `table`"
+        )),
+        "classic" => Ok(mirrored(&CLASSIC)),
+        "paip" => Ok(mirrored(&PAIP)),
+        "explorer" => Ok(SquareClasses {
+            corner: 10,
+            c_square: 4,
+            x_square: 1,
+            edge: 4,
+            centre: 1,
+            inner: 1,
+        }
+        .table(size)),
+        other => Err(crate::error::unknown_name("weighted preset", other, &PRESETS)),
+    }
+}
+
+/// The square-weight evaluation: the sum of weights over own discs, minus the
+/// sum over the opponent's unless `own_only`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightedEval {
+    /// One weight per square, row-major from a1.
+    pub table: Vec<i32>,
+    /// Count own discs only (as the "Reversi Strategy Explorer" did).
+    pub own_only: bool,
+}
+
+impl WeightedEval {
+    /// Sum of the weights of a set of squares.
+    #[inline]
+    #[must_use]
+    pub fn sum<G: Geometry>(&self, bits: G::Bits) -> i32 {
+        Indices(bits).map(|i| self.table[i as usize]).sum()
+    }
+}
+
+impl<G: Geometry> Evaluator<G> for WeightedEval {
+    #[inline]
+    fn evaluate(&self, board: Board<G>) -> i32 {
+        let own = self.sum::<G>(board.player);
+        if self.own_only {
+            own
+        } else {
+            own - self.sum::<G>(board.opponent)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_symmetric_tables() {
+        for name in ["classic", "paip"] {
+            let t = preset_table(name, 8).unwrap();
+            assert_eq!(t.len(), 64);
+            for r in 0..8 {
+                for c in 0..8 {
+                    assert_eq!(t[r * 8 + c], t[c * 8 + r], "{name} transpose");
+                    assert_eq!(t[r * 8 + c], t[r * 8 + 7 - c], "{name} mirror");
+                }
+            }
+        }
+        assert_eq!(preset_table("classic", 8).unwrap()[9], -50);
+        assert_eq!(preset_table("paip", 8).unwrap()[0], 120);
+        assert!(preset_table("classic", 6)
+            .unwrap_err()
+            .contains("8x8 table"));
+        assert!(preset_table("clasic", 8)
+            .unwrap_err()
+            .contains("did you mean 'classic'"));
+    }
+
+    #[test]
+    fn explorer_and_classes() {
+        let t = preset_table("explorer", 8).unwrap();
+        assert_eq!((t[0], t[1], t[3], t[9], t[27]), (10, 4, 4, 1, 1));
+        assert_eq!(t.iter().filter(|&&w| w == 10).count(), 4);
+        assert_eq!(t.iter().filter(|&&w| w == 4).count(), 24);
+        let classes = SquareClasses::default().table(10);
+        assert_eq!(classes.len(), 100);
+        assert_eq!(classes[11], -50);
+        assert_eq!(classes[1], -20);
+        assert_eq!(classes[44], -1);
+    }
+}
