@@ -65,6 +65,9 @@ pub trait Bits:
     /// The set without its lowest square.
     #[must_use]
     fn without_lowest(self) -> Self;
+    /// The `width` bits starting at `shift`, as an integer (for table lookups).
+    #[must_use]
+    fn field(self, shift: u32, width: u32) -> usize;
 }
 
 impl Bits for u64 {
@@ -90,6 +93,10 @@ impl Bits for u64 {
     fn without_lowest(self) -> Self {
         self & self.wrapping_sub(1)
     }
+    #[inline(always)]
+    fn field(self, shift: u32, width: u32) -> usize {
+        ((self >> shift) & ((1u64 << width) - 1)) as usize
+    }
 }
 
 impl Bits for u128 {
@@ -114,6 +121,10 @@ impl Bits for u128 {
     #[inline(always)]
     fn without_lowest(self) -> Self {
         self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn field(self, shift: u32, width: u32) -> usize {
+        ((self >> shift) & ((1u128 << width) - 1)) as usize
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::table::Bound;
 use super::{random_square, Context, Evaluator, Memory, Solver, Strategy};
-use crate::board::{Bits, Board, Geometry, Indices, Square};
+use crate::board::{neighbours, Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 
 /// A finished game is worth more than any evaluation: `WIN` plus the margin.
@@ -12,12 +12,21 @@ pub const WIN: i32 = 1 << 30;
 /// The largest evaluation magnitude the search expects.
 pub const EVAL_LIMIT: i32 = 100_000_000;
 
-/// The alpha-beta player.
-pub struct AlphaBeta<G: Geometry> {
+/// Remaining depth below which the table is neither probed nor filled: nodes just
+/// above the leaves are the most numerous and the cheapest to search again, so a
+/// probe (a likely cache miss) costs more than it saves.
+const TABLE_MIN_DEPTH: u32 = 2;
+
+/// Remaining depth from which moves are sorted by the evaluation of the position after them.
+const ORDER_MIN_DEPTH: u32 = 4;
+
+/// The alpha-beta player, generic over its evaluation so that leaf evaluations
+/// are inlined (a boxed evaluation works too: `Box<dyn Evaluator<G>>`).
+pub struct AlphaBeta<G: Geometry, E: Evaluator<G> = Box<dyn Evaluator<G>>> {
     /// Plies to search (a pass does not count).
     pub depth: u32,
     /// The evaluation at the leaves, from the side to move's point of view.
-    pub eval: Box<dyn Evaluator<G>>,
+    pub eval: E,
     /// Solve exactly when at most this many squares are empty (0: never).
     pub endgame: u32,
     /// Stop deepening once a move has cost this many nodes (None: no budget).
@@ -30,6 +39,8 @@ pub struct AlphaBeta<G: Geometry> {
     pub table_bits: u32,
     /// The rules finished games are scored under.
     pub rules: Rules,
+    /// Ties the geometry to the player.
+    pub geometry: std::marker::PhantomData<G>,
 }
 
 /// The value of a finished game for the side to move, on the search's scale.
@@ -44,20 +55,33 @@ pub fn terminal_value<G: Geometry>(rules: Rules, board: Board<G>) -> i32 {
     }
 }
 
-struct Search<'a, G: Geometry> {
-    player: &'a AlphaBeta<G>,
+struct Search<'a, G: Geometry, E: Evaluator<G>> {
+    player: &'a AlphaBeta<G, E>,
     memory: &'a mut Memory<G>,
     nodes: u64,
     budget: u64,
     aborted: bool,
+    /// History heuristic: how often (weighted by depth) each square caused a cut-off
+    /// during this move's search. Reset per move, so it is deterministic.
+    history: [u32; 128],
 }
 
-impl<G: Geometry> Search<'_, G> {
+impl<G: Geometry, E: Evaluator<G>> Search<'_, G, E> {
     fn value(&mut self, board: Board<G>, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.aborted = true;
             return 0;
+        }
+        if depth == 0 {
+            // At the horizon only the cheap signs of a finished game are checked
+            // (a full board, a wipe-out): generating moves for every leaf would cost
+            // about a third of the search, and a game ending by a double pass with
+            // empties left, exactly at the horizon, is evaluated like any position.
+            if board.empty().is_empty() || board.player.is_empty() || board.opponent.is_empty() {
+                return terminal_value(self.player.rules, board);
+            }
+            return self.player.eval.evaluate(board);
         }
         let moves = board.moves();
         if moves.is_empty() {
@@ -67,13 +91,11 @@ impl<G: Geometry> Search<'_, G> {
             }
             return -self.value(passed, depth, -beta, -alpha);
         }
-        if depth == 0 {
-            return self.player.eval.evaluate(board);
-        }
         let alpha_in = alpha;
         let mut table_move = None;
         let table_bits = self.player.table_bits;
-        if self.player.table {
+        let use_table = self.player.table && depth >= TABLE_MIN_DEPTH;
+        if use_table {
             if let Some(entry) = self.memory.search_table(table_bits).probe(board) {
                 if u32::from(entry.depth) >= depth {
                     match entry.bound {
@@ -86,14 +108,61 @@ impl<G: Geometry> Search<'_, G> {
                 table_move = entry.best;
             }
         }
-        let mut list = [(0i32, 0u8); 128];
-        let mut count = 0;
-        for index in Indices(moves) {
-            list[count] = (0, index as u8);
-            count += 1;
+        if !(self.player.ordering && depth >= 2) && table_move.is_none() {
+            // The plain loop: no list to build.
+            let mut best = i32::MIN;
+            let mut best_move = None;
+            // Cheap static order when ordering is on: corners, then squares not
+            // next to a corner, then the X- and C-squares; plain square order otherwise.
+            let near_corners = neighbours::<G>(G::CORNERS);
+            let groups = if self.player.ordering {
+                [
+                    moves & G::CORNERS,
+                    moves & !G::CORNERS & !near_corners,
+                    moves & near_corners,
+                ]
+            } else {
+                [moves, G::Bits::ZERO, G::Bits::ZERO]
+            };
+            'groups: for group in groups {
+                for index in Indices(group) {
+                    let square = Square::new(index);
+                    let value = -self.value(board.play(square), depth - 1, -beta, -alpha);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if value > best {
+                        best = value;
+                        best_move = Some(square);
+                        if value > alpha {
+                            alpha = value;
+                            if alpha >= beta {
+                                self.history[index as usize] += depth * depth;
+                                break 'groups;
+                            }
+                        }
+                    }
+                }
+            }
+            self.store(board, depth, alpha_in, beta, best, best_move);
+            return best;
         }
-        let list = &mut list[..count];
-        if self.player.ordering && depth >= 2 {
+        // A small stack buffer covers every 8x8 position (at most 33 legal moves
+        // are known); larger boards may need the heap.
+        let mut small = [(0i32, 0u8); 40];
+        let mut large = Vec::new();
+        let list: &mut [(i32, u8)] = if moves.count() as usize <= small.len() {
+            let mut count = 0;
+            for index in Indices(moves) {
+                small[count] = (0, index as u8);
+                count += 1;
+            }
+            &mut small[..count]
+        } else {
+            large.extend(Indices(moves).map(|index| (0, index as u8)));
+            &mut large
+        };
+        if self.player.ordering && depth >= ORDER_MIN_DEPTH {
             for item in list.iter_mut() {
                 let square = Square::new(u32::from(item.1));
                 item.0 = if table_move == Some(square) {
@@ -103,20 +172,59 @@ impl<G: Geometry> Search<'_, G> {
                     self.player.eval.evaluate(board.play(square))
                 };
             }
-            list.sort_by_key(|&(key, index)| (key, index));
+        } else if self.player.ordering && depth >= 2 {
+            // Near the leaves the evaluation costs too much to order by: the
+            // table move first, then the moves that caused cut-offs most often.
+            for item in list.iter_mut() {
+                let square = Square::new(u32::from(item.1));
+                item.0 = if table_move == Some(square) {
+                    i32::MIN
+                } else {
+                    let bit = G::Bits::bit(u32::from(item.1));
+                    let class = if !(bit & G::CORNERS).is_empty() {
+                        2
+                    } else if (bit & neighbours::<G>(G::CORNERS)).is_empty() {
+                        1
+                    } else {
+                        0
+                    };
+                    -((self.history[item.1 as usize] as i32) * 4 + class)
+                };
+            }
         } else if let Some(first) = table_move {
-            if let Some(pos) = list
-                .iter()
-                .position(|&(_, i)| u32::from(i) == first.index())
-            {
-                list.swap(0, pos);
+            for item in list.iter_mut() {
+                if u32::from(item.1) == first.index() {
+                    item.0 = i32::MIN;
+                }
             }
         }
         let mut best = i32::MIN;
         let mut best_move = None;
-        for &(_, index) in list.iter() {
+        for position in 0..list.len() {
+            // Selection instead of a full sort: a cut-off usually comes early, and
+            // then the rest never needs ordering. Ties keep square order.
+            let mut pick = position;
+            for other in position + 1..list.len() {
+                if list[other] < list[pick] {
+                    pick = other;
+                }
+            }
+            list.swap(position, pick);
+            let index = list[position].1;
             let square = Square::new(u32::from(index));
-            let value = -self.value(board.play(square), depth - 1, -beta, -alpha);
+            let child = board.play(square);
+            // Principal variation search: after the first move, prove with a null
+            // window that a move is no better, and search again only if it is.
+            let value = if position == 0 || beta - alpha <= 1 {
+                -self.value(child, depth - 1, -beta, -alpha)
+            } else {
+                let probe = -self.value(child, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.value(child, depth - 1, -beta, -probe)
+                } else {
+                    probe
+                }
+            };
             if self.aborted {
                 return 0;
             }
@@ -126,12 +234,26 @@ impl<G: Geometry> Search<'_, G> {
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
+                        self.history[square.index() as usize] += depth * depth;
                         break;
                     }
                 }
             }
         }
-        if self.player.table {
+        self.store(board, depth, alpha_in, beta, best, best_move);
+        best
+    }
+
+    fn store(
+        &mut self,
+        board: Board<G>,
+        depth: u32,
+        alpha_in: i32,
+        beta: i32,
+        best: i32,
+        best_move: Option<Square>,
+    ) {
+        if self.player.table && depth >= TABLE_MIN_DEPTH {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_in {
@@ -140,40 +262,49 @@ impl<G: Geometry> Search<'_, G> {
                 Bound::Upper
             };
             let stored_depth = depth.min(u32::from(u8::MAX - 1)) as u8;
-            self.memory
-                .search_table(table_bits)
-                .store(board, best, stored_depth, bound, best_move);
+            self.memory.search_table(self.player.table_bits).store(
+                board,
+                best,
+                stored_depth,
+                bound,
+                best_move,
+            );
         }
-        best
     }
 
     /// Searches every root move to `depth`; returns the best value and every
     /// move that reaches it (ties found exactly with the window (best - 1, +inf)).
+    /// Searches every root move to `depth` in the order given; returns the best
+    /// value and every move that reaches it (ties found exactly), and leaves each
+    /// move's value (or bound) in `order` for the next iteration's ordering.
     fn root(
         &mut self,
         board: Board<G>,
-        moves: G::Bits,
         depth: u32,
-        first: Option<Square>,
+        order: &mut [(i32, u32)],
     ) -> Option<(i32, G::Bits)> {
-        let mut order: Vec<u32> = Indices(moves).collect();
-        if let Some(first) = first {
-            if let Some(pos) = order.iter().position(|&i| i == first.index()) {
-                order[..=pos].rotate_right(1);
-            }
-        }
         let mut best = i32::MIN;
         let mut ties = G::Bits::ZERO;
-        for index in order {
-            let alpha = if best == i32::MIN {
-                -i32::MAX
+        for item in order.iter_mut() {
+            let index = item.1;
+            let child = board.play(Square::new(index));
+            let value = if best == i32::MIN {
+                -self.value(child, depth - 1, -i32::MAX, i32::MAX)
             } else {
-                best - 1
+                // A null window around best - 1 proves most moves worse cheaply; a
+                // move that reaches best is searched again with (best - 1, +inf)
+                // for its exact value, so that ties are found exactly.
+                let probe = -self.value(child, depth - 1, -best, -(best - 1));
+                if probe >= best && !self.aborted {
+                    -self.value(child, depth - 1, -i32::MAX, -(best - 1))
+                } else {
+                    probe
+                }
             };
-            let value = -self.value(board.play(Square::new(index)), depth - 1, -i32::MAX, -alpha);
             if self.aborted {
                 return None;
             }
+            item.0 = value;
             if value > best {
                 best = value;
                 ties = G::Bits::bit(index);
@@ -185,7 +316,7 @@ impl<G: Geometry> Search<'_, G> {
     }
 }
 
-impl<G: Geometry> AlphaBeta<G> {
+impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
     /// The best value at the final depth reached and every move that reaches it.
     pub fn search(
         &self,
@@ -199,24 +330,24 @@ impl<G: Geometry> AlphaBeta<G> {
             nodes: 0,
             budget: u64::MAX,
             aborted: false,
+            history: [0; 128],
         };
         let depth = self.depth.max(1);
         // Without a table, shallower iterations teach the deeper ones nothing.
         let first_depth = if self.table { 1 } else { depth };
         let mut result = None;
-        let mut first = None;
+        let mut order: Vec<(i32, u32)> = Indices(moves).map(|i| (0, i)).collect();
         for d in first_depth..=depth {
             // The first iteration always completes, so a move is always found.
             if result.is_some() {
                 search.budget = self.nodes.unwrap_or(u64::MAX);
             }
-            match search.root(board, moves, d, first) {
-                Some((value, ties)) => {
-                    first = Some(Square::new(ties.lowest()));
-                    result = Some((value, ties));
-                }
+            match search.root(board, d, &mut order) {
+                Some((value, ties)) => result = Some((value, ties)),
                 None => break,
             }
+            // Best first for the next iteration (a stable sort keeps square order among equals).
+            order.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
         }
         let nodes = search.nodes;
         memory.nodes += nodes;
@@ -224,7 +355,7 @@ impl<G: Geometry> AlphaBeta<G> {
     }
 }
 
-impl<G: Geometry> Strategy<G> for AlphaBeta<G> {
+impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         if board.empty_count() <= self.endgame {
             let solver = Solver {

@@ -214,10 +214,7 @@ mod tests {
             parity: 1.0,
             squares: 1.0,
         };
-        let table = WeightedEval {
-            table: vec![0; 64],
-            own_only: false,
-        };
+        let table = WeightedEval::new(vec![0; 64], false);
         let f = features(p.board, &all, &table);
         assert_eq!(f[0], 0, "3 discs each");
         assert_eq!(f[4], 1, "black holds a corner");

@@ -143,7 +143,7 @@ pub const KINDS: &[KindInfo] = &[
             p("nodes", "none", "node budget per move: stop deepening once it is spent"),
             p("table", "true", "use a transposition table (and iterative deepening)"),
             p("ordering", "true", "order moves: table move first, then by the evaluation"),
-            p("table_bits", "16", "log2 of the transposition table's entries (10 to 26)"),
+            p("table_bits", "14", "log2 of the transposition table's entries (10 to 26)"),
         ],
     },
     KindInfo {
@@ -246,7 +246,7 @@ impl WeightedSpec {
         let own_only = self
             .own_only
             .unwrap_or(self.squares.preset.as_deref() == Some("explorer"));
-        Ok(WeightedEval { table, own_only })
+        Ok(WeightedEval::new(table, own_only))
     }
 }
 
@@ -496,7 +496,7 @@ impl StrategySpec {
                     true
                 }
                 fn search_bits() -> u32 {
-                    16
+                    14
                 }
                 let p: P = typed(kind, rest)?;
                 if p.depth == 0 || p.depth > 60 {
@@ -589,6 +589,7 @@ impl StrategySpec {
     }
 
     /// The evaluation this spec stands for, when it is one.
+    /// NOTE: the kinds accepted here are those `build_alphabeta` dispatches on.
     pub fn build_evaluator<G: Geometry>(&self) -> Result<Box<dyn Evaluator<G>>, String> {
         Ok(match self {
             StrategySpec::Weighted(spec) => Box::new(spec.build(G::SIZE)?),
@@ -634,22 +635,59 @@ impl StrategySpec {
                 endgame: *endgame,
                 base: base.build::<G>(rules)?,
             }),
-            StrategySpec::Alphabeta(spec) => Box::new(AlphaBeta {
-                depth: spec.depth,
-                eval: spec.eval.build_evaluator::<G>()?,
-                endgame: spec.endgame,
-                nodes: spec.nodes,
-                table: spec.table,
-                ordering: spec.ordering,
-                table_bits: spec.table_bits,
-                rules,
-            }),
+            StrategySpec::Alphabeta(spec) => build_alphabeta::<G>(spec, rules)?,
             StrategySpec::Solver { table_bits } => Box::new(Solver {
                 rules,
                 table_bits: *table_bits,
             }),
         })
     }
+}
+
+/// An alpha-beta player monomorphised over its evaluation (measured: about 10%
+/// faster than calling a boxed evaluation at every leaf).
+fn build_alphabeta<G: Geometry>(
+    spec: &AlphaBetaSpec,
+    rules: Rules,
+) -> Result<Box<dyn Strategy<G>>, String> {
+    fn make<G: Geometry, E: Evaluator<G> + 'static>(
+        spec: &AlphaBetaSpec,
+        rules: Rules,
+        eval: E,
+    ) -> Box<dyn Strategy<G>> {
+        Box::new(AlphaBeta {
+            depth: spec.depth,
+            eval,
+            endgame: spec.endgame,
+            nodes: spec.nodes,
+            table: spec.table,
+            ordering: spec.ordering,
+            table_bits: spec.table_bits,
+            rules,
+            geometry: std::marker::PhantomData,
+        })
+    }
+    // NOTE: the evaluation kinds here are those `build_evaluator` accepts.
+    Ok(match spec.eval.as_ref() {
+        StrategySpec::Weighted(weighted) => make::<G, _>(spec, rules, weighted.build(G::SIZE)?),
+        StrategySpec::Mobility {
+            normalised,
+            potential,
+            frontier,
+        } => make::<G, _>(
+            spec,
+            rules,
+            MobilityEval {
+                normalised: *normalised,
+                potential: *potential,
+                frontier: *frontier,
+            },
+        ),
+        StrategySpec::Stability => make::<G, _>(spec, rules, StabilityEval),
+        StrategySpec::Greedy => make::<G, _>(spec, rules, DiscEval),
+        StrategySpec::Eval(eval) => make::<G, _>(spec, rules, build_feature_eval(eval, G::SIZE)?),
+        other => make::<G, _>(spec, rules, other.build_evaluator::<G>()?),
+    })
 }
 
 fn build_feature_eval(spec: &EvalSpec, size: u32) -> Result<FeatureEval, String> {
@@ -660,10 +698,7 @@ fn build_feature_eval(spec: &EvalSpec, size: u32) -> Result<FeatureEval, String>
     };
     Ok(FeatureEval {
         weights: spec.weights,
-        squares: WeightedEval {
-            table,
-            own_only: false,
-        },
+        squares: WeightedEval::new(table, false),
     })
 }
 

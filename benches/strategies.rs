@@ -1,0 +1,122 @@
+//! Strategy benchmarks: playout speed (greedy), alpha-beta games at depth 4 and 6
+//! (plain against ordered with a table), and the exact solver.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use reversi_lab::board::{Board, Size8};
+use reversi_lab::game::{Game, Rules};
+use reversi_lab::play::{game_rng, play_game};
+use reversi_lab::strategy::{Memory, Solver, Strategy, StrategySpec};
+use std::hint::black_box;
+
+fn build(spec: &str) -> Box<dyn Strategy<Size8>> {
+    StrategySpec::parse(spec)
+        .unwrap()
+        .build::<Size8>(Rules::default())
+        .unwrap()
+}
+
+/// Plays `games` games, each opening with `random_plies` random moves, on one thread.
+fn play(a: &dyn Strategy<Size8>, b: &dyn Strategy<Size8>, games: u64, random_plies: usize) -> u32 {
+    let random = build("random");
+    let mut memories = [Memory::new(), Memory::new()];
+    let mut total = 0;
+    for index in 0..games {
+        let mut rng = game_rng(index);
+        let mut game = Game::<Size8>::new();
+        for _ in 0..random_plies {
+            let mut context = reversi_lab::strategy::Context {
+                rng: &mut rng,
+                memory: &mut memories[0],
+            };
+            let m = random.choose(game.board(), game.legal_moves(), &mut context);
+            game.play_unchecked(m);
+        }
+        let players = if index % 2 == 0 { [a, b] } else { [b, a] };
+        let game = play_game(players, game, &mut rng, &mut memories);
+        total += game.moves().len() as u32;
+    }
+    total
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("games");
+    let greedy = build("greedy");
+    group.throughput(Throughput::Elements(10_000));
+    group.bench_function("greedy vs greedy", |b| {
+        b.iter(|| play(greedy.as_ref(), greedy.as_ref(), black_box(10_000), 0));
+    });
+    group.sample_size(10);
+    for (name, spec, games) in [
+        (
+            "alphabeta depth 4 plain",
+            "alphabeta:depth=4,eval=(weighted:preset=classic),table=false,ordering=false",
+            100,
+        ),
+        (
+            "alphabeta depth 4",
+            "alphabeta:depth=4,eval=(weighted:preset=classic)",
+            200,
+        ),
+        (
+            "alphabeta depth 6 plain",
+            "alphabeta:depth=6,eval=(weighted:preset=classic),table=false,ordering=false",
+            4,
+        ),
+        (
+            "alphabeta depth 6",
+            "alphabeta:depth=6,eval=(weighted:preset=classic)",
+            20,
+        ),
+    ] {
+        let player = build(spec);
+        group.throughput(Throughput::Elements(games));
+        group.bench_function(name, |b| {
+            b.iter(|| play(player.as_ref(), player.as_ref(), black_box(games), 4));
+        });
+    }
+    group.finish();
+}
+
+fn solver(c: &mut Criterion) {
+    // Positions of random games with 16 empties: the solver's everyday load.
+    let random = build("random");
+    let boards: Vec<Board<Size8>> = (0..8)
+        .map(|seed| {
+            let mut rng = game_rng(seed);
+            let mut memory = Memory::new();
+            let mut game = Game::<Size8>::new();
+            while game.board().empty_count() > 16 && !game.is_over() {
+                let mut context = reversi_lab::strategy::Context {
+                    rng: &mut rng,
+                    memory: &mut memory,
+                };
+                let m = random.choose(game.board(), game.legal_moves(), &mut context);
+                game.play_unchecked(m);
+            }
+            game.board()
+        })
+        .collect();
+    let solver = Solver {
+        rules: Rules::default(),
+        table_bits: 20,
+    };
+    let mut memory = Memory::new();
+    let mut group = c.benchmark_group("solver");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("8 random positions, 16 empties", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|&board| {
+                    memory.new_game();
+                    solver.solve(board, &mut memory).score
+                })
+                .sum::<i32>()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, solver);
+criterion_main!(benches);

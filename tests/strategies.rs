@@ -1,0 +1,526 @@
+//! Strategies do what their names say: hand-built positions, brute-force references
+//! for the one-ply heuristics, plain minimax for alpha-beta and the solver, determinism.
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use reversi_lab::board::{
+    squares, stable_discs, Bits, Board, Color, Geometry, Position, Size4, Size6, Size8, Square,
+};
+use reversi_lab::game::{Game, Rules, Scoring};
+use reversi_lab::play::{game_rng, play_game, play_match};
+use reversi_lab::strategy::{
+    terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Solver, Strategy, StrategySpec,
+};
+
+fn sq(name: &str) -> Square {
+    Square::parse(name, 8).unwrap()
+}
+
+fn bits(names: &[&str]) -> u64 {
+    names
+        .iter()
+        .map(|n| 1u64 << sq(n).index())
+        .fold(0, |a, b| a | b)
+}
+
+fn build<G: Geometry>(spec: &str) -> Box<dyn Strategy<G>> {
+    StrategySpec::parse(spec)
+        .unwrap()
+        .build::<G>(Rules::default())
+        .unwrap()
+}
+
+/// Every move the strategy picks over `tries` seeds.
+fn choices<G: Geometry>(strategy: &dyn Strategy<G>, board: Board<G>, tries: u64) -> Vec<String> {
+    let mut memory = Memory::new();
+    let mut seen: Vec<String> = (0..tries)
+        .map(|seed| {
+            let mut rng = GameRng::seed_from_u64(seed);
+            let mut context = Context {
+                rng: &mut rng,
+                memory: &mut memory,
+            };
+            strategy
+                .choose(board, board.moves(), &mut context)
+                .name(G::SIZE)
+        })
+        .collect();
+    seen.sort();
+    seen.dedup();
+    seen
+}
+
+/// A random position `plies` moves into a random game (None if the game ended first).
+fn random_position<G: Geometry>(seed: u64, plies: usize) -> Option<Board<G>> {
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut game = Game::<G>::new();
+    let random = build::<G>("random");
+    let mut memory = Memory::new();
+    for _ in 0..plies {
+        if game.is_over() {
+            return None;
+        }
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+        };
+        let m = random.choose(game.board(), game.legal_moves(), &mut context);
+        game.play(m).unwrap();
+    }
+    (!game.is_over()).then(|| game.board())
+}
+
+/// The moves of `board` with the highest `score`, by brute force.
+fn argmax<G: Geometry>(board: Board<G>, score: impl Fn(Square) -> i64) -> Vec<String> {
+    let all: Vec<(i64, String)> = squares(board.moves())
+        .map(|s| (score(s), s.name(G::SIZE)))
+        .collect();
+    let best = all.iter().map(|(v, _)| *v).max().unwrap();
+    let mut names: Vec<String> = all
+        .into_iter()
+        .filter(|(v, _)| *v == best)
+        .map(|(_, n)| n)
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn greedy_takes_the_single_biggest_flip() {
+    // Black to move: c4 flips d4 only; h4 flips e4 f4 g4.
+    let board = Board::<Size8>::new(bits(&["b4", "d8"]), bits(&["c4", "e4", "f4", "g4", "d7"]));
+    let mut board = board;
+    board.player |= bits(&["d4"]);
+    board.opponent &= !bits(&["d4"]);
+    assert_eq!(
+        choices(build::<Size8>("greedy").as_ref(), board, 50),
+        ["h4"]
+    );
+    // minimum-disc takes the smallest flip, and switches to the largest near the end.
+    let least = argmax(board, |s| -(board.flips(s).count() as i64));
+    assert_eq!(
+        choices(build::<Size8>("minimum-disc").as_ref(), board, 50),
+        least
+    );
+    assert_eq!(
+        choices(
+            build::<Size8>("minimum-disc:endgame=60").as_ref(),
+            board,
+            50
+        ),
+        ["h4"]
+    );
+}
+
+#[test]
+fn corner_strategies_take_corners_then_edges() {
+    // Black b2.. white: a legal corner a1 (over b2 to c3).
+    let board = Board::<Size8>::new(bits(&["c3", "e5"]), bits(&["b2", "d4", "f6"]));
+    assert!(board.moves() & bits(&["a1"]) != 0);
+    assert!(board.moves() & bits(&["g7"]) != 0);
+    assert_eq!(
+        choices(build::<Size8>("corner-first").as_ref(), board, 50),
+        ["a1"]
+    );
+    assert_eq!(
+        choices(build::<Size8>("corner-edge").as_ref(), board, 50),
+        ["a1"]
+    );
+    assert_eq!(
+        choices(build::<Size8>("weighted").as_ref(), board, 50),
+        ["a1"]
+    );
+    // No corner, one edge move (d1 over d2 to d3) and inner moves.
+    let board = Board::<Size8>::new(bits(&["d3", "c5"]), bits(&["d2", "d4", "e5", "f5"]));
+    let legal: Vec<String> = squares(board.moves()).map(|s| s.name(8)).collect();
+    assert_eq!(legal, ["d1", "e3", "d5"]);
+    assert_eq!(
+        choices(build::<Size8>("corner-edge").as_ref(), board, 50),
+        ["d1"]
+    );
+    let greedy = argmax(board, |s| i64::from(board.flips(s).count()));
+    assert_eq!(
+        choices(build::<Size8>("corner-first").as_ref(), board, 80),
+        greedy
+    );
+}
+
+#[test]
+fn random_reaches_every_move() {
+    let board = Board::<Size8>::start();
+    assert_eq!(
+        choices(build::<Size8>("random").as_ref(), board, 200),
+        ["c4", "d3", "e6", "f5"]
+    );
+    // Ties are random too: greedy at the start flips one disc with every move.
+    assert_eq!(
+        choices(build::<Size8>("greedy").as_ref(), board, 200).len(),
+        4
+    );
+}
+
+#[test]
+fn parity_moves_into_the_only_odd_region() {
+    // A nearly full board: the empties are a1 (alone: odd) and g8+h8 (even). Black
+    // can play a1 (over b1 to c1) or g8 (over f8 to e8).
+    let empty = bits(&["a1", "g8", "h8"]);
+    let black = bits(&["c1", "e8"]);
+    let white = !empty & !black & bits(&["b1", "f8"]) | bits(&["b1", "f8"]);
+    let rest = !empty & !black & !white;
+    // Fill the rest so that neither extra move exists: alternate colours in checks.
+    let board = Board::<Size8>::new(
+        black | (rest & 0xAAAA_AAAA_AAAA_AAAA),
+        white | (rest & 0x5555_5555_5555_5555),
+    );
+    let legal: Vec<String> = squares(board.moves()).map(|s| s.name(8)).collect();
+    assert!(legal.contains(&"a1".to_string()), "{legal:?}");
+    let parity = build::<Size8>("parity:endgame=20,base=random");
+    assert_eq!(choices(parity.as_ref(), board, 50), ["a1"]);
+}
+
+#[test]
+fn stability_prefers_stable_discs() {
+    let board = random_position::<Size8>(7, 40).unwrap();
+    let expected = argmax(board, |s| {
+        let after = board.play(s).pass();
+        let (own, other) = stable_discs(after);
+        i64::from(own.count()) - i64::from(other.count())
+    });
+    assert_eq!(
+        choices(build::<Size8>("stability").as_ref(), board, 100),
+        expected
+    );
+}
+
+/// Reference scores for the one-ply heuristics, computed from scratch.
+fn mobility_score<G: Geometry>(board: Board<G>, s: Square) -> i64 {
+    let after = board.play(s);
+    i64::from(after.pass().moves().count()) - i64::from(after.moves().count())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn one_ply_heuristics_choose_an_argmax(seed in any::<u64>(), plies in 4usize..50) {
+        let Some(board) = random_position::<Size8>(seed, plies) else { return Ok(()) };
+        let tries = 60;
+        let greedy = argmax(board, |s| i64::from(board.flips(s).count()));
+        prop_assert_eq!(choices(build::<Size8>("greedy").as_ref(), board, tries), greedy);
+        let mobility = argmax(board, |s| mobility_score(board, s));
+        prop_assert_eq!(choices(build::<Size8>("mobility").as_ref(), board, tries), mobility);
+        let table = reversi_lab::strategy::spec::SquaresSpec { preset: Some("classic".into()), ..Default::default() }
+            .table(8)
+            .unwrap();
+        let weighted = argmax(board, |s| {
+            let after = board.play(s);
+            let own: i64 = squares(after.opponent).map(|q| i64::from(table[q.index() as usize])).sum();
+            let other: i64 = squares(after.player).map(|q| i64::from(table[q.index() as usize])).sum();
+            own - other
+        });
+        prop_assert_eq!(choices(build::<Size8>("weighted:preset=classic").as_ref(), board, tries), weighted);
+    }
+}
+
+/// Plain negamax without pruning, with the same conventions as `alphabeta`: a pass
+/// does not use up depth, finished games score `terminal_value`, and at the horizon
+/// only a full board or a wipe-out is recognised as finished.
+fn minimax<G: Geometry>(board: Board<G>, depth: u32, eval: &dyn Evaluator<G>, rules: Rules) -> i32 {
+    if depth == 0 {
+        // At the horizon only a full board or a wipe-out counts as finished.
+        if board.empty() == G::Bits::ZERO
+            || board.player == G::Bits::ZERO
+            || board.opponent == G::Bits::ZERO
+        {
+            return terminal_value(rules, board);
+        }
+        return eval.evaluate(board);
+    }
+    let moves = board.moves();
+    if moves.is_empty() {
+        if !board.pass().can_move() {
+            return terminal_value(rules, board);
+        }
+        return -minimax(board.pass(), depth, eval, rules);
+    }
+    squares(moves)
+        .map(|s| -minimax(board.play(s), depth - 1, eval, rules))
+        .max()
+        .unwrap()
+}
+
+fn minimax_root<G: Geometry>(
+    board: Board<G>,
+    depth: u32,
+    eval: &dyn Evaluator<G>,
+    rules: Rules,
+) -> (i32, G::Bits) {
+    let mut best = i32::MIN;
+    let mut ties = G::Bits::ZERO;
+    for s in squares(board.moves()) {
+        let v = -minimax(board.play(s), depth - 1, eval, rules);
+        if v > best {
+            best = v;
+            ties = G::Bits::bit(s.index());
+        } else if v == best {
+            ties |= G::Bits::bit(s.index());
+        }
+    }
+    (best, ties)
+}
+
+fn alphabeta<G: Geometry>(
+    depth: u32,
+    eval: &str,
+    table: bool,
+    ordering: bool,
+    rules: Rules,
+) -> AlphaBeta<G> {
+    AlphaBeta {
+        depth,
+        eval: StrategySpec::parse(eval)
+            .unwrap()
+            .build_evaluator::<G>()
+            .unwrap(),
+        endgame: 0,
+        nodes: None,
+        table,
+        ordering,
+        table_bits: 12,
+        rules,
+        geometry: std::marker::PhantomData,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn alphabeta_equals_minimax(seed in any::<u64>(), plies in 2usize..56, depth in 1u32..4, which in 0usize..4) {
+        let Some(board) = random_position::<Size8>(seed, plies) else { return Ok(()) };
+        let evals = ["weighted", "mobility", "eval", "greedy"];
+        let rules = Rules::default();
+        let reference_eval = StrategySpec::parse(evals[which]).unwrap().build_evaluator::<Size8>().unwrap();
+        let expected = minimax_root(board, depth, reference_eval.as_ref(), rules);
+        for (table, ordering) in [(false, false), (true, true), (true, false), (false, true)] {
+            let player = alphabeta::<Size8>(depth, evals[which], table, ordering, rules);
+            let mut memory = Memory::new();
+            let found = player.search(board, board.moves(), &mut memory);
+            prop_assert_eq!(found, expected, "table {} ordering {}", table, ordering);
+        }
+    }
+
+    #[test]
+    fn alphabeta_equals_minimax_on_small_boards_and_anti(seed in any::<u64>(), plies in 0usize..20, depth in 1u32..6) {
+        let rules = Rules { scoring: Scoring::Count, anti: true };
+        let Some(board) = random_position::<Size6>(seed, plies) else { return Ok(()) };
+        let eval = StrategySpec::parse("mobility").unwrap().build_evaluator::<Size6>().unwrap();
+        let expected = minimax_root(board, depth, eval.as_ref(), rules);
+        let player = alphabeta::<Size6>(depth, "mobility", true, true, rules);
+        prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected);
+    }
+}
+
+/// Exact value by brute force: the final score under `rules`.
+fn brute_force<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        if !board.pass().can_move() {
+            return rules.final_score(board);
+        }
+        return -brute_force(board.pass(), rules);
+    }
+    squares(moves)
+        .map(|s| -brute_force(board.play(s), rules))
+        .max()
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn solver_equals_brute_force(seed in any::<u64>(), empties in 1u32..=10, rule in 0usize..3) {
+        let rules = [
+            Rules::default(),
+            Rules { scoring: Scoring::Count, anti: false },
+            Rules { scoring: Scoring::WinnerGetsEmpties, anti: true },
+        ][rule];
+        let Some(board) = random_position::<Size8>(seed, (60 - empties) as usize) else { return Ok(()) };
+        let mut expected_best = 0u64;
+        let expected = brute_force(board, rules);
+        for s in squares(board.moves()) {
+            if -brute_force(board.play(s), rules) == expected {
+                expected_best |= 1 << s.index();
+            }
+        }
+        let solver = Solver { rules, table_bits: 12 };
+        let solution = solver.solve(board, &mut Memory::new());
+        prop_assert_eq!(solution.score, expected);
+        prop_assert_eq!(solution.best, expected_best);
+    }
+}
+
+#[test]
+fn solver_solves_whole_4x4_games() {
+    // The whole 4x4 game from the start, solved two ways.
+    let board = Board::<Size4>::start();
+    let solution = Solver {
+        rules: Rules::default(),
+        table_bits: 12,
+    }
+    .solve(board, &mut Memory::new());
+    assert_eq!(solution.score, brute_force(board, Rules::default()));
+}
+
+#[test]
+fn alphabeta_endgame_plays_like_the_solver() {
+    let board = random_position::<Size8>(3, 50).unwrap();
+    let exact = Solver {
+        rules: Rules::default(),
+        table_bits: 14,
+    }
+    .solve(board, &mut Memory::new());
+    let expected: Vec<String> = squares(exact.best).map(|s| s.name(8)).collect();
+    let mut expected = expected;
+    expected.sort();
+    assert_eq!(
+        choices(
+            build::<Size8>("alphabeta:depth=2,endgame=12").as_ref(),
+            board,
+            40
+        ),
+        expected
+    );
+    assert_eq!(
+        choices(build::<Size8>("solver").as_ref(), board, 40),
+        expected
+    );
+}
+
+#[test]
+fn node_budget_limits_the_search() {
+    let board = random_position::<Size8>(11, 20).unwrap();
+    let full = alphabeta::<Size8>(6, "weighted", true, true, Rules::default());
+    let mut memory = Memory::new();
+    let _ = full.search(board, board.moves(), &mut memory);
+    let unbounded = memory.nodes;
+    let mut budgeted = alphabeta::<Size8>(6, "weighted", true, true, Rules::default());
+    budgeted.nodes = Some(2000);
+    let mut memory = Memory::new();
+    let _ = budgeted.search(board, board.moves(), &mut memory);
+    assert!(memory.nodes < unbounded, "{} vs {unbounded}", memory.nodes);
+    assert!(memory.nodes <= 2000 + 1, "{}", memory.nodes);
+}
+
+#[test]
+fn same_seed_same_game_and_thread_count_does_not_matter() {
+    for spec in [
+        "random",
+        "greedy",
+        "alphabeta:depth=2,eval=mobility",
+        "parity:base=corner-edge",
+        "eval",
+    ] {
+        let a = build::<Size8>(spec);
+        let b = build::<Size8>("weighted");
+        let game = |seed| {
+            let mut memories = [Memory::new(), Memory::new()];
+            play_game(
+                [a.as_ref(), b.as_ref()],
+                Game::new(),
+                &mut game_rng(seed),
+                &mut memories,
+            )
+            .transcript()
+        };
+        assert_eq!(game(5), game(5), "{spec}");
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let t1 = one.install(|| play_match(a.as_ref(), b.as_ref(), Rules::default(), 40, 9));
+        let t2 = two.install(|| play_match(a.as_ref(), b.as_ref(), Rules::default(), 40, 9));
+        assert_eq!(t1, t2, "{spec}");
+    }
+    let random = build::<Size8>("random");
+    let mut memories = [Memory::new(), Memory::new()];
+    let g1 = play_game(
+        [random.as_ref(), random.as_ref()],
+        Game::new(),
+        &mut game_rng(1),
+        &mut memories,
+    );
+    let g2 = play_game(
+        [random.as_ref(), random.as_ref()],
+        Game::new(),
+        &mut game_rng(2),
+        &mut memories,
+    );
+    assert_ne!(g1.transcript(), g2.transcript());
+}
+
+#[test]
+fn every_strategy_plays_every_size_and_the_anti_rules() {
+    fn all<G: Geometry>() {
+        let rules = Rules {
+            scoring: Scoring::Count,
+            anti: true,
+        };
+        for kind in reversi_lab::strategy::spec::KINDS {
+            let spec = match kind.name {
+                "solver" => "alphabeta:depth=1,endgame=8".to_string(),
+                "alphabeta" => "alphabeta:depth=2,eval=eval".to_string(),
+                other => other.to_string(),
+            };
+            let strategy = StrategySpec::parse(&spec)
+                .unwrap()
+                .build::<G>(rules)
+                .unwrap();
+            let greedy = build::<G>("greedy");
+            let mut memories = [Memory::new(), Memory::new()];
+            let game = play_game(
+                [strategy.as_ref(), greedy.as_ref()],
+                Game::new(),
+                &mut game_rng(3),
+                &mut memories,
+            );
+            assert!(game.is_over());
+            let outcome = game.outcome(rules).unwrap();
+            let fewer_black = outcome.black_discs < outcome.white_discs;
+            if outcome.black_discs != outcome.white_discs {
+                assert_eq!(
+                    outcome.winner == Some(Color::Black),
+                    fewer_black,
+                    "anti rules on {}",
+                    G::SIZE
+                );
+            }
+        }
+    }
+    all::<Size4>();
+    all::<Size6>();
+    all::<Size8>();
+    all::<reversi_lab::board::Size10>();
+}
+
+#[test]
+fn the_solver_wins_anti_reversi_endgames_by_losing_discs() {
+    // Under the anti rules the solver's choice must be the brute-force anti optimum.
+    let rules = Rules {
+        scoring: Scoring::Count,
+        anti: true,
+    };
+    let board = random_position::<Size8>(21, 52).unwrap();
+    let solution = Solver {
+        rules,
+        table_bits: 12,
+    }
+    .solve(board, &mut Memory::new());
+    assert_eq!(solution.score, brute_force(board, rules));
+    let _ = Position::<Size8>::start();
+}
