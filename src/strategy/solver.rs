@@ -28,6 +28,8 @@ pub struct Solution<B: Bits> {
 /// Empties at or above which the solver probes its table: below, a probe costs
 /// more than re-searching.
 const TABLE_MIN_EMPTIES: u32 = 7;
+/// Empties at or below which moves are found square by square (`value_small`).
+const SMALL_EMPTIES: u32 = 5;
 /// Empties at or above which moves are sorted fastest-first (fewest replies).
 const ORDER_MIN_EMPTIES: u32 = 5;
 
@@ -38,7 +40,49 @@ struct Search<'a, G: Geometry> {
 }
 
 impl<G: Geometry> Search<'_, G> {
+    /// The exact value with few empties: moves are found by trying each empty
+    /// square's flips instead of generating the move set, which is cheaper when
+    /// only a handful of squares are empty.
+    fn value_small(&mut self, board: Board<G>, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = board.empty();
+        let mut best = i32::MIN;
+        for index in Indices(empty) {
+            let flips = G::flips(board.player, board.opponent, index);
+            if flips.is_empty() {
+                continue;
+            }
+            let child = board.play_flips(Square::new(index), flips);
+            let value = if child.empty().is_empty() {
+                self.nodes += 1;
+                -self.rules.final_score(child)
+            } else {
+                -self.value_small(child, -beta, -alpha, false)
+            };
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best == i32::MIN {
+            if passed {
+                // Neither side can move: the game is over.
+                return self.rules.final_score(board);
+            }
+            return -self.value_small(board.pass(), -beta, -alpha, true);
+        }
+        best
+    }
+
     fn value(&mut self, board: Board<G>, mut alpha: i32, beta: i32) -> i32 {
+        if board.empty_count() <= SMALL_EMPTIES {
+            return self.value_small(board, alpha, beta, false);
+        }
         self.nodes += 1;
         let moves = board.moves();
         if moves.is_empty() {
@@ -88,9 +132,21 @@ impl<G: Geometry> Search<'_, G> {
             }
             let list = &mut list[..count];
             list.sort_unstable_by_key(|&(key, index)| (key, index));
-            for &(_, index) in list.iter() {
+            for (position, &(_, index)) in list.iter().enumerate() {
                 let square = Square::new(u32::from(index));
-                let value = -self.value(board.play(square), -beta, -alpha);
+                let child = board.play(square);
+                // Principal variation search: later moves are first tried with a
+                // null window and searched again only if they might be better.
+                let value = if position == 0 || beta - alpha <= 1 {
+                    -self.value(child, -beta, -alpha)
+                } else {
+                    let probe = -self.value(child, -alpha - 1, -alpha);
+                    if probe > alpha && probe < beta {
+                        -self.value(child, -beta, -probe)
+                    } else {
+                        probe
+                    }
+                };
                 if value > best {
                     best = value;
                     best_move = Some(square);
