@@ -44,7 +44,7 @@ pub fn size_of_obf(line: &str) -> Result<u32> {
 fn obf_text(position: &str) -> Result<String> {
     let path = std::path::Path::new(position);
     if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
         return text
             .lines()
             .find(|l| !l.trim().is_empty() && !l.starts_with('%'))
@@ -275,7 +275,7 @@ pub fn solve_command(
     out: &mut dyn Write,
 ) -> Result<bool> {
     use crate::strategy::{Memory, Solver};
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()

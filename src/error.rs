@@ -24,6 +24,14 @@ impl Error {
         Error::Input(message.into())
     }
 
+    /// A file the user named could not be read: bad input, so exit code 2.
+    pub fn unreadable(path: &std::path::Path, source: &std::io::Error) -> Self {
+        Error::Input(format!(
+            "cannot read {}: {source} (check the path)",
+            path.display()
+        ))
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

@@ -88,3 +88,166 @@ fn show_draws_the_board() {
         .stdout(predicate::str::contains("white to move"))
         .stdout(predicate::str::contains("obf: "));
 }
+
+#[test]
+fn strategies_lists_every_kind_with_parameters() {
+    let output = bin().arg("strategies").output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for kind in reversi_lab::strategy::spec::kind_names() {
+        assert!(text.contains(kind), "{kind} missing");
+    }
+    assert!(text.contains("depth") && text.contains("default 4"));
+}
+
+#[test]
+fn match_prints_one_summary_line() {
+    let output = bin()
+        .args([
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = text.trim_end();
+    assert_eq!(line.lines().count(), 1, "{text}");
+    let pattern = regex_lite(line);
+    assert!(pattern, "{line}");
+    // Same seed, other thread count: the same line.
+    let again = bin()
+        .args([
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+}
+
+/// `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)` with W+D+L = 200.
+fn regex_lite(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("greedy vs random: ") else {
+        return false;
+    };
+    let numbers: Vec<f64> = rest
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|t| !t.is_empty() && *t != ".")
+        .map(|t| t.parse().unwrap())
+        .collect();
+    numbers.len() == 6
+        && numbers[0] + numbers[1] + numbers[2] == 200.0
+        && rest.contains(" wins, ")
+        && rest.contains(" draws, ")
+        && rest.contains(" losses (win rate ")
+        && rest.contains("%, score ")
+        && rest.ends_with("%)")
+}
+
+#[test]
+fn match_rejects_bad_specs_with_suggestions() {
+    let output = bin().args(["match", "greddy", "random"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("unknown strategy 'greddy' (did you mean 'greedy'?"),
+        "{stderr}"
+    );
+    let output = bin()
+        .args(["match", "alphabeta:depth=0", "random"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = bin()
+        .args(["match", "weighted:preset=classic", "random", "--size", "6"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("8x8 table"));
+}
+
+#[test]
+fn solve_prints_and_checks_scores() {
+    use reversi_lab::board::{Board, Position, Size8};
+    use reversi_lab::game::Rules;
+    use reversi_lab::strategy::{Memory, Solver};
+    // A position from a fixed random game, 12 empties, solved here to annotate it.
+    let mut game = reversi_lab::game::Game::<Size8>::new();
+    let mut k = 12345u64;
+    while game.board().empty_count() > 12 && !game.is_over() {
+        let moves: Vec<_> = reversi_lab::board::squares(game.board().moves()).collect();
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        game.play(moves[(k >> 33) as usize % moves.len()]).unwrap();
+    }
+    let position: Position<Size8> = *game.position();
+    let board: Board<Size8> = position.board;
+    let solution = Solver {
+        rules: Rules::default(),
+        table_bits: 12,
+    }
+    .solve(board, &mut Memory::new());
+    let best = reversi_lab::board::squares(solution.best)
+        .next()
+        .unwrap()
+        .name(8)
+        .to_uppercase();
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.obf");
+    std::fs::write(
+        &good,
+        format!("{}; {best}:{:+};\n", position.to_obf(), solution.score),
+    )
+    .unwrap();
+    let output = bin()
+        .args(["solve", good.to_str().unwrap(), "--table-bits", "16"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("score {:+4}", solution.score)),
+        "{text}"
+    );
+    assert!(text.contains("ok"), "{text}");
+    let bad = dir.path().join("bad.obf");
+    std::fs::write(
+        &bad,
+        format!("{}; {best}:{:+};\n", position.to_obf(), solution.score + 2),
+    )
+    .unwrap();
+    let output = bin()
+        .args(["solve", bad.to_str().unwrap(), "--table-bits", "16"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("MISMATCH"));
+    let output = bin()
+        .args(["solve", dir.path().join("missing.obf").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("missing.obf"));
+}
