@@ -32,7 +32,7 @@ fn play(a: &dyn Strategy<Size8>, b: &dyn Strategy<Size8>, games: u64, random_pli
             game.play_unchecked(m);
         }
         let players = if index % 2 == 0 { [a, b] } else { [b, a] };
-        let game = play_game(players, game, &mut rng, &mut memories);
+        let game = play_game(players, game, &mut rng, memories.each_mut());
         total += game.moves().len() as u32;
     }
     total

@@ -351,3 +351,67 @@ pub fn solve_command(
     .ok();
     Ok(all_ok)
 }
+
+/// The built-in default experiment (also committed as `experiments/default.toml`).
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../experiments/default.toml");
+
+/// Options of `reversi-lab run` besides the config.
+pub struct RunCommand<'a> {
+    /// The experiment file (None: the built-in default).
+    pub config: Option<&'a std::path::Path>,
+    /// Results folder.
+    pub out: Option<std::path::PathBuf>,
+    /// Threads (overrides the experiment).
+    pub threads: Option<usize>,
+    /// Games per pair (overrides the experiment).
+    pub games: Option<u64>,
+    /// Seed (overrides the experiment).
+    pub seed: Option<u64>,
+    /// Continue an interrupted run.
+    pub resume: bool,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// `reversi-lab run`: loads, overrides, validates and plays an experiment.
+pub fn run_command(
+    options: &RunCommand<'_>,
+    stop: &std::sync::atomic::AtomicBool,
+    out: &mut dyn Write,
+) -> Result<crate::runner::RunSummary> {
+    use crate::experiment::Experiment;
+    let mut experiment = match options.config {
+        Some(path) => Experiment::load(path)?,
+        None => Experiment::parse(
+            DEFAULT_EXPERIMENT,
+            "built-in default experiment",
+            std::path::Path::new("experiments"),
+        )?,
+    };
+    if let Some(games) = options.games {
+        if games == 0 || games % 2 == 1 {
+            return Err(Error::input(format!(
+                "--games {games}: games per pair must be even and at least 2 (each opening is played with both colours)"
+            )));
+        }
+        experiment.games_per_pair = games;
+    }
+    if let Some(seed) = options.seed {
+        experiment.seed = seed;
+    }
+    if let Some(threads) = options.threads {
+        if threads == 0 {
+            return Err(Error::input("--threads 0: use at least 1 thread"));
+        }
+        experiment.threads = Some(threads);
+    }
+    let run_options = crate::runner::RunOptions {
+        out: options.out.clone(),
+        resume: options.resume,
+        quiet: options.quiet,
+        stop,
+    };
+    let summary = crate::runner::run(&experiment, &run_options)?;
+    writeln!(out, "{}", summary.line()).ok();
+    Ok(summary)
+}

@@ -8,9 +8,13 @@
 pub mod board;
 pub mod commands;
 pub mod error;
+pub mod experiment;
 pub mod game;
 pub mod perft;
 pub mod play;
+pub mod progress;
+pub mod runner;
+pub mod stats;
 pub mod strategy;
 
 pub use error::{Error, Result};

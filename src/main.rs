@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use reversi_lab::commands;
 use reversi_lab::game::{Rules, Scoring};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A research harness for Reversi (Othello) strategies.
 #[derive(Parser)]
@@ -15,6 +16,33 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run an experiment: play its games in parallel and write games.csv, pairs.csv,
+    /// standings.csv and run.toml to its results folder.
+    ///
+    /// Without CONFIG, runs the built-in default experiment (experiments/default.toml):
+    /// every built-in heuristic in a round robin. Ctrl-C stops cleanly; --resume continues.
+    Run {
+        /// The experiment file (TOML).
+        config: Option<std::path::PathBuf>,
+        /// Results folder (default: results/<experiment name>).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Threads (default: the experiment's, else one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Games per pair of players, overriding the experiment (even).
+        #[arg(long)]
+        games: Option<u64>,
+        /// Seed, overriding the experiment.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Continue the games already in the results folder.
+        #[arg(long)]
+        resume: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Count the leaves of the game tree DEPTH plies deep (checks and times the move generator).
     ///
     /// A pass counts as a ply; a finished game counts as one leaf at every depth past its end.
@@ -108,10 +136,50 @@ fn parse_scoring(text: &str) -> Result<Scoring, String> {
     }
 }
 
+/// A flag set by the first Ctrl-C (the run stops after the games in flight);
+/// a second Ctrl-C exits at once.
+fn interrupt_flag() -> &'static AtomicBool {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping after the games in flight (Ctrl-C again to quit at once)");
+    });
+    &STOP
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stdout = std::io::stdout().lock();
     let result = match cli.command {
+        Command::Run {
+            config,
+            out,
+            threads,
+            games,
+            seed,
+            resume,
+            quiet,
+        } => {
+            let stop = interrupt_flag();
+            let options = commands::RunCommand {
+                config: config.as_deref(),
+                out,
+                threads,
+                games,
+                seed,
+                resume,
+                quiet,
+            };
+            match commands::run_command(&options, stop, &mut stdout) {
+                Ok(summary) if summary.status == reversi_lab::runner::Status::Interrupted => {
+                    return ExitCode::from(130)
+                }
+                Ok(_) => Ok(()),
+                Err(err) => Err(err),
+            }
+        }
         Command::Perft {
             depth,
             size,

@@ -34,7 +34,7 @@ pub fn play_game<G: Geometry>(
     players: [&dyn Strategy<G>; 2],
     mut game: Game<G>,
     rng: &mut GameRng,
-    memories: &mut [Memory<G>; 2],
+    memories: [&mut Memory<G>; 2],
 ) -> Game<G> {
     memories[0].new_game();
     memories[1].new_game();
@@ -53,7 +53,7 @@ pub fn play_game<G: Geometry>(
         } else {
             let mut context = Context {
                 rng,
-                memory: &mut memories[seat],
+                memory: &mut *memories[seat],
             };
             players[seat].choose(board, moves, &mut context)
         };
@@ -152,7 +152,7 @@ pub fn play_match<G: Geometry>(
                 let a_black = index % 2 == 0;
                 let players = if a_black { [a, b] } else { [b, a] };
                 let mut rng = game_rng(game_seed(seed, 0, index));
-                let game = play_game(players, Game::new(), &mut rng, memories);
+                let game = play_game(players, Game::new(), &mut rng, memories.each_mut());
                 let outcome = game.outcome(rules).expect("play_game plays to the end");
                 let a_margin = if a_black {
                     outcome.margin

@@ -430,7 +430,7 @@ fn same_seed_same_game_and_thread_count_does_not_matter() {
                 [a.as_ref(), b.as_ref()],
                 Game::new(),
                 &mut game_rng(seed),
-                &mut memories,
+                memories.each_mut(),
             )
             .transcript()
         };
@@ -453,13 +453,13 @@ fn same_seed_same_game_and_thread_count_does_not_matter() {
         [random.as_ref(), random.as_ref()],
         Game::new(),
         &mut game_rng(1),
-        &mut memories,
+        memories.each_mut(),
     );
     let g2 = play_game(
         [random.as_ref(), random.as_ref()],
         Game::new(),
         &mut game_rng(2),
-        &mut memories,
+        memories.each_mut(),
     );
     assert_ne!(g1.transcript(), g2.transcript());
 }
@@ -487,7 +487,7 @@ fn every_strategy_plays_every_size_and_the_anti_rules() {
                 [strategy.as_ref(), greedy.as_ref()],
                 Game::new(),
                 &mut game_rng(3),
-                &mut memories,
+                memories.each_mut(),
             );
             assert!(game.is_over());
             let outcome = game.outcome(rules).unwrap();

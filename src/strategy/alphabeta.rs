@@ -215,7 +215,7 @@ impl<G: Geometry, E: Evaluator<G>> Search<'_, G, E> {
             let child = board.play(square);
             // Principal variation search: after the first move, prove with a null
             // window that a move is no better, and search again only if it is.
-            let value = if position == 0 || beta - alpha <= 1 {
+            let value = if position == 0 || i64::from(beta) - i64::from(alpha) <= 1 {
                 -self.value(child, depth - 1, -beta, -alpha)
             } else {
                 let probe = -self.value(child, depth - 1, -alpha - 1, -alpha);

@@ -137,7 +137,7 @@ impl<G: Geometry> Search<'_, G> {
                 let child = board.play(square);
                 // Principal variation search: later moves are first tried with a
                 // null window and searched again only if they might be better.
-                let value = if position == 0 || beta - alpha <= 1 {
+                let value = if position == 0 || i64::from(beta) - i64::from(alpha) <= 1 {
                     -self.value(child, -beta, -alpha)
                 } else {
                     let probe = -self.value(child, -alpha - 1, -alpha);

@@ -1,0 +1,380 @@
+//! `reversi-lab run` end to end: results files, determinism across thread counts,
+//! resuming after a kill or Ctrl-C, and every bad-input case failing before any game.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn bin() -> Command {
+    Command::cargo_bin("reversi-lab").unwrap()
+}
+
+const SMALL: &str = r#"
+name = "small"
+seed = 7
+games_per_pair = 6
+[openings]
+random_plies = 4
+[[players]]
+name = "greedy"
+strategy = "greedy"
+[[players]]
+name = "weighted"
+strategy = { kind = "weighted", preset = "classic" }
+[[players]]
+name = "ab"
+strategy = { kind = "alphabeta", depth = 2, eval = { kind = "mobility" }, endgame = 8 }
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    bin()
+        .arg("run")
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn a_full_run_writes_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "small.toml", SMALL);
+    let out = dir.path().join("out");
+    let output = run(&config, &out, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("18 games in ") && stdout.contains("games/s"),
+        "{stdout}"
+    );
+
+    let games = read(&out.join("games.csv"));
+    let mut lines = games.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "game_id,pair_id,opening,black,white,black_discs,white_discs,result,margin,plies,passes,moves,seed"
+    );
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 18);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], i.to_string());
+        assert_eq!(row[1], (i / 6).to_string());
+        // Colour-swapped pairs share their opening, and every game starts with it.
+        assert!(row[11].starts_with(&row[2]));
+        assert_eq!(row[2].len(), 8);
+        let (b, w): (i32, i32) = (row[5].parse().unwrap(), row[6].parse().unwrap());
+        let margin: i32 = row[8].parse().unwrap();
+        assert_eq!(
+            row[7],
+            if margin > 0 {
+                "black"
+            } else if margin < 0 {
+                "white"
+            } else {
+                "draw"
+            }
+        );
+        assert!(margin.signum() == (b - w).signum());
+        assert_eq!(row[11].len() as u32, 2 * row[9].parse::<u32>().unwrap());
+    }
+    assert_eq!(rows[0][2], rows[1][2]);
+    assert_eq!(
+        (rows[0][3].as_str(), rows[1][4].as_str()),
+        ("greedy", "greedy")
+    );
+
+    let pairs = read(&out.join("pairs.csv"));
+    assert!(pairs.starts_with("player_a,player_b,games,wins,draws,losses,score,"));
+    assert_eq!(pairs.lines().count(), 4);
+    assert!(pairs.contains("\ngreedy,weighted,6,"));
+    let standings = read(&out.join("standings.csv"));
+    assert!(standings.starts_with(
+        "rank,player,games,wins,draws,losses,score,rating,rating_low,rating_high\n1,"
+    ));
+    assert_eq!(standings.lines().count(), 4);
+    let run_toml = read(&out.join("run.toml"));
+    for key in [
+        "status = \"complete\"",
+        "threads = ",
+        "started = ",
+        "elapsed_seconds = ",
+        "games_per_second = ",
+        "version = ",
+    ] {
+        assert!(
+            run_toml.contains(key),
+            "{key} missing from run.toml:\n{run_toml}"
+        );
+    }
+    assert!(
+        run_toml.contains("table_bits = 14"),
+        "defaults are written out:\n{run_toml}"
+    );
+
+    // Without --resume an existing folder is never touched.
+    let again = run(&config, &out, &[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists: pass --resume"));
+    assert_eq!(read(&out.join("games.csv")), games);
+}
+
+#[test]
+fn thread_count_does_not_change_a_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "small.toml", SMALL);
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    assert!(run(&config, &one, &["--threads", "1", "--games", "20"])
+        .status
+        .success());
+    assert!(run(&config, &two, &["--threads", "2", "--games", "20"])
+        .status
+        .success());
+    for file in ["games.csv", "pairs.csv", "standings.csv"] {
+        assert_eq!(read(&one.join(file)), read(&two.join(file)), "{file}");
+    }
+    assert_eq!(read(&one.join("games.csv")).lines().count(), 61);
+}
+
+#[test]
+fn a_resumed_run_equals_an_uninterrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "small.toml", SMALL);
+    let full = dir.path().join("full");
+    assert!(run(&config, &full, &["--games", "40"]).status.success());
+    // A kill: the file ends part-way through a row.
+    let killed = dir.path().join("killed");
+    std::fs::create_dir(&killed).unwrap();
+    std::fs::copy(full.join("run.toml"), killed.join("run.toml")).unwrap();
+    let games = read(&full.join("games.csv"));
+    let cut = games.len() / 2 + 17;
+    std::fs::write(killed.join("games.csv"), &games[..cut]).unwrap();
+    let resumed = run(&config, &killed, &["--games", "40", "--resume"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for file in ["games.csv", "pairs.csv", "standings.csv"] {
+        assert_eq!(read(&full.join(file)), read(&killed.join(file)), "{file}");
+    }
+    // Resuming with other settings is refused.
+    let other = run(&config, &killed, &["--games", "20", "--resume"]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("different experiment"));
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_resume_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "long.toml",
+        "name = \"long\"\nformat = \"head-to-head\"\ngames_per_pair = 200000\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
+    );
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    // Normally interrupted (130); on a very fast machine it may have finished (0).
+    assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
+    let partial = read(&out.join("games.csv"));
+    assert!(partial.ends_with('\n'), "only whole rows are written");
+    let resumed = run(&config, &out, &["--resume"]);
+    assert!(resumed.status.success());
+    let reference = dir.path().join("reference");
+    assert!(run(&config, &reference, &[]).status.success());
+    assert_eq!(
+        read(&out.join("games.csv")),
+        read(&reference.join("games.csv"))
+    );
+    assert_eq!(
+        read(&out.join("pairs.csv")),
+        read(&reference.join("pairs.csv"))
+    );
+}
+
+#[test]
+fn sprt_stops_head_to_head_runs_deterministically() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "sprt.toml",
+        "name = \"s\"\nformat = \"head-to-head\"\ngames_per_pair = 10000\n[openings]\nrandom_plies = 6\n[sprt]\nelo0 = 0\nelo1 = 20\n[[players]]\nname = \"corner-first\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n",
+    );
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    let output = run(&config, &one, &["--threads", "1"]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("SPRT accepted H1"));
+    assert!(run(&config, &two, &["--threads", "2"]).status.success());
+    assert_eq!(read(&one.join("games.csv")), read(&two.join("games.csv")));
+    let pairs = read(&one.join("pairs.csv"));
+    assert!(pairs
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with("sprt_llr,sprt_lower,sprt_upper,sprt_result"));
+    assert!(pairs.trim_end().ends_with(",H1"));
+    let games = read(&one.join("games.csv")).lines().count() - 1;
+    assert!(games < 10000 && games % 2 == 0, "{games}");
+}
+
+#[test]
+fn every_committed_experiment_is_valid() {
+    for entry in std::fs::read_dir("experiments").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            reversi_lab::experiment::Experiment::load(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+#[test]
+fn the_default_experiment_is_committed_and_valid() {
+    let text = read(Path::new("experiments/default.toml"));
+    let experiment =
+        reversi_lab::experiment::Experiment::parse(&text, "default.toml", Path::new("experiments"))
+            .unwrap();
+    let kinds: Vec<&str> = experiment.players.iter().map(|p| p.spec.kind()).collect();
+    for kind in [
+        "random",
+        "greedy",
+        "corner-first",
+        "corner-edge",
+        "minimum-disc",
+        "weighted",
+        "mobility",
+        "parity",
+        "stability",
+        "eval",
+        "alphabeta",
+    ] {
+        assert!(
+            kinds.contains(&kind),
+            "{kind} missing from the default experiment"
+        );
+    }
+}
+
+#[test]
+fn bad_input_fails_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = write(dir.path(), "openings.txt", "f5d6\n# a comment\nf5d6c3zz\n");
+    let cases: Vec<(String, &str)> = vec![
+        ("name = \"x\"\nplayers = [".to_string(), "x.toml:"),
+        (
+            SMALL.replace("seed = 7", "seed = 7\nsead = 3"),
+            "unknown field `sead`",
+        ),
+        (
+            SMALL.replace(
+                "\"greedy\"\n[[players]]\nname = \"weighted\"",
+                "\"greddy\"\n[[players]]\nname = \"weighted\"",
+            ),
+            "did you mean 'greedy'?",
+        ),
+        (
+            SMALL.replace("games_per_pair = 6", "games_per_pair = 0"),
+            "games_per_pair = 0",
+        ),
+        (
+            SMALL.replace("depth = 2", "depth = 0"),
+            "depth = 0 is out of range",
+        ),
+        (
+            SMALL.replace("preset = \"classic\"", "table = [1, 2, 3]"),
+            "has 3 weights but the 8x8 board needs 64",
+        ),
+        (
+            SMALL.replace("random_plies = 4", "file = \"openings.txt\""),
+            "openings.txt:3: transcript ply 4",
+        ),
+        (SMALL.replace("seed = 7", "seed = 7\nsize = 6"), "8x8 table"),
+        (
+            SMALL.replace("seed = 7", "seed = 7\nsize = 5"),
+            "unsupported board size 5",
+        ),
+        (
+            SMALL.replace("random_plies = 4", "file = \"missing.txt\""),
+            "cannot read",
+        ),
+    ];
+    let _ = openings;
+    for (text, needle) in cases {
+        let config = write(dir.path(), "x.toml", &text);
+        let out = dir.path().join("never");
+        let output = run(&config, &out, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(2), "{needle}: {stderr}");
+        assert!(stderr.contains(needle), "expected '{needle}' in: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(
+            !out.exists(),
+            "nothing may be written for bad input ({needle})"
+        );
+    }
+    let config = write(dir.path(), "ok.toml", SMALL);
+    for (args, needle) in [
+        (vec!["--games", "0"], "--games 0"),
+        (vec!["--games", "3"], "must be even"),
+        (vec!["--threads", "0"], "--threads 0"),
+    ] {
+        let output = run(&config, &dir.path().join("never"), &args);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&output.stderr).contains(needle));
+    }
+    let output = run(
+        &dir.path().join("nope.toml"),
+        &dir.path().join("never"),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nope.toml"));
+}
+
+#[test]
+fn an_unwritable_results_folder_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "small.toml", SMALL);
+    // A regular file where a parent folder should be.
+    let blocker = write(dir.path(), "blocker", "not a folder");
+    let out = blocker.join("results");
+    let output = run(&config, &out, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot create results folder"), "{stderr}");
+    assert!(!out.exists());
+}
