@@ -371,6 +371,22 @@ pub struct RunCommand<'a> {
     pub resume: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Skip the charts and report at the end.
+    pub no_report: bool,
+}
+
+/// `reversi-lab report`: charts, report.md and report.html for a results folder.
+pub fn report_command(dir: &std::path::Path, out: &mut dyn Write) -> Result<()> {
+    let written = crate::report::write_report(dir)?;
+    writeln!(
+        out,
+        "wrote {} files: {} and charts in {}",
+        written.len(),
+        dir.join("report.html").display(),
+        dir.join("charts").display()
+    )
+    .ok();
+    Ok(())
 }
 
 /// `reversi-lab run`: loads, overrides, validates and plays an experiment.
@@ -413,5 +429,8 @@ pub fn run_command(
     };
     let summary = crate::runner::run(&experiment, &run_options)?;
     writeln!(out, "{}", summary.line()).ok();
+    if summary.status != crate::runner::Status::Interrupted && !options.no_report {
+        report_command(&summary.out, out)?;
+    }
     Ok(summary)
 }

@@ -13,6 +13,7 @@ pub mod game;
 pub mod perft;
 pub mod play;
 pub mod progress;
+pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod strategy;

@@ -42,6 +42,14 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
+        /// Skip the charts and the report at the end.
+        #[arg(long)]
+        no_report: bool,
+    },
+    /// Draw the charts and write report.md and report.html for a results folder.
+    Report {
+        /// The results folder, such as results/default.
+        results: std::path::PathBuf,
     },
     /// Count the leaves of the game tree DEPTH plies deep (checks and times the move generator).
     ///
@@ -161,6 +169,7 @@ fn main() -> ExitCode {
             seed,
             resume,
             quiet,
+            no_report,
         } => {
             let stop = interrupt_flag();
             let options = commands::RunCommand {
@@ -171,6 +180,7 @@ fn main() -> ExitCode {
                 seed,
                 resume,
                 quiet,
+                no_report,
             };
             match commands::run_command(&options, stop, &mut stdout) {
                 Ok(summary) if summary.status == reversi_lab::runner::Status::Interrupted => {
@@ -193,6 +203,7 @@ fn main() -> ExitCode {
             position,
         } => commands::show_command(size, position.as_deref(), moves.as_deref(), &mut stdout),
         Command::Strategies => commands::strategies_command(&mut stdout),
+        Command::Report { results } => commands::report_command(&results, &mut stdout),
         Command::Match {
             a,
             b,

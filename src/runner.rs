@@ -454,7 +454,9 @@ fn pairs_csv(
     for (index, &(a, b)) in pairs.iter().enumerate() {
         let t = &tallies.pairs[index];
         let score = t.all.score();
+        // A score lies in [0, 1]; the normal approximation's interval may not.
         let (score_low, score_high) = score.interval95();
+        let (score_low, score_high) = (score_low.clamp(0.0, 1.0), score_high.clamp(0.0, 1.0));
         let (elo, elo_low, elo_high) = score.elo95();
         let margin = t.margin.estimate();
         let (margin_low, margin_high) = margin.interval95();

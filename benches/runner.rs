@@ -1,0 +1,44 @@
+//! The whole `run` pipeline (games, CSV formatting and writing, statistics): greedy
+//! against greedy from the start, as the issue's throughput figure measures it.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use reversi_lab::experiment::Experiment;
+use reversi_lab::runner::{run, RunOptions};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+const GAMES: u64 = 100_000;
+
+fn experiment(threads: usize) -> Experiment {
+    let text = format!(
+        "name = \"bench\"\nformat = \"head-to-head\"\ngames_per_pair = {GAMES}\nthreads = {threads}\n\
+         [[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"greedy\"\n"
+    );
+    Experiment::parse(&text, "bench", Path::new(".")).unwrap()
+}
+
+fn runner(c: &mut Criterion) {
+    let mut group = c.benchmark_group("run");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(GAMES));
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let experiment = experiment(threads);
+        group.bench_function(format!("greedy vs greedy, {threads} thread(s)"), |b| {
+            b.iter(|| {
+                let dir = tempfile::tempdir().unwrap();
+                let options = RunOptions {
+                    out: Some(dir.path().join("out")),
+                    resume: false,
+                    quiet: true,
+                    stop: &stop,
+                };
+                run(&experiment, &options).unwrap()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, runner);
+criterion_main!(benches);

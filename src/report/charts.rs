@@ -1,0 +1,521 @@
+//! Charts drawn with plotters, each as PNG and SVG: win-rate matrix, ratings ladder,
+//! margin distributions, colour advantage, and a head-to-head run's history.
+
+use super::data::Results;
+use crate::error::{Error, Result};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// The font every chart uses, bundled so text renders on machines without fonts.
+const FONT: &str = "sans-serif";
+
+fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // DejaVu Sans, from the `dejavu` crate (a free font licence): plotters'
+        // ab_glyph backend draws only fonts registered here.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// A chart written to disk.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    /// File stem, such as `winrate`.
+    pub name: String,
+    /// What it shows, for the report.
+    pub title: String,
+    /// The PNG.
+    pub png: PathBuf,
+    /// The SVG.
+    pub svg: PathBuf,
+}
+
+type DrawResult<DB> =
+    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Draws `draw` into `dir/name.png` and `dir/name.svg`.
+fn both(
+    dir: &Path,
+    name: &str,
+    title: &str,
+    size: (u32, u32),
+    draw: &dyn Fn(&DrawingArea<BitMapBackend<'_>, Shift>) -> DrawResult<BitMapBackend<'static>>,
+    draw_svg: &dyn Fn(&DrawingArea<SVGBackend<'_>, Shift>) -> DrawResult<SVGBackend<'static>>,
+) -> Result<Chart> {
+    let png = dir.join(format!("{name}.png"));
+    let svg = dir.join(format!("{name}.svg"));
+    let fail = |e: String| Error::input(format!("cannot draw chart {name}: {e}"));
+    {
+        let root = BitMapBackend::new(&png, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+        draw(&root).map_err(|e| fail(e.to_string()))?;
+        root.present().map_err(|e| fail(e.to_string()))?;
+    }
+    {
+        let root = SVGBackend::new(&svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+        draw_svg(&root).map_err(|e| fail(e.to_string()))?;
+        root.present().map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(Chart {
+        name: name.to_string(),
+        title: title.to_string(),
+        png,
+        svg,
+    })
+}
+
+/// Score to colour: red below 50%, white at 50%, blue above.
+fn score_colour(score: f64) -> RGBColor {
+    let mix =
+        |a: u8, b: u8, t: f64| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
+    let t = ((score - 0.5) * 2.0).clamp(-1.0, 1.0);
+    if t < 0.0 {
+        RGBColor(mix(255, 215, -t), mix(255, 48, -t), mix(255, 39, -t))
+    } else {
+        RGBColor(mix(255, 49, t), mix(255, 104, t), mix(255, 175, t))
+    }
+}
+
+/// The row player's score against each column player.
+fn score_matrix(results: &Results) -> Vec<Vec<Option<f64>>> {
+    let n = results.players.len();
+    let index = |name: &str| results.players.iter().position(|p| p == name);
+    let mut m = vec![vec![None; n]; n];
+    for pair in &results.pairs {
+        if let (Some(a), Some(b), Some(s)) =
+            (index(&pair.player_a), index(&pair.player_b), pair.score)
+        {
+            m[a][b] = Some(s);
+            m[b][a] = Some(1.0 - s);
+        }
+    }
+    m
+}
+
+macro_rules! draw_fn {
+    ($name:ident, $body:expr) => {
+        fn $name<DB: DrawingBackend>(
+            root: &DrawingArea<DB, Shift>,
+            results: &Results,
+        ) -> DrawResult<DB> {
+            #[allow(clippy::redundant_closure_call)]
+            ($body)(root, results)
+        }
+    };
+}
+
+draw_fn!(draw_winrate, |root: &DrawingArea<DB, Shift>,
+                        results: &Results| {
+    let m = score_matrix(results);
+    let names = &results.players;
+    let label_width = 14 + 8 * names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as i32;
+    let cell = 86i32;
+    let top = 90i32;
+    root.draw(&Text::new(
+        "Win rate: row player's score against column player",
+        (10, 12),
+        (FONT, 22).into_font().style(FontStyle::Bold),
+    ))?;
+    root.draw(&Text::new(
+        "score = (wins + draws/2) / games; blue above 50%, red below",
+        (10, 40),
+        (FONT, 15),
+    ))?;
+    let centre = Pos::new(HPos::Center, VPos::Center);
+    for (j, name) in names.iter().enumerate() {
+        let x = label_width + j as i32 * cell + cell / 2;
+        // Column headers alternate in height so long names do not collide.
+        let y = top - 12 - if j % 2 == 1 { 16 } else { 0 };
+        root.draw(&Text::new(
+            name.clone(),
+            (x, y),
+            (FONT, 13).into_font().color(&BLACK).pos(centre),
+        ))?;
+    }
+    for (i, name) in names.iter().enumerate() {
+        let y = top + i as i32 * cell;
+        root.draw(&Text::new(
+            name.clone(),
+            (label_width - 8, y + cell / 2),
+            (FONT, 14)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Right, VPos::Center)),
+        ))?;
+        for (j, &value) in m[i].iter().enumerate() {
+            let x = label_width + j as i32 * cell;
+            let (fill, text) = match value {
+                Some(s) => (score_colour(s), format!("{:.1}%", 100.0 * s)),
+                None => (RGBColor(225, 225, 225), String::new()),
+            };
+            root.draw(&Rectangle::new(
+                [(x, y), (x + cell - 2, y + cell - 2)],
+                fill.filled(),
+            ))?;
+            if !text.is_empty() {
+                root.draw(&Text::new(
+                    text,
+                    (x + cell / 2, y + cell / 2),
+                    (FONT, 15).into_font().color(&BLACK).pos(centre),
+                ))?;
+            }
+        }
+    }
+    Ok(())
+});
+
+draw_fn!(draw_ratings, |root: &DrawingArea<DB, Shift>,
+                        results: &Results| {
+    let rows: Vec<_> = results.standings.iter().rev().collect();
+    let n = rows.len() as i32;
+    let lows = rows
+        .iter()
+        .filter_map(|r| r.rating_low)
+        .filter(|v| v.is_finite());
+    let highs = rows
+        .iter()
+        .filter_map(|r| r.rating_high)
+        .filter(|v| v.is_finite());
+    let min = lows.fold(0.0f64, f64::min);
+    let max = highs.fold(0.0f64, f64::max);
+    let pad = ((max - min) * 0.08).max(10.0);
+    let label = 20
+        + 8 * rows
+            .iter()
+            .map(|r| r.player.chars().count())
+            .max()
+            .unwrap_or(4) as u32;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Ratings with 95% intervals (Bradley-Terry, mean 0)",
+            (FONT, 22),
+        )
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(label)
+        .build_cartesian_2d((min - pad)..(max + pad), (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .x_desc("rating (Elo)")
+        .y_labels(rows.len())
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => rows
+                .get(*i as usize)
+                .map(|r| r.player.clone())
+                .unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        })
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 15))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    chart.draw_series(rows.iter().enumerate().filter_map(|(i, r)| {
+        let (low, mid, high) = (r.rating_low?, r.rating?, r.rating_high?);
+        Some(ErrorBar::new_horizontal(
+            SegmentValue::CenterOf(i as i32),
+            low,
+            mid,
+            high,
+            BLUE.filled(),
+            12,
+        ))
+    }))?;
+    chart.draw_series(rows.iter().enumerate().filter_map(|(i, r)| {
+        Some(Circle::new(
+            (r.rating?, SegmentValue::CenterOf(i as i32)),
+            5,
+            BLUE.filled(),
+        ))
+    }))?;
+    Ok(())
+});
+
+draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
+                        results: &Results| {
+    let labels: Vec<String> = results
+        .pairs
+        .iter()
+        .map(|p| format!("{} vs {}", p.player_a, p.player_b))
+        .collect();
+    let n = labels.len() as i32;
+    let extent = results
+        .margins
+        .iter()
+        .flatten()
+        .fold(1.0f32, |m, &v| m.max(v.abs()));
+    let label = 20 + 7 * labels.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Disc margin of the first player, per pair (box: quartiles, whiskers: 1.5 IQR)",
+            (FONT, 20),
+        )
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(label)
+        .build_cartesian_2d(-extent * 1.05..extent * 1.05, (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .x_desc("first player's disc margin (positive: first player won)")
+        .y_labels(labels.len())
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                labels.get(*i as usize).cloned().unwrap_or_default()
+            }
+            SegmentValue::Last => String::new(),
+        })
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    chart.draw_series(
+        results
+            .margins
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(i, m)| {
+                let quartiles = Quartiles::new(m);
+                Boxplot::new_horizontal(SegmentValue::CenterOf(i as i32), &quartiles)
+                    .width(14)
+                    .style(RGBColor(49, 104, 175))
+            }),
+    )?;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(0.0f32, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
+        BLACK.mix(0.4),
+    )))?;
+    Ok(())
+});
+
+draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
+                        results: &Results| {
+    let labels: Vec<String> = results
+        .pairs
+        .iter()
+        .map(|p| format!("{} vs {}", p.player_a, p.player_b))
+        .collect();
+    let n = labels.len() as i32;
+    let label = 20 + 7 * labels.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Colour advantage: first player's score as black (filled) and as white (open)",
+            (FONT, 20),
+        )
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(label)
+        .build_cartesian_2d(0.0f64..100.0, (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .x_desc("first player's score (%)")
+        .y_labels(labels.len())
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                labels.get(*i as usize).cloned().unwrap_or_default()
+            }
+            SegmentValue::Last => String::new(),
+        })
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .draw()?;
+    chart.draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
+        let (b, w) = (p.black_score? * 100.0, p.white_score? * 100.0);
+        Some(PathElement::new(
+            vec![
+                (b, SegmentValue::CenterOf(i as i32)),
+                (w, SegmentValue::CenterOf(i as i32)),
+            ],
+            BLACK.mix(0.5).stroke_width(2),
+        ))
+    }))?;
+    chart
+        .draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
+            Some(Circle::new(
+                (p.black_score? * 100.0, SegmentValue::CenterOf(i as i32)),
+                6,
+                BLACK.filled(),
+            ))
+        }))?
+        .label("as black")
+        .legend(|(x, y)| Circle::new((x, y), 5, BLACK.filled()));
+    chart
+        .draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
+            Some(Circle::new(
+                (p.white_score? * 100.0, SegmentValue::CenterOf(i as i32)),
+                6,
+                BLACK.stroke_width(2),
+            ))
+        }))?
+        .label("as white")
+        .legend(|(x, y)| Circle::new((x, y), 5, BLACK.stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .label_font((FONT, 14))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
+    Ok(())
+});
+
+draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
+                         results: &Results| {
+    let h = &results.history.score;
+    let games = h.last().map_or(1, |p| p.0).max(1) as f64;
+    let name = results
+        .pairs
+        .first()
+        .map(|p| format!("{} vs {}", p.player_a, p.player_b))
+        .unwrap_or_default();
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            format!("{name}: first player's score as games accumulate (95% interval)"),
+            (FONT, 20),
+        )
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..games, 0.0f64..100.0)?;
+    chart
+        .configure_mesh()
+        .x_desc("games")
+        .y_desc("score (%)")
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .draw()?;
+    chart.draw_series(std::iter::once(Polygon::new(
+        h.iter()
+            .map(|p| (p.0 as f64, 100.0 * p.3.clamp(0.0, 1.0)))
+            .chain(
+                h.iter()
+                    .rev()
+                    .map(|p| (p.0 as f64, 100.0 * p.2.clamp(0.0, 1.0))),
+            )
+            .collect::<Vec<_>>(),
+        BLUE.mix(0.15).filled(),
+    )))?;
+    chart.draw_series(LineSeries::new(
+        h.iter().map(|p| (p.0 as f64, 100.0 * p.1)),
+        BLUE.stroke_width(2),
+    ))?;
+    chart.draw_series(LineSeries::new(
+        vec![(0.0, 50.0), (games, 50.0)],
+        BLACK.mix(0.4),
+    ))?;
+    Ok(())
+});
+
+draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
+                     results: &Results| {
+    let h = &results.history.llr;
+    let (lower, upper) = results.history.bounds.unwrap_or((-3.0, 3.0));
+    let pairs = h.last().map_or(1, |p| p.0).max(1) as f64;
+    let low = h.iter().map(|p| p.1).fold(lower, f64::min) - 0.5;
+    let high = h.iter().map(|p| p.1).fold(upper, f64::max) + 0.5;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "SPRT: log-likelihood ratio (pentanomial) and its bounds",
+            (FONT, 20),
+        )
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..pairs, low..high)?;
+    chart
+        .configure_mesh()
+        .x_desc("colour-swapped game pairs")
+        .y_desc("LLR")
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .draw()?;
+    chart.draw_series(LineSeries::new(
+        h.iter().map(|p| (p.0 as f64, p.1)),
+        BLUE.stroke_width(2),
+    ))?;
+    for (bound, colour) in [(upper, GREEN), (lower, RED)] {
+        chart.draw_series(LineSeries::new(
+            vec![(0.0, bound), (pairs, bound)],
+            colour.stroke_width(2),
+        ))?;
+    }
+    Ok(())
+});
+
+/// Draws every chart that fits the results into `results.dir/charts`.
+pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
+    register_fonts();
+    let dir = results.dir.join("charts");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut charts = Vec::new();
+    let n = results.players.len() as u32;
+    let longest = results
+        .players
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(4) as u32;
+    let rows = results.pairs.len() as u32;
+    if !results.is_head_to_head() {
+        let size = (14 + 8 * longest + 86 * n + 40, 90 + 86 * n + 20);
+        charts.push(both(
+            &dir,
+            "winrate",
+            "Win-rate matrix",
+            size,
+            &|r| draw_winrate(r, results),
+            &|r| draw_winrate(r, results),
+        )?);
+    }
+    let ladder = (1000, 110 + 34 * n.max(2));
+    charts.push(both(
+        &dir,
+        "ratings",
+        "Ratings ladder",
+        ladder,
+        &|r| draw_ratings(r, results),
+        &|r| draw_ratings(r, results),
+    )?);
+    let tall = (1100, 120 + 30 * rows.max(2));
+    charts.push(both(
+        &dir,
+        "margins",
+        "Disc-margin distributions",
+        tall,
+        &|r| draw_margins(r, results),
+        &|r| draw_margins(r, results),
+    )?);
+    charts.push(both(
+        &dir,
+        "colours",
+        "Colour advantage",
+        tall,
+        &|r| draw_colours(r, results),
+        &|r| draw_colours(r, results),
+    )?);
+    if results.is_head_to_head() && !results.history.score.is_empty() {
+        charts.push(both(
+            &dir,
+            "progress",
+            "Score as games accumulate",
+            (1000, 500),
+            &|r| draw_progress(r, results),
+            &|r| draw_progress(r, results),
+        )?);
+        if results.history.bounds.is_some() && !results.history.llr.is_empty() {
+            charts.push(both(
+                &dir,
+                "sprt",
+                "SPRT log-likelihood ratio",
+                (1000, 500),
+                &|r| draw_sprt(r, results),
+                &|r| draw_sprt(r, results),
+            )?);
+        }
+    }
+    Ok(charts)
+}

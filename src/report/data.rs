@@ -1,0 +1,299 @@
+//! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
+
+use crate::error::{Error, Result};
+use crate::stats::{sprt_bounds, Pentanomial, Trinomial};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// One row of `pairs.csv`.
+/// NOTE: the columns are those `runner::pairs_csv` writes.
+#[derive(Clone, Debug, Deserialize)]
+#[allow(missing_docs)]
+pub struct PairRow {
+    pub player_a: String,
+    pub player_b: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score: Option<f64>,
+    pub score_low: Option<f64>,
+    pub score_high: Option<f64>,
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    pub los: Option<f64>,
+    pub black_wins: u64,
+    pub black_draws: u64,
+    pub black_losses: u64,
+    pub black_score: Option<f64>,
+    pub white_wins: u64,
+    pub white_draws: u64,
+    pub white_losses: u64,
+    pub white_score: Option<f64>,
+    pub margin_mean: Option<f64>,
+    pub margin_low: Option<f64>,
+    pub margin_high: Option<f64>,
+    pub penta_elo: Option<f64>,
+    pub penta_elo_low: Option<f64>,
+    pub penta_elo_high: Option<f64>,
+    #[serde(default)]
+    pub sprt_llr: Option<f64>,
+    #[serde(default)]
+    pub sprt_result: Option<String>,
+}
+
+/// One row of `standings.csv`.
+#[derive(Clone, Debug, Deserialize)]
+#[allow(missing_docs)]
+pub struct StandingRow {
+    pub rank: u64,
+    pub player: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score: Option<f64>,
+    pub rating: Option<f64>,
+    pub rating_low: Option<f64>,
+    pub rating_high: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct GameRow {
+    pair_id: usize,
+    black: String,
+    margin: i32,
+}
+
+/// A head-to-head run's history, sampled: (games, score, low, high) and (pairs, LLR).
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    /// Score of the first player with its 95% interval after each sampled game count.
+    pub score: Vec<(u64, f64, f64, f64)>,
+    /// The SPRT log-likelihood ratio after each sampled pair count.
+    pub llr: Vec<(u64, f64)>,
+    /// The SPRT bounds (lower, upper), when an SPRT ran.
+    pub bounds: Option<(f64, f64)>,
+}
+
+/// Everything a report shows.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// The folder.
+    pub dir: PathBuf,
+    /// `[experiment]` of run.toml.
+    pub experiment: toml::Table,
+    /// `[run]` of run.toml.
+    pub run: toml::Table,
+    /// pairs.csv.
+    pub pairs: Vec<PairRow>,
+    /// standings.csv.
+    pub standings: Vec<StandingRow>,
+    /// Player names in experiment order.
+    pub players: Vec<String>,
+    /// Per pair, the first player's disc margins.
+    pub margins: Vec<Vec<f32>>,
+    /// Head-to-head history (empty for other formats).
+    pub history: History,
+}
+
+fn need(dir: &Path, name: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(Error::input(format!(
+            "{} is missing {name}: not a complete results folder (run `reversi-lab run` to make one, or --resume an interrupted run)",
+            dir.display()
+        )))
+    }
+}
+
+fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| {
+            row.map_err(|e| {
+                Error::input(format!(
+                    "{}: row {} cannot be read: {e}",
+                    path.display(),
+                    i + 2
+                ))
+            })
+        })
+        .collect()
+}
+
+impl Results {
+    /// Loads a results folder; a missing file is an error that names it.
+    pub fn load(dir: &Path) -> Result<Self> {
+        if !dir.is_dir() {
+            return Err(Error::input(format!(
+                "results folder {} does not exist: give the folder a run wrote, such as results/default",
+                dir.display()
+            )));
+        }
+        let run_path = need(dir, "run.toml")?;
+        let games_path = need(dir, "games.csv")?;
+        let pairs_path = need(dir, "pairs.csv")?;
+        let standings_path = need(dir, "standings.csv")?;
+        let text =
+            std::fs::read_to_string(&run_path).map_err(|e| Error::unreadable(&run_path, &e))?;
+        let table: toml::Table = toml::from_str(&text)
+            .map_err(|e| Error::input(format!("{}: {}", run_path.display(), e.message().trim())))?;
+        let section = |name: &str| -> Result<toml::Table> {
+            match table.get(name) {
+                Some(toml::Value::Table(t)) => Ok(t.clone()),
+                _ => Err(Error::input(format!(
+                    "{}: no [{name}] section",
+                    run_path.display()
+                ))),
+            }
+        };
+        let experiment = section("experiment")?;
+        let run = section("run")?;
+        let players: Vec<String> = experiment
+            .get("players")
+            .and_then(toml::Value::as_array)
+            .map(|ps| {
+                ps.iter()
+                    .filter_map(|p| {
+                        p.get("name")
+                            .and_then(toml::Value::as_str)
+                            .map(str::to_string)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let pairs: Vec<PairRow> = read_csv(&pairs_path)?;
+        let standings: Vec<StandingRow> = read_csv(&standings_path)?;
+        let head_to_head =
+            experiment.get("format").and_then(toml::Value::as_str) == Some("head-to-head");
+        let sprt = experiment
+            .get("sprt")
+            .and_then(toml::Value::as_table)
+            .and_then(|s| {
+                let f = |k: &str| {
+                    s.get(k)
+                        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+                };
+                Some((f("elo0")?, f("elo1")?, f("alpha")?, f("beta")?))
+            });
+
+        // One pass over games.csv: margins per pair, and the head-to-head history.
+        let mut margins = vec![Vec::new(); pairs.len()];
+        let mut history = History {
+            bounds: sprt.map(|(_, _, a, b)| sprt_bounds(a, b)),
+            ..History::default()
+        };
+        let mut tally = Trinomial::default();
+        let mut penta = Pentanomial::default();
+        let mut pending: Option<f64> = None;
+        let mut reader = csv::Reader::from_path(&games_path)
+            .map_err(|e| Error::unreadable(&games_path, &std::io::Error::other(e.to_string())))?;
+        let total: u64 = pairs.iter().map(|p| p.games).sum();
+        let step = (total / 1500).max(1);
+        for (index, row) in reader.deserialize::<GameRow>().enumerate() {
+            let row = row.map_err(|e| {
+                Error::input(format!(
+                    "{}: row {} cannot be read: {e}",
+                    games_path.display(),
+                    index + 2
+                ))
+            })?;
+            let Some(pair) = pairs.get(row.pair_id) else {
+                return Err(Error::input(format!(
+                    "{}: game {index} names pair {} but pairs.csv has {}: the files come from different runs",
+                    games_path.display(),
+                    row.pair_id,
+                    pairs.len()
+                )));
+            };
+            let a_margin = if row.black == pair.player_a {
+                row.margin
+            } else {
+                -row.margin
+            };
+            margins[row.pair_id].push(a_margin as f32);
+            if head_to_head {
+                let points = match a_margin.signum() {
+                    1 => 1.0,
+                    -1 => 0.0,
+                    _ => 0.5,
+                };
+                tally = tally
+                    + match a_margin.signum() {
+                        1 => Trinomial {
+                            wins: 1,
+                            ..Trinomial::default()
+                        },
+                        -1 => Trinomial {
+                            losses: 1,
+                            ..Trinomial::default()
+                        },
+                        _ => Trinomial {
+                            draws: 1,
+                            ..Trinomial::default()
+                        },
+                    };
+                let games = index as u64 + 1;
+                if games % step == 0 || games == total {
+                    let s = tally.score();
+                    let (low, high) = s.interval95();
+                    history.score.push((games, s.mean, low, high));
+                }
+                match pending.take() {
+                    None => pending = Some(points),
+                    Some(first) => {
+                        penta.record(first + points);
+                        if let Some((elo0, elo1, _, _)) = sprt {
+                            if games % step == 0 || games % (2 * step) == 0 || games == total {
+                                history.llr.push((penta.pairs(), penta.llr(elo0, elo1)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Results {
+            dir: dir.to_path_buf(),
+            experiment,
+            run,
+            pairs,
+            standings,
+            players,
+            margins,
+            history,
+        })
+    }
+
+    /// A value of `[experiment]` as text.
+    #[must_use]
+    pub fn setting(&self, key: &str) -> String {
+        match self.experiment.get(key) {
+            Some(toml::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => "-".into(),
+        }
+    }
+
+    /// A value of `[run]` as text.
+    #[must_use]
+    pub fn run_value(&self, key: &str) -> String {
+        match self.run.get(key) {
+            Some(toml::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => "-".into(),
+        }
+    }
+
+    /// Whether the run was head-to-head.
+    #[must_use]
+    pub fn is_head_to_head(&self) -> bool {
+        self.setting("format") == "head-to-head"
+    }
+}

@@ -1,0 +1,236 @@
+//! Reports a person reads: charts (PNG and SVG) and `report.md` / `report.html`, one file per format.
+
+mod charts;
+mod data;
+mod html;
+mod markdown;
+
+pub use charts::{draw_all, Chart};
+pub use data::{PairRow, Results, StandingRow};
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// A report format: renders the results and charts as one document.
+pub trait ReportFormat {
+    /// The file written into the results folder.
+    fn file_name(&self) -> &'static str;
+    /// The document.
+    fn render(&self, results: &Results, charts: &[Chart]) -> Result<String>;
+}
+
+/// Every format `report` writes.
+#[must_use]
+pub fn formats() -> Vec<Box<dyn ReportFormat>> {
+    vec![Box::new(markdown::Markdown), Box::new(html::Html)]
+}
+
+/// Draws the charts and writes every report format into the results folder.
+/// Returns the files written.
+pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
+    let results = Results::load(dir)?;
+    let charts = draw_all(&results)?;
+    let mut written: Vec<PathBuf> = charts
+        .iter()
+        .flat_map(|c| [c.png.clone(), c.svg.clone()])
+        .collect();
+    for format in formats() {
+        let path = dir.join(format.file_name());
+        let text = format.render(&results, &charts)?;
+        std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// A percentage with its interval half-width: `61.3% +/- 1.2%`.
+#[must_use]
+pub fn percent_interval(mean: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
+    match (mean, low, high) {
+        (Some(m), Some(l), Some(h)) if m.is_finite() => {
+            format!("{:.1}% +/- {:.1}%", 100.0 * m, 100.0 * (h - l) / 2.0)
+        }
+        (Some(m), _, _) if m.is_finite() => format!("{:.1}%", 100.0 * m),
+        _ => "-".into(),
+    }
+}
+
+/// An Elo value with its interval: `+120 [+98, +143]`.
+#[must_use]
+pub fn elo_interval(elo: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
+    let f = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else {
+            format!("{x:+.0}")
+        }
+    };
+    match (elo, low, high) {
+        (Some(e), Some(l), Some(h)) => format!("{} [{}, {}]", f(e), f(l), f(h)),
+        (Some(e), _, _) => f(e),
+        _ => "-".into(),
+    }
+}
+
+/// The rows both document formats show, as plain strings.
+pub(crate) struct Tables {
+    pub standings_header: Vec<&'static str>,
+    pub standings: Vec<Vec<String>>,
+    pub pairs_header: Vec<&'static str>,
+    pub pairs: Vec<Vec<String>>,
+    pub colours_header: Vec<&'static str>,
+    pub colours: Vec<Vec<String>>,
+    pub setup: Vec<(String, String)>,
+    pub players: Vec<(String, String)>,
+    pub metadata: Vec<(String, String)>,
+}
+
+pub(crate) fn tables(results: &Results) -> Tables {
+    let standings = results
+        .standings
+        .iter()
+        .map(|s| {
+            vec![
+                s.rank.to_string(),
+                s.player.clone(),
+                s.games.to_string(),
+                format!("{}/{}/{}", s.wins, s.draws, s.losses),
+                s.score.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                elo_interval(s.rating, s.rating_low, s.rating_high),
+            ]
+        })
+        .collect();
+    let sprt = results.pairs.iter().any(|p| p.sprt_llr.is_some());
+    let mut pairs_header = vec![
+        "A",
+        "B",
+        "games",
+        "W/D/L (A)",
+        "A's score",
+        "Elo (A - B)",
+        "LOS",
+        "A's margin",
+        "Elo from pairs",
+    ];
+    if sprt {
+        pairs_header.extend(["SPRT LLR", "SPRT"]);
+    }
+    let pairs = results
+        .pairs
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                p.player_a.clone(),
+                p.player_b.clone(),
+                p.games.to_string(),
+                format!("{}/{}/{}", p.wins, p.draws, p.losses),
+                percent_interval(p.score, p.score_low, p.score_high),
+                elo_interval(p.elo, p.elo_low, p.elo_high),
+                p.los.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                match (p.margin_mean, p.margin_low, p.margin_high) {
+                    (Some(m), Some(l), Some(h)) => format!("{m:+.1} +/- {:.1}", (h - l) / 2.0),
+                    (Some(m), _, _) => format!("{m:+.1}"),
+                    _ => "-".into(),
+                },
+                elo_interval(p.penta_elo, p.penta_elo_low, p.penta_elo_high),
+            ];
+            if sprt {
+                row.push(p.sprt_llr.map_or("-".into(), |v| format!("{v:.2}")));
+                row.push(p.sprt_result.clone().unwrap_or_default());
+            }
+            row
+        })
+        .collect();
+    let colours = results
+        .pairs
+        .iter()
+        .map(|p| {
+            vec![
+                p.player_a.clone(),
+                p.player_b.clone(),
+                format!("{}/{}/{}", p.black_wins, p.black_draws, p.black_losses),
+                p.black_score
+                    .map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                format!("{}/{}/{}", p.white_wins, p.white_draws, p.white_losses),
+                p.white_score
+                    .map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+            ]
+        })
+        .collect();
+    let setup = [
+        "name",
+        "description",
+        "format",
+        "size",
+        "rules",
+        "openings",
+        "games_per_pair",
+        "seed",
+        "challengers",
+        "sprt",
+    ]
+    .iter()
+    .filter(|k| results.experiment.contains_key(**k))
+    .map(|k| (k.to_string(), results.setting(k)))
+    .collect();
+    let players = results
+        .experiment
+        .get("players")
+        .and_then(toml::Value::as_array)
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    let name = p
+                        .get("name")
+                        .and_then(toml::Value::as_str)
+                        .unwrap_or("?")
+                        .to_string();
+                    let strategy = p.get("strategy").map(|s| s.to_string()).unwrap_or_default();
+                    (name, strategy)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let metadata = [
+        "version",
+        "status",
+        "seed",
+        "threads",
+        "started",
+        "games",
+        "elapsed_seconds",
+        "games_per_second",
+    ]
+    .iter()
+    .map(|k| {
+        let value = if *k == "seed" {
+            results.setting("seed")
+        } else {
+            results.run_value(k)
+        };
+        (k.to_string(), value)
+    })
+    .collect();
+    Tables {
+        standings_header: vec!["rank", "player", "games", "W/D/L", "score", "rating [95%]"],
+        standings,
+        pairs_header,
+        pairs,
+        colours_header: vec![
+            "A",
+            "B",
+            "A as black W/D/L",
+            "A's score as black",
+            "A as white W/D/L",
+            "A's score as white",
+        ],
+        colours,
+        setup,
+        players,
+        metadata,
+    }
+}

@@ -1,0 +1,128 @@
+//! Charts and reports on fixed results (tests/data, see its README): files, sizes,
+//! names and numbers, and clear errors for incomplete folders.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(name);
+    std::fs::create_dir(&target).unwrap();
+    for file in ["games.csv", "pairs.csv", "standings.csv", "run.toml"] {
+        std::fs::copy(
+            Path::new("tests/data").join(name).join(file),
+            target.join(file),
+        )
+        .unwrap();
+    }
+    (dir, target)
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buffer).unwrap();
+    (info.width, info.height)
+}
+
+fn report(dir: &Path) -> std::process::Output {
+    Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .arg("report")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn round_robin_report_and_charts() {
+    let (_keep, dir) = copy_fixture("round-robin");
+    let output = report(&dir);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // NOTE: the sizes follow `report::charts::draw_all` (3 players, 3 pairs, longest name 16).
+    for (name, size) in [
+        ("winrate", (14 + 8 * 16 + 86 * 3 + 40, 90 + 86 * 3 + 20)),
+        ("ratings", (1000, 110 + 34 * 3)),
+        ("margins", (1100, 120 + 30 * 3)),
+        ("colours", (1100, 120 + 30 * 3)),
+    ] {
+        let png = dir.join("charts").join(format!("{name}.png"));
+        assert_eq!(png_size(&png), size, "{name}.png");
+        let svg = std::fs::read_to_string(dir.join("charts").join(format!("{name}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg") || svg.contains("<svg"),
+            "{name}.svg"
+        );
+        for player in ["greedy", "weighted-classic", "corner-first"] {
+            assert!(svg.contains(player), "{name}.svg lacks {player}");
+        }
+    }
+    // The matrix shows every score from pairs.csv: greedy scored 20% against weighted-classic.
+    let winrate = std::fs::read_to_string(dir.join("charts/winrate.svg")).unwrap();
+    for value in ["20.0%", "80.0%", "30.0%", "70.0%"] {
+        assert!(winrate.contains(value), "winrate.svg lacks {value}");
+    }
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.starts_with("# Experiment report: fixture-round-robin"));
+    // Numbers from pairs.csv and standings.csv, rounded for people.
+    for needle in [
+        "| greedy | weighted-classic | 10 | 2/0/8 | 20.0% +/- 22.4% |",
+        "| weighted-classic | corner-first | 10 | 7/0/3 | 70.0% +/- 28.4% |",
+        "| 1 | weighted-classic | 20 | 15/0/5 | 75.0% | +128 [+10, +247] |",
+        "![Win-rate matrix](charts/winrate.svg)",
+        "| seed | 3 |",
+    ] {
+        assert!(
+            markdown.contains(needle),
+            "report.md lacks {needle}\n{markdown}"
+        );
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<svg"), "charts are inlined");
+    assert!(!html.contains("src=\"http"), "no network needed");
+    assert!(html.contains("<td>20.0% +/- 22.4%</td>"));
+}
+
+#[test]
+fn head_to_head_report_shows_the_history_and_the_sprt() {
+    let (_keep, dir) = copy_fixture("head-to-head");
+    let output = report(&dir);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        !dir.join("charts/winrate.png").exists(),
+        "no matrix for two players"
+    );
+    assert_eq!(png_size(&dir.join("charts/progress.png")), (1000, 500));
+    assert_eq!(png_size(&dir.join("charts/sprt.png")), (1000, 500));
+    let sprt = std::fs::read_to_string(dir.join("charts/sprt.svg")).unwrap();
+    assert!(sprt.contains("LLR"));
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("| mobility | greedy | 134 | 81/0/53 |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| 3.03 | H1 |"), "{markdown}");
+}
+
+#[test]
+fn incomplete_folders_name_the_missing_file() {
+    let (_keep, dir) = copy_fixture("round-robin");
+    std::fs::remove_file(dir.join("standings.csv")).unwrap();
+    let output = report(&dir);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("missing standings.csv"), "{stderr}");
+    let output = report(&dir.join("nope"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("does not exist"));
+}
