@@ -243,7 +243,7 @@ pub fn match_command(
         pool.install(|| crate::play::play_match::<G>(sa.as_ref(), sb.as_ref(), options.rules, options.games, options.seed))
     });
     let seconds = started.elapsed().as_secs_f64();
-    writeln!(out, "{}", tally.summary(a, b)).ok();
+    writeln!(out, "{}", crate::play::summary(&tally, a, b)).ok();
     eprintln!(
         "{} games in {seconds:.2} s ({:.0} games/s, {} threads, seed {})",
         tally.games(),

@@ -2,6 +2,7 @@
 
 use crate::board::{Bits, Geometry};
 use crate::game::{Game, Rules};
+use crate::stats::Trinomial;
 use crate::strategy::{Context, GameRng, Memory, Strategy};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -67,70 +68,24 @@ pub fn play_game<G: Geometry>(
 }
 
 /// Wins, draws and losses from one player's point of view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-}
+pub type Tally = Trinomial;
 
-impl std::ops::Add for Tally {
-    type Output = Tally;
-    fn add(self, other: Tally) -> Tally {
-        Tally {
-            wins: self.wins + other.wins,
-            draws: self.draws + other.draws,
-            losses: self.losses + other.losses,
-        }
-    }
-}
-
-impl Tally {
-    /// Games counted.
-    #[must_use]
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Points per game: a win 1, a draw 1/2.
-    #[must_use]
-    pub fn score(&self) -> f64 {
-        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
-    }
-
-    /// Half-width of the 95% confidence interval of the score (normal approximation
-    /// over the per-game results 1, 1/2, 0).
-    #[must_use]
-    pub fn score_margin95(&self) -> f64 {
-        let n = self.games() as f64;
-        if n < 2.0 {
-            return f64::NAN;
-        }
-        let s = self.score();
-        let var = (self.wins as f64 * (1.0 - s).powi(2)
-            + self.draws as f64 * (0.5 - s).powi(2)
-            + self.losses as f64 * s.powi(2))
-            / n;
-        1.959_963_984_540_054 * (var / n).sqrt()
-    }
-
-    /// The one-line summary `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`.
-    #[must_use]
-    pub fn summary(&self, a: &str, b: &str) -> String {
-        let games = self.games().max(1) as f64;
-        format!(
-            "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% +/- {:.1}%)",
-            self.wins,
-            self.draws,
-            self.losses,
-            100.0 * self.wins as f64 / games,
-            100.0 * self.score(),
-            100.0 * self.score_margin95()
-        )
-    }
+/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`,
+/// the interval being 95% (normal approximation over the per-game results 1, 1/2, 0).
+#[must_use]
+pub fn summary(tally: &Tally, a: &str, b: &str) -> String {
+    let games = tally.games().max(1) as f64;
+    let score = tally.score();
+    let (low, high) = score.interval95();
+    format!(
+        "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% +/- {:.1}%)",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.wins as f64 / games,
+        100.0 * score.mean,
+        100.0 * (high - low) / 2.0
+    )
 }
 
 /// Plays `games` games between A and B from the start position, colours
@@ -159,20 +114,7 @@ pub fn play_match<G: Geometry>(
                 } else {
                     -outcome.margin
                 };
-                match a_margin.signum() {
-                    1 => Tally {
-                        wins: 1,
-                        ..Tally::default()
-                    },
-                    -1 => Tally {
-                        losses: 1,
-                        ..Tally::default()
-                    },
-                    _ => Tally {
-                        draws: 1,
-                        ..Tally::default()
-                    },
-                }
+                Tally::of_margin(a_margin)
             },
         )
         .reduce(Tally::default, |x, y| x + y)
@@ -189,12 +131,10 @@ mod tests {
             draws: 10,
             losses: 30,
         };
-        assert_eq!(t.games(), 100);
-        assert!((t.score() - 0.65).abs() < 1e-12);
         // Per-game variance: (60*0.35^2 + 10*0.15^2 + 30*0.65^2)/100 = 0.2025; sd/sqrt(n) = 0.045.
-        assert!((t.score_margin95() - 1.959_963_984_540_054 * 0.045).abs() < 1e-9);
+        assert!((t.score().se - 0.045).abs() < 1e-12);
         assert_eq!(
-            t.summary("A", "B"),
+            summary(&t, "A", "B"),
             "A vs B: 60 wins, 10 draws, 30 losses (win rate 60.0%, score 65.0% +/- 8.8%)"
         );
     }

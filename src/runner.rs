@@ -132,20 +132,7 @@ struct PairTally {
 
 impl PairTally {
     fn record(&mut self, a_black: bool, a_margin: i32, game_in_pair: u64) {
-        let t = match a_margin.signum() {
-            1 => Trinomial {
-                wins: 1,
-                ..Trinomial::default()
-            },
-            -1 => Trinomial {
-                losses: 1,
-                ..Trinomial::default()
-            },
-            _ => Trinomial {
-                draws: 1,
-                ..Trinomial::default()
-            },
-        };
+        let t = Trinomial::of_margin(a_margin);
         self.all = self.all + t;
         if a_black {
             self.as_black = self.as_black + t;

@@ -96,6 +96,28 @@ pub struct Trinomial {
 }
 
 impl Trinomial {
+    /// One game, from a player's margin in it (positive: a win).
+    #[must_use]
+    pub fn of_margin(margin: i32) -> Self {
+        match margin.signum() {
+            1 => Trinomial {
+                wins: 1,
+                draws: 0,
+                losses: 0,
+            },
+            -1 => Trinomial {
+                wins: 0,
+                draws: 0,
+                losses: 1,
+            },
+            _ => Trinomial {
+                wins: 0,
+                draws: 1,
+                losses: 0,
+            },
+        }
+    }
+
     /// Games counted.
     #[must_use]
     pub fn games(&self) -> u64 {

@@ -225,21 +225,7 @@ impl Results {
                     -1 => 0.0,
                     _ => 0.5,
                 };
-                tally = tally
-                    + match a_margin.signum() {
-                        1 => Trinomial {
-                            wins: 1,
-                            ..Trinomial::default()
-                        },
-                        -1 => Trinomial {
-                            losses: 1,
-                            ..Trinomial::default()
-                        },
-                        _ => Trinomial {
-                            draws: 1,
-                            ..Trinomial::default()
-                        },
-                    };
+                tally = tally + Trinomial::of_margin(a_margin);
                 let games = index as u64 + 1;
                 if games % step == 0 || games == total {
                     let s = tally.score();
