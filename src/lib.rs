@@ -2,9 +2,22 @@
 //!
 //! The library holds all the logic; the `reversi-lab` binary only parses its
 //! arguments and calls [`commands`].
+//!
+//! ```
+//! use reversi_lab::board::{squares, Board, Size8, Square};
+//! use reversi_lab::perft::perft;
+//!
+//! let start = Board::<Size8>::start();
+//! let moves: Vec<String> = squares(start.moves()).map(|s| s.name(8)).collect();
+//! assert_eq!(moves, ["d3", "c4", "f5", "e6"]);
+//! let after = start.play(Square::parse("f5", 8).unwrap());
+//! assert_eq!(after.opponent_count(), 4); // black, who just moved, has 4 discs
+//! assert_eq!(perft(start, 6), 8200);
+//! ```
 
 #![warn(missing_docs)]
 
+pub mod ablate;
 pub mod board;
 pub mod commands;
 pub mod error;

@@ -46,6 +46,26 @@ enum Command {
         #[arg(long)]
         no_report: bool,
     },
+    /// Measure what each feature of an evaluation is worth: the full evaluation against
+    /// copies of itself without one feature, as Elo with 95% intervals.
+    ///
+    /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*.
+    Ablate {
+        /// The ablation file (TOML): name, games_per_pair, openings, alone, and [player].
+        config: std::path::PathBuf,
+        /// Results folder (default: results/<name>).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Games per pair, overriding the file (even).
+        #[arg(long)]
+        games: Option<u64>,
+        /// Continue the games already in the results folder.
+        #[arg(long)]
+        resume: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Draw the charts and write report.md and report.html for a results folder.
     Report {
         /// The results folder, such as results/default.
@@ -203,6 +223,26 @@ fn main() -> ExitCode {
             position,
         } => commands::show_command(size, position.as_deref(), moves.as_deref(), &mut stdout),
         Command::Strategies => commands::strategies_command(&mut stdout),
+        Command::Ablate {
+            config,
+            out,
+            games,
+            resume,
+            quiet,
+        } => {
+            let stop = interrupt_flag();
+            match reversi_lab::ablate::ablate(&config, out, games, quiet, stop, resume) {
+                Ok((summary, table)) => {
+                    println!("{}", summary.line());
+                    if summary.status == reversi_lab::runner::Status::Interrupted {
+                        return ExitCode::from(130);
+                    }
+                    print!("{table}");
+                    Ok(())
+                }
+                Err(err) => Err(err),
+            }
+        }
         Command::Report { results } => commands::report_command(&results, &mut stdout),
         Command::Match {
             a,

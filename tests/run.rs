@@ -378,3 +378,50 @@ fn an_unwritable_results_folder_is_a_clear_error() {
     assert!(stderr.contains("cannot create results folder"), "{stderr}");
     assert!(!out.exists());
 }
+
+#[test]
+fn ablation_measures_every_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "ablation.toml",
+        "name = \"abl\"\ngames_per_pair = 8\nalone = true\n[openings]\nrandom_plies = 4\n[player]\nkind = \"eval\"\ndiscs = 0\nmobility = 5\ncorners = 20\nstable = 0\nparity = 0\npotential_mobility = 0\nfrontier = 0\nx_squares = -10\nc_squares = 0\n",
+    );
+    let out = dir.path().join("out");
+    let output = bin()
+        .args([
+            "ablate",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("| corners | without it | 8 |"), "{stdout}");
+    let csv = read(&out.join("ablation.csv"));
+    assert!(csv.starts_with("feature,variant,games,full_score,elo,elo_low,elo_high\n"));
+    // Three features with weights, each dropped and each alone.
+    assert_eq!(csv.lines().count(), 1 + 6);
+    assert!(out.join("charts/ablation.svg").exists() && out.join("report.html").exists());
+    let pairs = read(&out.join("pairs.csv"));
+    assert!(pairs.contains("\nfull,without-mobility,8,"));
+
+    let bad = write(
+        dir.path(),
+        "bad.toml",
+        "name = \"b\"\n[player]\nkind = \"greedy\"\n",
+    );
+    let output = bin()
+        .args(["ablate", bad.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("ablate needs an `eval` strategy"));
+}

@@ -446,6 +446,92 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
     Ok(())
 });
 
+fn draw_intervals<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_desc: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult<DB> {
+    let n = rows.len() as i32;
+    let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
+    let min = rows
+        .iter()
+        .filter_map(|r| finite(r.1))
+        .fold(0.0f64, f64::min);
+    let max = rows
+        .iter()
+        .filter_map(|r| finite(r.3))
+        .fold(0.0f64, f64::max);
+    let pad = ((max - min) * 0.08).max(10.0);
+    let label = 20 + 8 * rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(4) as u32;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, (FONT, 20))
+        .margin(14)
+        .x_label_area_size(46)
+        .y_label_area_size(label)
+        .build_cartesian_2d((min - pad)..(max + pad), (0..n).into_segmented())?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_labels(rows.len())
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => rows
+                .get(*i as usize)
+                .map(|r| r.0.clone())
+                .unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        })
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 15))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    let clamp = |v: f64| v.clamp(min - pad, max + pad);
+    chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
+        ErrorBar::new_horizontal(
+            SegmentValue::CenterOf(i as i32),
+            clamp(r.1),
+            clamp(r.2),
+            clamp(r.3),
+            BLUE.filled(),
+            12,
+        )
+    }))?;
+    chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
+        Circle::new(
+            (clamp(r.2), SegmentValue::CenterOf(i as i32)),
+            5,
+            BLUE.filled(),
+        )
+    }))?;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Last)],
+        BLACK.mix(0.4),
+    )))?;
+    Ok(())
+}
+
+/// A chart of labelled values with 95% intervals, `(label, low, value, high)` per
+/// row (first row at the bottom), written as `dir/name.png` and `dir/name.svg`.
+pub fn interval_chart(
+    dir: &Path,
+    name: &str,
+    title: &str,
+    x_desc: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> Result<Chart> {
+    register_fonts();
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let size = (1000, 110 + 34 * rows.len().max(2) as u32);
+    both(
+        dir,
+        name,
+        title,
+        size,
+        &|r| draw_intervals(r, title, x_desc, rows),
+        &|r| draw_intervals(r, title, x_desc, rows),
+    )
+}
+
 /// Draws every chart that fits the results into `results.dir/charts`.
 pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
     register_fonts();

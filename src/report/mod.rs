@@ -5,7 +5,7 @@ mod data;
 mod html;
 mod markdown;
 
-pub use charts::{draw_all, Chart};
+pub use charts::{draw_all, interval_chart, Chart};
 pub use data::{PairRow, Results, StandingRow};
 
 use crate::error::{Error, Result};
