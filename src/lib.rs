@@ -30,5 +30,6 @@ pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod strategy;
+pub mod tune;
 
 pub use error::{Error, Result};

@@ -46,6 +46,24 @@ enum Command {
         #[arg(long)]
         no_report: bool,
     },
+    /// Tune evaluation weights by play (SPSA or CMA-ES), then validate the result.
+    ///
+    /// Writes trace.csv (one row per iteration), charts, best.toml (a player for an
+    /// experiment file) and report.md, with validation runs against the starting player
+    /// (head-to-head with an SPRT) and the panel.
+    Tune {
+        /// The tune file (TOML).
+        config: std::path::PathBuf,
+        /// Results folder (default: results/<name>).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue an interrupted tune from its trace.
+        #[arg(long)]
+        resume: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Measure what each feature of an evaluation is worth: the full evaluation against
     /// copies of itself without one feature, as Elo with 95% intervals.
     ///
@@ -223,6 +241,31 @@ fn main() -> ExitCode {
             position,
         } => commands::show_command(size, position.as_deref(), moves.as_deref(), &mut stdout),
         Command::Strategies => commands::strategies_command(&mut stdout),
+        Command::Tune {
+            config,
+            out,
+            resume,
+            quiet,
+        } => {
+            let stop = interrupt_flag();
+            match reversi_lab::tune::tune(&config, out, resume, quiet, stop) {
+                Ok(summary) => {
+                    for line in &summary.lines {
+                        println!("{line}");
+                    }
+                    if summary.interrupted {
+                        println!(
+                            "interrupted: rerun with --resume to continue ({})",
+                            summary.out.display()
+                        );
+                        return ExitCode::from(130);
+                    }
+                    println!("results in {}", summary.out.display());
+                    Ok(())
+                }
+                Err(err) => Err(err),
+            }
+        }
         Command::Ablate {
             config,
             out,

@@ -190,7 +190,10 @@ thread_local! {
     static MEMORIES: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
 }
 
-fn with_memories<G: Geometry, R>(players: usize, f: impl FnOnce(&mut [Memory<G>]) -> R) -> R {
+pub(crate) fn with_memories<G: Geometry, R>(
+    players: usize,
+    f: impl FnOnce(&mut [Memory<G>]) -> R,
+) -> R {
     MEMORIES.with(|cell| {
         let mut slot = cell.borrow_mut();
         let fits = slot
@@ -211,7 +214,7 @@ fn with_memories<G: Geometry, R>(players: usize, f: impl FnOnce(&mut [Memory<G>]
 }
 
 /// Two distinct elements of a slice, mutably.
-fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> [&mut T; 2] {
+pub(crate) fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> [&mut T; 2] {
     assert_ne!(a, b);
     if a < b {
         let (left, right) = items.split_at_mut(b);

@@ -256,8 +256,16 @@ fn every_committed_experiment_is_valid() {
     for entry in std::fs::read_dir("experiments").unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
-            reversi_lab::experiment::Experiment::load(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            // NOTE: the file-name convention of experiments/README.md.
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let checked = if name.starts_with("tune-") {
+                reversi_lab::tune::Tune::load(&path).map(|_| ())
+            } else if name.starts_with("ablation-") {
+                reversi_lab::ablate::Ablation::load(&path).map(|_| ())
+            } else {
+                reversi_lab::experiment::Experiment::load(&path).map(|_| ())
+            };
+            checked.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
     }
 }

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 /// The font every chart uses, bundled so text renders on machines without fonts.
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
-fn register_fonts() {
+pub(crate) fn register_fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // DejaVu Sans, from the `dejavu` crate (a free font licence): plotters'

@@ -1,6 +1,6 @@
 //! Reports a person reads: charts (PNG and SVG) and `report.md` / `report.html`, one file per format.
 
-mod charts;
+pub(crate) mod charts;
 mod data;
 mod html;
 mod markdown;

@@ -1,0 +1,213 @@
+//! `reversi-lab tune`: a small tune end to end, determinism, resuming from the trace,
+//! CMA-ES, and bad input stopped before any game.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+const TUNE: &str = r#"
+name = "t"
+seed = 4
+iterations = 8
+games_per_iteration = 8
+[openings]
+random_plies = 4
+[player]
+kind = "alphabeta"
+depth = 1
+eval = { kind = "eval", discs = 1, mobility = 0, potential_mobility = 0, frontier = 0, corners = 0, x_squares = 0, c_squares = 0, stable = 0, parity = 0 }
+[[params]]
+name = "eval.corners"
+min = -20
+max = 80
+step = 4
+[[params]]
+name = "eval.mobility"
+min = -10
+max = 40
+step = 2
+[validation]
+games = 20
+panel = [{ name = "greedy", strategy = "greedy" }]
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn tune(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .arg("tune")
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn a_small_tune_writes_trace_best_charts_and_validation() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "t.toml", TUNE);
+    let out = dir.path().join("out");
+    let output = tune(&config, &out, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("eval.corners")
+            && stdout.contains("tuned vs start:")
+            && stdout.contains("tuned vs greedy:"),
+        "{stdout}"
+    );
+    let trace = read(&out.join("trace.csv"));
+    assert!(trace.starts_with("iteration,result,eval.corners,eval.mobility\n"));
+    assert_eq!(trace.lines().count(), 1 + 8);
+    for chart in [
+        "parameters.png",
+        "parameters.svg",
+        "results.png",
+        "results.svg",
+    ] {
+        assert!(out.join("charts").join(chart).exists(), "{chart}");
+    }
+    // best.toml is a player an experiment file can include as it is.
+    let best = read(&out.join("best.toml"));
+    let experiment = format!(
+        "name = \"uses-best\"\ngames_per_pair = 2\n{best}\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n"
+    );
+    reversi_lab::experiment::Experiment::parse(&experiment, "uses-best", Path::new(".")).unwrap();
+    let report = read(&out.join("report.md"));
+    assert!(
+        report.contains("## Validation") && report.contains("tuned vs start"),
+        "{report}"
+    );
+    assert!(report.contains("significant") || report.contains("NOT significant"));
+    assert!(out.join("validation-start/pairs.csv").exists());
+}
+
+#[test]
+fn tunes_are_deterministic_and_resume_from_their_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_validation = TUNE.replace("[validation]\ngames = 20", "[validation]\nskip = true");
+    let one = write(
+        dir.path(),
+        "one.toml",
+        &no_validation.replace("seed = 4", "seed = 4\nthreads = 1"),
+    );
+    let two = write(
+        dir.path(),
+        "two.toml",
+        &no_validation.replace("seed = 4", "seed = 4\nthreads = 2"),
+    );
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    assert!(tune(&one, &a, &[]).status.success());
+    assert!(tune(&two, &b, &[]).status.success());
+    assert_eq!(read(&a.join("trace.csv")), read(&b.join("trace.csv")));
+    // Interrupted after 3 iterations, with a partial line: --resume finishes identically.
+    let full = read(&a.join("trace.csv"));
+    let lines: Vec<&str> = full.lines().collect();
+    let c = dir.path().join("c");
+    std::fs::create_dir(&c).unwrap();
+    std::fs::write(
+        c.join("trace.csv"),
+        format!(
+            "{}\n{}\n{}\n{}\n4,0.1",
+            lines[0], lines[1], lines[2], lines[3]
+        ),
+    )
+    .unwrap();
+    let output = tune(&one, &c, &["--resume"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(read(&c.join("trace.csv")), full);
+    assert_eq!(read(&c.join("best.toml")), read(&a.join("best.toml")));
+    // Without --resume an existing folder is refused.
+    assert_eq!(tune(&one, &c, &[]).status.code(), Some(2));
+}
+
+#[test]
+fn cmaes_tunes_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = TUNE
+        .replace("name = \"t\"", "name = \"c\"\nmethod = \"cmaes\"")
+        .replace("[validation]\ngames = 20", "[validation]\nskip = true");
+    let config = write(dir.path(), "c.toml", &text);
+    let full = dir.path().join("full");
+    let output = tune(&config, &full, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let trace = read(&full.join("trace.csv"));
+    assert_eq!(trace.lines().count(), 1 + 8);
+    let lines: Vec<&str> = trace.lines().collect();
+    let part = dir.path().join("part");
+    std::fs::create_dir(&part).unwrap();
+    std::fs::write(
+        part.join("trace.csv"),
+        format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2]),
+    )
+    .unwrap();
+    assert!(tune(&config, &part, &["--resume"]).status.success());
+    assert_eq!(read(&part.join("trace.csv")), trace);
+    assert_eq!(read(&part.join("best.toml")), read(&full.join("best.toml")));
+}
+
+#[test]
+fn bad_tunes_fail_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, needle) in [
+        (
+            TUNE.replace("name = \"eval.corners\"", "name = \"eval.corner\""),
+            "did you mean 'eval.corners'",
+        ),
+        (
+            TUNE.replace("min = -20\nmax = 80", "min = 80\nmax = -20"),
+            "is not below max",
+        ),
+        (
+            TUNE.replace(
+                "name = \"eval.corners\"",
+                "name = \"eval.corners\"\nstart = 500",
+            ),
+            "start = 500 is outside [-20, 80]",
+        ),
+        (
+            TUNE.replace("iterations = 8", "iterations = 0"),
+            "iterations = 0",
+        ),
+        (
+            TUNE.replace("games_per_iteration = 8", "games_per_iteration = 7"),
+            "games_per_iteration = 7",
+        ),
+        (TUNE.replace("step = 4", "step = 0"), "step = 0"),
+        (
+            TUNE.replace("depth = 1", "depth = 1\nbogus = 2"),
+            "unknown parameter",
+        ),
+    ] {
+        let config = write(dir.path(), "bad.toml", &text);
+        let out = dir.path().join("never");
+        let output = tune(&config, &out, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(2), "{needle}: {stderr}");
+        assert!(stderr.contains(needle), "expected '{needle}' in {stderr}");
+        assert!(!out.exists(), "no folder for bad input ({needle})");
+    }
+}
