@@ -1,7 +1,7 @@
 //! `reversi-lab ablate`: what each feature of an evaluation is worth, in Elo with a 95%
 //! interval, by playing the full evaluation against copies of itself without that feature.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Source};
 use crate::experiment::Experiment;
 use crate::report::{interval_chart, Results};
 use crate::runner::{run, RunOptions, RunSummary, Status};
@@ -68,27 +68,12 @@ impl Ablation {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
         let origin = path.display().to_string();
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let at = |offset: usize, message: String| {
-            let before = &text[..offset.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before
-                .rfind('\n')
-                .map_or(before.len(), |nl| before.len() - nl - 1)
-                + 1;
-            Error::input(format!("{origin}:{line}:{column}: {message}"))
+        let source = Source {
+            origin: &origin,
+            text: &text,
         };
-        let raw: RawAblation = toml::from_str(&text).map_err(|e| {
-            let message = e
-                .message()
-                .lines()
-                .map(str::trim)
-                .collect::<Vec<_>>()
-                .join(": ");
-            match e.span() {
-                Some(span) => at(span.start, message),
-                None => Error::input(format!("{origin}: {message}")),
-            }
-        })?;
+        let at = |offset: usize, message: String| source.error(Some(offset), &message);
+        let raw: RawAblation = toml::from_str(&text).map_err(|e| source.toml_error(&e))?;
         let span = raw.player.span();
         let spec = StrategySpec::from_value(raw.player.get_ref())
             .map_err(|e| at(span.start, format!("player: {e}")))?;

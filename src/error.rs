@@ -75,6 +75,67 @@ pub fn unknown_name(kind: &str, unknown: &str, known: &[&str]) -> String {
     }
 }
 
+/// A config file's text, so that errors can name the file, line and column.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The file name as the user gave it.
+    pub origin: &'a str,
+    /// Its contents.
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// Line and column (1-based) of a byte offset.
+    #[must_use]
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before
+            .rfind('\n')
+            .map_or(before.len(), |nl| before.len() - nl - 1)
+            + 1;
+        (line, column)
+    }
+
+    /// A bad-input error at `offset` (or for the whole file).
+    #[must_use]
+    pub fn error(&self, offset: Option<usize>, message: &str) -> Error {
+        match offset {
+            Some(offset) => {
+                let (line, column) = self.line_column(offset);
+                Error::input(format!("{}:{line}:{column}: {message}", self.origin))
+            }
+            None => Error::input(format!("{}: {message}", self.origin)),
+        }
+    }
+
+    /// A TOML or serde error as one located line, with "did you mean" for unknown keys.
+    #[must_use]
+    pub fn toml_error(&self, error: &toml::de::Error) -> Error {
+        self.error(error.span().map(|s| s.start), &suggest(error.message()))
+    }
+}
+
+/// Joins a multi-line message into one line and adds "did you mean" to serde's
+/// "unknown field `x`, expected one of `a`, `b`".
+fn suggest(message: &str) -> String {
+    let joined = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(": ");
+    let names: Vec<&str> = joined.split('`').skip(1).step_by(2).collect();
+    if (joined.starts_with("unknown field") || joined.starts_with("unknown variant"))
+        && names.len() > 1
+    {
+        if let Some(best) = closest(names[0], names[1..].iter().copied()) {
+            return format!("{joined} (did you mean `{best}`?)");
+        }
+    }
+    joined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 
 use crate::board::Geometry;
 use crate::commands::validate_size;
-use crate::error::{closest, Error, Result};
+use crate::error::{Error, Result, Source};
 use crate::game::{Game, Rules};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -144,38 +144,6 @@ pub struct Experiment {
     pub players: Vec<Player>,
 }
 
-/// Line and column (1-based) of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before.len(), |nl| before.len() - nl - 1)
-        + 1;
-    (line, column)
-}
-
-/// Adds "did you mean" to serde's "unknown field `x`, expected one of `a`, `b`".
-fn suggest(message: &str) -> String {
-    // toml's messages may span lines; errors here are one line.
-    let joined = message
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(": ");
-    let message = joined.as_str();
-    let names: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
-    if (message.starts_with("unknown field") || message.starts_with("unknown variant"))
-        && names.len() > 1
-    {
-        if let Some(best) = closest(names[0], names[1..].iter().copied()) {
-            return format!("{message} (did you mean `{best}`?)");
-        }
-    }
-    message.to_string()
-}
-
 impl Experiment {
     /// Reads and validates an experiment file.
     pub fn load(path: &Path) -> Result<Self> {
@@ -187,15 +155,11 @@ impl Experiment {
     /// Validates experiment text; `origin` names it in errors and `base` is the
     /// folder relative paths (the openings file) start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
-        let at = |span: Option<std::ops::Range<usize>>, message: String| match span {
-            Some(span) => {
-                let (line, column) = line_column(text, span.start);
-                Error::input(format!("{origin}:{line}:{column}: {message}"))
-            }
-            None => Error::input(format!("{origin}: {message}")),
+        let source = Source { origin, text };
+        let at = |span: Option<std::ops::Range<usize>>, message: String| {
+            source.error(span.map(|s| s.start), &message)
         };
-        let raw: RawExperiment =
-            toml::from_str(text).map_err(|e| at(e.span(), suggest(e.message())))?;
+        let raw: RawExperiment = toml::from_str(text).map_err(|e| source.toml_error(&e))?;
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
 
         if raw.name.trim().is_empty() || raw.name.contains(['/', '\\']) || raw.name.starts_with('.')

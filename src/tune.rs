@@ -2,7 +2,7 @@
 //! gain with a validation run against the starting player and a panel.
 
 use crate::board::Geometry;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Source};
 use crate::experiment::Experiment;
 use crate::game::Game;
 use crate::play::{game_rng, game_seed, play_game, splitmix};
@@ -193,29 +193,13 @@ impl Tune {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
         let origin = path.display().to_string();
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let at = |offset: usize, message: String| {
-            let before = &text[..offset.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before
-                .rfind('\n')
-                .map_or(before.len(), |nl| before.len() - nl - 1)
-                + 1;
-            Error::input(format!("{origin}:{line}:{column}: {message}"))
+        let source = Source {
+            origin: &origin,
+            text: &text,
         };
+        let at = |offset: usize, message: String| source.error(Some(offset), &message);
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
-        let raw: RawTune = toml::from_str(&text).map_err(|e| {
-            let message = e
-                .message()
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(": ");
-            match e.span() {
-                Some(span) => at(span.start, message),
-                None => fail(message),
-            }
-        })?;
+        let raw: RawTune = toml::from_str(&text).map_err(|e| source.toml_error(&e))?;
         if raw.iterations == 0 {
             return Err(fail("iterations = 0: tune for at least 1 iteration".into()));
         }
