@@ -170,71 +170,24 @@ draw_fn!(draw_winrate, |root: &DrawingArea<DB, Shift>,
     Ok(())
 });
 
-draw_fn!(draw_ratings, |root: &DrawingArea<DB, Shift>,
-                        results: &Results| {
-    let rows: Vec<_> = results.standings.iter().rev().collect();
-    let n = rows.len() as i32;
-    let lows = rows
+fn draw_ratings<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    results: &Results,
+) -> DrawResult<DB> {
+    // Best at the top: the chart draws its first row at the bottom.
+    let rows: Vec<(String, f64, f64, f64)> = results
+        .standings
         .iter()
-        .filter_map(|r| r.rating_low)
-        .filter(|v| v.is_finite());
-    let highs = rows
-        .iter()
-        .filter_map(|r| r.rating_high)
-        .filter(|v| v.is_finite());
-    let min = lows.fold(0.0f64, f64::min);
-    let max = highs.fold(0.0f64, f64::max);
-    let pad = ((max - min) * 0.08).max(10.0);
-    let label = 20
-        + 8 * rows
-            .iter()
-            .map(|r| r.player.chars().count())
-            .max()
-            .unwrap_or(4) as u32;
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Ratings with 95% intervals (Bradley-Terry, mean 0)",
-            (FONT, 22),
-        )
-        .margin(14)
-        .x_label_area_size(46)
-        .y_label_area_size(label)
-        .build_cartesian_2d((min - pad)..(max + pad), (0..n).into_segmented())?;
-    chart
-        .configure_mesh()
-        .x_desc("rating (Elo)")
-        .y_labels(rows.len())
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => rows
-                .get(*i as usize)
-                .map(|r| r.player.clone())
-                .unwrap_or_default(),
-            SegmentValue::Last => String::new(),
-        })
-        .label_style((FONT, 14))
-        .axis_desc_style((FONT, 15))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
-    chart.draw_series(rows.iter().enumerate().filter_map(|(i, r)| {
-        let (low, mid, high) = (r.rating_low?, r.rating?, r.rating_high?);
-        Some(ErrorBar::new_horizontal(
-            SegmentValue::CenterOf(i as i32),
-            low,
-            mid,
-            high,
-            BLUE.filled(),
-            12,
-        ))
-    }))?;
-    chart.draw_series(rows.iter().enumerate().filter_map(|(i, r)| {
-        Some(Circle::new(
-            (r.rating?, SegmentValue::CenterOf(i as i32)),
-            5,
-            BLUE.filled(),
-        ))
-    }))?;
-    Ok(())
-});
+        .rev()
+        .filter_map(|r| Some((r.player.clone(), r.rating_low?, r.rating?, r.rating_high?)))
+        .collect();
+    draw_intervals(
+        root,
+        "Ratings with 95% intervals (Bradley-Terry, mean 0)",
+        "rating (Elo)",
+        &rows,
+    )
+}
 
 draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
                         results: &Results| {
