@@ -434,3 +434,47 @@ pub fn run_command(
     }
     Ok(summary)
 }
+
+/// `reversi-lab tune`: prints the tuned parameters and the validation lines.
+/// Returns true if the tune was interrupted.
+pub fn tune_command(
+    config: &std::path::Path,
+    out_dir: Option<std::path::PathBuf>,
+    resume: bool,
+    quiet: bool,
+    stop: &std::sync::atomic::AtomicBool,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let summary = crate::tune::tune(config, out_dir, resume, quiet, stop)?;
+    for line in &summary.lines {
+        writeln!(out, "{line}").ok();
+    }
+    if summary.interrupted {
+        writeln!(
+            out,
+            "interrupted: rerun with --resume to continue ({})",
+            summary.out.display()
+        )
+        .ok();
+    } else {
+        writeln!(out, "results in {}", summary.out.display()).ok();
+    }
+    Ok(summary.interrupted)
+}
+
+/// `reversi-lab ablate`: prints the run's line and the table of feature worths.
+/// Returns true if the run was interrupted.
+pub fn ablate_command(
+    config: &std::path::Path,
+    out_dir: Option<std::path::PathBuf>,
+    games: Option<u64>,
+    resume: bool,
+    quiet: bool,
+    stop: &std::sync::atomic::AtomicBool,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let (summary, table) = crate::ablate::ablate(config, out_dir, games, quiet, stop, resume)?;
+    writeln!(out, "{}", summary.line()).ok();
+    write!(out, "{table}").ok();
+    Ok(summary.status == crate::runner::Status::Interrupted)
+}

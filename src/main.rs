@@ -247,22 +247,10 @@ fn main() -> ExitCode {
             resume,
             quiet,
         } => {
-            let stop = interrupt_flag();
-            match reversi_lab::tune::tune(&config, out, resume, quiet, stop) {
-                Ok(summary) => {
-                    for line in &summary.lines {
-                        println!("{line}");
-                    }
-                    if summary.interrupted {
-                        println!(
-                            "interrupted: rerun with --resume to continue ({})",
-                            summary.out.display()
-                        );
-                        return ExitCode::from(130);
-                    }
-                    println!("results in {}", summary.out.display());
-                    Ok(())
-                }
+            match commands::tune_command(&config, out, resume, quiet, interrupt_flag(), &mut stdout)
+            {
+                Ok(true) => return ExitCode::from(130),
+                Ok(false) => Ok(()),
                 Err(err) => Err(err),
             }
         }
@@ -272,20 +260,19 @@ fn main() -> ExitCode {
             games,
             resume,
             quiet,
-        } => {
-            let stop = interrupt_flag();
-            match reversi_lab::ablate::ablate(&config, out, games, quiet, stop, resume) {
-                Ok((summary, table)) => {
-                    println!("{}", summary.line());
-                    if summary.status == reversi_lab::runner::Status::Interrupted {
-                        return ExitCode::from(130);
-                    }
-                    print!("{table}");
-                    Ok(())
-                }
-                Err(err) => Err(err),
-            }
-        }
+        } => match commands::ablate_command(
+            &config,
+            out,
+            games,
+            resume,
+            quiet,
+            interrupt_flag(),
+            &mut stdout,
+        ) {
+            Ok(true) => return ExitCode::from(130),
+            Ok(false) => Ok(()),
+            Err(err) => Err(err),
+        },
         Command::Report { results } => commands::report_command(&results, &mut stdout),
         Command::Match {
             a,
