@@ -237,7 +237,7 @@ impl Results {
                     Some(first) => {
                         penta.record(first + points);
                         if let Some((elo0, elo1, _, _)) = sprt {
-                            if games % step == 0 || games % (2 * step) == 0 || games == total {
+                            if games % (2 * step) == 0 || games == total {
                                 history.llr.push((penta.pairs(), penta.llr(elo0, elo1)));
                             }
                         }
