@@ -490,6 +490,14 @@ pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
     register_fonts();
     let dir = results.dir.join("charts");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    // `both` needs the drawing once per backend type; every chart here draws the same way on both.
+    macro_rules! chart {
+        ($name:expr, $title:expr, $size:expr, $draw:ident) => {
+            both(&dir, $name, $title, $size, &|r| $draw(r, results), &|r| {
+                $draw(r, results)
+            })
+        };
+    }
     let mut charts = Vec::new();
     let n = results.players.len() as u32;
     let longest = results
@@ -501,58 +509,31 @@ pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
     let rows = results.pairs.len() as u32;
     if !results.is_head_to_head() {
         let size = (14 + 8 * longest + 86 * n + 40, 90 + 86 * n + 20);
-        charts.push(both(
-            &dir,
-            "winrate",
-            "Win-rate matrix",
-            size,
-            &|r| draw_winrate(r, results),
-            &|r| draw_winrate(r, results),
-        )?);
+        charts.push(chart!("winrate", "Win-rate matrix", size, draw_winrate)?);
     }
     let ladder = (1000, 110 + 34 * n.max(2));
-    charts.push(both(
-        &dir,
-        "ratings",
-        "Ratings ladder",
-        ladder,
-        &|r| draw_ratings(r, results),
-        &|r| draw_ratings(r, results),
-    )?);
+    charts.push(chart!("ratings", "Ratings ladder", ladder, draw_ratings)?);
     let tall = (1100, 120 + 30 * rows.max(2));
-    charts.push(both(
-        &dir,
+    charts.push(chart!(
         "margins",
         "Disc-margin distributions",
         tall,
-        &|r| draw_margins(r, results),
-        &|r| draw_margins(r, results),
+        draw_margins
     )?);
-    charts.push(both(
-        &dir,
-        "colours",
-        "Colour advantage",
-        tall,
-        &|r| draw_colours(r, results),
-        &|r| draw_colours(r, results),
-    )?);
+    charts.push(chart!("colours", "Colour advantage", tall, draw_colours)?);
     if results.is_head_to_head() && !results.history.score.is_empty() {
-        charts.push(both(
-            &dir,
+        charts.push(chart!(
             "progress",
             "Score as games accumulate",
             (1000, 500),
-            &|r| draw_progress(r, results),
-            &|r| draw_progress(r, results),
+            draw_progress
         )?);
         if results.history.bounds.is_some() && !results.history.llr.is_empty() {
-            charts.push(both(
-                &dir,
+            charts.push(chart!(
                 "sprt",
                 "SPRT log-likelihood ratio",
                 (1000, 500),
-                &|r| draw_sprt(r, results),
-                &|r| draw_sprt(r, results),
+                draw_sprt
             )?);
         }
     }
