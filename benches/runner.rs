@@ -2,19 +2,25 @@
 //! against greedy from the start, as the issue's throughput figure measures it.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use reversi_lab::experiment::Experiment;
-use reversi_lab::runner::{run, RunOptions};
-use std::path::Path;
+use reversi_lab::lab::{run, Experiment, Format, RunOptions, Setup};
+use reversi_lab::strategy::StrategySpec;
 use std::sync::atomic::AtomicBool;
 
 const GAMES: u64 = 100_000;
 
 fn experiment(threads: usize) -> Experiment {
-    let text = format!(
-        "name = \"bench\"\nformat = \"head-to-head\"\ngames_per_pair = {GAMES}\nthreads = {threads}\n\
-         [[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"greedy\"\n"
-    );
-    Experiment::parse(&text, "bench", Path::new(".")).unwrap()
+    let setup = Setup {
+        threads: Some(threads),
+        ..Setup::default()
+    };
+    let greedy = StrategySpec::parse("greedy").unwrap();
+    Experiment::builder("bench", setup)
+        .format(Format::HeadToHead)
+        .games_per_pair(GAMES)
+        .player("a", greedy.clone())
+        .player("b", greedy)
+        .build()
+        .unwrap()
 }
 
 fn runner(c: &mut Criterion) {

@@ -4,7 +4,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use reversi_lab::board::{Board, Size8};
 use reversi_lab::game::{Game, Rules};
-use reversi_lab::play::{game_rng, play_game};
+use reversi_lab::lab::play_game;
+use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::strategy::{Memory, Solver, Strategy, StrategySpec};
 use std::hint::black_box;
 

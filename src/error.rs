@@ -2,20 +2,45 @@
 
 use std::path::PathBuf;
 
-/// Everything the library can fail with.
+/// Everything the library can fail with: bad input the user can fix (exit code 2),
+/// or a failure of the machine or of the program itself (exit code 1).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad input: a value, file or option the user must change. The message names the fix.
     #[error("{0}")]
     Input(String),
-    /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    /// A file or folder could not be read or written.
+    #[error("cannot {operation} {}: {source}", path.display())]
     Io {
+        /// What was being done: "read", "write", "create", ...
+        operation: &'static str,
         /// The file or folder.
         path: PathBuf,
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A CSV file could not be written or read back.
+    #[error("cannot {operation} {}: {source}", path.display())]
+    Csv {
+        /// What was being done.
+        operation: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// What the CSV library said.
+        source: csv::Error,
+    },
+    /// A chart could not be drawn.
+    #[error("cannot draw {}: {message}", path.display())]
+    Draw {
+        /// The chart's file.
+        path: PathBuf,
+        /// What the drawing library said.
+        message: String,
+    },
+    /// A failure inside the program that no input explains (a bug, or an
+    /// exhausted resource such as threads).
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl Error {
@@ -32,9 +57,32 @@ impl Error {
         ))
     }
 
-    /// An I/O error on `path`.
+    /// Writing `path` failed.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
+            operation: "write",
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// `operation` ("read", "create", "rename", ...) on `path` failed.
+    pub fn io_during(
+        operation: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
+        Error::Io {
+            operation,
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A CSV error on `path` while doing `operation`.
+    pub fn csv(operation: &'static str, path: impl Into<PathBuf>, source: csv::Error) -> Self {
+        Error::Csv {
+            operation,
             path: path.into(),
             source,
         }
@@ -45,7 +93,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Input(_) => 2,
-            Error::Io { .. } => 1,
+            Error::Io { .. } | Error::Csv { .. } | Error::Draw { .. } | Error::Internal(_) => 1,
         }
     }
 }

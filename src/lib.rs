@@ -17,19 +17,17 @@
 
 #![warn(missing_docs)]
 
-pub mod ablate;
 pub mod board;
+pub mod chart;
 pub mod commands;
 pub mod error;
-pub mod experiment;
 pub mod game;
+pub mod lab;
 pub mod perft;
-pub mod play;
 pub mod progress;
 pub mod report;
-pub mod runner;
 pub mod stats;
 pub mod strategy;
-pub mod tune;
+pub mod studies;
 
 pub use error::{Error, Result};

@@ -1,8 +1,8 @@
 //! The `reversi-lab` command line: parses arguments and hands them to the library.
 
 use clap::{Parser, Subcommand};
-use reversi_lab::commands;
-use reversi_lab::game::{Rules, Scoring};
+use reversi_lab::commands::{self, Ending};
+use reversi_lab::Result;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -21,69 +21,18 @@ enum Command {
     ///
     /// Without CONFIG, runs the built-in default experiment (experiments/default.toml):
     /// every built-in heuristic in a round robin. Ctrl-C stops cleanly; --resume continues.
-    Run {
-        /// The experiment file (TOML).
-        config: Option<std::path::PathBuf>,
-        /// Results folder (default: results/<experiment name>).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Threads (default: the experiment's, else one per core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Games per pair of players, overriding the experiment (even).
-        #[arg(long)]
-        games: Option<u64>,
-        /// Seed, overriding the experiment.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Continue the games already in the results folder.
-        #[arg(long)]
-        resume: bool,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Skip the charts and the report at the end.
-        #[arg(long)]
-        no_report: bool,
-    },
+    Run(commands::RunArgs),
     /// Tune evaluation weights by play (SPSA or CMA-ES), then validate the result.
     ///
     /// Writes trace.csv (one row per iteration), charts, best.toml (a player for an
     /// experiment file) and report.md, with validation runs against the starting player
     /// (head-to-head with an SPRT) and the panel.
-    Tune {
-        /// The tune file (TOML).
-        config: std::path::PathBuf,
-        /// Results folder (default: results/<name>).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Continue an interrupted tune from its trace.
-        #[arg(long)]
-        resume: bool,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Tune(commands::TuneArgs),
     /// Measure what each feature of an evaluation is worth: the full evaluation against
     /// copies of itself without one feature, as Elo with 95% intervals.
     ///
     /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*.
-    Ablate {
-        /// The ablation file (TOML): name, games_per_pair, openings, alone, and [player].
-        config: std::path::PathBuf,
-        /// Results folder (default: results/<name>).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Games per pair, overriding the file (even).
-        #[arg(long)]
-        games: Option<u64>,
-        /// Continue the games already in the results folder.
-        #[arg(long)]
-        resume: bool,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Ablate(commands::AblateArgs),
     /// Draw the charts and write report.md and report.html for a results folder.
     Report {
         /// The results folder, such as results/default.
@@ -92,94 +41,21 @@ enum Command {
     /// Count the leaves of the game tree DEPTH plies deep (checks and times the move generator).
     ///
     /// A pass counts as a ply; a finished game counts as one leaf at every depth past its end.
-    Perft {
-        /// Plies to search (1 to 30).
-        depth: u32,
-        /// Board size: 4, 6, 8 or 10 (default 8, or the size of --position).
-        #[arg(long)]
-        size: Option<u32>,
-        /// Start from this OBF position (squares of X/O/-, a space, the side to move), or a file holding one.
-        #[arg(long, allow_hyphen_values = true)]
-        position: Option<String>,
-        /// Threads to share the root moves among.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Perft(commands::PerftArgs),
     /// Draw a position with coordinates, its OBF line and its legal moves.
-    Show {
-        /// Moves to play first, as a transcript such as f5d6c3.
-        moves: Option<String>,
-        /// Board size: 4, 6, 8 or 10 (default 8, or the size of --position).
-        #[arg(long)]
-        size: Option<u32>,
-        /// Start from this OBF position instead of the standard start, or a file holding one.
-        #[arg(long, allow_hyphen_values = true)]
-        position: Option<String>,
-    },
+    Show(commands::ShowArgs),
     /// List every strategy with its parameters, defaults and a one-line description.
     Strategies,
     /// Play two strategies against each other and print one summary line.
     ///
     /// Prints `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`, from A's
     /// point of view; the score interval is 95%. Games alternate colours from the start.
-    Match {
-        /// Strategy A, as a spec such as `alphabeta:depth=4,eval=mobility` (see `strategies`).
-        a: String,
-        /// Strategy B.
-        b: String,
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        /// Seed: the same seed replays the same games.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads (0: one per core).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        #[command(flatten)]
-        rules: RulesArgs,
-    },
+    Match(commands::MatchArgs),
     /// Solve the positions of an OBF file exactly: best move, score, nodes, time.
     ///
     /// Where a line lists moves with scores (`; G8:+18; ...`, as the FFO suites do),
     /// the solution is checked against them; the exit code is 1 if any disagrees.
-    Solve {
-        /// OBF file: one position per line.
-        file: std::path::PathBuf,
-        /// log2 of the transposition table's entries.
-        #[arg(long, default_value_t = 22)]
-        table_bits: u32,
-        /// Anti-reversi: the side with fewer discs wins.
-        #[arg(long)]
-        anti: bool,
-        /// How empty squares at the end count: winner-gets-empties or count.
-        #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
-        scoring: Scoring,
-    },
-}
-
-/// Board size and scoring rules.
-#[derive(clap::Args)]
-struct RulesArgs {
-    /// Board size: 4, 6, 8 or 10.
-    #[arg(long, default_value_t = 8)]
-    size: u32,
-    /// Anti-reversi: the side with fewer discs wins.
-    #[arg(long)]
-    anti: bool,
-    /// How empty squares at the end count: winner-gets-empties or count.
-    #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
-    scoring: Scoring,
-}
-
-fn parse_scoring(text: &str) -> Result<Scoring, String> {
-    match text {
-        "winner-gets-empties" => Ok(Scoring::WinnerGetsEmpties),
-        "count" => Ok(Scoring::Count),
-        other => Err(format!(
-            "unknown scoring '{other}': use winner-gets-empties or count"
-        )),
-    }
+    Solve(commands::SolveArgs),
 }
 
 /// A flag set by the first Ctrl-C (the run stops after the games in flight);
@@ -195,122 +71,52 @@ fn interrupt_flag() -> &'static AtomicBool {
     &STOP
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let mut stdout = std::io::stdout().lock();
-    let result = match cli.command {
-        Command::Run {
-            config,
-            out,
-            threads,
-            games,
-            seed,
-            resume,
-            quiet,
-            no_report,
-        } => {
-            let stop = interrupt_flag();
-            let options = commands::RunCommand {
-                config: config.as_deref(),
-                out,
-                threads,
-                games,
-                seed,
-                resume,
-                quiet,
-                no_report,
-            };
-            match commands::run_command(&options, stop, &mut stdout) {
-                Ok(summary) if summary.status == reversi_lab::runner::Status::Interrupted => {
-                    return ExitCode::from(130)
-                }
-                Ok(_) => Ok(()),
-                Err(err) => Err(err),
-            }
-        }
-        Command::Perft {
-            depth,
-            size,
-            position,
-            threads,
-        } => commands::perft_command(depth, size, position.as_deref(), threads, &mut stdout)
-            .map(|_| ()),
-        Command::Show {
-            moves,
-            size,
-            position,
-        } => commands::show_command(size, position.as_deref(), moves.as_deref(), &mut stdout),
-        Command::Strategies => commands::strategies_command(&mut stdout),
-        Command::Tune {
-            config,
-            out,
-            resume,
-            quiet,
-        } => {
-            match commands::tune_command(&config, out, resume, quiet, interrupt_flag(), &mut stdout)
-            {
-                Ok(true) => return ExitCode::from(130),
-                Ok(false) => Ok(()),
-                Err(err) => Err(err),
-            }
-        }
-        Command::Ablate {
-            config,
-            out,
-            games,
-            resume,
-            quiet,
-        } => match commands::ablate_command(
-            &config,
-            out,
-            games,
-            resume,
-            quiet,
-            interrupt_flag(),
-            &mut stdout,
-        ) {
-            Ok(true) => return ExitCode::from(130),
-            Ok(false) => Ok(()),
-            Err(err) => Err(err),
-        },
-        Command::Report { results } => commands::report_command(&results, &mut stdout),
-        Command::Match {
-            a,
-            b,
-            games,
-            seed,
-            threads,
-            rules,
-        } => {
-            let options = commands::MatchOptions {
-                games,
-                seed,
-                threads,
-                size: rules.size,
-                rules: Rules {
-                    scoring: rules.scoring,
-                    anti: rules.anti,
-                },
-            };
-            commands::match_command(&a, &b, &options, &mut stdout).map(|_| ())
-        }
-        Command::Solve {
-            file,
-            table_bits,
-            anti,
-            scoring,
-        } => match commands::solve_command(&file, Rules { scoring, anti }, table_bits, &mut stdout)
-        {
-            Ok(true) => Ok(()),
-            Ok(false) => return ExitCode::from(1),
-            Err(err) => Err(err),
-        },
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(err.exit_code())
-        }
+fn exit(ending: Ending) -> ExitCode {
+    match ending {
+        Ending::Finished => ExitCode::SUCCESS,
+        Ending::Interrupted => ExitCode::from(130),
     }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let out = &mut std::io::stdout().lock();
+    Ok(match cli.command {
+        Command::Run(args) => exit(Ending::from(&commands::run(&args, interrupt_flag(), out)?)),
+        Command::Tune(args) => exit(commands::tune(&args, interrupt_flag(), out)?),
+        Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
+        Command::Report { results } => {
+            commands::report(&results, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Perft(args) => {
+            commands::perft(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Show(args) => {
+            commands::show(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Strategies => {
+            commands::strategies(out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Match(args) => {
+            commands::play_match(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Solve(args) => {
+            if commands::solve(&args, out)? {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    })
+}
+
+fn main() -> ExitCode {
+    run(Cli::parse()).unwrap_or_else(|err| {
+        eprintln!("error: {err}");
+        ExitCode::from(err.exit_code())
+    })
 }

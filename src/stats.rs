@@ -148,6 +148,24 @@ impl Trinomial {
     }
 }
 
+impl Trinomial {
+    /// Points scored: a win 1, a draw 1/2.
+    #[must_use]
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// The same games from the other player's point of view.
+    #[must_use]
+    pub const fn mirrored(self) -> Self {
+        Trinomial {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+}
+
 impl Add for Trinomial {
     type Output = Self;
     fn add(self, o: Self) -> Self {
@@ -156,6 +174,18 @@ impl Add for Trinomial {
             draws: self.draws + o.draws,
             losses: self.losses + o.losses,
         }
+    }
+}
+
+impl AddAssign for Trinomial {
+    fn add_assign(&mut self, o: Self) {
+        *self = *self + o;
+    }
+}
+
+impl std::iter::Sum for Trinomial {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), Add::add)
     }
 }
 
@@ -242,6 +272,18 @@ impl Add for Pentanomial {
     }
 }
 
+impl AddAssign for Pentanomial {
+    fn add_assign(&mut self, o: Self) {
+        *self = *self + o;
+    }
+}
+
+impl std::iter::Sum for Pentanomial {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), Add::add)
+    }
+}
+
 /// SPRT bounds for error rates alpha and beta: (lower, upper).
 #[must_use]
 pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
@@ -295,6 +337,20 @@ impl AddAssign for Moments {
         self.n += o.n;
         self.sum += o.sum;
         self.sum_sq += o.sum_sq;
+    }
+}
+
+impl Add for Moments {
+    type Output = Self;
+    fn add(mut self, o: Self) -> Self {
+        self += o;
+        self
+    }
+}
+
+impl std::iter::Sum for Moments {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), Add::add)
     }
 }
 

@@ -17,7 +17,9 @@ fn reversi_lab(args: &[&str]) {
 }
 
 fn same(golden: &str, out: &Path, files: &[&str]) {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(golden);
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(golden);
     for file in files {
         let expected = std::fs::read_to_string(golden.join(file)).unwrap();
         let actual = std::fs::read_to_string(out.join(file))

@@ -259,11 +259,11 @@ fn every_committed_experiment_is_valid() {
             // NOTE: the file-name convention of experiments/README.md.
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             let checked = if name.starts_with("tune-") {
-                reversi_lab::tune::Tune::load(&path).map(|_| ())
+                reversi_lab::studies::tune::Tune::load(&path).map(|_| ())
             } else if name.starts_with("ablation-") {
-                reversi_lab::ablate::Ablation::load(&path).map(|_| ())
+                reversi_lab::studies::ablate::Ablation::load(&path).map(|_| ())
             } else {
-                reversi_lab::experiment::Experiment::load(&path).map(|_| ())
+                reversi_lab::lab::Experiment::load(&path).map(|_| ())
             };
             checked.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
@@ -274,7 +274,7 @@ fn every_committed_experiment_is_valid() {
 fn the_default_experiment_is_committed_and_valid() {
     let text = read(Path::new("experiments/default.toml"));
     let experiment =
-        reversi_lab::experiment::Experiment::parse(&text, "default.toml", Path::new("experiments"))
+        reversi_lab::lab::Experiment::parse(&text, "default.toml", Path::new("experiments"))
             .unwrap();
     let kinds: Vec<&str> = experiment.players.iter().map(|p| p.spec.kind()).collect();
     for kind in [

@@ -7,7 +7,8 @@ use reversi_lab::board::{
     squares, stable_discs, Bits, Board, Color, Geometry, Position, Size4, Size6, Size8, Square,
 };
 use reversi_lab::game::{Game, Rules, Scoring};
-use reversi_lab::play::{game_rng, play_game, play_match};
+use reversi_lab::lab::schedule::game_rng;
+use reversi_lab::lab::{play_game, Deal, Driver};
 use reversi_lab::strategy::{
     terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Solver, Strategy, StrategySpec,
 };
@@ -435,17 +436,28 @@ fn same_seed_same_game_and_thread_count_does_not_matter() {
             .transcript()
         };
         assert_eq!(game(5), game(5), "{spec}");
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let t1 = one.install(|| play_match(a.as_ref(), b.as_ref(), Rules::default(), 40, 9));
-        let t2 = two.install(|| play_match(a.as_ref(), b.as_ref(), Rules::default(), 40, 9));
-        assert_eq!(t1, t2, "{spec}");
+        // The play driver gives every game its own seed, whatever the thread count.
+        let transcripts = |threads: usize| {
+            let driver = Driver::<Size8>::new(Some(threads)).unwrap();
+            driver.play(
+                &[a.as_ref(), b.as_ref()],
+                0..40,
+                |g| {
+                    let seats = if g % 2 == 0 { [0, 1] } else { [1, 0] };
+                    (
+                        (),
+                        Deal {
+                            seats,
+                            start: Game::new(),
+                            seed: 9 + g,
+                        },
+                    )
+                },
+                |_, (), game| game.transcript(),
+                None,
+            )
+        };
+        assert_eq!(transcripts(1), transcripts(2), "{spec}");
     }
     let random = build::<Size8>("random");
     let mut memories = [Memory::new(), Memory::new()];

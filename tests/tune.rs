@@ -87,7 +87,7 @@ fn a_small_tune_writes_trace_best_charts_and_validation() {
     let experiment = format!(
         "name = \"uses-best\"\ngames_per_pair = 2\n{best}\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n"
     );
-    reversi_lab::experiment::Experiment::parse(&experiment, "uses-best", Path::new(".")).unwrap();
+    reversi_lab::lab::Experiment::parse(&experiment, "uses-best", Path::new(".")).unwrap();
     let report = read(&out.join("report.md"));
     assert!(
         report.contains("## Validation") && report.contains("tuned vs start"),

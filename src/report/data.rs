@@ -1,63 +1,11 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
 
 use crate::error::{Error, Result};
+use crate::lab::rows::read_csv;
+pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::stats::{sprt_bounds, Pentanomial, Trinomial};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-
-/// One row of `pairs.csv`.
-/// NOTE: the columns are those `runner::pairs_csv` writes.
-#[derive(Clone, Debug, Deserialize)]
-#[allow(missing_docs)]
-pub struct PairRow {
-    pub player_a: String,
-    pub player_b: String,
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub score: Option<f64>,
-    pub score_low: Option<f64>,
-    pub score_high: Option<f64>,
-    pub elo: Option<f64>,
-    pub elo_low: Option<f64>,
-    pub elo_high: Option<f64>,
-    pub los: Option<f64>,
-    pub black_wins: u64,
-    pub black_draws: u64,
-    pub black_losses: u64,
-    pub black_score: Option<f64>,
-    pub white_wins: u64,
-    pub white_draws: u64,
-    pub white_losses: u64,
-    pub white_score: Option<f64>,
-    pub margin_mean: Option<f64>,
-    pub margin_low: Option<f64>,
-    pub margin_high: Option<f64>,
-    pub penta_elo: Option<f64>,
-    pub penta_elo_low: Option<f64>,
-    pub penta_elo_high: Option<f64>,
-    #[serde(default)]
-    pub sprt_llr: Option<f64>,
-    #[serde(default)]
-    pub sprt_result: Option<String>,
-}
-
-/// One row of `standings.csv`.
-#[derive(Clone, Debug, Deserialize)]
-#[allow(missing_docs)]
-pub struct StandingRow {
-    pub rank: u64,
-    pub player: String,
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub score: Option<f64>,
-    pub rating: Option<f64>,
-    pub rating_low: Option<f64>,
-    pub rating_high: Option<f64>,
-}
 
 #[derive(Deserialize)]
 struct GameRow {
@@ -108,24 +56,6 @@ fn need(dir: &Path, name: &str) -> Result<PathBuf> {
             dir.display()
         )))
     }
-}
-
-fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| {
-                Error::input(format!(
-                    "{}: row {} cannot be read: {e}",
-                    path.display(),
-                    i + 2
-                ))
-            })
-        })
-        .collect()
 }
 
 impl Results {
@@ -225,7 +155,7 @@ impl Results {
                     -1 => 0.0,
                     _ => 0.5,
                 };
-                tally = tally + Trinomial::of_margin(a_margin);
+                tally += Trinomial::of_margin(a_margin);
                 let games = index as u64 + 1;
                 if games % step == 0 || games == total {
                     let s = tally.score();

@@ -5,7 +5,8 @@ mod data;
 mod html;
 mod markdown;
 
-pub use charts::{draw_all, interval_chart, Chart};
+pub use crate::chart::{interval_chart, Chart};
+pub use charts::draw_all;
 pub use data::{PairRow, Results, StandingRow};
 
 use crate::error::{Error, Result};

@@ -1,0 +1,191 @@
+//! `run`, `report`, `tune` and `ablate`: commands that write a results folder.
+
+use crate::error::Result;
+use crate::lab::experiment::check_games_per_pair;
+use crate::lab::setup::check_threads;
+use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Status};
+use crate::studies::{ablate, tune};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// The built-in default experiment (also committed as `experiments/default.toml`).
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+
+/// How a command that plays for long ended: normally, or stopped by Ctrl-C
+/// (`--resume` continues; the exit code is 130).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every game was played (or an SPRT concluded).
+    Finished,
+    /// Stopped by the user.
+    Interrupted,
+}
+
+/// Options shared by commands that write a results folder.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct OutputArgs {
+    /// Results folder (default: results/<name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the games already in the results folder.
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `reversi-lab run`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct RunArgs {
+    /// The experiment file (TOML).
+    pub config: Option<PathBuf>,
+    /// Where results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Threads (default: the experiment's, else one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Games per pair of players, overriding the experiment (even).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Seed, overriding the experiment.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Skip the charts and the report at the end.
+    #[arg(long)]
+    pub no_report: bool,
+}
+
+/// Loads an experiment (the built-in default without a config) with the command
+/// line's overrides applied.
+pub fn experiment(args: &RunArgs) -> Result<Experiment> {
+    let mut experiment = match &args.config {
+        Some(path) => Experiment::load(path)?,
+        None => Experiment::parse(
+            DEFAULT_EXPERIMENT,
+            "built-in default experiment",
+            Path::new("experiments"),
+        )?,
+    };
+    if let Some(games) = args.games {
+        experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+    }
+    if let Some(seed) = args.seed {
+        experiment.setup.seed = seed;
+    }
+    if let Some(threads) = args.threads {
+        experiment.setup.threads = Some(check_threads(threads, &format!("--threads {threads}"))?);
+    }
+    Ok(experiment)
+}
+
+/// `reversi-lab run`: plays an experiment, prints the closing line, then writes the report.
+pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<RunSummary> {
+    let experiment = experiment(args)?;
+    let options = RunOptions {
+        out: args.output.out.clone(),
+        resume: args.output.resume,
+        quiet: args.output.quiet,
+        stop,
+    };
+    let summary = run_experiment(&experiment, &options)?;
+    writeln!(out, "{}", summary.line()).ok();
+    if summary.status != Status::Interrupted && !args.no_report {
+        report(&summary.out, out)?;
+    }
+    Ok(summary)
+}
+
+/// `reversi-lab report`: charts, report.md and report.html for a results folder.
+pub fn report(dir: &Path, out: &mut dyn Write) -> Result<()> {
+    let written = crate::report::write_report(dir)?;
+    writeln!(
+        out,
+        "wrote {} files: {} and charts in {}",
+        written.len(),
+        dir.join("report.html").display(),
+        dir.join("charts").display()
+    )
+    .ok();
+    Ok(())
+}
+
+/// Options of `reversi-lab tune`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TuneArgs {
+    /// The tune file (TOML).
+    pub config: PathBuf,
+    /// Where results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `reversi-lab tune`: prints the tuned parameters and the validation lines, and
+/// writes each validation run's report.
+pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+    let o = &args.output;
+    let summary = tune::tune(&args.config, o.out.clone(), o.resume, o.quiet, stop)?;
+    for line in &summary.lines {
+        writeln!(out, "{line}").ok();
+    }
+    if summary.interrupted {
+        writeln!(
+            out,
+            "interrupted: rerun with --resume to continue ({})",
+            summary.out.display()
+        )
+        .ok();
+        return Ok(Ending::Interrupted);
+    }
+    for dir in &summary.validations {
+        crate::report::write_report(dir)?;
+    }
+    writeln!(out, "results in {}", summary.out.display()).ok();
+    Ok(Ending::Finished)
+}
+
+/// Options of `reversi-lab ablate`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct AblateArgs {
+    /// The ablation file (TOML): name, games_per_pair, openings, alone, and [player].
+    pub config: PathBuf,
+    /// Where results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Games per pair, overriding the file (even).
+    #[arg(long)]
+    pub games: Option<u64>,
+}
+
+/// `reversi-lab ablate`: prints the run's line and the table of feature worths,
+/// and writes the report.
+pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+    let o = &args.output;
+    let (summary, table) = ablate::ablate(
+        &args.config,
+        o.out.clone(),
+        args.games,
+        o.quiet,
+        stop,
+        o.resume,
+    )?;
+    writeln!(out, "{}", summary.line()).ok();
+    if summary.status == Status::Interrupted {
+        return Ok(Ending::Interrupted);
+    }
+    crate::report::write_report(&summary.out)?;
+    write!(out, "{table}").ok();
+    Ok(Ending::Finished)
+}
+
+impl From<&RunSummary> for Ending {
+    fn from(summary: &RunSummary) -> Self {
+        if summary.status == Status::Interrupted {
+            Ending::Interrupted
+        } else {
+            Ending::Finished
+        }
+    }
+}

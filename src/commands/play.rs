@@ -1,0 +1,280 @@
+//! `strategies`, `match` and `solve`: commands about strategies themselves.
+
+use super::position::size_of_obf;
+use crate::board::{squares, Geometry, Position};
+use crate::error::{Error, Result};
+use crate::game::{Rules, Scoring};
+use crate::lab::setup::check_size;
+use crate::lab::{Driver, Schedule, Setup};
+use crate::stats::Trinomial;
+use crate::strategy::{Memory, Solver, Strategy, StrategySpec};
+use crate::with_geometry;
+use std::io::Write;
+use std::time::Instant;
+
+/// Scoring rules on the command line.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct RulesArgs {
+    /// Anti-reversi: the side with fewer discs wins.
+    #[arg(long)]
+    pub anti: bool,
+    /// How empty squares at the end count: winner-gets-empties or count.
+    #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
+    pub scoring: Scoring,
+}
+
+impl RulesArgs {
+    /// The rules.
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        Rules {
+            scoring: self.scoring,
+            anti: self.anti,
+        }
+    }
+}
+
+fn parse_scoring(text: &str) -> std::result::Result<Scoring, String> {
+    match text {
+        "winner-gets-empties" => Ok(Scoring::WinnerGetsEmpties),
+        "count" => Ok(Scoring::Count),
+        other => Err(format!(
+            "unknown scoring '{other}': use winner-gets-empties or count"
+        )),
+    }
+}
+
+/// `reversi-lab strategies`: every strategy with its parameters and defaults.
+pub fn strategies(out: &mut dyn Write) -> Result<()> {
+    write!(out, "{}", crate::strategy::spec::describe_kinds()).ok();
+    Ok(())
+}
+
+/// Options of `reversi-lab match`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MatchArgs {
+    /// Strategy A, as a spec such as `alphabeta:depth=4,eval=mobility` (see `strategies`).
+    pub a: String,
+    /// Strategy B.
+    pub b: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed: the same seed replays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Board size: 4, 6, 8 or 10.
+    #[arg(long, default_value_t = 8)]
+    pub size: u32,
+    /// Scoring rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`,
+/// the interval being 95% (normal approximation over the per-game results 1, 1/2, 0).
+#[must_use]
+pub fn summary(tally: &Trinomial, a: &str, b: &str) -> String {
+    let games = tally.games().max(1) as f64;
+    let score = tally.score();
+    let (low, high) = score.interval95();
+    format!(
+        "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% +/- {:.1}%)",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.wins as f64 / games,
+        100.0 * score.mean,
+        100.0 * (high - low) / 2.0
+    )
+}
+
+/// `reversi-lab match`: plays A against B from the start, colours alternating (A
+/// black in even games), through the lab's schedule (one pair) and play driver;
+/// prints the one-line summary on stdout and the speed on stderr. Returns A's tally.
+pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
+    let spec_a =
+        StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+    let spec_b =
+        StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+    if args.games == 0 {
+        return Err(Error::input("--games 0: play at least 1 game"));
+    }
+    let setup = Setup {
+        seed: args.seed,
+        size: check_size(args.size)?,
+        rules: args.rules.rules(),
+        threads: (args.threads > 0).then_some(args.threads),
+        ..Setup::default()
+    };
+    let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
+    let started = Instant::now();
+    let (tally, threads) = with_geometry!(setup.size, G => {
+        let sa = spec_a.build::<G>(setup.rules).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let sb = spec_b.build::<G>(setup.rules).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        let driver = Driver::<G>::new(setup.threads)?;
+        let tally: Trinomial = driver
+            .play(
+                &players,
+                0..args.games,
+                |g| {
+                    let (slot, _, deal) = schedule.deal::<G>(g);
+                    (slot, deal)
+                },
+                |_, slot, game| {
+                    let margin = game.outcome(setup.rules).expect("played to the end").margin;
+                    Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
+                },
+                None,
+            )
+            .into_iter()
+            .flatten()
+            .sum();
+        (tally, driver.threads())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(out, "{}", summary(&tally, &args.a, &args.b)).ok();
+    eprintln!(
+        "{} games in {seconds:.2} s ({:.0} games/s, {threads} thread{}, seed {})",
+        tally.games(),
+        tally.games() as f64 / seconds.max(1e-9),
+        if threads == 1 { "" } else { "s" },
+        args.seed
+    );
+    Ok(tally)
+}
+
+/// Options of `reversi-lab solve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SolveArgs {
+    /// OBF file: one position per line.
+    pub file: std::path::PathBuf,
+    /// log2 of the transposition table's entries.
+    #[arg(long, default_value_t = 22)]
+    pub table_bits: u32,
+    /// Scoring rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// The scores an OBF line's comment gives for its moves (`; G8:+18; H1:+12;`), best first.
+fn annotated_scores(line: &str) -> Vec<(String, i32)> {
+    line.split(';')
+        .skip(1)
+        .filter_map(|item| {
+            let (mv, score) = item.trim().split_once(':')?;
+            Some((mv.trim().to_ascii_lowercase(), score.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// `reversi-lab solve`: solves every position of an OBF file exactly and prints
+/// best move, score, nodes and time per position; where the file gives scores,
+/// checks them. Returns false if any score disagrees.
+pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
+    let path = &args.file;
+    let table_bits = args.table_bits;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('%') && !l.starts_with('#'))
+        .collect();
+    if lines.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no positions in the file (one OBF line per position)",
+            path.display()
+        )));
+    }
+    if !(10..=28).contains(&table_bits) {
+        return Err(Error::input(format!(
+            "--table-bits {table_bits} is out of range: use 10 to 28"
+        )));
+    }
+    let solver = Solver {
+        rules: args.rules.rules(),
+        table_bits,
+    };
+    let mut all_ok = true;
+    let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
+    for &(number, line) in &lines {
+        let located = |e: &dyn std::fmt::Display| {
+            Error::input(format!("{}:{}: {e}", path.display(), number + 1))
+        };
+        let size = size_of_obf(line).map_err(|e| located(&e))?;
+        with_geometry!(size, G => {
+            let position = Position::<G>::from_obf(line).map_err(|e| located(&e))?;
+            // The table is made before the clock starts: allocating it is not solving.
+            let mut memory = Memory::<G>::new();
+            let _ = memory.solver_table(table_bits);
+            let started = Instant::now();
+            let solution = solver.solve(position.board, &mut memory);
+            let seconds = started.elapsed().as_secs_f64();
+            total_nodes += solution.nodes;
+            total_time += seconds;
+            let best: Vec<String> = squares(solution.best).map(|s| s.name(G::SIZE)).collect();
+            let best_text = if best.is_empty() { "pass".to_string() } else { best.join(",") };
+            let expected = annotated_scores(line);
+            let check = match expected.first() {
+                None => String::new(),
+                Some(&(_, score)) => {
+                    let best_listed: Vec<&str> = expected.iter().filter(|(_, s)| *s == score).map(|(m, _)| m.as_str()).collect();
+                    let moves_ok = best.iter().all(|m| best_listed.contains(&m.as_str()));
+                    if score == solution.score && moves_ok {
+                        format!("  expected {score:+}: ok")
+                    } else {
+                        all_ok = false;
+                        format!("  expected {score:+} ({}): MISMATCH", best_listed.join(","))
+                    }
+                }
+            };
+            writeln!(
+                out,
+                "line {:>3}  empties {:>2}  best {:<8} score {:+4}  nodes {:>12}  time {:>8.3} s  ({:.1} M nodes/s){check}",
+                number + 1,
+                position.board.empty_count(),
+                best_text,
+                solution.score,
+                solution.nodes,
+                seconds,
+                solution.nodes as f64 / seconds.max(1e-9) / 1e6
+            )
+            .ok();
+        });
+    }
+    writeln!(
+        out,
+        "{} positions, {} nodes, {:.3} s, {:.1} M nodes/s{}",
+        lines.len(),
+        total_nodes,
+        total_time,
+        total_nodes as f64 / total_time.max(1e-9) / 1e6,
+        if all_ok { "" } else { ", SOME SCORES DISAGREE" }
+    )
+    .ok();
+    Ok(all_ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_summary_and_interval() {
+        let t = Trinomial {
+            wins: 60,
+            draws: 10,
+            losses: 30,
+        };
+        // Per-game variance: (60*0.35^2 + 10*0.15^2 + 30*0.65^2)/100 = 0.2025; sd/sqrt(n) = 0.045.
+        assert!((t.score().se - 0.045).abs() < 1e-12);
+        assert_eq!(
+            summary(&t, "A", "B"),
+            "A vs B: 60 wins, 10 draws, 30 losses (win rate 60.0%, score 65.0% +/- 8.8%)"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! `perft` and `show`: commands on one position, and how a position is given
+//! (`--size`, `--position` as an OBF line or a file).
+
+use crate::board::{squares, Geometry, Position, SIZES};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::lab::setup::{check_size as validate_size, check_threads};
+use crate::perft::{perft as count_leaves, perft_parallel};
+use crate::with_geometry;
+use std::io::Write;
+use std::time::Instant;
+
+/// The board size an OBF line implies by its number of squares.
+pub fn size_of_obf(line: &str) -> Result<u32> {
+    let squares = line
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let count = squares.chars().count();
+    SIZES
+        .iter()
+        .copied()
+        .find(|&s| (s * s) as usize == count)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "position has {count} squares: an OBF position has 16, 36, 64 or 100 of X, O, - (4x4 to 10x10), then a space and the side to move"
+            ))
+        })
+}
+
+/// Reads a position given as an OBF line, or as a file whose first non-empty line is one.
+fn obf_text(position: &str) -> Result<String> {
+    let path = std::path::Path::new(position);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+        return text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('%'))
+            .map(str::to_string)
+            .ok_or_else(|| Error::input(format!("{position}: no position in the file")));
+    }
+    Ok(position.to_string())
+}
+
+/// Resolves `--size` and `--position` into one size, checking they agree.
+fn resolve_size(size: Option<u32>, obf: Option<&str>) -> Result<u32> {
+    match (size, obf) {
+        (Some(size), None) => validate_size(size),
+        (None, None) => Ok(8),
+        (size, Some(line)) => {
+            let implied = size_of_obf(line)?;
+            if let Some(size) = size {
+                validate_size(size)?;
+                if size != implied {
+                    return Err(Error::input(format!(
+                        "--size {size} does not match the position, which is {implied}x{implied}: drop --size or fix the position"
+                    )));
+                }
+            }
+            Ok(implied)
+        }
+    }
+}
+
+fn parse_position<G: Geometry>(obf: Option<&str>) -> Result<Position<G>> {
+    match obf {
+        None => Ok(Position::start()),
+        Some(line) => Position::from_obf(line).map_err(|e| Error::input(e.to_string())),
+    }
+}
+
+/// Highest perft depth accepted: deeper counts would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 30;
+
+/// Where a position comes from: `--size` and `--position`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct PositionArgs {
+    /// Board size: 4, 6, 8 or 10 (default 8, or the size of --position).
+    #[arg(long)]
+    pub size: Option<u32>,
+    /// Start from this OBF position (squares of X/O/-, a space, the side to move), or a file holding one.
+    #[arg(long, allow_hyphen_values = true)]
+    pub position: Option<String>,
+}
+
+/// Options of `reversi-lab perft`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PerftArgs {
+    /// Plies to search (1 to 30).
+    pub depth: u32,
+    /// Where the position comes from.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Threads to share the root moves among.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// Options of `reversi-lab show`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ShowArgs {
+    /// Moves to play first, as a transcript such as f5d6c3.
+    pub moves: Option<String>,
+    /// Where the position comes from.
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// `reversi-lab perft`: prints the leaf count on its own line, then time and speed.
+pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<u64> {
+    perft_command(
+        args.depth,
+        args.position.size,
+        args.position.position.as_deref(),
+        args.threads,
+        out,
+    )
+}
+
+/// `reversi-lab show`.
+pub fn show(args: &ShowArgs, out: &mut dyn Write) -> Result<()> {
+    show_command(
+        args.position.size,
+        args.position.position.as_deref(),
+        args.moves.as_deref(),
+        out,
+    )
+}
+
+fn perft_command(
+    depth: u32,
+    size: Option<u32>,
+    position: Option<&str>,
+    threads: usize,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+        return Err(Error::input(format!(
+            "perft depth {depth} is out of range: use 1 to {MAX_PERFT_DEPTH}"
+        )));
+    }
+    check_threads(threads, &format!("--threads {threads}"))?;
+    let text = position.map(obf_text).transpose()?;
+    let size = resolve_size(size, text.as_deref())?;
+    let (leaves, seconds) = with_geometry!(size, G => {
+        let board = parse_position::<G>(text.as_deref())?.board;
+        let started = Instant::now();
+        let leaves = if threads == 1 {
+            count_leaves(board, depth)
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
+            pool.install(|| perft_parallel(board, depth))
+        };
+        (leaves, started.elapsed().as_secs_f64())
+    });
+    let rate = leaves as f64 / seconds.max(1e-9);
+    writeln!(out, "{leaves}").ok();
+    writeln!(
+        out,
+        "time {seconds:.3} s, {:.1} M leaves/s ({size}x{size}, depth {depth}, {threads} thread{})",
+        rate / 1e6,
+        if threads == 1 { "" } else { "s" }
+    )
+    .ok();
+    Ok(leaves)
+}
+
+/// Draws a position (the start, an OBF line, and/or a transcript played from it)
+/// with its OBF line and legal moves.
+fn show_command(
+    size: Option<u32>,
+    position: Option<&str>,
+    moves: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let text = position.map(obf_text).transpose()?;
+    let size = resolve_size(size, text.as_deref())?;
+    with_geometry!(size, G => {
+        let start = parse_position::<G>(text.as_deref())?;
+        let mut game = Game::<G>::from_position(start);
+        if let Some(moves) = moves {
+            game.play_transcript(moves).map_err(|e| Error::input(e.to_string()))?;
+        }
+        let legal: Vec<String> = squares(game.board().moves()).map(|s| s.name(G::SIZE)).collect();
+        writeln!(out, "{game}").ok();
+        writeln!(out, "obf: {}", game.position().to_obf()).ok();
+        if game.is_over() {
+            writeln!(out, "game over").ok();
+        } else {
+            writeln!(out, "legal moves: {}", legal.join(" ")).ok();
+        }
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_prints_count_first() {
+        let mut out = Vec::new();
+        let leaves = perft_command(5, None, None, 1, &mut out).unwrap();
+        assert_eq!(leaves, 1396);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("1396\ntime "), "{text}");
+    }
+
+    #[test]
+    fn bad_inputs_are_input_errors() {
+        let mut out = Vec::new();
+        for result in [
+            perft_command(0, None, None, 1, &mut out),
+            perft_command(99, None, None, 1, &mut out),
+            perft_command(3, Some(7), None, 1, &mut out),
+            perft_command(3, None, Some("XXO X"), 1, &mut out),
+            perft_command(
+                3,
+                Some(6),
+                Some(&format!("{} X", "-".repeat(64))),
+                1,
+                &mut out,
+            ),
+        ] {
+            let err = result.unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{err}");
+        }
+    }
+}

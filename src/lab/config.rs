@@ -1,0 +1,148 @@
+//! Reading a config file whose top level is the shared [`SetupFile`] plus a file
+//! type's own keys, with every error located at its file, line and column.
+//!
+//! serde's `flatten` would merge the two but loses the position of every error
+//! inside the flattened part and cannot deny unknown keys; so each part is read
+//! from the text on its own, and the top-level keys are checked here against the
+//! field names both types declare.
+
+use super::setup::SetupFile;
+use crate::error::{closest, Result, Source};
+use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A config's own part together with the shared setup: reads with [`read_config`],
+/// writes (for `run.toml`) as one flat table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WithSetup<T> {
+    /// The shared part.
+    #[serde(flatten)]
+    pub setup: SetupFile,
+    /// The file type's own part.
+    #[serde(flatten)]
+    pub own: T,
+}
+
+/// Reads `source` as a `T` (whose struct must not deny unknown fields: the setup's
+/// keys sit beside its own) plus the shared setup. Unknown top-level keys are
+/// refused at their position with the closest known key.
+pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup<T>> {
+    let keys: BTreeMap<Spanned<String>, IgnoredAny> =
+        toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    let mut known: Vec<&'static str> = field_names::<T>().to_vec();
+    known.extend(field_names::<SetupFile>());
+    for key in keys.keys() {
+        if !known.contains(&key.get_ref().as_str()) {
+            let list = known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let hint = closest(key.get_ref(), known.iter().copied())
+                .map(|best| format!(" (did you mean `{best}`?)"))
+                .unwrap_or_default();
+            return Err(source.error(
+                Some(key.span().start),
+                &format!(
+                    "unknown field `{}`, expected one of {list}{hint}",
+                    key.get_ref()
+                ),
+            ));
+        }
+    }
+    let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    Ok(WithSetup { setup, own })
+}
+
+/// The field names a derived `Deserialize` struct declares, read from the list it
+/// hands to `deserialize_struct`.
+#[must_use]
+pub fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Names(Option<&'static [&'static str]>);
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("stop")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<M: std::fmt::Display>(_: M) -> Self {
+            Stop
+        }
+    }
+    impl<'de> de::Deserializer<'de> for &mut Names {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Stop> {
+            self.0 = Some(fields);
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut names = Names(None);
+    let _ = T::deserialize(&mut names);
+    names.0.unwrap_or(&[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, Serialize, PartialEq)]
+    struct Own {
+        name: String,
+        #[serde(default)]
+        games: u64,
+    }
+
+    fn read(text: &str) -> Result<WithSetup<Own>> {
+        read_config(&Source {
+            origin: "t.toml",
+            text,
+        })
+    }
+
+    #[test]
+    fn both_parts_and_located_errors() {
+        let c = read("name = \"a\"\nseed = 3\ngames = 4\n[rules]\nanti = true\n").unwrap();
+        assert_eq!((c.own.games, c.setup.seed, c.setup.size), (4, 3, 8));
+        assert!(c.setup.rules.anti);
+        let err = read("name = \"a\"\ngams = 4\n").unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "t.toml:2:1: unknown field `gams`, expected one of `name`, `games`, `seed`"
+            ),
+            "{err}"
+        );
+        assert!(err.ends_with("(did you mean `games`?)"), "{err}");
+        let err = read("name = \"a\"\nseed = -3\n").unwrap_err().to_string();
+        assert!(err.starts_with("t.toml:2:8: invalid value"), "{err}");
+        let err = read("name = \"a\"\n[rules]\nanty = true\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("t.toml:3:1: unknown field `anty`"), "{err}");
+        // Written back, both parts make one flat table.
+        let text = toml::to_string(&c).unwrap();
+        assert!(
+            text.contains("name = \"a\"") && text.contains("seed = 3"),
+            "{text}"
+        );
+    }
+}

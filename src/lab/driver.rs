@@ -1,0 +1,233 @@
+//! The one parallel play driver: a thread pool, each worker's strategy memory, the
+//! game loop, and in-order streaming of results while the next games play.
+
+use super::schedule::{game_rng, Deal};
+use super::setup::check_threads;
+use crate::board::{Bits, Color, Geometry, Square};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::strategy::{Context, GameRng, Memory, Strategy};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Plays `game` to its end: `players[0]` plays black, `players[1]` white. Each
+/// player's memory is reset first, so the game depends on its seed alone.
+pub fn play_game<G: Geometry>(
+    players: [&dyn Strategy<G>; 2],
+    mut game: Game<G>,
+    rng: &mut GameRng,
+    memories: [&mut Memory<G>; 2],
+) -> Game<G> {
+    let [black, white] = memories;
+    black.new_game();
+    white.new_game();
+    let memories = [black, white];
+    loop {
+        let board = game.board();
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return game; // passes are automatic, so no move means the game is over
+        }
+        let seat = match game.side() {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        let square = if moves.count() == 1 {
+            Square::new(moves.lowest())
+        } else {
+            let mut context = Context {
+                rng,
+                memory: &mut *memories[seat],
+            };
+            players[seat].choose(board, moves, &mut context)
+        };
+        assert!(
+            moves.has(square.index()),
+            "a strategy chose an illegal move: {}",
+            square.name(G::SIZE)
+        );
+        game.play_unchecked(square);
+    }
+}
+
+/// What a stream's consumer wants next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep going.
+    Continue,
+    /// Stop here: games after this one are not wanted (an SPRT has concluded).
+    Stop,
+}
+
+/// How a stream ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streamed {
+    /// Results handed to the consumer.
+    pub consumed: u64,
+    /// Whether the stop flag ended it early.
+    pub interrupted: bool,
+}
+
+/// A pool of worker threads, each with its own strategy memory reused from game
+/// to game (every game resets it, so reuse changes no result).
+pub struct Driver<G: Geometry> {
+    pool: rayon::ThreadPool,
+    memories: Vec<Mutex<Vec<Memory<G>>>>,
+}
+
+impl<G: Geometry> Driver<G> {
+    /// A driver with `threads` workers (None: one per core).
+    pub fn new(threads: Option<usize>) -> Result<Self> {
+        let threads = match threads {
+            Some(t) => check_threads(t, &format!("{t} threads"))?,
+            None => rayon::current_num_threads(),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
+        Ok(Driver {
+            pool,
+            memories: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+        })
+    }
+
+    /// The worker count.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.memories.len()
+    }
+
+    /// Runs `f` inside the pool (for callers that add their own parallel work).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
+    /// Plays one game on the calling worker, with that worker's memories.
+    fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> Game<G> {
+        let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
+        let mut memories = self.memories[worker]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if memories.len() < players.len() {
+            memories.resize_with(players.len(), Memory::new);
+        }
+        let [black, white] = deal.seats;
+        assert_ne!(black, white, "a player cannot play itself");
+        let seats = if black < white {
+            let (low, high) = memories.split_at_mut(white);
+            [&mut low[black], &mut high[0]]
+        } else {
+            let (low, high) = memories.split_at_mut(black);
+            [&mut high[0], &mut low[white]]
+        };
+        let mut rng = game_rng(deal.seed);
+        play_game(
+            [players[black], players[white]],
+            deal.start,
+            &mut rng,
+            seats,
+        )
+    }
+
+    /// Plays every game of `games` in parallel: `deal(i)` says who plays game `i`
+    /// from where, `finish(i, game)` turns the finished game into a result. Results
+    /// come in game order; once `stop` is set, the games not yet started give None.
+    pub fn play<T: Send, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
+        finish: impl Fn(u64, D, Game<G>) -> T + Sync,
+        stop: Option<&AtomicBool>,
+    ) -> Vec<Option<T>> {
+        self.pool.install(|| {
+            games
+                .into_par_iter()
+                .map(|index| {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return None;
+                    }
+                    let (data, deal) = deal(index);
+                    let game = self.play_one(players, deal);
+                    Some(finish(index, data, game))
+                })
+                .collect()
+        })
+    }
+
+    /// Plays `games` chunk by chunk and hands each result to `sink` in game order,
+    /// on the calling thread, while the pool plays the next chunk. A chunk played past
+    /// the point where `sink` said stop, or past an interruption, is dropped, so what
+    /// `sink` sees never depends on chunk sizes or timing.
+    pub fn stream<T: Send, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
+        finish: impl Fn(u64, D, Game<G>) -> T + Sync,
+        stop: &AtomicBool,
+        mut sink: impl FnMut(T) -> Result<Flow> + Send,
+    ) -> Result<Streamed> {
+        let mut consumed = 0u64;
+        let mut interrupted = false;
+        let mut concluded = false;
+        let mut scheduled = games.start;
+        let mut chunk = 256u64;
+        let mut pending: Option<Vec<Option<T>>> = None;
+        loop {
+            let ahead = if scheduled < games.end && !concluded && !interrupted {
+                let end = (scheduled + chunk).min(games.end);
+                let range = scheduled..end;
+                scheduled = end;
+                Some(range)
+            } else {
+                None
+            };
+            if pending.is_none() && ahead.is_none() {
+                break;
+            }
+            let clock = Instant::now();
+            let (drained, computed) = self.pool.install(|| {
+                rayon::join(
+                    || -> Result<()> {
+                        for row in pending.take().into_iter().flatten() {
+                            let Some(row) = row else {
+                                interrupted = true;
+                                break;
+                            };
+                            consumed += 1;
+                            if sink(row)? == Flow::Stop {
+                                concluded = true;
+                                break;
+                            }
+                        }
+                        Ok(())
+                    },
+                    || ahead.map(|range| self.play(players, range, &deal, &finish, Some(stop))),
+                )
+            });
+            drained?;
+            if stop.load(Ordering::Relaxed) {
+                interrupted = true;
+            }
+            if concluded || interrupted {
+                break; // whatever was played ahead is dropped
+            }
+            if let Some(rows) = computed {
+                // Chunks of about half a second: responsive progress and
+                // interruption, little overhead.
+                let rate = rows.len() as f64 / clock.elapsed().as_secs_f64().max(1e-6);
+                chunk = ((rate * 0.5) as u64).clamp(16, 1 << 16);
+                pending = Some(rows);
+            }
+        }
+        Ok(Streamed {
+            consumed,
+            interrupted,
+        })
+    }
+}

@@ -1,0 +1,394 @@
+//! Experiments: read from TOML or built in Rust with [`ExperimentBuilder`], validated
+//! in one place either way.
+
+use super::config::{read_config, WithSetup};
+use super::setup::Setup;
+use crate::error::{unknown_name, Error, Result, Source};
+use crate::strategy::StrategySpec;
+use crate::with_geometry;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use toml::{Spanned, Table, Value};
+
+/// How players are paired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every pair of players.
+    #[default]
+    RoundRobin,
+    /// Each challenger against every other (non-challenger) player.
+    Gauntlet,
+    /// Exactly two players.
+    HeadToHead,
+}
+
+/// The SPRT early stop for head-to-head runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sprt {
+    /// Elo under the null hypothesis.
+    pub elo0: f64,
+    /// Elo under the alternative.
+    pub elo1: f64,
+    /// False-positive rate.
+    #[serde(default = "five_percent")]
+    pub alpha: f64,
+    /// False-negative rate.
+    #[serde(default = "five_percent")]
+    pub beta: f64,
+}
+
+fn five_percent() -> f64 {
+    0.05
+}
+
+/// One `[[players]]` entry; `S` is how the strategy is held (spanned when read,
+/// a table with every default when written).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerFile<S> {
+    /// The name used in every result.
+    pub name: String,
+    /// The strategy.
+    pub strategy: S,
+}
+
+/// An experiment's own keys as a file writes them (the shared setup sits beside them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentFile<S> {
+    /// Name (and default results folder).
+    pub name: String,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Pairing format.
+    #[serde(default)]
+    pub format: Format,
+    /// Challengers (gauntlet only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub challengers: Vec<String>,
+    /// Games per pair of players.
+    #[serde(default = "default_games")]
+    pub games_per_pair: u64,
+    /// Early stop (head-to-head only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
+    /// The players.
+    pub players: Vec<PlayerFile<S>>,
+}
+
+fn default_games() -> u64 {
+    100
+}
+
+/// One player: a name and a strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// The name used in every result.
+    pub name: String,
+    /// The strategy.
+    pub spec: StrategySpec,
+}
+
+/// A validated experiment: every value checked, every default filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Experiment {
+    /// Name (and default results folder).
+    pub name: String,
+    /// Free text.
+    pub description: Option<String>,
+    /// Board, rules, openings, seed and threads.
+    pub setup: Setup,
+    /// Pairing format.
+    pub format: Format,
+    /// Challengers (gauntlet only).
+    pub challengers: Vec<String>,
+    /// Games per pair of players (even: each opening with both colours).
+    pub games_per_pair: u64,
+    /// Early stop (head-to-head only).
+    pub sprt: Option<Sprt>,
+    /// The players.
+    pub players: Vec<Player>,
+}
+
+/// Builds an [`Experiment`] in Rust; [`build`](Self::build) checks it exactly as a file is checked.
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct ExperimentBuilder {
+    experiment: Experiment,
+}
+
+impl ExperimentBuilder {
+    /// A description.
+    pub fn description(mut self, text: impl Into<String>) -> Self {
+        self.experiment.description = Some(text.into());
+        self
+    }
+
+    /// The pairing format (round robin by default).
+    pub fn format(mut self, format: Format) -> Self {
+        self.experiment.format = format;
+        self
+    }
+
+    /// A gauntlet with these challengers.
+    pub fn gauntlet(mut self, challengers: &[&str]) -> Self {
+        self.experiment.format = Format::Gauntlet;
+        self.experiment.challengers = challengers.iter().map(|c| c.to_string()).collect();
+        self
+    }
+
+    /// Games per pair (100 by default).
+    pub fn games_per_pair(mut self, games: u64) -> Self {
+        self.experiment.games_per_pair = games;
+        self
+    }
+
+    /// An SPRT early stop (head-to-head only).
+    pub fn sprt(mut self, sprt: Sprt) -> Self {
+        self.experiment.sprt = Some(sprt);
+        self
+    }
+
+    /// Adds a player.
+    pub fn player(mut self, name: impl Into<String>, spec: StrategySpec) -> Self {
+        self.experiment.players.push(Player {
+            name: name.into(),
+            spec,
+        });
+        self
+    }
+
+    /// Checks everything; errors name the setting and the fix.
+    pub fn build(self) -> Result<Experiment> {
+        let e = self.experiment;
+        if e.name.trim().is_empty() || e.name.contains(['/', '\\']) || e.name.starts_with('.') {
+            return Err(Error::input(format!(
+                "name '{}' cannot name a results folder: use letters, digits, '-' or '_'",
+                e.name
+            )));
+        }
+        check_games_per_pair(e.games_per_pair, "games_per_pair = ")?;
+        if e.players.len() < 2 {
+            return Err(Error::input(format!(
+                "{} player(s): an experiment needs at least 2 [[players]]",
+                e.players.len()
+            )));
+        }
+        for (i, player) in e.players.iter().enumerate() {
+            if player.name.trim().is_empty() {
+                return Err(Error::input("a player has an empty name"));
+            }
+            if e.players[..i].iter().any(|p| p.name == player.name) {
+                return Err(Error::input(format!(
+                    "two players are named '{}': names must be unique",
+                    player.name
+                )));
+            }
+            check_player(player, &e.setup).map_err(Error::input)?;
+        }
+        let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
+        match e.format {
+            Format::HeadToHead if e.players.len() != 2 => {
+                return Err(Error::input(format!(
+                    "format = \"head-to-head\" needs exactly 2 players, not {}",
+                    e.players.len()
+                )))
+            }
+            Format::Gauntlet => {
+                if e.challengers.is_empty() {
+                    return Err(Error::input(
+                        "format = \"gauntlet\" needs challengers = [\"name\", ...]",
+                    ));
+                }
+                for c in &e.challengers {
+                    if !names.contains(&c.as_str()) {
+                        return Err(Error::input(unknown_name("challenger", c, &names)));
+                    }
+                }
+                if e.challengers.len() == e.players.len() {
+                    return Err(Error::input(
+                        "every player is a challenger: a gauntlet needs at least one other player",
+                    ));
+                }
+            }
+            _ => {}
+        }
+        if e.format != Format::Gauntlet && !e.challengers.is_empty() {
+            return Err(Error::input(
+                "challengers are only for format = \"gauntlet\"",
+            ));
+        }
+        if let Some(sprt) = e.sprt {
+            if e.format != Format::HeadToHead {
+                return Err(Error::input("[sprt] needs format = \"head-to-head\""));
+            }
+            if sprt.elo0.partial_cmp(&sprt.elo1) != Some(std::cmp::Ordering::Less) {
+                return Err(Error::input(format!(
+                    "sprt elo0 = {} must be below elo1 = {}",
+                    sprt.elo0, sprt.elo1
+                )));
+            }
+            for (key, value) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+                if !(value > 0.0 && value < 0.5) {
+                    return Err(Error::input(format!(
+                        "sprt {key} = {value} is out of range: use a rate between 0 and 0.5, such as 0.05"
+                    )));
+                }
+            }
+        }
+        Ok(e)
+    }
+}
+
+/// Games per pair must be even and at least 2; `what` names where it came from
+/// (`games_per_pair = `, `--games `).
+pub fn check_games_per_pair(games: u64, what: &str) -> Result<u64> {
+    if games == 0 {
+        Err(Error::input(format!(
+            "{what}0: play at least 2 games per pair"
+        )))
+    } else if games % 2 == 1 {
+        Err(Error::input(format!(
+            "{what}{games} is odd: games per pair must be even, since every opening is played twice, once with each colour (use {})",
+            games.saturating_add(1)
+        )))
+    } else {
+        Ok(games)
+    }
+}
+
+/// A player's strategy must build for the board size and rules.
+fn check_player(player: &Player, setup: &Setup) -> std::result::Result<(), String> {
+    with_geometry!(setup.size, G => {
+        player
+            .spec
+            .build::<G>(setup.rules)
+            .map(drop)
+            .map_err(|e| format!("player '{}': {e}", player.name))
+    })
+}
+
+impl Experiment {
+    /// An experiment to build in Rust.
+    pub fn builder(name: impl Into<String>, setup: Setup) -> ExperimentBuilder {
+        ExperimentBuilder {
+            experiment: Experiment {
+                name: name.into(),
+                description: None,
+                setup,
+                format: Format::default(),
+                challengers: Vec::new(),
+                games_per_pair: default_games(),
+                sprt: None,
+                players: Vec::new(),
+            },
+        }
+    }
+
+    /// Reads and validates an experiment file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::parse(&text, &path.display().to_string(), &base)
+    }
+
+    /// Validates experiment text; `origin` names it in errors and `base` is the
+    /// folder relative paths (the openings file) start from.
+    pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
+        let source = Source { origin, text };
+        let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
+        let in_file = |e: Error| match e {
+            Error::Input(message) => Error::input(format!("{origin}: {message}")),
+            other => other,
+        };
+        let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
+        let own = file.own;
+        let mut builder = Experiment::builder(own.name, setup.clone());
+        builder.experiment.description = own.description;
+        builder.experiment.format = own.format;
+        builder.experiment.challengers = own.challengers;
+        builder.experiment.games_per_pair = own.games_per_pair;
+        builder.experiment.sprt = own.sprt;
+        for raw in own.players {
+            let span = raw.strategy.span().start;
+            let at = |message: String| source.error(Some(span), &message);
+            let spec = StrategySpec::from_value(raw.strategy.get_ref())
+                .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
+            let player = Player {
+                name: raw.name,
+                spec,
+            };
+            check_player(&player, &setup).map_err(at)?;
+            builder.experiment.players.push(player);
+        }
+        builder.build().map_err(in_file)
+    }
+
+    /// The experiment as a file would write it, every default filled in: what
+    /// `run.toml` records and what `--resume` compares.
+    #[must_use]
+    pub fn to_file(&self) -> WithSetup<ExperimentFile<Table>> {
+        WithSetup {
+            setup: self.setup.to_file(),
+            own: ExperimentFile {
+                name: self.name.clone(),
+                description: self.description.clone(),
+                format: self.format,
+                challengers: self.challengers.clone(),
+                games_per_pair: self.games_per_pair,
+                sprt: self.sprt,
+                players: self
+                    .players
+                    .iter()
+                    .map(|p| PlayerFile {
+                        name: p.name.clone(),
+                        strategy: p.spec.to_table(),
+                    })
+                    .collect(),
+            },
+        }
+    }
+
+    /// [`to_file`](Self::to_file) as a TOML table.
+    #[must_use]
+    pub fn to_table(&self) -> Table {
+        match Value::try_from(self.to_file()) {
+            Ok(Value::Table(table)) => table,
+            _ => unreachable!("an experiment always serialises to a table"),
+        }
+    }
+
+    /// The pairs of player indices, in the order their games are played.
+    #[must_use]
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.players.len();
+        match self.format {
+            Format::RoundRobin | Format::HeadToHead => (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect(),
+            Format::Gauntlet => {
+                let is_challenger = |i: usize| self.challengers.contains(&self.players[i].name);
+                (0..n)
+                    .filter(|&a| is_challenger(a))
+                    .flat_map(|a| {
+                        (0..n)
+                            .filter(move |&b| !is_challenger(b))
+                            .map(move |b| (a, b))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Total games.
+    #[must_use]
+    pub fn total_games(&self) -> u64 {
+        self.pairs().len() as u64 * self.games_per_pair
+    }
+}
+
+#[cfg(test)]
+#[path = "experiment_tests.rs"]
+mod tests;

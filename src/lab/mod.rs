@@ -1,0 +1,21 @@
+//! The experiment layer: the shared setup, experiments, the schedule of games, the
+//! play driver, the runner and the rows of its results files.
+//!
+//! Everything that plays games (`run`, `match`, `tune`, `ablate`) goes through
+//! [`Schedule`] (which game is which) and [`Driver`] (who plays it, where).
+
+pub mod config;
+pub mod driver;
+pub mod experiment;
+pub mod rows;
+pub mod runner;
+pub mod schedule;
+pub mod setup;
+pub mod tally;
+
+pub use driver::{play_game, Driver, Flow, Streamed};
+pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
+pub use rows::{GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
+pub use runner::{run, RunOptions, RunSummary};
+pub use schedule::{Deal, Schedule, Seeds, Slot};
+pub use setup::{Openings, Setup, SetupFile};

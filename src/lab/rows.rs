@@ -1,0 +1,336 @@
+//! The rows of every results file (`games.csv`, `pairs.csv`, `standings.csv`,
+//! `run.toml`'s `[run]`): written by the runner and read back by reports and
+//! `--resume`. CSV headers come from these types; no column list is kept elsewhere.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize, Serializer};
+use std::path::Path;
+
+/// One row of `games.csv`, in the column order the README documents.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 0-based index of the game in the run.
+    pub game_id: u64,
+    /// 0-based index of the pair of players.
+    pub pair_id: u64,
+    /// The opening transcript (empty: the start position).
+    pub opening: String,
+    /// Black's player name.
+    pub black: String,
+    /// White's player name.
+    pub white: String,
+    /// Black discs at the end.
+    pub black_discs: u32,
+    /// White discs at the end.
+    pub white_discs: u32,
+    /// `black`, `white` or `draw`.
+    pub result: String,
+    /// Black's margin under the rules (positive: black won).
+    pub margin: i32,
+    /// Discs placed (moves), openings included.
+    pub plies: u32,
+    /// Passes.
+    pub passes: u32,
+    /// The whole game as a transcript from the start position.
+    pub moves: String,
+    /// The game's random seed.
+    pub seed: u64,
+}
+
+/// Writes a number with a fixed count of decimals (NaN: an empty field; infinities
+/// as `inf`/`-inf`), so results files read the same on every platform.
+macro_rules! decimals {
+    ($($name:ident: $d:literal),*) => {$(
+        pub(crate) fn $name<S: Serializer>(x: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+            match x {
+                Some(v) if !v.is_nan() => s.serialize_str(&format!("{v:.*}", $d)),
+                _ => s.serialize_none(),
+            }
+        }
+    )*};
+}
+decimals!(one: 1, two: 2, three: 3, four: 4);
+
+/// One row of `pairs.csv`, from the first player's (A's) point of view. An
+/// empty number (None) is one the data do not define, such as a score of no games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct PairRow {
+    pub player_a: String,
+    pub player_b: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    #[serde(serialize_with = "four")]
+    pub score: Option<f64>,
+    #[serde(serialize_with = "four")]
+    pub score_low: Option<f64>,
+    #[serde(serialize_with = "four")]
+    pub score_high: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub elo: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub elo_low: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub elo_high: Option<f64>,
+    #[serde(serialize_with = "four")]
+    pub los: Option<f64>,
+    pub black_wins: u64,
+    pub black_draws: u64,
+    pub black_losses: u64,
+    #[serde(serialize_with = "four")]
+    pub black_score: Option<f64>,
+    pub white_wins: u64,
+    pub white_draws: u64,
+    pub white_losses: u64,
+    #[serde(serialize_with = "four")]
+    pub white_score: Option<f64>,
+    #[serde(serialize_with = "two")]
+    pub margin_mean: Option<f64>,
+    #[serde(serialize_with = "two")]
+    pub margin_low: Option<f64>,
+    #[serde(serialize_with = "two")]
+    pub margin_high: Option<f64>,
+    pub penta_0: u64,
+    pub penta_1: u64,
+    pub penta_2: u64,
+    pub penta_3: u64,
+    pub penta_4: u64,
+    #[serde(serialize_with = "one")]
+    pub penta_elo: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub penta_elo_low: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub penta_elo_high: Option<f64>,
+    /// The SPRT columns, present only in runs with an SPRT.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "three"
+    )]
+    pub sprt_llr: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "three"
+    )]
+    pub sprt_lower: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "three"
+    )]
+    pub sprt_upper: Option<f64>,
+    /// `H1`, `H0` or `continue`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_result: Option<String>,
+}
+
+/// One row of `standings.csv`, best first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct StandingRow {
+    pub rank: u64,
+    pub player: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    #[serde(serialize_with = "four")]
+    pub score: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub rating: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub rating_low: Option<f64>,
+    #[serde(serialize_with = "one")]
+    pub rating_high: Option<f64>,
+}
+
+/// How a run stands, as `run.toml` records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Playing (or killed while playing: `--resume` continues).
+    Running,
+    /// Every game was played.
+    Complete,
+    /// The SPRT accepted H1 (the first player is stronger by elo1).
+    SprtAcceptedH1,
+    /// The SPRT accepted H0.
+    SprtAcceptedH0,
+    /// Stopped by the user; `--resume` continues.
+    Interrupted,
+}
+
+/// `[run]` of `run.toml`: how the run went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The crate version that wrote it.
+    pub version: String,
+    /// How the run stands.
+    pub status: Status,
+    /// Worker threads.
+    pub threads: usize,
+    /// When this session started (RFC 3339).
+    pub started: String,
+    /// Games the experiment has in all.
+    pub games_total: u64,
+    /// Games in `games.csv` now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    /// Games played by the last session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_this_session: Option<u64>,
+    /// Seconds the last session played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_seconds: Option<f64>,
+    /// Games per second in the last session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_second: Option<f64>,
+}
+
+/// `run.toml`: how the run went, and the experiment exactly as run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// How the run went.
+    pub run: RunInfo,
+    /// The experiment, every default written out.
+    pub experiment: toml::Table,
+}
+
+impl RunRecord {
+    /// The file's text.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        format!(
+            "# Written by reversi-lab: the experiment exactly as run (defaults filled in) and how the run went.\n{}",
+            toml::to_string(self).expect("a run record serialises")
+        )
+    }
+
+    /// Reads `run.toml`.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+        toml::from_str(&text).map_err(|e| {
+            Error::input(format!(
+                "{}: {} (was it written by reversi-lab?)",
+                path.display(),
+                e.message().trim()
+            ))
+        })
+    }
+}
+
+/// The CSV header line a row type writes.
+#[must_use]
+pub fn csv_header<T: Serialize + Default>() -> Vec<u8> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .serialize(T::default())
+        .expect("a row serialises to memory");
+    let bytes = writer.into_inner().expect("writing to memory cannot fail");
+    let end = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes[..end].to_vec()
+}
+
+/// One row without a header, as CSV bytes (for workers that format rows in parallel).
+pub fn csv_row<T: Serialize>(row: &T, into: &mut Vec<u8>) {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(std::mem::take(into));
+    writer.serialize(row).expect("a row serialises to memory");
+    *into = writer.into_inner().expect("writing to memory cannot fail");
+}
+
+/// A whole CSV file of rows, header from the type.
+pub fn csv_bytes<T: Serialize>(rows: &[T], path: &Path) -> Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer
+            .serialize(row)
+            .map_err(|e| Error::csv("write", path, e))?;
+    }
+    writer
+        .into_inner()
+        .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))
+}
+
+/// Reads every row of a CSV file; a bad row is an error naming the file and row.
+pub fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| {
+            row.map_err(|e| {
+                Error::input(format!(
+                    "{}: row {} cannot be read: {e}",
+                    path.display(),
+                    i + 2
+                ))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_come_from_the_types() {
+        assert_eq!(
+            String::from_utf8(csv_header::<GameRecord>()).unwrap(),
+            "game_id,pair_id,opening,black,white,black_discs,white_discs,result,margin,plies,passes,moves,seed\n"
+        );
+    }
+
+    #[test]
+    fn numbers_have_fixed_decimals_and_read_back() {
+        let row = StandingRow {
+            rank: 1,
+            player: "a".into(),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            score: Some(0.5),
+            rating: Some(f64::INFINITY),
+            rating_low: Some(f64::NAN),
+            rating_high: None,
+        };
+        let bytes = csv_bytes(std::slice::from_ref(&row), Path::new("x.csv")).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(
+            text,
+            "rank,player,games,wins,draws,losses,score,rating,rating_low,rating_high\n1,a,2,1,0,1,0.5000,inf,,\n"
+        );
+        let back: StandingRow = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(back.rating, Some(f64::INFINITY));
+        assert_eq!((back.rating_low, back.rating_high), (None, None));
+    }
+
+    #[test]
+    fn status_names() {
+        let info = RunInfo {
+            version: "0".into(),
+            status: Status::SprtAcceptedH1,
+            threads: 1,
+            started: "now".into(),
+            games_total: 2,
+            games: None,
+            games_this_session: None,
+            elapsed_seconds: None,
+            games_per_second: None,
+        };
+        let text = toml::to_string(&info).unwrap();
+        assert!(text.contains("status = \"sprt-accepted-h1\""), "{text}");
+        assert_eq!(toml::from_str::<RunInfo>(&text).unwrap(), info);
+    }
+}

@@ -1,0 +1,386 @@
+//! The batch runner: plays an experiment through the play driver, streams games to
+//! `games.csv` in game order, and writes `pairs.csv`, `standings.csv` and `run.toml`;
+//! resumes a folder where its `games.csv` ends.
+
+use super::driver::{Driver, Flow};
+use super::experiment::Experiment;
+use super::rows::{
+    csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
+};
+use super::schedule::Schedule;
+use super::tally::Tallies;
+use crate::board::Geometry;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::strategy::Strategy;
+use crate::with_geometry;
+use std::fs::{self, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// How a run is carried out (not part of the experiment).
+pub struct RunOptions<'a> {
+    /// The results folder (default `results/<name>`).
+    pub out: Option<PathBuf>,
+    /// Continue the games already in the folder.
+    pub resume: bool,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Set (by a Ctrl-C handler) to stop after the games in flight.
+    pub stop: &'a AtomicBool,
+}
+
+/// What a run did, with the rows it wrote.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// The results folder.
+    pub out: PathBuf,
+    /// Games in `games.csv` now.
+    pub games: u64,
+    /// Games played by this invocation.
+    pub played: u64,
+    /// Seconds this invocation spent playing.
+    pub seconds: f64,
+    /// How the run ended.
+    pub status: Status,
+    /// Threads used.
+    pub threads: usize,
+    /// The rows of `pairs.csv` (empty when interrupted).
+    pub pairs: Vec<PairRow>,
+    /// The rows of `standings.csv` (empty when interrupted).
+    pub standings: Vec<StandingRow>,
+}
+
+impl RunSummary {
+    /// The closing line: games, elapsed, games/s.
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!(
+            "{} games in {:.2} s ({:.0} games/s, {} thread{}){}; results in {}",
+            self.played,
+            self.seconds,
+            self.played as f64 / self.seconds.max(1e-9),
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            match self.status {
+                Status::Complete | Status::Running => String::new(),
+                Status::SprtAcceptedH1 => ", SPRT accepted H1".to_string(),
+                Status::SprtAcceptedH0 => ", SPRT accepted H0".to_string(),
+                Status::Interrupted => format!(
+                    ", interrupted after {} games: rerun with --resume to continue",
+                    self.games
+                ),
+            },
+            self.out.display()
+        )
+    }
+}
+
+/// A played game on its way to `games.csv`: the row, formatted on the worker
+/// thread, and what the tallies need.
+struct Played {
+    csv: Vec<u8>,
+    pair: usize,
+    a_black: bool,
+    a_margin: i32,
+}
+
+/// Writes `contents` to `path` through a temporary file, so a reader never sees half a file.
+fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+    let temporary = path.with_extension("tmp");
+    fs::write(&temporary, contents).map_err(|e| Error::io(&temporary, e))?;
+    fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))
+}
+
+fn run_record(experiment: &Experiment, info: RunInfo) -> RunRecord {
+    RunRecord {
+        run: info,
+        experiment: experiment.to_table(),
+    }
+}
+
+/// Reads the games already in `games.csv` (dropping a partial last row left by a
+/// kill), checks each against the schedule, and counts them. Returns how many there are.
+fn resume_games(
+    path: &Path,
+    experiment: &Experiment,
+    schedule: &Schedule,
+    tallies: &mut Tallies,
+) -> Result<u64> {
+    let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if keep < bytes.len() {
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
+    }
+    drop(bytes);
+    let mut reader = csv::Reader::from_path(path).map_err(|e| Error::csv("read", path, e))?;
+    let mut count = 0u64;
+    for row in reader.deserialize::<GameRecord>() {
+        let row = row.map_err(|e| {
+            Error::input(format!(
+                "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with --out",
+                path.display(),
+                count + 2
+            ))
+        })?;
+        let slot = schedule.slot(count);
+        let fits = row.game_id == count
+            && count < schedule.total()
+            && row.pair_id == slot.pair
+            && schedule
+                .seats(slot)
+                .map(|i| experiment.players[i].name.as_str())
+                == [row.black.as_str(), row.white.as_str()];
+        if !fits {
+            return Err(Error::input(format!(
+                "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with --out",
+                path.display()
+            )));
+        }
+        let a_margin = if slot.a_black() {
+            row.margin
+        } else {
+            -row.margin
+        };
+        tallies.record(experiment, slot.pair as usize, slot.a_black(), a_margin);
+        count += 1;
+        if tallies.sprt_done.is_some() {
+            break;
+        }
+    }
+    Ok(count)
+}
+
+/// Makes the results folder with a `run.toml` and the header of `games.csv`, or
+/// checks an existing one for `--resume`. Returns the games already played.
+fn prepare(
+    experiment: &Experiment,
+    schedule: &Schedule,
+    out: &Path,
+    resume: bool,
+    info: &RunInfo,
+    tallies: &mut Tallies,
+) -> Result<u64> {
+    let games_path = out.join("games.csv");
+    let run_path = out.join("run.toml");
+    let exists = out.exists();
+    if exists && !resume {
+        return Err(Error::input(format!(
+            "results folder {} already exists: pass --resume to continue it, or --out DIR to write elsewhere",
+            out.display()
+        )));
+    }
+    if exists && games_path.exists() {
+        let recorded = RunRecord::load(&run_path)?;
+        if recorded.experiment != experiment.to_table() {
+            return Err(Error::input(format!(
+                "{} was made by a different experiment (config, --games or --seed differ): rerun with the same ones, or use --out DIR for a new run",
+                out.display()
+            )));
+        }
+        return resume_games(&games_path, experiment, schedule, tallies);
+    }
+    if !exists {
+        fs::create_dir_all(out).map_err(|e| {
+            Error::input(format!(
+                "cannot create results folder {}: {e} (choose another with --out)",
+                out.display()
+            ))
+        })?;
+    }
+    let setup = (|| -> Result<()> {
+        let record = run_record(experiment, info.clone());
+        fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
+        fs::write(&games_path, csv_header::<GameRecord>()).map_err(|e| Error::io(&games_path, e))
+    })();
+    if let Err(error) = setup {
+        if !exists {
+            // Leave nothing behind: the folder was ours and holds no games.
+            let _ = fs::remove_dir_all(out);
+        }
+        return Err(error);
+    }
+    Ok(0)
+}
+
+/// Plays an experiment (or the rest of it, with `resume`) and writes its results.
+pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSummary> {
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&experiment.name));
+    let schedule = Schedule::of(experiment);
+    let total = schedule.total();
+    let threads = experiment.setup.thread_count();
+    let mut info = RunInfo {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        status: Status::Running,
+        threads,
+        started: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        games_total: total,
+        games: None,
+        games_this_session: None,
+        elapsed_seconds: None,
+        games_per_second: None,
+    };
+    let mut tallies = Tallies::new(schedule.pairs().len());
+    let done = prepare(
+        experiment,
+        &schedule,
+        &out,
+        options.resume,
+        &info,
+        &mut tallies,
+    )?;
+
+    let games_path = out.join("games.csv");
+    let file = OpenOptions::new()
+        .append(true)
+        .open(&games_path)
+        .map_err(|e| Error::io(&games_path, e))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let progress = Progress::new(total, done, options.quiet);
+    let clock = Instant::now();
+    let already_concluded = tallies.sprt_done.is_some();
+    let streamed = with_geometry!(experiment.setup.size, G => {
+        play::<G>(experiment, &schedule, done, already_concluded, options.stop, &progress, &mut tallies, &mut writer, &games_path)?
+    });
+    progress.finish();
+    writer.flush().map_err(|e| Error::io(&games_path, e))?;
+    drop(writer);
+    let seconds = clock.elapsed().as_secs_f64();
+    let status = if streamed.interrupted {
+        Status::Interrupted
+    } else {
+        tallies.sprt_done.unwrap_or(Status::Complete)
+    };
+    let played = streamed.consumed;
+    let (pairs, standings) = if status == Status::Interrupted {
+        (Vec::new(), Vec::new())
+    } else {
+        let pairs = tallies.pair_rows(experiment);
+        let standings = tallies.standing_rows(experiment);
+        let pairs_path = out.join("pairs.csv");
+        write_atomically(&pairs_path, &csv_bytes(&pairs, &pairs_path)?)?;
+        let standings_path = out.join("standings.csv");
+        write_atomically(&standings_path, &csv_bytes(&standings, &standings_path)?)?;
+        (pairs, standings)
+    };
+    info.status = status;
+    info.games = Some(done + played);
+    info.games_this_session = Some(played);
+    info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
+    info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
+    let run_path = out.join("run.toml");
+    write_atomically(&run_path, run_record(experiment, info).to_text().as_bytes())?;
+    Ok(RunSummary {
+        out,
+        games: done + played,
+        played,
+        seconds,
+        status,
+        threads,
+        pairs,
+        standings,
+    })
+}
+
+/// Plays games `done..` through the driver, writing and counting them in order.
+#[allow(clippy::too_many_arguments)]
+fn play<G: Geometry>(
+    experiment: &Experiment,
+    schedule: &Schedule,
+    done: u64,
+    already_concluded: bool,
+    stop: &AtomicBool,
+    progress: &Progress,
+    tallies: &mut Tallies,
+    writer: &mut BufWriter<fs::File>,
+    games_path: &Path,
+) -> Result<super::driver::Streamed> {
+    let strategies: Vec<Box<dyn Strategy<G>>> = experiment
+        .players
+        .iter()
+        .map(|p| {
+            p.spec
+                .build::<G>(experiment.setup.rules)
+                .map_err(|e| Error::input(format!("player '{}': {e}", p.name)))
+        })
+        .collect::<Result<_>>()?;
+    let players: Vec<&dyn Strategy<G>> = strategies.iter().map(AsRef::as_ref).collect();
+    let driver = Driver::<G>::new(experiment.setup.threads)?;
+    let end = if already_concluded {
+        done
+    } else {
+        schedule.total()
+    };
+    let rules = experiment.setup.rules;
+    let mut since_flush = 0u64;
+    driver.stream(
+        &players,
+        done..end,
+        |index| {
+            let (slot, opening, deal) = schedule.deal::<G>(index);
+            ((slot, opening, deal.seats, deal.seed), deal)
+        },
+        |index, (slot, opening, seats, seed), game| {
+            let outcome = game.outcome(rules).expect("played to the end");
+            let record = GameRecord {
+                game_id: index,
+                pair_id: slot.pair,
+                opening,
+                black: experiment.players[seats[0]].name.clone(),
+                white: experiment.players[seats[1]].name.clone(),
+                black_discs: outcome.black_discs,
+                white_discs: outcome.white_discs,
+                result: outcome.result_name().to_string(),
+                margin: outcome.margin,
+                plies: game.moves().len() as u32,
+                passes: game.passes(),
+                moves: game.transcript(),
+                seed,
+            };
+            let mut csv = Vec::with_capacity(256);
+            csv_row(&record, &mut csv);
+            Played {
+                csv,
+                pair: slot.pair as usize,
+                a_black: slot.a_black(),
+                a_margin: if slot.a_black() {
+                    outcome.margin
+                } else {
+                    -outcome.margin
+                },
+            }
+        },
+        stop,
+        |row: Played| {
+            writer
+                .write_all(&row.csv)
+                .map_err(|e| Error::io(games_path, e))?;
+            since_flush += 1;
+            let concluded = tallies.record(experiment, row.pair, row.a_black, row.a_margin);
+            // Rows reach the disk in step with the progress shown, so a kill loses little.
+            if since_flush >= 1024 || concluded {
+                writer.flush().map_err(|e| Error::io(games_path, e))?;
+                progress.advance(since_flush);
+                since_flush = 0;
+                if let Some(sprt) = experiment.sprt {
+                    let llr = tallies.pairs[0].penta.llr(sprt.elo0, sprt.elo1);
+                    progress.message(format!("LLR {llr:.2}"));
+                }
+            }
+            Ok(if concluded {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
+        },
+    )
+}

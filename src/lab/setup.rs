@@ -1,0 +1,245 @@
+//! The part every config shares (board size, rules, openings, seed, threads), read once
+//! and validated once for experiments, tunes and ablations alike.
+
+use crate::board::{Bits, Geometry, SIZES};
+use crate::error::{Error, Result};
+use crate::game::{Game, Rules};
+use crate::with_geometry;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where games start, as a config file writes it (`[openings]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsFile {
+    /// K uniformly random moves per colour-swapped game pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_plies: Option<u32>,
+    /// A file of transcripts, one per line, relative to the config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+impl OpeningsFile {
+    fn is_start(&self) -> bool {
+        self.random_plies.is_none() && self.file.is_none()
+    }
+}
+
+/// The shared setup as a config file writes it: flattened into the top level of
+/// experiment, tune and ablation files, every default written here once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupFile {
+    /// The seed: the same seed replays the same games.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Board size: 4, 6, 8 or 10.
+    #[serde(default = "default_size")]
+    pub size: u32,
+    /// Scoring rules.
+    #[serde(default)]
+    pub rules: Rules,
+    /// Worker threads (None: one per core).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// Openings.
+    #[serde(default, skip_serializing_if = "OpeningsFile::is_start")]
+    pub openings: OpeningsFile,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_size() -> u32 {
+    8
+}
+
+impl Default for SetupFile {
+    fn default() -> Self {
+        SetupFile {
+            seed: default_seed(),
+            size: default_size(),
+            rules: Rules::default(),
+            threads: None,
+            openings: OpeningsFile::default(),
+        }
+    }
+}
+
+/// Where games start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Openings {
+    /// The standard start.
+    #[default]
+    Start,
+    /// This many uniformly random moves, drawn from the schedule's opening seed.
+    RandomPlies(u32),
+    /// Transcripts from a file, one per line, used in turn.
+    List {
+        /// The file, as written in the config.
+        file: String,
+        /// Its transcripts (checked legal).
+        transcripts: Vec<String>,
+    },
+}
+
+/// The validated setup: size checked, openings read and checked, threads non-zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The seed.
+    pub seed: u64,
+    /// Board size.
+    pub size: u32,
+    /// Scoring rules.
+    pub rules: Rules,
+    /// Worker threads (None: one per core).
+    pub threads: Option<usize>,
+    /// Openings.
+    pub openings: Openings,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            seed: default_seed(),
+            size: default_size(),
+            rules: Rules::default(),
+            threads: None,
+            openings: Openings::Start,
+        }
+    }
+}
+
+/// The most worker threads accepted: more only adds overhead on any machine this runs on.
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks a board size typed by the user.
+pub fn check_size(size: u32) -> Result<u32> {
+    if SIZES.contains(&size) {
+        Ok(size)
+    } else {
+        Err(Error::input(format!(
+            "unsupported board size {size}: use one of 4, 6, 8, 10"
+        )))
+    }
+}
+
+/// Checks a thread count typed by the user (`what` names it: "threads = 0", "--threads 0").
+pub fn check_threads(threads: usize, what: &str) -> Result<usize> {
+    if threads == 0 {
+        Err(Error::input(format!(
+            "{what}: use at least 1 thread, or leave it out for one per core"
+        )))
+    } else if threads > MAX_THREADS {
+        Err(Error::input(format!(
+            "{what}: at most {MAX_THREADS} threads are accepted (one per core is fastest)"
+        )))
+    } else {
+        Ok(threads)
+    }
+}
+
+impl Setup {
+    /// Validates the file form; relative opening files start from `base`.
+    /// Messages name the key and the fix, without the file (the caller adds it).
+    pub fn from_file(file: &SetupFile, base: &Path) -> Result<Self> {
+        let size = check_size(file.size)?;
+        if let Some(threads) = file.threads {
+            check_threads(threads, &format!("threads = {threads}"))?;
+        }
+        let openings = match (&file.openings.random_plies, &file.openings.file) {
+            (Some(_), Some(_)) => {
+                return Err(Error::input(
+                    "[openings] takes random_plies or file, not both",
+                ))
+            }
+            (Some(k), None) if *k >= size * size - 4 => {
+                return Err(Error::input(format!(
+                    "random_plies = {k} would fill the {size}x{size} board: use fewer"
+                )))
+            }
+            (Some(0), None) | (None, None) => Openings::Start,
+            (Some(k), None) => Openings::RandomPlies(*k),
+            (None, Some(name)) => Openings::List {
+                file: name.clone(),
+                transcripts: load_openings(&base.join(name), size)?,
+            },
+        };
+        Ok(Setup {
+            seed: file.seed,
+            size,
+            rules: file.rules,
+            threads: file.threads,
+            openings,
+        })
+    }
+
+    /// The file form, every default written out: what `run.toml` records.
+    #[must_use]
+    pub fn to_file(&self) -> SetupFile {
+        SetupFile {
+            seed: self.seed,
+            size: self.size,
+            rules: self.rules,
+            threads: self.threads,
+            openings: match &self.openings {
+                Openings::Start => OpeningsFile::default(),
+                Openings::RandomPlies(k) => OpeningsFile {
+                    random_plies: Some(*k),
+                    file: None,
+                },
+                Openings::List { file, .. } => OpeningsFile {
+                    random_plies: None,
+                    file: Some(file.clone()),
+                },
+            },
+        }
+    }
+
+    /// The worker threads a run uses.
+    #[must_use]
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(rayon::current_num_threads)
+    }
+}
+
+/// `plies` uniformly random moves from the start (fewer if the game ends first).
+pub(super) fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
+    let mut rng = super::schedule::game_rng(seed);
+    let mut game = Game::<G>::new();
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play_unchecked(crate::strategy::random_square(moves, &mut rng));
+    }
+    game.transcript()
+}
+
+/// Reads an openings file: one transcript per line; blank lines and lines
+/// starting with `#` or `%` are skipped. Every transcript is checked.
+fn load_openings(path: &Path, size: u32) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+    let mut transcripts = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+            continue;
+        }
+        let transcript = with_geometry!(size, G => {
+            Game::<G>::from_transcript(line)
+                .map(|g| g.transcript())
+                .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))?
+        });
+        transcripts.push(transcript);
+    }
+    if transcripts.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no openings in the file (one transcript such as f5d6c3 per line)",
+            path.display()
+        )));
+    }
+    Ok(transcripts)
+}

@@ -1,0 +1,387 @@
+//! Tune files: the player to tune, its parameters as dotted paths into the player's
+//! strategy table, the opponents and the validation, checked before any game.
+
+use crate::error::{unknown_name, Error, Result, Source};
+use crate::lab::config::read_config;
+use crate::lab::setup::Setup;
+use crate::strategy::StrategySpec;
+use crate::with_geometry;
+use serde::Deserialize;
+use std::path::Path;
+use toml::{Spanned, Table, Value};
+
+/// The optimiser.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Simultaneous perturbation stochastic approximation (Spall), as chess testing frameworks use it.
+    #[default]
+    Spsa,
+    /// Covariance matrix adaptation (the `cmaes` crate).
+    Cmaes,
+}
+
+impl Method {
+    /// The name a tune file writes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Spsa => "SPSA",
+            Method::Cmaes => "CMA-ES",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParamFile {
+    name: String,
+    start: Option<f64>,
+    min: f64,
+    max: f64,
+    step: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpponentFile {
+    name: String,
+    strategy: Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpsaFile {
+    #[serde(default = "default_r_end")]
+    r_end: f64,
+}
+
+impl Default for SpsaFile {
+    fn default() -> Self {
+        SpsaFile {
+            r_end: default_r_end(),
+        }
+    }
+}
+
+fn default_r_end() -> f64 {
+    2.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValidationFile {
+    #[serde(default = "default_validation_games")]
+    games: u64,
+    #[serde(default = "default_elo1")]
+    elo1: f64,
+    #[serde(default)]
+    panel: Vec<OpponentFile>,
+    #[serde(default)]
+    skip: bool,
+}
+
+impl Default for ValidationFile {
+    fn default() -> Self {
+        ValidationFile {
+            games: default_validation_games(),
+            elo1: default_elo1(),
+            panel: Vec::new(),
+            skip: false,
+        }
+    }
+}
+
+fn default_validation_games() -> u64 {
+    1000
+}
+
+fn default_elo1() -> f64 {
+    20.0
+}
+
+/// A tune file's own keys; the shared setup sits beside them.
+#[derive(Deserialize)]
+struct TuneFile {
+    name: String,
+    #[serde(default)]
+    method: Method,
+    iterations: u64,
+    #[serde(default = "default_games")]
+    games_per_iteration: u64,
+    player: Spanned<Value>,
+    params: Vec<ParamFile>,
+    /// None: self-play (the two perturbed players against each other).
+    opponents: Option<Vec<OpponentFile>>,
+    #[serde(default)]
+    spsa: SpsaFile,
+    #[serde(default)]
+    validation: ValidationFile,
+}
+
+fn default_games() -> u64 {
+    64
+}
+
+/// A tuned parameter: a dotted path into the player's strategy table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Such as `eval.mobility`.
+    pub name: String,
+    /// Starting value.
+    pub start: f64,
+    /// Lower bound.
+    pub min: f64,
+    /// Upper bound.
+    pub max: f64,
+    /// Final perturbation size (SPSA's c at the last iteration; CMA-ES's scale).
+    pub step: f64,
+    /// The value is an integer in the strategy (rounded when set).
+    pub integer: bool,
+}
+
+/// A named opponent.
+pub type Opponent = (String, StrategySpec);
+
+/// A validated tune.
+pub struct Tune {
+    /// Name (and results folder).
+    pub name: String,
+    /// Board, rules, openings, seed and threads.
+    pub setup: Setup,
+    /// The optimiser.
+    pub method: Method,
+    /// Iterations (SPSA) or function evaluations (CMA-ES).
+    pub iterations: u64,
+    /// Games per iteration (even).
+    pub games: u64,
+    /// SPSA's final learning rate factor.
+    pub r_end: f64,
+    /// The player to tune, every default written out.
+    pub player: Table,
+    /// The parameters.
+    pub params: Vec<Param>,
+    /// The fixed opponents (empty: self-play).
+    pub panel: Vec<Opponent>,
+    /// Validation games (0: skip validation).
+    pub validation_games: u64,
+    /// Elo of the validation SPRT's H1.
+    pub validation_elo1: f64,
+    /// Players the validation plays the tuned player against besides the start.
+    pub validation_panel: Vec<Opponent>,
+}
+
+fn path_get<'a>(table: &'a Table, path: &str) -> Option<&'a Value> {
+    let mut parts = path.split('.').peekable();
+    let mut current = table;
+    while let Some(part) = parts.next() {
+        let value = current.get(part)?;
+        if parts.peek().is_none() {
+            return Some(value);
+        }
+        current = value.as_table()?;
+    }
+    None
+}
+
+fn path_set(table: &mut Table, path: &str, value: Value) {
+    let mut parts: Vec<&str> = path.split('.').collect();
+    let last = parts.pop().expect("a non-empty path");
+    let mut current = table;
+    for part in parts {
+        current = current
+            .get_mut(part)
+            .and_then(Value::as_table_mut)
+            .expect("the path was checked");
+    }
+    current.insert(last.to_string(), value);
+}
+
+/// Every numeric leaf of a table, as dotted paths (for "did you mean").
+fn numeric_paths(table: &Table, prefix: &str, out: &mut Vec<String>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            Value::Integer(_) | Value::Float(_) => out.push(path),
+            Value::Table(t) => numeric_paths(t, &path, out),
+            _ => {}
+        }
+    }
+}
+
+fn check_param(
+    p: ParamFile,
+    player: &Table,
+    known: &[&str],
+    kind: &str,
+) -> std::result::Result<Param, String> {
+    let current = path_get(player, &p.name).ok_or_else(|| {
+        unknown_name(&format!("parameter for strategy '{kind}':"), &p.name, known)
+    })?;
+    let (value, integer) = match current {
+        Value::Integer(i) => (*i as f64, true),
+        Value::Float(f) => (*f, false),
+        _ => {
+            return Err(format!(
+                "parameter '{}' is not a number in the strategy",
+                p.name
+            ))
+        }
+    };
+    if p.min.partial_cmp(&p.max) != Some(std::cmp::Ordering::Less) {
+        return Err(format!(
+            "parameter '{}': min = {} is not below max = {}",
+            p.name, p.min, p.max
+        ));
+    }
+    let start = p.start.unwrap_or(value);
+    if !(p.min..=p.max).contains(&start) {
+        return Err(format!(
+            "parameter '{}': start = {start} is outside [{}, {}]",
+            p.name, p.min, p.max
+        ));
+    }
+    if p.step.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return Err(format!(
+            "parameter '{}': step = {} must be above 0",
+            p.name, p.step
+        ));
+    }
+    Ok(Param {
+        name: p.name,
+        start,
+        min: p.min,
+        max: p.max,
+        step: p.step,
+        integer,
+    })
+}
+
+impl Tune {
+    /// Reads and validates a tune file; every error comes before any game.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+        let origin = path.display().to_string();
+        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let source = Source {
+            origin: &origin,
+            text: &text,
+        };
+        let fail = |message: String| Error::input(format!("{origin}: {message}"));
+        let file = read_config::<TuneFile>(&source)?;
+        let setup = Setup::from_file(&file.setup, &base_dir).map_err(|e| fail(e.to_string()))?;
+        let raw = file.own;
+        if raw.iterations == 0 {
+            return Err(fail("iterations = 0: tune for at least 1 iteration".into()));
+        }
+        if raw.games_per_iteration < 2 || raw.games_per_iteration % 2 == 1 {
+            return Err(fail(format!(
+                "games_per_iteration = {}: use an even number of at least 2 (colour-swapped pairs)",
+                raw.games_per_iteration
+            )));
+        }
+        let span = raw.player.span();
+        let spec = StrategySpec::from_value(raw.player.get_ref())
+            .map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
+        let player = spec.to_table();
+        if raw.params.is_empty() {
+            return Err(fail(
+                "no [[params]]: name at least one parameter to tune".into(),
+            ));
+        }
+        let mut known = Vec::new();
+        numeric_paths(&player, "", &mut known);
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        let params = raw
+            .params
+            .into_iter()
+            .map(|p| check_param(p, &player, &known, spec.kind()).map_err(fail))
+            .collect::<Result<Vec<_>>>()?;
+        let buildable = |spec: &StrategySpec| -> std::result::Result<(), String> {
+            with_geometry!(setup.size, G => spec.build::<G>(setup.rules).map(drop).map_err(|e| e.to_string()))
+        };
+        let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
+            list.into_iter()
+                .map(|o| {
+                    let spec = StrategySpec::from_value(&o.strategy)
+                        .map_err(|e| e.to_string())
+                        .and_then(|s| buildable(&s).map(|()| s))
+                        .map_err(|e| fail(format!("{what} '{}': {e}", o.name)))?;
+                    Ok((o.name, spec))
+                })
+                .collect()
+        };
+        let panel = opponents(raw.opponents.unwrap_or_default(), "opponent")?;
+        let mut validation_panel = opponents(raw.validation.panel, "validation panel player")?;
+        if validation_panel.is_empty() {
+            validation_panel = panel.clone();
+        }
+        buildable(&spec).map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
+        let tune = Tune {
+            name: raw.name,
+            setup: setup.clone(),
+            method: raw.method,
+            iterations: raw.iterations,
+            games: raw.games_per_iteration,
+            r_end: raw.spsa.r_end,
+            player,
+            params,
+            panel,
+            validation_games: if raw.validation.skip {
+                0
+            } else {
+                raw.validation.games
+            },
+            validation_elo1: raw.validation.elo1,
+            validation_panel,
+        };
+        // Every parameter must reach a buildable strategy at both bounds.
+        for (i, p) in tune.params.iter().enumerate() {
+            for v in [p.min, p.max] {
+                let mut theta = tune.start();
+                theta[i] = v;
+                tune.spec(&theta)
+                    .and_then(|spec| buildable(&spec))
+                    .map_err(|e| fail(format!("parameter '{}' = {v}: {e}", p.name)))?;
+            }
+        }
+        Ok(tune)
+    }
+
+    /// The starting values.
+    #[must_use]
+    pub fn start(&self) -> Vec<f64> {
+        self.params.iter().map(|p| p.start).collect()
+    }
+
+    /// The strategy table with the parameters set to `theta`.
+    #[must_use]
+    pub fn table(&self, theta: &[f64]) -> Table {
+        let mut table = self.player.clone();
+        for (p, &v) in self.params.iter().zip(theta) {
+            let value = if p.integer {
+                Value::Integer(v.round() as i64)
+            } else {
+                Value::Float(v)
+            };
+            path_set(&mut table, &p.name, value);
+        }
+        table
+    }
+
+    /// The strategy with the parameters set to `theta`.
+    pub fn spec(&self, theta: &[f64]) -> std::result::Result<StrategySpec, String> {
+        StrategySpec::from_table(&self.table(theta)).map_err(|e| e.to_string())
+    }
+
+    /// Clamps `theta` into the parameters' bounds.
+    pub fn clamp(&self, theta: &mut [f64]) {
+        for (v, p) in theta.iter_mut().zip(&self.params) {
+            *v = v.clamp(p.min, p.max);
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! `reversi-lab tune`: find evaluation weights by play (SPSA, or CMA-ES), then prove
+//! the gain with validation runs against the starting player and a panel.
+
+mod charts;
+mod cmaes;
+pub mod config;
+mod spsa;
+pub mod trace;
+mod validate;
+
+pub use config::{Method, Param, Tune};
+
+use crate::board::Geometry;
+use crate::error::{Error, Result};
+use crate::lab::{Deal, Driver, Schedule, Slot};
+use crate::progress::Progress;
+use crate::stats::Trinomial;
+use crate::strategy::Strategy;
+use crate::with_geometry;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use toml::{Table, Value};
+use trace::Trace;
+
+/// How a tune's games are played: one driver for the whole tune, and the schedule
+/// whose pair number is the iteration, so every iteration has its own openings and
+/// seeds, and theta+ and theta- of one iteration meet the same ones.
+pub struct Games<'a, G: Geometry> {
+    tune: &'a Tune,
+    driver: Driver<G>,
+    schedule: Schedule,
+}
+
+impl<G: Geometry> Games<'_, G> {
+    /// The strategy with the parameters at `theta`.
+    pub fn build(&self, theta: &[f64]) -> Result<Box<dyn Strategy<G>>> {
+        let spec = self.tune.spec(theta).map_err(Error::input)?;
+        spec.build::<G>(self.tune.setup.rules)
+            .map_err(|e| Error::input(e.to_string()))
+    }
+
+    /// The fixed opponents.
+    pub fn panel(&self) -> Result<Vec<Box<dyn Strategy<G>>>> {
+        self.tune
+            .panel
+            .iter()
+            .map(|(name, spec)| {
+                spec.build::<G>(self.tune.setup.rules)
+                    .map_err(|e| Error::input(format!("opponent '{name}': {e}")))
+            })
+            .collect()
+    }
+
+    /// Plays `games` games of X against the opponents (one after another by
+    /// colour-swapped pair), X black in the even games. Returns X's tally.
+    pub fn play(
+        &self,
+        x: &dyn Strategy<G>,
+        opponents: &[&dyn Strategy<G>],
+        iteration: u64,
+        games: u64,
+    ) -> Trinomial {
+        let mut players = vec![x];
+        players.extend_from_slice(opponents);
+        let rules = self.tune.setup.rules;
+        self.driver
+            .play(
+                &players,
+                0..games,
+                |g| {
+                    let slot = Slot {
+                        pair: iteration,
+                        game_in_pair: g,
+                    };
+                    let opponent = 1 + (g / 2) as usize % opponents.len();
+                    let seats = if slot.a_black() {
+                        [0, opponent]
+                    } else {
+                        [opponent, 0]
+                    };
+                    let (_, start) = self.schedule.start::<G>(slot);
+                    let seed = self.schedule.seed(slot);
+                    (slot, Deal { seats, start, seed })
+                },
+                |_, slot, game| {
+                    let margin = game.outcome(rules).expect("played to the end").margin;
+                    Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
+                },
+                None,
+            )
+            .into_iter()
+            .flatten()
+            .sum()
+    }
+}
+
+/// What a tune did.
+pub struct TuneSummary {
+    /// The tune's folder.
+    pub out: PathBuf,
+    /// The tuned parameters.
+    pub best: Vec<f64>,
+    /// Lines for the terminal: the parameters and the validation.
+    pub lines: Vec<String>,
+    /// The validation runs' folders (for their reports).
+    pub validations: Vec<PathBuf>,
+    /// Whether the run was interrupted.
+    pub interrupted: bool,
+}
+
+/// Runs a tune (or the rest of one, with `resume`), then validates the result.
+pub fn tune(
+    path: &Path,
+    out: Option<PathBuf>,
+    resume: bool,
+    quiet: bool,
+    stop: &AtomicBool,
+) -> Result<TuneSummary> {
+    let tune = Tune::load(path)?;
+    let out = out.unwrap_or_else(|| Path::new("results").join(&tune.name));
+    if out.exists() && !resume {
+        return Err(Error::input(format!(
+            "results folder {} already exists: pass --resume to continue the tune, or --out DIR",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(&out).map_err(|e| {
+        Error::input(format!(
+            "cannot create results folder {}: {e} (choose another with --out)",
+            out.display()
+        ))
+    })?;
+    let (trace, mut rows) = Trace::open(&out.join("trace.csv"), &tune)?;
+    let progress = Progress::new(tune.iterations, rows.len() as u64, quiet);
+    let (best, interrupted) = with_geometry!(tune.setup.size, G => {
+        let games = Games::<G> {
+            tune: &tune,
+            driver: Driver::new(tune.setup.threads)?,
+            schedule: Schedule::new(&tune.setup, Vec::new(), tune.games),
+        };
+        match tune.method {
+            Method::Spsa => spsa::spsa(&tune, &games, &mut rows, &trace, &progress, stop)?,
+            Method::Cmaes => cmaes::cmaes(&tune, &games, &mut rows, &trace, &progress, stop)?,
+        }
+    });
+    progress.finish();
+    let mut lines: Vec<String> = tune
+        .params
+        .iter()
+        .zip(&best)
+        .map(|(p, v)| format!("{:<24} {:>10.3} -> {:>10.3}", p.name, p.start, v))
+        .collect();
+    if interrupted {
+        return Ok(TuneSummary {
+            out,
+            best,
+            lines,
+            validations: Vec::new(),
+            interrupted,
+        });
+    }
+    let tuned = tune.table(&best);
+    write_best(&tune, &tuned, &out)?;
+    charts::draw(&tune, &rows, &out.join("charts"))?;
+    let (validation, validations) = validate::validate(&tune, &tuned, &out, quiet, stop)?;
+    lines.extend(validation.iter().cloned());
+    write_report(&tune, &best, &validation, &out)?;
+    Ok(TuneSummary {
+        out,
+        best,
+        lines,
+        validations,
+        interrupted,
+    })
+}
+
+/// `best.toml`: a player an experiment file can include as it is.
+fn write_best(tune: &Tune, tuned: &Table, out: &Path) -> Result<()> {
+    let mut player = Table::new();
+    player.insert("name".into(), Value::String(format!("{}-tuned", tune.name)));
+    player.insert("strategy".into(), Value::Table(tuned.clone()));
+    let mut doc = Table::new();
+    doc.insert("players".into(), Value::Array(vec![Value::Table(player)]));
+    let path = out.join("best.toml");
+    let method = match tune.method {
+        Method::Spsa => "Spsa",
+        Method::Cmaes => "Cmaes",
+    };
+    let text = format!(
+        "# The tuned player of `reversi-lab tune` {} ({method}, {} iterations): paste into an experiment file.\n{}",
+        tune.name,
+        tune.iterations,
+        toml::to_string(&doc).expect("a table serialises")
+    );
+    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
+}
+
+/// The tune's `report.md`: the parameters, the validation verdicts and the charts.
+fn write_report(tune: &Tune, best: &[f64], validation: &[String], out: &Path) -> Result<()> {
+    let mut report = format!(
+        "# Tune: {}\n\nMethod {}, {} iterations of {} games, seed {}.\n\n| parameter | start | tuned | bounds |\n|---|---|---|---|\n",
+        tune.name,
+        tune.method.name(),
+        tune.iterations,
+        tune.games,
+        tune.setup.seed
+    );
+    for (p, v) in tune.params.iter().zip(best) {
+        writeln!(
+            report,
+            "| {} | {} | {:.3} | [{}, {}] |",
+            p.name, p.start, v, p.min, p.max
+        )
+        .ok();
+    }
+    report.push_str("\n## Validation\n\n");
+    for line in validation {
+        writeln!(report, "- {line}").ok();
+    }
+    report.push_str("\n## Charts\n\n![Parameters](charts/parameters.svg)\n\n![Result per iteration](charts/results.svg)\n");
+    let path = out.join("report.md");
+    std::fs::write(&path, report).map_err(|e| Error::io(&path, e))
+}

@@ -1,0 +1,119 @@
+//! `trace.csv`: one row per iteration (its result and the parameters after it),
+//! appended as the tune goes and read back by `--resume`.
+
+use super::config::Tune;
+use crate::error::{Error, Result};
+use serde::ser::{SerializeSeq, Serializer};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One row of `trace.csv`. Its columns are `iteration`, `result` and then one per
+/// tuned parameter, named by the tune, so the header comes from the tune rather
+/// than from a derive; numbers are written in Rust's shortest exact form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceRow {
+    /// 1-based iteration (SPSA) or evaluation (CMA-ES).
+    pub iteration: u64,
+    /// SPSA: theta+ over theta-; CMA-ES: the candidate's score.
+    pub result: f64,
+    /// The parameters after the iteration (CMA-ES: the candidate).
+    pub theta: Vec<f64>,
+}
+
+impl Serialize for TraceRow {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(2 + self.theta.len()))?;
+        seq.serialize_element(&self.iteration)?;
+        seq.serialize_element(&self.result.to_string())?;
+        for v in &self.theta {
+            seq.serialize_element(&v.to_string())?;
+        }
+        seq.end()
+    }
+}
+
+impl TraceRow {
+    /// A row read back, or None for a partial row left by a kill.
+    fn from_record(record: &csv::StringRecord, params: usize) -> Option<Self> {
+        let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
+        let theta: Option<Vec<f64>> = (0..params).map(|i| number(2 + i)).collect();
+        Some(TraceRow {
+            iteration: record.get(0)?.parse().ok()?,
+            result: number(1)?,
+            theta: theta?,
+        })
+    }
+}
+
+/// The trace file of a tune, open for appending.
+pub struct Trace {
+    path: PathBuf,
+}
+
+fn header(tune: &Tune) -> Vec<String> {
+    let mut h = vec!["iteration".to_string(), "result".to_string()];
+    h.extend(tune.params.iter().map(|p| p.name.clone()));
+    h
+}
+
+fn line(row: &TraceRow) -> Vec<u8> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.serialize(row).expect("a row serialises to memory");
+    writer.into_inner().expect("writing to memory cannot fail")
+}
+
+impl Trace {
+    /// Opens (or starts) `path`: returns the complete rows already there, and
+    /// rewrites the file from them so a partial last line is dropped.
+    pub fn open(path: &Path, tune: &Tune) -> Result<(Self, Vec<TraceRow>)> {
+        let mut rows = Vec::new();
+        if path.exists() {
+            let mut reader = csv::Reader::from_path(path)
+                .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+            let headers = reader
+                .headers()
+                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
+                .clone();
+            if headers.iter().ne(header(tune).iter().map(String::as_str)) {
+                return Err(Error::input(format!(
+                    "{} was written by a different tune (its columns differ): use --out DIR for a new tune",
+                    path.display()
+                )));
+            }
+            for record in reader.records() {
+                let Some(row) = record
+                    .ok()
+                    .and_then(|r| TraceRow::from_record(&r, tune.params.len()))
+                else {
+                    break;
+                };
+                rows.push(row);
+            }
+        }
+        let mut text = header(tune).join(",").into_bytes();
+        text.push(b'\n');
+        for row in &rows {
+            text.extend(line(row));
+        }
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+        Ok((
+            Trace {
+                path: path.to_path_buf(),
+            },
+            rows,
+        ))
+    }
+
+    /// Appends one row.
+    pub fn append(&self, row: &TraceRow) -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| Error::io(&self.path, e))?;
+        file.write_all(&line(row))
+            .map_err(|e| Error::io(&self.path, e))
+    }
+}

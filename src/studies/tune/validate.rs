@@ -1,0 +1,97 @@
+//! Validation of a tuned player: head-to-head runs against the starting player
+//! (with an SPRT) and against each panel player, with a plain verdict per run.
+
+use super::config::Tune;
+use crate::error::{Error, Result};
+use crate::lab::{run, Experiment, Format, RunOptions, Seeds, Sprt, Status};
+use crate::strategy::StrategySpec;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use toml::Table;
+
+/// Plays the tuned player against the start and the validation panel; returns one
+/// line per comparison and the folders of the runs.
+pub fn validate(
+    tune: &Tune,
+    tuned: &Table,
+    out: &Path,
+    quiet: bool,
+    stop: &AtomicBool,
+) -> Result<(Vec<String>, Vec<PathBuf>)> {
+    if tune.validation_games == 0 {
+        return Ok((
+            vec!["validation skipped (validation.skip = true)".into()],
+            Vec::new(),
+        ));
+    }
+    let tuned = StrategySpec::from_table(tuned).map_err(|e| Error::input(e.to_string()))?;
+    let start = StrategySpec::from_table(&tune.player).map_err(|e| Error::input(e.to_string()))?;
+    let mut comparisons = vec![("start".to_string(), start)];
+    comparisons.extend(tune.validation_panel.iter().cloned());
+    let mut lines = Vec::new();
+    let mut dirs = Vec::new();
+    for (index, (name, opponent)) in comparisons.into_iter().enumerate() {
+        let mut setup = tune.setup.clone();
+        setup.seed = Seeds(tune.setup.seed).validation(index as u64);
+        let mut builder = Experiment::builder(format!("{}-validation-{name}", tune.name), setup)
+            .format(Format::HeadToHead)
+            .games_per_pair(tune.validation_games)
+            .player("tuned", tuned.clone())
+            .player(name.clone(), opponent);
+        if index == 0 {
+            builder = builder.sprt(Sprt {
+                elo0: 0.0,
+                elo1: tune.validation_elo1,
+                alpha: 0.05,
+                beta: 0.05,
+            });
+        }
+        let experiment = builder.build()?;
+        let dir = out.join(format!("validation-{name}"));
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| Error::io_during("remove", &dir, e))?;
+        }
+        let summary = run(
+            &experiment,
+            &RunOptions {
+                out: Some(dir.clone()),
+                resume: false,
+                quiet,
+                stop,
+            },
+        )?;
+        if summary.status == Status::Interrupted {
+            lines.push(format!("validation against {name} interrupted"));
+            break;
+        }
+        dirs.push(dir);
+        let pair = &summary.pairs[0];
+        let nan = f64::NAN;
+        let (elo, low, high) = (
+            pair.elo.unwrap_or(nan),
+            pair.elo_low.unwrap_or(nan),
+            pair.elo_high.unwrap_or(nan),
+        );
+        let verdict = if low > 0.0 {
+            "significant gain: the 95% interval is entirely above 0"
+        } else if high < 0.0 {
+            "significantly WORSE: the 95% interval is entirely below 0"
+        } else {
+            "NOT significant: the 95% interval includes 0"
+        };
+        let sprt = match summary.status {
+            Status::SprtAcceptedH1 => ", SPRT accepted H1",
+            Status::SprtAcceptedH0 => ", SPRT accepted H0",
+            _ => "",
+        };
+        lines.push(format!(
+            "tuned vs {name}: {} games, {}/{}/{}, score {:.1}%, Elo {elo:+.0} [{low:+.0}, {high:+.0}]{sprt}: {verdict}",
+            pair.games,
+            pair.wins,
+            pair.draws,
+            pair.losses,
+            100.0 * pair.score.unwrap_or(nan)
+        ));
+    }
+    Ok((lines, dirs))
+}
