@@ -385,7 +385,7 @@ impl Tune {
     }
 
     /// The strategy with the parameters set to `theta`.
-    pub fn spec(&self, theta: &[f64]) -> std::result::Result<StrategySpec, String> {
+    pub fn spec(&self, theta: &[f64]) -> Result<StrategySpec, crate::strategy::SpecError> {
         StrategySpec::from_table(&self.table(theta))
     }
 
@@ -613,8 +613,8 @@ fn append(trace: &Path, row: &TraceRow) -> Result<()> {
 }
 
 fn build<G: Geometry>(tune: &Tune, theta: &[f64]) -> Result<Box<dyn Strategy<G>>> {
-    let spec = tune.spec(theta).map_err(Error::input)?;
-    spec.build::<G>(tune.base.rules).map_err(Error::input)
+    let spec = tune.spec(theta)?;
+    Ok(spec.build::<G>(tune.base.rules)?)
 }
 
 fn panel<G: Geometry>(tune: &Tune) -> Result<Vec<Box<dyn Strategy<G>>>> {
