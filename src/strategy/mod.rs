@@ -2,6 +2,7 @@
 
 mod alphabeta;
 mod corner;
+mod error;
 mod eval;
 mod greedy;
 mod minimum_disc;
@@ -16,6 +17,7 @@ mod weighted;
 
 pub use alphabeta::{terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
 pub use corner::{CornerEdge, CornerFirst};
+pub use error::SpecError;
 pub use eval::{EvalWeights, FeatureEval, FEATURES};
 pub use greedy::{DiscEval, Greedy};
 pub use minimum_disc::MinimumDisc;

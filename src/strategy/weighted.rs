@@ -1,6 +1,6 @@
 //! `weighted`: square weights over own discs minus the opponent's; presets, square classes or a full table.
 
-use super::Evaluator;
+use super::{Evaluator, SpecError};
 use crate::board::{Bits, Board, Geometry};
 use serde::{Deserialize, Serialize};
 
@@ -93,13 +93,17 @@ impl SquareClasses {
 }
 
 /// The table of a preset on a board of `size`, or why there is none.
-pub fn preset_table(name: &str, size: u32) -> Result<Vec<i32>, String> {
+pub fn preset_table(name: &str, size: u32) -> Result<Vec<i32>, SpecError> {
+    let eight_by_eight = |name: &'static str, top: &[[i32; 8]; 4]| {
+        if size == 8 {
+            Ok(mirrored(top))
+        } else {
+            Err(SpecError::PresetSize { name, size })
+        }
+    };
     match name {
-        "classic" | "paip" if size != 8 => Err(format!(
-            "weighted preset '{name}' is an 8x8 table and the board is {size}x{size}: use `classes` (square classes for any size), preset 'explorer', or a {size}x{size} `table`"
-        )),
-        "classic" => Ok(mirrored(&CLASSIC)),
-        "paip" => Ok(mirrored(&PAIP)),
+        "classic" => eight_by_eight("classic", &CLASSIC),
+        "paip" => eight_by_eight("paip", &PAIP),
         "explorer" => Ok(SquareClasses {
             corner: 10,
             c_square: 4,
@@ -109,7 +113,9 @@ pub fn preset_table(name: &str, size: u32) -> Result<Vec<i32>, String> {
             inner: 1,
         }
         .table(size)),
-        other => Err(crate::error::unknown_name("weighted preset", other, &PRESETS)),
+        other => Err(SpecError::UnknownPreset {
+            name: other.to_string(),
+        }),
     }
 }
 
@@ -198,9 +204,11 @@ mod tests {
         assert_eq!(preset_table("paip", 8).unwrap()[0], 120);
         assert!(preset_table("classic", 6)
             .unwrap_err()
+            .to_string()
             .contains("8x8 table"));
         assert!(preset_table("clasic", 8)
             .unwrap_err()
+            .to_string()
             .contains("did you mean 'classic'"));
     }
 

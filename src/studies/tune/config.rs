@@ -4,7 +4,7 @@
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::setup::Setup;
-use crate::strategy::StrategySpec;
+use crate::strategy::{SpecError, StrategySpec};
 use crate::with_geometry;
 use serde::Deserialize;
 use std::path::Path;
@@ -345,6 +345,7 @@ impl Tune {
                 let mut theta = tune.start();
                 theta[i] = v;
                 tune.spec(&theta)
+                    .map_err(|e| e.to_string())
                     .and_then(|spec| buildable(&spec))
                     .map_err(|e| fail(format!("parameter '{}' = {v}: {e}", p.name)))?;
             }
@@ -374,8 +375,8 @@ impl Tune {
     }
 
     /// The strategy with the parameters set to `theta`.
-    pub fn spec(&self, theta: &[f64]) -> std::result::Result<StrategySpec, String> {
-        StrategySpec::from_table(&self.table(theta)).map_err(|e| e.to_string())
+    pub fn spec(&self, theta: &[f64]) -> std::result::Result<StrategySpec, SpecError> {
+        StrategySpec::from_table(&self.table(theta))
     }
 
     /// Clamps `theta` into the parameters' bounds.

@@ -35,9 +35,7 @@ pub struct Games<'a, G: Geometry> {
 impl<G: Geometry> Games<'_, G> {
     /// The strategy with the parameters at `theta`.
     pub fn build(&self, theta: &[f64]) -> Result<Box<dyn Strategy<G>>> {
-        let spec = self.tune.spec(theta).map_err(Error::input)?;
-        spec.build::<G>(self.tune.setup.rules)
-            .map_err(|e| Error::input(e.to_string()))
+        Ok(self.tune.spec(theta)?.build::<G>(self.tune.setup.rules)?)
     }
 
     /// The fixed opponents.

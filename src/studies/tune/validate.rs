@@ -24,8 +24,8 @@ pub fn validate(
             Vec::new(),
         ));
     }
-    let tuned = StrategySpec::from_table(tuned).map_err(|e| Error::input(e.to_string()))?;
-    let start = StrategySpec::from_table(&tune.player).map_err(|e| Error::input(e.to_string()))?;
+    let tuned = StrategySpec::from_table(tuned)?;
+    let start = StrategySpec::from_table(&tune.player)?;
     let mut comparisons = vec![("start".to_string(), start)];
     comparisons.extend(tune.validation_panel.iter().cloned());
     let mut lines = Vec::new();

@@ -1,0 +1,186 @@
+//! What can be wrong with a strategy description, as a type callers can match on;
+//! the messages are the ones users see, so they name the fix.
+
+use super::spec::{kind_names, KINDS};
+use super::weighted::PRESETS;
+use crate::error::unknown_name;
+use std::ops::RangeInclusive;
+
+/// Why a strategy description could not be read or built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A TOML value that is neither a table nor a spec string.
+    #[error("a strategy is a table such as {{ kind = \"greedy\" }} or a spec string such as \"alphabeta:depth=4\", not {found}")]
+    NotAStrategy {
+        /// The TOML type that was given.
+        found: &'static str,
+    },
+    /// A table without `kind`.
+    #[error("a strategy table needs `kind` (one of: {})", kind_names().join(", "))]
+    MissingKind,
+    /// A `kind` that is not a string.
+    #[error("`kind` must be a string such as \"greedy\"")]
+    KindNotString,
+    /// A kind name not in [`KINDS`].
+    #[error("{}", unknown_name("strategy", name, &kind_names()))]
+    UnknownKind {
+        /// The name given.
+        name: String,
+    },
+    /// A parameter the kind does not take.
+    #[error("{}", unknown_param(kind, name))]
+    UnknownParam {
+        /// The kind.
+        kind: &'static str,
+        /// The key given.
+        name: String,
+    },
+    /// A parameter of the wrong type or shape, in serde's words.
+    #[error("strategy '{kind}': {message}")]
+    BadValue {
+        /// The kind.
+        kind: &'static str,
+        /// What the deserialiser said.
+        message: String,
+    },
+    /// A number outside what the strategy can use.
+    #[error("strategy '{kind}': {param} = {value} is out of range: use {} to {}", accepted.start(), accepted.end())]
+    OutOfRange {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// The value given.
+        value: u32,
+        /// The values allowed.
+        accepted: RangeInclusive<u32>,
+    },
+    /// `alphabeta` with `nodes = 0`, which could never search a node.
+    #[error("strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out")]
+    NoNodes,
+    /// A strategy where an evaluation is needed.
+    #[error("'{kind}' is not an evaluation: use weighted, mobility, stability, eval or greedy")]
+    NotAnEvaluation {
+        /// The kind given.
+        kind: &'static str,
+    },
+    /// A search `eval` that is not an evaluation. A variant of its own because,
+    /// where users write it, `greedy` needs saying that it means the disc count.
+    #[error("alphabeta eval: '{kind}' is not an evaluation: use weighted, mobility, stability, eval or greedy (disc count)")]
+    SearchEvalNotAnEvaluation {
+        /// The kind given.
+        kind: &'static str,
+    },
+    /// An error in a strategy nested inside another (`parity base`, `alphabeta eval`).
+    // Not a `#[source]`: the message already includes it, and a chain printer would repeat it.
+    #[error("{within}: {error}")]
+    Nested {
+        /// Where the nested strategy sits.
+        within: &'static str,
+        /// What is wrong with it.
+        error: Box<SpecError>,
+    },
+    /// An empty one-line spec.
+    #[error("empty strategy spec: write a kind such as 'greedy' (known: {})", kind_names().join(", "))]
+    EmptySpec,
+    /// A one-line spec whose brackets close more than they open.
+    #[error("unbalanced brackets in strategy spec '{spec}'")]
+    ExtraClosingBracket {
+        /// The spec, or the part of it being read.
+        spec: String,
+    },
+    /// A one-line spec with a bracket or quote left open.
+    #[error("unbalanced brackets or quotes in strategy spec '{spec}'")]
+    Unclosed {
+        /// The spec, or the part of it being read.
+        spec: String,
+    },
+    /// A spec starting with `{` that TOML cannot read as an inline table.
+    #[error("strategy spec '{spec}' is not a TOML inline table{}", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
+    NotInlineTable {
+        /// The spec.
+        spec: String,
+        /// What TOML said, on one line.
+        detail: Option<String>,
+    },
+    /// A `key=value` part without `=`.
+    #[error("strategy spec '{spec}': '{part}' should be key=value, as in alphabeta:depth=4,eval=mobility")]
+    NotKeyValue {
+        /// The spec.
+        spec: String,
+        /// The part without `=`.
+        part: String,
+    },
+    /// A key given twice in one spec.
+    #[error("strategy spec '{spec}': '{key}' is given twice")]
+    RepeatedKey {
+        /// The spec.
+        spec: String,
+        /// The key.
+        key: String,
+    },
+    /// More than one of `preset`, `classes` and `table`.
+    #[error("give only one of `preset`, `classes` and `table`")]
+    SeveralTables,
+    /// A table given as rows that are not `size` rows of `size`.
+    #[error(
+        "the weight table must have {size} rows of {size} weights for the {size}x{size} board"
+    )]
+    TableRows {
+        /// The board size.
+        size: u32,
+    },
+    /// A flat table of the wrong length.
+    #[error("the weight table has {len} weights but the {size}x{size} board needs {} (or {size} rows of {size})", size * size)]
+    TableLength {
+        /// The number of weights given.
+        len: usize,
+        /// The board size.
+        size: u32,
+    },
+    /// An 8x8 preset on another board size.
+    #[error("weighted preset '{name}' is an 8x8 table and the board is {size}x{size}: use `classes` (square classes for any size), preset 'explorer', or a {size}x{size} `table`")]
+    PresetSize {
+        /// The preset.
+        name: &'static str,
+        /// The board size.
+        size: u32,
+    },
+    /// A preset name that is not built in.
+    #[error("{}", unknown_name("weighted preset", name, &PRESETS))]
+    UnknownPreset {
+        /// The name given.
+        name: String,
+    },
+}
+
+impl SpecError {
+    /// This error inside the strategy at `within`.
+    #[must_use]
+    pub fn within(self, within: &'static str) -> Self {
+        SpecError::Nested {
+            within,
+            error: Box::new(self),
+        }
+    }
+}
+
+fn unknown_param(kind: &str, name: &str) -> String {
+    let known: Vec<&str> = KINDS
+        .iter()
+        .find(|k| k.name == kind)
+        .map(|k| k.params.iter().map(|p| p.name).collect())
+        .unwrap_or_default();
+    if known.is_empty() {
+        format!("strategy '{kind}' takes no parameters, but '{name}' was given")
+    } else {
+        unknown_name(&format!("parameter for strategy '{kind}':"), name, &known)
+    }
+}
+
+impl From<SpecError> for crate::error::Error {
+    /// A bad strategy is bad input: the user fixes the description.
+    fn from(error: SpecError) -> Self {
+        crate::error::Error::Input(error.to_string())
+    }
+}

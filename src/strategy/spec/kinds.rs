@@ -1,0 +1,436 @@
+//! The strategy kinds and their parameters: the keys the parser accepts, and the
+//! `reversi-lab strategies` listing, whose defaults come from the parser itself.
+
+use super::StrategySpec;
+use crate::error::closest;
+use crate::strategy::weighted::PRESETS;
+use std::fmt::Write as _;
+use toml::Value;
+
+/// One parameter of a strategy kind, for validation and `reversi-lab strategies`.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    /// The key users write.
+    pub name: &'static str,
+    /// What it does.
+    pub help: &'static str,
+    /// The default in words, only where it is not a plain value in the default
+    /// spec (it depends on other parameters, or is absence). Plain defaults are
+    /// read from the parser's own defaults, so the listing cannot disagree with them.
+    pub default_text: Option<&'static str>,
+}
+
+/// One strategy kind.
+#[derive(Clone, Copy, Debug)]
+pub struct KindInfo {
+    /// The name users write (`kind = "..."`).
+    pub name: &'static str,
+    /// One line on what it does.
+    pub help: &'static str,
+    /// Its parameters: the only keys `StrategySpec::from_table` accepts for it.
+    pub params: &'static [ParamInfo],
+}
+
+const fn p(name: &'static str, help: &'static str) -> ParamInfo {
+    ParamInfo {
+        name,
+        help,
+        default_text: None,
+    }
+}
+
+const fn described(name: &'static str, default: &'static str, help: &'static str) -> ParamInfo {
+    ParamInfo {
+        name,
+        help,
+        default_text: Some(default),
+    }
+}
+
+const NO_TABLE: &str = "-";
+const DEFAULT_PRESET: &str = "classic (8x8), classes elsewhere";
+
+const WEIGHTED_PARAMS: &[ParamInfo] = &[
+    described(
+        "preset",
+        DEFAULT_PRESET,
+        "built-in table: classic, paip or explorer",
+    ),
+    described(
+        "classes",
+        NO_TABLE,
+        "square-class weights for any size: { corner, c_square, x_square, edge, centre, inner }",
+    ),
+    described(
+        "table",
+        NO_TABLE,
+        "a full table: n*n weights, or n rows of n, row 1 first",
+    ),
+    described(
+        "own_only",
+        "true for explorer, else false",
+        "sum over own discs only",
+    ),
+];
+
+/// Every strategy kind with its parameters.
+pub const KINDS: &[KindInfo] = &[
+    KindInfo { name: "random", help: "a uniformly random legal move", params: &[] },
+    KindInfo { name: "greedy", help: "the move that flips the most discs", params: &[] },
+    KindInfo {
+        name: "corner-first",
+        help: "a corner if one is legal (random among them), otherwise greedy",
+        params: &[],
+    },
+    KindInfo {
+        name: "corner-edge",
+        help: "a corner, else an edge move (random among them), else greedy",
+        params: &[],
+    },
+    KindInfo {
+        name: "minimum-disc",
+        help: "evaporation: the move that flips the fewest discs",
+        params: &[p("endgame", "maximise discs instead when at most this many squares are empty (0: never)")],
+    },
+    KindInfo {
+        name: "weighted",
+        help: "maximise own square weights minus the opponent's after the move",
+        params: WEIGHTED_PARAMS,
+    },
+    KindInfo {
+        name: "mobility",
+        help: "maximise own legal moves minus the opponent's after the move",
+        params: &[
+            p("normalised", "use 100*(a-b)/(a+b) instead of a-b"),
+            p("potential", "weight of potential mobility (empties next to opponent discs), own minus opponent's"),
+            p("frontier", "penalty per frontier disc (next to an empty square), own minus opponent's"),
+        ],
+    },
+    KindInfo {
+        name: "parity",
+        help: "in the endgame, moves into regions with an odd number of empties first",
+        params: &[
+            p("endgame", "empties at or below which parity applies"),
+            p("base", "the strategy that chooses among the candidates (and alone before the endgame)"),
+        ],
+    },
+    KindInfo {
+        name: "stability",
+        help: "maximise own stable discs minus the opponent's after the move",
+        params: &[],
+    },
+    KindInfo {
+        name: "eval",
+        help: "the tunable evaluation: a weighted sum of named features, one ply deep",
+        params: &[
+            p("discs", "weight: discs, own minus opponent's"),
+            p("mobility", "weight: legal moves"),
+            p("potential_mobility", "weight: empties next to the other side's discs"),
+            p("frontier", "weight: discs next to an empty square"),
+            p("corners", "weight: corners held"),
+            p("x_squares", "weight: X-squares held next to an empty corner"),
+            p("c_squares", "weight: C-squares held next to an empty corner"),
+            p("stable", "weight: stable discs"),
+            p("parity", "weight: +1 if the empties are odd, else -1"),
+            p("squares", "weight: square-table sum (table from `preset`/`table`)"),
+            described("preset", DEFAULT_PRESET, "square table for `squares`: classic, paip or explorer"),
+            described("table", NO_TABLE, "square table for `squares`: n*n weights or n rows of n"),
+        ],
+    },
+    KindInfo {
+        name: "alphabeta",
+        help: "negamax alpha-beta search over an evaluation, with iterative deepening, ordering and a table",
+        params: &[
+            p("depth", "plies to search (passes do not count)"),
+            p("eval", "the evaluation: weighted, mobility, stability, eval or greedy (disc count), as a table or spec"),
+            p("endgame", "solve exactly when at most this many squares are empty (0: never)"),
+            described("nodes", "none", "node budget per move: stop deepening once it is spent"),
+            p("table", "use a transposition table (and iterative deepening)"),
+            p("ordering", "order moves: table move first, then by the evaluation"),
+            p("table_bits", "log2 of the transposition table's entries (10 to 26)"),
+        ],
+    },
+    KindInfo {
+        name: "solver",
+        help: "exact endgame play: the move with the best final score (slow before ~20 empties)",
+        params: &[p("table_bits", "log2 of the transposition table's entries (10 to 26)")],
+    },
+];
+
+/// The kind names, in listing order.
+#[must_use]
+pub fn kind_names() -> Vec<&'static str> {
+    KINDS.iter().map(|k| k.name).collect()
+}
+
+/// Suggests the closest kind name, for other modules' messages.
+#[must_use]
+pub fn closest_kind(name: &str) -> Option<&'static str> {
+    closest(name, KINDS.iter().map(|k| k.name))
+}
+
+/// The listing's width: lines stay below 100 columns unless one word is longer.
+const WIDTH: usize = 99;
+/// Defaults longer than this would push every help text right, so they take
+/// the help's place and the help moves to the next line.
+const LONG_DEFAULT: usize = 12;
+
+/// Every parameter's default as the listing shows it, in `kind.params` order.
+fn defaults(kind: &KindInfo) -> Vec<String> {
+    let spec = StrategySpec::parse(kind.name)
+        .unwrap_or_else(|e| panic!("kind '{}' parses with its defaults: {e}", kind.name));
+    let table = spec.to_table();
+    kind.params
+        .iter()
+        .map(|param| match (param.default_text, table.get(param.name)) {
+            (Some(text), _) => text.to_string(),
+            (None, Some(value)) => value_text(value),
+            (None, None) => {
+                unreachable!("checked by the tests: every default is in the table or described")
+            }
+        })
+        .collect()
+}
+
+/// A default as users would write it on the command line: nested strategies as
+/// one-line specs, whole floats without `.0`.
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Float(f) => format!("{f}"),
+        Value::Table(table) => {
+            let kind = table.get("kind").map(value_text).unwrap_or_default();
+            let params: Vec<String> = table
+                .iter()
+                .filter(|(key, _)| *key != "kind")
+                .map(|(key, value)| match value {
+                    Value::Table(_) => format!("{key}=({})", value_text(value)),
+                    _ => format!("{key}={}", value_text(value)),
+                })
+                .collect();
+            if params.is_empty() {
+                kind
+            } else {
+                format!("{kind}:{}", params.join(","))
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Greedy word wrap to `width` columns; a word longer than that gets a line of its own.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Writes `text` wrapped, the first line after `first` and the rest indented to `indent`.
+fn write_wrapped(out: &mut String, first: &str, indent: usize, text: &str) {
+    for (i, line) in wrap(text, WIDTH.saturating_sub(indent).max(20))
+        .iter()
+        .enumerate()
+    {
+        let lead = if i == 0 {
+            format!("{first:<indent$}")
+        } else {
+            " ".repeat(indent)
+        };
+        writeln!(out, "{}", format!("{lead}{line}").trim_end()).ok();
+    }
+}
+
+/// The listing printed by `reversi-lab strategies`.
+#[must_use]
+pub fn describe_kinds() -> String {
+    let defaults: Vec<Vec<String>> = KINDS.iter().map(defaults).collect();
+    let kind_width = KINDS.iter().map(|k| k.name.len()).max().unwrap_or(0) + 2;
+    let name_width = KINDS
+        .iter()
+        .flat_map(|k| k.params)
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let default_width = defaults
+        .iter()
+        .flatten()
+        .map(String::len)
+        .filter(|&len| len <= LONG_DEFAULT)
+        .max()
+        .unwrap_or(0);
+    let param_indent = 4;
+    let help_column = param_indent + name_width + "default ".len() + default_width + 2;
+    let mut out = String::new();
+    for (kind, defaults) in KINDS.iter().zip(&defaults) {
+        write_wrapped(&mut out, kind.name, kind_width, kind.help);
+        for (param, default) in kind.params.iter().zip(defaults) {
+            let lead = format!(
+                "{:param_indent$}{:<name_width$}default {default}",
+                "", param.name
+            );
+            if default.len() > default_width {
+                writeln!(out, "{lead}").ok();
+                write_wrapped(&mut out, "", help_column, param.help);
+            } else {
+                write_wrapped(&mut out, &lead, help_column, param.help);
+            }
+        }
+    }
+    writeln!(out).ok();
+    for (first, text) in [
+        (
+            "In config files:",
+            "{ kind = \"alphabeta\", depth = 4, eval = { kind = \"mobility\" } }".to_string(),
+        ),
+        (
+            "On the command line:",
+            "alphabeta:depth=4,eval=mobility (nested parameters in parentheses: eval=(weighted:preset=paip))"
+                .to_string(),
+        ),
+        ("Weighted presets:", PRESETS.join(", ")),
+    ] {
+        write_wrapped(&mut out, &format!("{first} "), first.len() + 1, &text);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::SpecError;
+    use toml::Table;
+
+    /// A value for each parameter whose default is described rather than
+    /// written out, to check that the parser takes it.
+    fn sample(name: &str) -> Value {
+        match name {
+            "preset" => Value::String("classic".into()),
+            "classes" => Value::Table(Table::new()),
+            "table" => Value::Array(vec![Value::Integer(0)]),
+            "own_only" => Value::Boolean(true),
+            "nodes" => Value::Integer(1000),
+            other => panic!("parameter '{other}' has a described default: add a sample value here"),
+        }
+    }
+
+    #[test]
+    fn the_listing_and_the_parser_know_the_same_defaults() {
+        for kind in KINDS {
+            let mut table = StrategySpec::parse(kind.name).unwrap().to_table();
+            table.remove("kind");
+            for param in kind.params {
+                assert!(
+                    table.contains_key(param.name) != param.default_text.is_some(),
+                    "{}.{}: a default must be either a value of the default spec or described, not both",
+                    kind.name,
+                    param.name
+                );
+            }
+            for key in table.keys() {
+                assert!(
+                    kind.params.iter().any(|p| p.name == key),
+                    "{}.{key} is in the default spec but not listed",
+                    kind.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_listed_parameters_are_exactly_those_accepted() {
+        for kind in KINDS {
+            let defaults = StrategySpec::parse(kind.name).unwrap();
+            let full = defaults.to_table();
+            assert_eq!(
+                StrategySpec::from_table(&full).unwrap(),
+                defaults,
+                "{}",
+                kind.name
+            );
+            for param in kind.params {
+                let mut table = Table::new();
+                table.insert("kind".into(), Value::String(kind.name.into()));
+                let value = full
+                    .get(param.name)
+                    .cloned()
+                    .unwrap_or_else(|| sample(param.name));
+                table.insert(param.name.into(), value);
+                if let Err(e) = StrategySpec::from_table(&table) {
+                    panic!(
+                        "{}.{} is listed but not accepted: {e}",
+                        kind.name, param.name
+                    );
+                }
+            }
+            let mut table = full.clone();
+            table.insert("not_a_param".into(), Value::Integer(1));
+            assert!(
+                matches!(
+                    StrategySpec::from_table(&table),
+                    Err(SpecError::UnknownParam { .. })
+                ),
+                "{} accepts an unlisted key",
+                kind.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_listing_keeps_its_columns() {
+        let listing = describe_kinds();
+        for line in listing.lines() {
+            assert!(line.len() < 100, "too wide: {line}");
+        }
+        for expected in [
+            "random",
+            "minimum-disc",
+            "default 4 ",
+            "default -3 ",
+            "default weighted ",
+            "default greedy ",
+            "default none ",
+            "default classic (8x8), classes elsewhere\n",
+            "default true for explorer, else false\n",
+        ] {
+            assert!(
+                listing.contains(expected),
+                "{expected:?} missing:\n{listing}"
+            );
+        }
+        // Every help beside a default starts in the same column.
+        let mut columns = Vec::new();
+        for kind in KINDS {
+            for (param, default) in kind.params.iter().zip(defaults(kind)) {
+                let lead = format!("    {:<20}default {default} ", param.name);
+                if let Some(line) = listing.lines().find(|l| l.starts_with(&lead)) {
+                    columns.push(line.len() - line[lead.len()..].trim_start().len());
+                }
+            }
+        }
+        assert!(columns.len() > 20, "{columns:?}");
+        assert!(
+            columns.iter().all(|&c| c == columns[0]),
+            "{columns:?}\n{listing}"
+        );
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole() {
+        assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+        assert_eq!(wrap("", 4), [""]);
+        assert_eq!(wrap("abcdef g", 4), ["abcdef", "g"]);
+    }
+}

@@ -1,0 +1,136 @@
+//! The one-line spec syntax (`alphabeta:depth=4,eval=(weighted:preset=paip)`),
+//! read into the same TOML table a config file would give, so one parser checks both.
+
+use crate::strategy::SpecError;
+use toml::{Table, Value};
+
+/// Splits `text` at top-level occurrences of `sep` (outside (), [], {} and quotes).
+fn split_top(text: &str, sep: char) -> Result<Vec<&str>, SpecError> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut quote = false;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quote = !quote,
+            '(' | '[' | '{' if !quote => depth += 1,
+            ')' | ']' | '}' if !quote => depth -= 1,
+            c if c == sep && depth == 0 && !quote => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return Err(SpecError::ExtraClosingBracket { spec: text.into() });
+        }
+    }
+    if depth != 0 || quote {
+        return Err(SpecError::Unclosed { spec: text.into() });
+    }
+    parts.push(&text[start..]);
+    Ok(parts)
+}
+
+/// The table a one-line spec stands for: `kind` or `kind:key=value,...`, or a TOML
+/// inline table when it starts with `{`. Values are TOML values where they parse
+/// as one, else bare words, so `preset=paip` needs no quotes.
+pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
+    if text.is_empty() {
+        return Err(SpecError::EmptySpec);
+    }
+    if text.starts_with('{') {
+        let wrapped: Table =
+            toml::from_str(&format!("s = {text}")).map_err(|e| SpecError::NotInlineTable {
+                spec: text.into(),
+                detail: Some(first_line(&e.to_string())),
+            })?;
+        return match wrapped.get("s") {
+            Some(Value::Table(t)) => Ok(t.clone()),
+            _ => Err(SpecError::NotInlineTable {
+                spec: text.into(),
+                detail: None,
+            }),
+        };
+    }
+    let (kind, params) = match text.split_once(':') {
+        Some((kind, params)) => (kind.trim(), params),
+        None => (text, ""),
+    };
+    let mut table = Table::new();
+    table.insert("kind".to_string(), Value::String(kind.to_string()));
+    if params.trim().is_empty() {
+        return Ok(table);
+    }
+    for part in split_top(params, ',')? {
+        let (key, value) = part.split_once('=').ok_or_else(|| SpecError::NotKeyValue {
+            spec: text.into(),
+            part: part.trim().into(),
+        })?;
+        let key = key.trim();
+        let value = value.trim();
+        let parsed = if let Some(inner) = value.strip_prefix('(').and_then(|v| v.strip_suffix(')'))
+        {
+            Value::Table(parse_line(inner.trim())?)
+        } else {
+            match toml::from_str::<Table>(&format!("v = {value}")) {
+                Ok(mut t) => t.remove("v").unwrap_or(Value::String(value.to_string())),
+                Err(_) => Value::String(value.to_string()),
+            }
+        };
+        if table.insert(key.to_string(), parsed).is_some() {
+            return Err(SpecError::RepeatedKey {
+                spec: text.into(),
+                key: key.into(),
+            });
+        }
+    }
+    Ok(table)
+}
+
+/// TOML's multi-line error report on one line, so that messages stay one line.
+fn first_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_only_at_the_top_level() {
+        assert_eq!(
+            split_top("a=1,b=(c:d=2,e=3),f=[1,2],g=\"x,y\"", ',').unwrap(),
+            ["a=1", "b=(c:d=2,e=3)", "f=[1,2]", "g=\"x,y\""]
+        );
+        assert!(matches!(
+            split_top("a)", ','),
+            Err(SpecError::ExtraClosingBracket { .. })
+        ));
+        assert!(matches!(
+            split_top("a=(b", ','),
+            Err(SpecError::Unclosed { .. })
+        ));
+    }
+
+    #[test]
+    fn reads_words_values_and_nested_specs() {
+        let table =
+            parse_line("alphabeta:depth=4,eval=(weighted:preset=paip),table=false").unwrap();
+        assert_eq!(table["kind"].as_str(), Some("alphabeta"));
+        assert_eq!(table["depth"].as_integer(), Some(4));
+        assert_eq!(table["table"].as_bool(), Some(false));
+        assert_eq!(table["eval"]["preset"].as_str(), Some("paip"));
+        assert_eq!(
+            parse_line("eval:depth=4,depth=5").unwrap_err().to_string(),
+            "strategy spec 'eval:depth=4,depth=5': 'depth' is given twice"
+        );
+        let err = parse_line("{ kind = ").unwrap_err().to_string();
+        assert!(err.starts_with("strategy spec '{ kind = ' is not a TOML inline table: "));
+        assert!(!err.contains('\n'), "{err}");
+    }
+}
