@@ -118,7 +118,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         let driver = Driver::<G>::new(setup.threads)?;
         let tally: Trinomial = driver
-            .play(
+            .sum(
                 &players,
                 0..args.games,
                 |g| {
@@ -129,11 +129,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                     let margin = game.outcome(setup.rules).expect("played to the end").margin;
                     Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
                 },
-                None,
-            )
-            .into_iter()
-            .flatten()
-            .sum();
+            );
         (tally, driver.threads())
     });
     let seconds = started.elapsed().as_secs_f64();

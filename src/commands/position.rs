@@ -4,6 +4,7 @@
 use crate::board::{squares, Geometry, Position, SIZES};
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::lab::driver::thread_pool;
 use crate::lab::setup::{check_size as validate_size, check_threads};
 use crate::perft::{perft as count_leaves, perft_parallel};
 use crate::with_geometry;
@@ -151,11 +152,7 @@ fn perft_command(
         let leaves = if threads == 1 {
             count_leaves(board, depth)
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
-            pool.install(|| perft_parallel(board, depth))
+            thread_pool(Some(threads))?.install(|| perft_parallel(board, depth))
         };
         (leaves, started.elapsed().as_secs_f64())
     });

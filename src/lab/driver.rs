@@ -53,6 +53,18 @@ pub fn play_game<G: Geometry>(
     }
 }
 
+/// A pool of `threads` worker threads (None: one per core), the count checked.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let threads = match threads {
+        Some(t) => check_threads(t, &format!("{t} threads"))?,
+        None => rayon::current_num_threads(),
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))
+}
+
 /// What a stream's consumer wants next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -81,14 +93,8 @@ pub struct Driver<G: Geometry> {
 impl<G: Geometry> Driver<G> {
     /// A driver with `threads` workers (None: one per core).
     pub fn new(threads: Option<usize>) -> Result<Self> {
-        let threads = match threads {
-            Some(t) => check_threads(t, &format!("{t} threads"))?,
-            None => rayon::current_num_threads(),
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
+        let pool = thread_pool(threads)?;
+        let threads = pool.current_num_threads();
         Ok(Driver {
             pool,
             memories: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
@@ -99,11 +105,6 @@ impl<G: Geometry> Driver<G> {
     #[must_use]
     pub fn threads(&self) -> usize {
         self.memories.len()
-    }
-
-    /// Runs `f` inside the pool (for callers that add their own parallel work).
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(f)
     }
 
     /// Plays one game on the calling worker, with that worker's memories.
@@ -156,6 +157,27 @@ impl<G: Geometry> Driver<G> {
                     Some(finish(index, data, game))
                 })
                 .collect()
+        })
+    }
+
+    /// Plays every game of `games` in parallel, like [`play`](Self::play), and adds
+    /// up the results (tallies that implement `Sum`).
+    pub fn sum<T: Send + std::iter::Sum, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
+        finish: impl Fn(u64, D, Game<G>) -> T + Sync,
+    ) -> T {
+        self.pool.install(|| {
+            games
+                .into_par_iter()
+                .map(|index| {
+                    let (data, deal) = deal(index);
+                    let game = self.play_one(players, deal);
+                    finish(index, data, game)
+                })
+                .sum()
         })
     }
 
@@ -229,5 +251,98 @@ impl<G: Geometry> Driver<G> {
             consumed,
             interrupted,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size6;
+    use crate::strategy::StrategySpec;
+
+    fn deal(g: u64) -> (u64, Deal<Size6>) {
+        let seats = if g % 2 == 0 { [0, 1] } else { [1, 0] };
+        let deal = Deal {
+            seats,
+            start: Game::new(),
+            seed: g,
+        };
+        (g, deal)
+    }
+
+    #[test]
+    fn results_come_in_order_and_do_not_depend_on_threads() {
+        let random = StrategySpec::parse("random")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let greedy = StrategySpec::parse("greedy")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let players = [random.as_ref(), greedy.as_ref()];
+        let play = |threads| {
+            Driver::<Size6>::new(Some(threads)).unwrap().play(
+                &players,
+                0..200,
+                deal,
+                |i, g, game| (i, g, game.transcript()),
+                None,
+            )
+        };
+        let one = play(1);
+        assert_eq!(one, play(2));
+        assert!(one
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.as_ref().unwrap().0 == i as u64));
+    }
+
+    #[test]
+    fn a_stream_stops_where_the_sink_says_and_on_the_stop_flag() {
+        let random = StrategySpec::parse("random")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let players = [random.as_ref(), random.as_ref()];
+        let driver = Driver::<Size6>::new(Some(2)).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let streamed = driver
+            .stream(
+                &players,
+                0..5000,
+                deal,
+                |i, _, _| i,
+                &stop,
+                |i| {
+                    seen.push(i);
+                    Ok(if i == 700 { Flow::Stop } else { Flow::Continue })
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            streamed,
+            Streamed {
+                consumed: 701,
+                interrupted: false
+            }
+        );
+        assert_eq!(seen, (0..=700).collect::<Vec<_>>());
+        stop.store(true, Ordering::Relaxed);
+        let streamed = driver
+            .stream(
+                &players,
+                0..5000,
+                deal,
+                |i, _, _| i,
+                &stop,
+                |_| Ok(Flow::Continue),
+            )
+            .unwrap();
+        assert!(
+            streamed.interrupted && streamed.consumed < 5000,
+            "{streamed:?}"
+        );
     }
 }

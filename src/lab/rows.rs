@@ -3,7 +3,7 @@
 //! `--resume`. CSV headers come from these types; no column list is kept elsewhere.
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// One row of `games.csv`, in the column order the README documents.
@@ -37,19 +37,25 @@ pub struct GameRecord {
     pub seed: u64,
 }
 
-/// Writes a number with a fixed count of decimals (NaN: an empty field; infinities
-/// as `inf`/`-inf`), so results files read the same on every platform.
-macro_rules! decimals {
-    ($($name:ident: $d:literal),*) => {$(
-        pub(crate) fn $name<S: Serializer>(x: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
-            match x {
-                Some(v) if !v.is_nan() => s.serialize_str(&format!("{v:.*}", $d)),
-                _ => s.serialize_none(),
+/// Serde writers for numbers with a fixed count of decimals (`serialize_with =
+/// "decimals::four"`): NaN or None is an empty field, infinities `inf`/`-inf`, so
+/// results files read the same on every platform and read back as `Option<f64>`.
+pub mod decimals {
+    use serde::Serializer;
+
+    macro_rules! decimals {
+        ($($name:ident: $d:literal),*) => {$(
+            #[doc = concat!("Writes a number with ", stringify!($d), " decimal(s).")]
+            pub fn $name<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+                match x {
+                    Some(v) if !v.is_nan() => s.serialize_str(&format!("{v:.*}", $d)),
+                    _ => s.serialize_none(),
+                }
             }
-        }
-    )*};
+        )*};
+    }
+    decimals!(one: 1, two: 2, three: 3, four: 4);
 }
-decimals!(one: 1, two: 2, three: 3, four: 4);
 
 /// One row of `pairs.csv`, from the first player's (A's) point of view. An
 /// empty number (None) is one the data do not define, such as a score of no games.
@@ -62,64 +68,64 @@ pub struct PairRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub score: Option<f64>,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub score_low: Option<f64>,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub score_high: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub elo: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub elo_low: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub elo_high: Option<f64>,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub los: Option<f64>,
     pub black_wins: u64,
     pub black_draws: u64,
     pub black_losses: u64,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub black_score: Option<f64>,
     pub white_wins: u64,
     pub white_draws: u64,
     pub white_losses: u64,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub white_score: Option<f64>,
-    #[serde(serialize_with = "two")]
+    #[serde(serialize_with = "decimals::two")]
     pub margin_mean: Option<f64>,
-    #[serde(serialize_with = "two")]
+    #[serde(serialize_with = "decimals::two")]
     pub margin_low: Option<f64>,
-    #[serde(serialize_with = "two")]
+    #[serde(serialize_with = "decimals::two")]
     pub margin_high: Option<f64>,
     pub penta_0: u64,
     pub penta_1: u64,
     pub penta_2: u64,
     pub penta_3: u64,
     pub penta_4: u64,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub penta_elo: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub penta_elo_low: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub penta_elo_high: Option<f64>,
     /// The SPRT columns, present only in runs with an SPRT.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "three"
+        serialize_with = "decimals::three"
     )]
     pub sprt_llr: Option<f64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "three"
+        serialize_with = "decimals::three"
     )]
     pub sprt_lower: Option<f64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "three"
+        serialize_with = "decimals::three"
     )]
     pub sprt_upper: Option<f64>,
     /// `H1`, `H0` or `continue`.
@@ -137,13 +143,13 @@ pub struct StandingRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    #[serde(serialize_with = "four")]
+    #[serde(serialize_with = "decimals::four")]
     pub score: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub rating: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub rating_low: Option<f64>,
-    #[serde(serialize_with = "one")]
+    #[serde(serialize_with = "decimals::one")]
     pub rating_high: Option<f64>,
 }
 

@@ -2,8 +2,8 @@
 //! colours, opening, seed), and the one seed recipe every command derives its seeds from.
 
 use super::experiment::Experiment;
-use super::setup::{random_opening, Openings, Setup};
-use crate::board::Geometry;
+use super::setup::{Openings, Setup};
+use crate::board::{Bits, Geometry};
 use crate::game::Game;
 use crate::strategy::GameRng;
 use crate::with_geometry;
@@ -212,6 +212,20 @@ impl Schedule {
         };
         (slot, opening, deal)
     }
+}
+
+/// `plies` uniformly random moves from the start (fewer if the game ends first).
+fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
+    let mut rng = game_rng(seed);
+    let mut game = Game::<G>::new();
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play_unchecked(crate::strategy::random_square(moves, &mut rng));
+    }
+    game.transcript()
 }
 
 #[cfg(test)]

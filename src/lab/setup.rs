@@ -1,7 +1,7 @@
 //! The part every config shares (board size, rules, openings, seed, threads), read once
 //! and validated once for experiments, tunes and ablations alike.
 
-use crate::board::{Bits, Geometry, SIZES};
+use crate::board::SIZES;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
 use crate::with_geometry;
@@ -202,20 +202,6 @@ impl Setup {
     pub fn thread_count(&self) -> usize {
         self.threads.unwrap_or_else(rayon::current_num_threads)
     }
-}
-
-/// `plies` uniformly random moves from the start (fewer if the game ends first).
-pub(super) fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
-    let mut rng = super::schedule::game_rng(seed);
-    let mut game = Game::<G>::new();
-    for _ in 0..plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        game.play_unchecked(crate::strategy::random_square(moves, &mut rng));
-    }
-    game.transcript()
 }
 
 /// Reads an openings file: one transcript per line; blank lines and lines

@@ -1,7 +1,7 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
 
 use crate::error::{Error, Result};
-use crate::lab::rows::read_csv;
+use crate::lab::rows::{read_csv, RunRecord};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::stats::{sprt_bounds, Pentanomial, Trinomial};
 use serde::Deserialize;
@@ -71,21 +71,12 @@ impl Results {
         let games_path = need(dir, "games.csv")?;
         let pairs_path = need(dir, "pairs.csv")?;
         let standings_path = need(dir, "standings.csv")?;
-        let text =
-            std::fs::read_to_string(&run_path).map_err(|e| Error::unreadable(&run_path, &e))?;
-        let table: toml::Table = toml::from_str(&text)
-            .map_err(|e| Error::input(format!("{}: {}", run_path.display(), e.message().trim())))?;
-        let section = |name: &str| -> Result<toml::Table> {
-            match table.get(name) {
-                Some(toml::Value::Table(t)) => Ok(t.clone()),
-                _ => Err(Error::input(format!(
-                    "{}: no [{name}] section",
-                    run_path.display()
-                ))),
-            }
+        let record = RunRecord::load(&run_path)?;
+        let experiment = record.experiment;
+        let run = match toml::Value::try_from(&record.run) {
+            Ok(toml::Value::Table(table)) => table,
+            _ => unreachable!("a run record serialises to a table"),
         };
-        let experiment = section("experiment")?;
-        let run = section("run")?;
         let players: Vec<String> = experiment
             .get("players")
             .and_then(toml::Value::as_array)

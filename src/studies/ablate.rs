@@ -170,16 +170,16 @@ pub struct Worth {
     /// Games played.
     pub games: u64,
     /// The full evaluation's score against the variant.
-    #[serde(serialize_with = "crate::lab::rows::four")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
     pub full_score: Option<f64>,
     /// Elo of the full evaluation over the variant.
-    #[serde(serialize_with = "crate::lab::rows::one")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
     pub elo: Option<f64>,
     /// Its 95% interval's lower end.
-    #[serde(serialize_with = "crate::lab::rows::one")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
     pub elo_low: Option<f64>,
     /// Its 95% interval's upper end.
-    #[serde(serialize_with = "crate::lab::rows::one")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
     pub elo_high: Option<f64>,
 }
 

@@ -2,7 +2,6 @@
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
 use super::StrategySpec;
-use crate::error::closest;
 use crate::strategy::weighted::PRESETS;
 use std::fmt::Write as _;
 use toml::Value;
@@ -161,12 +160,6 @@ pub const KINDS: &[KindInfo] = &[
 #[must_use]
 pub fn kind_names() -> Vec<&'static str> {
     KINDS.iter().map(|k| k.name).collect()
-}
-
-/// Suggests the closest kind name, for other modules' messages.
-#[must_use]
-pub fn closest_kind(name: &str) -> Option<&'static str> {
-    closest(name, KINDS.iter().map(|k| k.name))
 }
 
 /// The listing's width: lines stay below 100 columns unless one word is longer.
