@@ -1,7 +1,8 @@
 //! `run`, `report`, `tune` and `ablate`: commands that write a results folder.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::lab::experiment::check_games_per_pair;
+use crate::lab::rows::RunRecord;
 use crate::lab::setup::check_threads;
 use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Status};
 use crate::studies::{ablate, tune};
@@ -28,12 +29,30 @@ pub struct OutputArgs {
     /// Results folder (default: results/<name>).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Continue the games already in the results folder.
-    #[arg(long)]
+    /// Continue the games already in the results folder (its run.toml supplies
+    /// the games, seed and threads not given again).
+    #[arg(long, conflicts_with = "force")]
     pub resume: bool,
+    /// Replace an existing results folder (kept until the new run has started writing).
+    #[arg(long)]
+    pub force: bool,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+impl OutputArgs {
+    /// The runner's options.
+    #[must_use]
+    pub fn options<'a>(&self, stop: &'a AtomicBool) -> RunOptions<'a> {
+        RunOptions {
+            out: self.out.clone(),
+            resume: self.resume,
+            force: self.force,
+            quiet: self.quiet,
+            stop,
+        }
+    }
 }
 
 /// Options of `reversi-lab run`.
@@ -59,7 +78,8 @@ pub struct RunArgs {
 }
 
 /// Loads an experiment (the built-in default without a config) with the command
-/// line's overrides applied.
+/// line's overrides applied. With `--resume`, the folder's `run.toml` supplies the
+/// experiment when no config is given, and the games, seed and threads not given again.
 pub fn experiment(args: &RunArgs) -> Result<Experiment> {
     let mut experiment = match &args.config {
         Some(path) => Experiment::load(path)?,
@@ -69,10 +89,40 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
             Path::new("experiments"),
         )?,
     };
+    let out = args
+        .output
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&experiment.name));
+    let run_path = out.join("run.toml");
+    if args.output.resume && run_path.is_file() {
+        let recorded = RunRecord::load(&run_path)?.experiment;
+        if args.config.is_none() {
+            let text = toml::to_string(&recorded).map_err(|e| Error::Internal(e.to_string()))?;
+            experiment = Experiment::parse(&text, &run_path.display().to_string(), Path::new("."))?;
+        }
+        let number = |key: &str| recorded.get(key).and_then(toml::Value::as_integer);
+        if let (None, Some(games)) = (args.games, number("games_per_pair")) {
+            experiment.games_per_pair = games as u64;
+        }
+        if let (None, Some(seed)) = (args.seed, number("seed")) {
+            experiment.setup.seed = seed as u64;
+        }
+        if args.threads.is_none() {
+            experiment.setup.threads = number("threads").map(|t| t as usize);
+        }
+    }
     if let Some(games) = args.games {
         experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
     }
     if let Some(seed) = args.seed {
+        // run.toml records the seed as a TOML integer, which is signed 64-bit.
+        if seed > i64::MAX as u64 {
+            return Err(Error::input(format!(
+                "--seed {seed} is too large: use 0 to {}",
+                i64::MAX
+            )));
+        }
         experiment.setup.seed = seed;
     }
     if let Some(threads) = args.threads {
@@ -84,13 +134,7 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
 /// `reversi-lab run`: plays an experiment, prints the closing line, then writes the report.
 pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<RunSummary> {
     let experiment = experiment(args)?;
-    let options = RunOptions {
-        out: args.output.out.clone(),
-        resume: args.output.resume,
-        quiet: args.output.quiet,
-        stop,
-    };
-    let summary = run_experiment(&experiment, &options)?;
+    let summary = run_experiment(&experiment, &args.output.options(stop))?;
     writeln!(out, "{}", summary.line()).ok();
     if summary.status != Status::Interrupted && !args.no_report {
         report(&summary.out, out)?;
@@ -125,8 +169,7 @@ pub struct TuneArgs {
 /// `reversi-lab tune`: prints the tuned parameters and the validation lines, and
 /// writes each validation run's report.
 pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
-    let o = &args.output;
-    let summary = tune::tune(&args.config, o.out.clone(), o.resume, o.quiet, stop)?;
+    let summary = tune::tune(&args.config, &args.output.options(stop))?;
     for line in &summary.lines {
         writeln!(out, "{line}").ok();
     }
@@ -162,15 +205,7 @@ pub struct AblateArgs {
 /// `reversi-lab ablate`: prints the run's line and the table of feature worths,
 /// and writes the report.
 pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
-    let o = &args.output;
-    let (summary, table) = ablate::ablate(
-        &args.config,
-        o.out.clone(),
-        args.games,
-        o.quiet,
-        stop,
-        o.resume,
-    )?;
+    let (summary, table) = ablate::ablate(&args.config, args.games, &args.output.options(stop))?;
     writeln!(out, "{}", summary.line()).ok();
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);

@@ -7,9 +7,9 @@ use crate::game::{Rules, Scoring};
 use crate::lab::setup::check_size;
 use crate::lab::{Driver, Schedule, Setup};
 use crate::stats::Trinomial;
-use crate::strategy::{Memory, Solver, Strategy, StrategySpec};
+use crate::strategy::{Budget, Memory, Solver, Strategy, StrategySpec};
 use crate::with_geometry;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// Scoring rules on the command line.
@@ -113,8 +113,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
     let started = Instant::now();
     let (tally, threads) = with_geometry!(setup.size, G => {
-        let sa = spec_a.build::<G>(setup.rules).map_err(|e| Error::input(format!("strategy A: {e}")))?;
-        let sb = spec_b.build::<G>(setup.rules).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        let empties = setup.start_empties();
+        let sa = spec_a.check_practical(empties).and_then(|()| spec_a.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let sb = spec_b.check_practical(empties).and_then(|()| spec_b.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy B: {e}")))?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         let driver = Driver::<G>::new(setup.threads)?;
         let tally: Trinomial = driver
@@ -149,12 +150,39 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
 pub struct SolveArgs {
     /// OBF file: one position per line.
     pub file: std::path::PathBuf,
-    /// log2 of the transposition table's entries.
+    /// log2 of the transposition table's entries (10 to 26; allocated once for the run).
     #[arg(long, default_value_t = 22)]
     pub table_bits: u32,
+    /// Give up on a position after this many nodes (it is reported as unsolved).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Give up on a position after this many seconds (it is reported as unsolved).
+    #[arg(long)]
+    pub time: Option<f64>,
     /// Scoring rules.
     #[command(flatten)]
     pub rules: RulesArgs,
+}
+
+/// Refuses a table larger than half the machine's available memory.
+fn check_table_memory<G: Geometry>(bits: u32) -> Result<()> {
+    let bytes = crate::strategy::TranspositionTable::<G>::bytes(bits);
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .map(|kib| kib * 1024)
+        });
+    match available {
+        Some(available) if bytes > available / 2 => Err(Error::input(format!(
+            "--table-bits {bits} needs {} MB for the table but only {} MB of memory is available: use fewer bits",
+            bytes >> 20,
+            available >> 20
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The scores an OBF line's comment gives for its moves (`; G8:+18; H1:+12;`), best first.
@@ -186,32 +214,91 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             path.display()
         )));
     }
-    if !(10..=28).contains(&table_bits) {
+    if !(10..=26).contains(&table_bits) {
         return Err(Error::input(format!(
-            "--table-bits {table_bits} is out of range: use 10 to 28"
+            "--table-bits {table_bits} is out of range: use 10 to 26"
         )));
     }
+    let budget = Budget {
+        nodes: match args.max_nodes {
+            Some(0) => {
+                return Err(Error::input(
+                    "--max-nodes 0: give at least 1 node, or leave it out",
+                ))
+            }
+            other => other,
+        },
+        time: match args.time {
+            Some(t) if !(t.is_finite() && t > 0.0) => {
+                return Err(Error::input(format!(
+                    "--time {t}: give a number of seconds above 0, such as 60"
+                )))
+            }
+            other => other.map(std::time::Duration::from_secs_f64),
+        },
+    };
     let solver = Solver {
         rules: args.rules.rules(),
         table_bits,
     };
+    let sizes: Vec<u32> = lines
+        .iter()
+        .map(|&(number, line)| {
+            size_of_obf(line)
+                .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))
+        })
+        .collect::<Result<_>>()?;
+    let started = Instant::now();
     let mut all_ok = true;
-    let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
-    for &(number, line) in &lines {
+    let mut unsolved = 0;
+    let mut total_nodes = 0u64;
+    let progress = std::io::stderr().is_terminal();
+    // One table per board size, made once for the whole file: its allocation is
+    // part of the time reported (but not of any one position's).
+    let mut memories: [Option<Box<dyn std::any::Any>>; 4] = Default::default();
+    for (&(number, line), &size) in lines.iter().zip(&sizes) {
         let located = |e: &dyn std::fmt::Display| {
             Error::input(format!("{}:{}: {e}", path.display(), number + 1))
         };
-        let size = size_of_obf(line).map_err(|e| located(&e))?;
         with_geometry!(size, G => {
             let position = Position::<G>::from_obf(line).map_err(|e| located(&e))?;
-            // The table is made before the clock starts: allocating it is not solving.
-            let mut memory = Memory::<G>::new();
-            let _ = memory.solver_table(table_bits);
-            let started = Instant::now();
-            let solution = solver.solve(position.board, &mut memory);
-            let seconds = started.elapsed().as_secs_f64();
+            let slot = &mut memories[(size / 2 - 2) as usize];
+            if slot.is_none() {
+                check_table_memory::<G>(table_bits)?;
+                let mut memory = Memory::<G>::new();
+                let _ = memory.solver_table(table_bits);
+                *slot = Some(Box::new(memory));
+            }
+            let memory = slot
+                .as_mut()
+                .and_then(|m| m.downcast_mut::<Memory<G>>())
+                .expect("made for this size");
+            memory.new_game();
+            if progress {
+                eprint!("\rsolving line {} ({} empties)...", number + 1, position.board.empty_count());
+            }
+            let clock = Instant::now();
+            let outcome = solver.solve_within(position.board, memory, budget);
+            let seconds = clock.elapsed().as_secs_f64();
+            if progress {
+                eprint!("\r\x1b[K");
+            }
+            let solution = match outcome {
+                Ok(solution) => solution,
+                Err(nodes) => {
+                    unsolved += 1;
+                    total_nodes += nodes;
+                    writeln!(
+                        out,
+                        "line {:>3}  empties {:>2}  UNSOLVED: gave up after {nodes} nodes and {seconds:.3} s (--max-nodes/--time)",
+                        number + 1,
+                        position.board.empty_count(),
+                    )
+                    .ok();
+                    continue;
+                }
+            };
             total_nodes += solution.nodes;
-            total_time += seconds;
             let best: Vec<String> = squares(solution.best).map(|s| s.name(G::SIZE)).collect();
             let best_text = if best.is_empty() { "pass".to_string() } else { best.join(",") };
             let expected = annotated_scores(line);
@@ -242,17 +329,23 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             .ok();
         });
     }
+    let total_time = started.elapsed().as_secs_f64();
     writeln!(
         out,
-        "{} positions, {} nodes, {:.3} s, {:.1} M nodes/s{}",
+        "{} positions, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
         lines.len(),
         total_nodes,
         total_time,
         total_nodes as f64 / total_time.max(1e-9) / 1e6,
+        if unsolved > 0 {
+            format!(", {unsolved} UNSOLVED")
+        } else {
+            String::new()
+        },
         if all_ok { "" } else { ", SOME SCORES DISAGREE" }
     )
     .ok();
-    Ok(all_ok)
+    Ok(all_ok && unsolved == 0)
 }
 
 #[cfg(test)]

@@ -43,6 +43,15 @@ fn obf_text(position: &str) -> Result<String> {
             .map(str::to_string)
             .ok_or_else(|| Error::input(format!("{position}: no position in the file")));
     }
+    // An OBF line always has a space before the side to move; a single word that
+    // names a path or has a file extension is a file that is not there.
+    let word = !position.trim().contains(char::is_whitespace);
+    if word && (position.contains(['/', '\\']) || path.extension().is_some()) {
+        return Err(Error::input(format!(
+            "{position}: no such file (--position takes an OBF line such as '{}X', or a file holding one)",
+            "-".repeat(27) + "OX------XO" + &"-".repeat(27) + " "
+        )));
+    }
     Ok(position.to_string())
 }
 

@@ -8,6 +8,7 @@
 
 use super::setup::SetupFile;
 use crate::error::{closest, Result, Source};
+use crate::strategy::spec::non_finite;
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -31,6 +32,13 @@ pub struct WithSetup<T> {
 pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup<T>> {
     let keys: BTreeMap<Spanned<String>, IgnoredAny> =
         toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    let document: toml::Table = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    if let Some((key, value)) = non_finite(&document, "") {
+        return Err(source.error(
+            None,
+            &format!("{key} = {value} is not a finite number: use an ordinary number such as 1.5"),
+        ));
+    }
     let mut known: Vec<&'static str> = field_names::<T>().to_vec();
     known.extend(field_names::<SetupFile>());
     for key in keys.keys() {
@@ -138,6 +146,13 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("t.toml:3:1: unknown field `anty`"), "{err}");
+        let err = read("name = \"a\"\n[rules]\nanti = true\n[x]\ny = [1.0, nan]\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.toml: x.y = NaN is not a finite number: use an ordinary number such as 1.5"
+        );
         // Written back, both parts make one flat table.
         let text = toml::to_string(&c).unwrap();
         assert!(

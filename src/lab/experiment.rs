@@ -266,6 +266,7 @@ fn check_player(player: &Player, setup: &Setup) -> std::result::Result<(), Strin
             .spec
             .build::<G>(setup.rules)
             .map(drop)
+            .and_then(|()| player.spec.check_practical(setup.start_empties()))
             .map_err(|e| format!("player '{}': {e}", player.name))
     })
 }

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod driver;
 pub mod experiment;
+pub mod folder;
 pub mod rows;
 pub mod runner;
 pub mod schedule;

@@ -4,6 +4,7 @@
 
 use super::driver::{Driver, Flow};
 use super::experiment::Experiment;
+use super::folder::{differences, move_aside, remove_aside, FolderLock};
 use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
@@ -26,6 +27,8 @@ pub struct RunOptions<'a> {
     pub out: Option<PathBuf>,
     /// Continue the games already in the folder.
     pub resume: bool,
+    /// Replace an existing folder (moved aside, then deleted once the new run writes).
+    pub force: bool,
     /// No progress bar.
     pub quiet: bool,
     /// Set (by a Ctrl-C handler) to stop after the games in flight.
@@ -163,28 +166,43 @@ fn prepare(
     experiment: &Experiment,
     schedule: &Schedule,
     out: &Path,
-    resume: bool,
+    options: &RunOptions<'_>,
     info: &RunInfo,
     tallies: &mut Tallies,
-) -> Result<u64> {
+) -> Result<(u64, FolderLock)> {
     let games_path = out.join("games.csv");
     let run_path = out.join("run.toml");
-    let exists = out.exists();
-    if exists && !resume {
+    if out.exists() && !out.is_dir() {
         return Err(Error::input(format!(
-            "results folder {} already exists: pass --resume to continue it, or --out DIR to write elsewhere",
+            "{} is a file, not a results folder: choose a folder with --out",
             out.display()
         )));
     }
+    let mut aside = None;
+    if out.exists() && options.force {
+        aside = Some(move_aside(out)?);
+    } else if out.exists() && !options.resume {
+        return Err(Error::input(format!(
+            "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
+            out.display()
+        )));
+    }
+    let exists = out.exists();
     if exists && games_path.exists() {
+        let lock = FolderLock::acquire(out)?;
         let recorded = RunRecord::load(&run_path)?;
-        if recorded.experiment != experiment.to_table() {
+        let now = experiment.to_table();
+        if recorded.experiment != now {
             return Err(Error::input(format!(
-                "{} was made by a different experiment (config, --games or --seed differ): rerun with the same ones, or use --out DIR for a new run",
-                out.display()
+                "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
+                out.display(),
+                differences(&recorded.experiment, &now).join("; ")
             )));
         }
-        return resume_games(&games_path, experiment, schedule, tallies);
+        return Ok((
+            resume_games(&games_path, experiment, schedule, tallies)?,
+            lock,
+        ));
     }
     if !exists {
         fs::create_dir_all(out).map_err(|e| {
@@ -199,14 +217,24 @@ fn prepare(
         fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
         fs::write(&games_path, csv_header::<GameRecord>()).map_err(|e| Error::io(&games_path, e))
     })();
-    if let Err(error) = setup {
-        if !exists {
-            // Leave nothing behind: the folder was ours and holds no games.
-            let _ = fs::remove_dir_all(out);
+    let lock = match setup.and_then(|()| FolderLock::acquire(out)) {
+        Ok(lock) => lock,
+        Err(error) => {
+            if !exists {
+                // Leave nothing behind: the folder was ours and holds no games.
+                let _ = fs::remove_dir_all(out);
+            }
+            if let Some(aside) = &aside {
+                // Put the replaced folder back: nothing of the new run was written.
+                let _ = fs::rename(aside, out);
+            }
+            return Err(error);
         }
-        return Err(error);
+    };
+    if let Some(aside) = aside {
+        remove_aside(&aside)?;
     }
-    Ok(0)
+    Ok((0, lock))
 }
 
 /// Plays an experiment (or the rest of it, with `resume`) and writes its results.
@@ -230,14 +258,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         games_per_second: None,
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
-    let done = prepare(
-        experiment,
-        &schedule,
-        &out,
-        options.resume,
-        &info,
-        &mut tallies,
-    )?;
+    let (done, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
 
     let games_path = out.join("games.csv");
     let file = OpenOptions::new()

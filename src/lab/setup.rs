@@ -197,6 +197,24 @@ impl Setup {
         }
     }
 
+    /// The most empty squares a game can start with after its opening.
+    #[must_use]
+    pub fn start_empties(&self) -> u32 {
+        let full = self.size * self.size - 4;
+        match &self.openings {
+            Openings::Start => full,
+            Openings::RandomPlies(k) => full.saturating_sub(*k),
+            Openings::List { transcripts, .. } => transcripts
+                .iter()
+                .map(|t| {
+                    with_geometry!(self.size, G => Game::<G>::from_transcript(t)
+                        .map_or(full, |g| g.board().empty_count()))
+                })
+                .max()
+                .unwrap_or(full),
+        }
+    }
+
     /// The worker threads a run uses.
     #[must_use]
     pub fn thread_count(&self) -> usize {

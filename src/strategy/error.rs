@@ -35,6 +35,9 @@ pub enum SpecError {
         /// The key given.
         name: String,
     },
+    /// A strategy that could not finish a game in reasonable time.
+    #[error("{0}")]
+    Impractical(String),
     /// A parameter of the wrong type or shape, in serde's words.
     #[error("strategy '{kind}': {message}")]
     BadValue {

@@ -24,7 +24,7 @@ pub use minimum_disc::MinimumDisc;
 pub use mobility::MobilityEval;
 pub use parity::Parity;
 pub use random::RandomMove;
-pub use solver::Solver;
+pub use solver::{Budget, Solver};
 pub use spec::StrategySpec;
 pub use stability::StabilityEval;
 pub use table::TranspositionTable;

@@ -4,6 +4,7 @@ use super::table::{Bound, TranspositionTable};
 use super::{random_square, Context, Memory, Strategy};
 use crate::board::{Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
+use std::time::{Duration, Instant};
 
 /// Plays the move with the best exact final score under the rules in force.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +38,21 @@ struct Search<'a, G: Geometry> {
     rules: Rules,
     table: &'a mut TranspositionTable<G>,
     nodes: u64,
+    /// The node count at which the search gives up (u64::MAX: never).
+    limit: u64,
+    /// The time at which it gives up, checked every few thousand interior nodes.
+    deadline: Option<Instant>,
+    /// Interior nodes since the last look at the clock.
+    since_clock: u32,
+}
+
+/// How much a solve may spend before it gives up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions visited.
+    pub nodes: Option<u64>,
+    /// Wall time.
+    pub time: Option<Duration>,
 }
 
 impl<G: Geometry> Search<'_, G> {
@@ -79,9 +95,31 @@ impl<G: Geometry> Search<'_, G> {
         best
     }
 
+    /// Whether the budget is spent: from then on every value is meaningless and
+    /// nothing is stored, and the caller discards the result.
+    fn spent(&mut self) -> bool {
+        if self.nodes >= self.limit {
+            return true;
+        }
+        if let Some(deadline) = self.deadline {
+            self.since_clock += 1;
+            if self.since_clock >= 4096 {
+                self.since_clock = 0;
+                if Instant::now() >= deadline {
+                    self.limit = self.nodes;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     fn value(&mut self, board: Board<G>, mut alpha: i32, beta: i32) -> i32 {
         if board.empty_count() <= SMALL_EMPTIES {
             return self.value_small(board, alpha, beta, false);
+        }
+        if self.spent() {
+            return 0;
         }
         self.nodes += 1;
         let moves = board.moves();
@@ -182,7 +220,9 @@ impl<G: Geometry> Search<'_, G> {
             } else {
                 Bound::Upper
             };
-            self.table.store(board, best, u8::MAX, bound, best_move);
+            if self.nodes < self.limit {
+                self.table.store(board, best, u8::MAX, bound, best_move);
+            }
         }
         best
     }
@@ -191,16 +231,43 @@ impl<G: Geometry> Search<'_, G> {
 impl Solver {
     /// Solves `board` exactly: its score and every move that reaches it.
     pub fn solve<G: Geometry>(&self, board: Board<G>, memory: &mut Memory<G>) -> Solution<G::Bits> {
+        match self.solve_within(board, memory, Budget::default()) {
+            Ok(solution) => solution,
+            Err(_) => unreachable!("an unlimited budget is never spent"),
+        }
+    }
+
+    /// Solves `board` within `budget`. When the budget runs out the search stops
+    /// and returns `Err` with the nodes visited (the table is cleared, so no
+    /// value of the unfinished search is ever reused).
+    pub fn solve_within<G: Geometry>(
+        &self,
+        board: Board<G>,
+        memory: &mut Memory<G>,
+        budget: Budget,
+    ) -> Result<Solution<G::Bits>, u64> {
         let rules = self.rules;
+        let table = memory.solver_table(self.table_bits);
         let mut search = Search {
             rules,
-            table: memory.solver_table(self.table_bits),
+            table,
             nodes: 0,
+            limit: budget.nodes.unwrap_or(u64::MAX),
+            deadline: budget.time.map(|t| Instant::now() + t),
+            since_clock: 0,
         };
         let (score, best) = search.root(board);
         let nodes = search.nodes;
+        let spent = nodes >= search.limit;
+        if spent {
+            search.table.clear();
+        }
         memory.nodes += nodes;
-        Solution { score, best, nodes }
+        if spent {
+            Err(nodes)
+        } else {
+            Ok(Solution { score, best, nodes })
+        }
     }
 }
 

@@ -49,6 +49,12 @@ impl<G: Geometry> TranspositionTable<G> {
         }
     }
 
+    /// Bytes a table of 2^`bits` entries takes.
+    #[must_use]
+    pub const fn bytes(bits: u32) -> u64 {
+        (std::mem::size_of::<Entry<G>>() as u64) << bits
+    }
+
     /// log2 of the number of entries.
     #[must_use]
     pub fn bits(&self) -> u32 {

@@ -10,8 +10,7 @@ use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status
 use crate::strategy::{StrategySpec, FEATURES};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::path::Path;
 use toml::{Spanned, Table, Value};
 
 /// An ablation file's own keys; the shared setup sits beside them.
@@ -239,23 +238,14 @@ fn table_text(worths: &[Worth]) -> String {
 /// the usual results. Returns the run's summary and the table.
 pub fn ablate(
     path: &Path,
-    out: Option<PathBuf>,
     games: Option<u64>,
-    quiet: bool,
-    stop: &AtomicBool,
-    resume: bool,
+    options: &RunOptions<'_>,
 ) -> Result<(RunSummary, String)> {
     let mut ablation = Ablation::load(path)?;
     if let Some(games) = games {
         ablation.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
     }
-    let options = RunOptions {
-        out,
-        resume,
-        quiet,
-        stop,
-    };
-    let summary = run(&ablation.experiment, &options)?;
+    let summary = run(&ablation.experiment, options)?;
     if summary.status == Status::Interrupted {
         return Ok((summary, String::new()));
     }

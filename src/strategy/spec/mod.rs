@@ -93,18 +93,95 @@ pub enum StrategySpec {
     },
 }
 
-/// The `depth`s `alphabeta` accepts.
+/// The most empty squares a game's exact solving may start from: FFO endgame
+/// positions with 20 to 22 empties take seconds each; 24 empties take most of a minute.
+pub const MAX_SOLVE_EMPTIES: u32 = 22;
+/// The deepest `alphabeta` search accepted without a `nodes` budget.
+pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
+
+/// The `depth`s `alphabeta` accepts (past `MAX_UNBUDGETED_DEPTH` only with a `nodes` budget).
 const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// The `table_bits` accepted, for the search and the solver alike.
 const TABLE_BITS: RangeInclusive<u32> = 10..=26;
 
 fn typed<T: serde::de::DeserializeOwned>(kind: &'static str, table: Table) -> Result<T, SpecError> {
+    if let Some((key, value)) = non_finite(&table, "") {
+        return Err(SpecError::BadValue {
+            kind,
+            message: format!(
+                "{key} = {value} is not a finite number: use an ordinary number such as 1.5"
+            ),
+        });
+    }
     Value::Table(table)
         .try_into::<T>()
         .map_err(|e| SpecError::BadValue {
             kind,
-            message: e.to_string().trim().to_string(),
+            message: readable(&e.to_string()),
         })
+}
+
+/// The first NaN or infinite number in a table, with its dotted key.
+#[must_use]
+pub fn non_finite(table: &Table, prefix: &str) -> Option<(String, f64)> {
+    table.iter().find_map(|(key, value)| {
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            Value::Float(f) if !f.is_finite() => Some((path, *f)),
+            Value::Table(inner) => non_finite(inner, &path),
+            Value::Array(items) => items.iter().find_map(|item| match item {
+                Value::Float(f) if !f.is_finite() => Some((path.clone(), *f)),
+                Value::Table(inner) => non_finite(inner, &path),
+                _ => None,
+            }),
+            _ => None,
+        }
+    })
+}
+
+/// serde's message about a parameter in the project's words, on one line:
+/// "invalid value: integer `-2`, expected u32 / in `depth`" becomes
+/// "depth = -2 is not accepted: use a whole number of at least 0".
+fn readable(message: &str) -> String {
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or_default();
+    let key = lines
+        .find_map(|l| l.strip_prefix("in `").and_then(|r| r.strip_suffix('`')))
+        .unwrap_or("a parameter");
+    if first.contains("untagged enum TableSpec") {
+        return "table must be a list of n*n whole numbers, or n rows of n, for the n x n board"
+            .to_string();
+    }
+    if first.starts_with("unknown ") || first.starts_with("missing ") {
+        return first.to_string();
+    }
+    let Some((got, expected)) = first.split_once(", expected ") else {
+        return format!("{key}: {first}");
+    };
+    let value = match got.split_once('`') {
+        Some((_, rest)) => rest.trim_end_matches('`').to_string(),
+        None => {
+            let got = got
+                .trim_start_matches("invalid type: ")
+                .trim_start_matches("invalid value: ");
+            ["string ", "integer ", "floating point ", "boolean "]
+                .iter()
+                .fold(got, |g, kind| g.strip_prefix(kind).unwrap_or(g))
+                .to_string()
+        }
+    };
+    let wanted = match expected {
+        "u32" | "u64" | "usize" => "a whole number of at least 0",
+        "i32" | "i64" => "a whole number",
+        "f64" | "f32" => "a number",
+        "a boolean" => "true or false",
+        other => other,
+    };
+    format!("{key} = {value} is not accepted: use {wanted}")
 }
 
 fn in_range(
@@ -330,6 +407,33 @@ impl StrategySpec {
         }
     }
 
+    /// Refuses a strategy that could not finish a game in reasonable time when
+    /// the game starts with `empties` empty squares: exact solving from too early,
+    /// or a fixed search depth too deep for any budget.
+    pub fn check_practical(&self, empties: u32) -> Result<(), SpecError> {
+        match self {
+            StrategySpec::Solver { .. } if empties > MAX_SOLVE_EMPTIES => {
+                Err(SpecError::Impractical(format!(
+                    "strategy 'solver' solves every move exactly, and these games start with {empties} empty squares: it is practical up to about {MAX_SOLVE_EMPTIES}; use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties) or openings that leave at most {MAX_SOLVE_EMPTIES} empties"
+                )))
+            }
+            StrategySpec::Alphabeta(spec) if spec.endgame > MAX_SOLVE_EMPTIES && empties > MAX_SOLVE_EMPTIES => {
+                Err(SpecError::Impractical(format!(
+                    "strategy 'alphabeta': endgame = {} would solve positions with up to {} empty squares exactly, which can take hours: use endgame = {MAX_SOLVE_EMPTIES} or less",
+                    spec.endgame, spec.endgame
+                )))
+            }
+            StrategySpec::Alphabeta(spec) if spec.depth > MAX_UNBUDGETED_DEPTH && spec.nodes.is_none() => {
+                Err(SpecError::Impractical(format!(
+                    "strategy 'alphabeta': depth = {} with no node budget can take hours per move: use depth {MAX_UNBUDGETED_DEPTH} or less, or bound each move with nodes = N (such as nodes=1000000)",
+                    spec.depth
+                )))
+            }
+            StrategySpec::Parity { base, .. } => base.check_practical(empties),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the spec can serve as a search's evaluation. Asked before any board
     /// size is known, so it cannot just try `build_evaluator`; a test keeps the two in step.
     #[must_use]
@@ -476,7 +580,7 @@ mod tests {
 
     /// The messages users see, word for word: the error type must not change them.
     #[test]
-    fn messages_are_exactly_as_before() {
+    fn messages_are_the_projects_own() {
         let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, eval, alphabeta, solver";
         let parse_cases = [
             ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
@@ -486,14 +590,14 @@ mod tests {
             ("alphabeta:depht=3", "unknown parameter for strategy 'alphabeta': 'depht' (did you mean 'depth'? known: depth, eval, endgame, nodes, table, ordering, table_bits)".into()),
             ("greedy:depth=3", "strategy 'greedy' takes no parameters, but 'depth' was given".into()),
             ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
-            ("alphabeta:depth=x", "strategy 'alphabeta': invalid type: string \"x\", expected u32\nin `depth`".into()),
+            ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number of at least 0".into()),
             ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, eval or greedy (disc count)".into()),
             ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
             ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
             ("alphabeta:table_bits=9", "strategy 'alphabeta': table_bits = 9 is out of range: use 10 to 26".into()),
             ("solver:table_bits=27", "strategy 'solver': table_bits = 27 is out of range: use 10 to 26".into()),
             ("parity:base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
-            ("parity:base=(mobility:frontier=x)", "parity base: strategy 'mobility': invalid type: string \"x\", expected i32\nin `frontier`".into()),
+            ("parity:base=(mobility:frontier=x)", "parity base: strategy 'mobility': frontier = \"x\" is not accepted: use a whole number".into()),
             ("weighted:classes={corn=1}", "strategy 'weighted': unknown field `corn`, expected one of `corner`, `c_square`, `x_square`, `edge`, `centre`, `inner`".into()),
             ("alphabeta:depth", "strategy spec 'alphabeta:depth': 'depth' should be key=value, as in alphabeta:depth=4,eval=mobility".into()),
             ("alphabeta:depth=4,depth=5", "strategy spec 'alphabeta:depth=4,depth=5': 'depth' is given twice".into()),

@@ -302,7 +302,9 @@ impl Tune {
             .map(|p| check_param(p, &player, &known, spec.kind()).map_err(fail))
             .collect::<Result<Vec<_>>>()?;
         let buildable = |spec: &StrategySpec| -> std::result::Result<(), String> {
-            with_geometry!(setup.size, G => spec.build::<G>(setup.rules).map(drop).map_err(|e| e.to_string()))
+            with_geometry!(setup.size, G => spec.build::<G>(setup.rules).map(drop))
+                .and_then(|()| spec.check_practical(setup.start_empties()))
+                .map_err(|e| e.to_string())
         };
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
             list.into_iter()

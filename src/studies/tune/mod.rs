@@ -12,14 +12,14 @@ pub use config::{Method, Param, Tune};
 
 use crate::board::Geometry;
 use crate::error::{Error, Result};
-use crate::lab::{Deal, Driver, Schedule, Slot};
+use crate::lab::folder::{move_aside, remove_aside, FolderLock};
+use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
 use crate::progress::Progress;
 use crate::stats::Trinomial;
 use crate::strategy::Strategy;
 use crate::with_geometry;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use toml::{Table, Value};
 use trace::Trace;
 
@@ -103,28 +103,40 @@ pub struct TuneSummary {
 }
 
 /// Runs a tune (or the rest of one, with `resume`), then validates the result.
-pub fn tune(
-    path: &Path,
-    out: Option<PathBuf>,
-    resume: bool,
-    quiet: bool,
-    stop: &AtomicBool,
-) -> Result<TuneSummary> {
+pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
+    let (quiet, stop) = (options.quiet, options.stop);
     let tune = Tune::load(path)?;
-    let out = out.unwrap_or_else(|| Path::new("results").join(&tune.name));
-    if out.exists() && !resume {
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&tune.name));
+    if out.exists() && !out.is_dir() {
         return Err(Error::input(format!(
-            "results folder {} already exists: pass --resume to continue the tune, or --out DIR",
+            "{} is a file, not a results folder: choose a folder with --out",
             out.display()
         )));
     }
+    let aside = if out.exists() && options.force {
+        Some(move_aside(&out)?)
+    } else if out.exists() && !options.resume {
+        return Err(Error::input(format!(
+            "results folder {} already exists: pass --resume to continue the tune, --force to replace it, or --out DIR",
+            out.display()
+        )));
+    } else {
+        None
+    };
     std::fs::create_dir_all(&out).map_err(|e| {
         Error::input(format!(
             "cannot create results folder {}: {e} (choose another with --out)",
             out.display()
         ))
     })?;
+    let _lock = FolderLock::acquire(&out)?;
     let (trace, mut rows) = Trace::open(&out.join("trace.csv"), &tune)?;
+    if let Some(aside) = aside {
+        remove_aside(&aside)?;
+    }
     let progress = Progress::new(tune.iterations, rows.len() as u64, quiet);
     let (best, interrupted) = with_geometry!(tune.setup.size, G => {
         let games = Games::<G> {

@@ -56,6 +56,7 @@ pub fn validate(
             &RunOptions {
                 out: Some(dir.clone()),
                 resume: false,
+                force: false,
                 quiet,
                 stop,
             },

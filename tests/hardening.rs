@@ -1,0 +1,268 @@
+//! What a new user trips on, kept fixed: non-finite numbers, strategies that would
+//! never finish, unbounded threads, library wording, missing files, `solve` budgets,
+//! `--force`, `--resume` from `run.toml`, and two runs into one folder.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn bin() -> Command {
+    Command::cargo_bin("reversi-lab").unwrap()
+}
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = bin().current_dir(dir).args(args).output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Bad input: exit 2 and one line on stderr that contains `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run_in(dir.path(), args);
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+}
+
+const SMALL: &str = "name = \"small\"\ngames_per_pair = 4\n[[players]]\nname = \"g\"\nstrategy = \"greedy\"\n[[players]]\nname = \"r\"\nstrategy = \"random\"\n";
+
+#[test]
+fn non_finite_numbers_are_refused() {
+    refused(
+        &["match", "eval:corners=nan", "random", "--games", "2"],
+        "corners = NaN is not a finite number",
+    );
+    refused(
+        &["match", "alphabeta:eval=(eval:mobility=inf)", "random"],
+        "mobility = inf is not a finite number",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("e.toml");
+    std::fs::write(
+        &config,
+        SMALL.replace("\"greedy\"", "{ kind = \"eval\", corners = nan }"),
+    )
+    .unwrap();
+    refused(
+        &["run", config.to_str().unwrap(), "--out", "x"],
+        "players.strategy.corners = NaN is not a finite number",
+    );
+    let sprt = "name = \"s\"\nformat = \"head-to-head\"\n[sprt]\nelo0 = 0\nelo1 = inf\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"random\"\n";
+    std::fs::write(&config, sprt).unwrap();
+    refused(
+        &["run", config.to_str().unwrap(), "--out", "x"],
+        "sprt.elo1 = inf is not a finite number",
+    );
+}
+
+#[test]
+fn strategies_that_would_never_finish_are_refused_before_any_game() {
+    refused(&["match", "solver", "random"], "use alphabeta:endgame=22");
+    refused(
+        &["match", "alphabeta:depth=60", "random"],
+        "bound each move with nodes = N",
+    );
+    refused(
+        &["match", "alphabeta:endgame=40", "random"],
+        "use endgame = 22 or less",
+    );
+    bin()
+        .args([
+            "match",
+            "alphabeta:depth=60,nodes=200",
+            "random",
+            "--games",
+            "2",
+        ])
+        .assert()
+        .success();
+    bin()
+        .args(["match", "solver", "random", "--games", "2", "--size", "4"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn thread_counts_are_bounded() {
+    refused(
+        &["perft", "5", "--threads", "10000"],
+        "at most 1024 threads",
+    );
+    refused(
+        &["match", "greedy", "random", "--threads", "100000"],
+        "at most 1024",
+    );
+    refused(&["run", "--threads", "5000", "--out", "x"], "at most 1024");
+}
+
+#[test]
+fn library_wording_does_not_leak() {
+    refused(
+        &["match", "weighted:table=1", "random"],
+        "table must be a list of n*n whole numbers",
+    );
+    refused(
+        &["match", "alphabeta:depth=-2", "random"],
+        "depth = -2 is not accepted: use a whole number of at least 0",
+    );
+    refused(
+        &["match", "mobility:normalised=3", "random"],
+        "normalised = 3 is not accepted: use true or false",
+    );
+}
+
+#[test]
+fn a_missing_position_file_is_named() {
+    refused(
+        &["perft", "3", "--position", "nofile.obf"],
+        "nofile.obf: no such file",
+    );
+}
+
+#[test]
+fn solve_gives_up_within_its_budget_and_checks_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    // 14 empties: far more than 50 nodes.
+    std::fs::write(
+        &file,
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["solve", "p.obf", "--max-nodes", "50", "--table-bits", "12"],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("UNSOLVED: gave up after"), "{stdout}");
+    assert!(stdout.contains("1 UNSOLVED"), "{stdout}");
+    let (code, stdout, _) = run_in(dir.path(), &["solve", "p.obf", "--table-bits", "12"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("expected +18: ok"), "{stdout}");
+    let path = file.to_str().unwrap();
+    refused(&["solve", path, "--table-bits", "27"], "use 10 to 26");
+    refused(&["solve", path, "--time", "0"], "--time 0");
+}
+
+#[test]
+fn force_replaces_and_resume_reads_run_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("small.toml"), SMALL).unwrap();
+    let first = run_in(
+        d,
+        &[
+            "run",
+            "small.toml",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert_eq!(first.0, 0, "{}", first.2);
+    let games = std::fs::read_to_string(d.join("results/small/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 7);
+    // Without flags the folder is refused, and the message names the ways out.
+    let again = run_in(d, &["run", "small.toml", "--quiet", "--no-report"]);
+    assert_eq!(again.0, 2);
+    assert!(
+        again.2.contains("--resume") && again.2.contains("--force"),
+        "{}",
+        again.2
+    );
+    // --resume takes the games and seed from run.toml.
+    let resumed = run_in(
+        d,
+        &["run", "small.toml", "--resume", "--quiet", "--no-report"],
+    );
+    assert_eq!(resumed.0, 0, "{}", resumed.2);
+    assert_eq!(
+        std::fs::read_to_string(d.join("results/small/games.csv")).unwrap(),
+        games
+    );
+    // A setting that differs is named.
+    let other = run_in(
+        d,
+        &[
+            "run",
+            "small.toml",
+            "--resume",
+            "--games",
+            "8",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert_eq!(other.0, 2);
+    assert!(
+        other.2.contains("games_per_pair = 6 in run.toml but 8 now"),
+        "{}",
+        other.2
+    );
+    // --force replaces the folder with the new run.
+    let forced = run_in(
+        d,
+        &[
+            "run",
+            "small.toml",
+            "--force",
+            "--games",
+            "2",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert_eq!(forced.0, 0, "{}", forced.2);
+    let games = std::fs::read_to_string(d.join("results/small/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 3);
+    let left: Vec<_> = std::fs::read_dir(d.join("results")).unwrap().collect();
+    assert_eq!(left.len(), 1, "the replaced folder is gone");
+    // A file is not a results folder.
+    std::fs::write(d.join("file"), "").unwrap();
+    let file = run_in(d, &["run", "small.toml", "--out", "file", "--resume"]);
+    assert_eq!(file.0, 2, "{}", file.2);
+    assert!(
+        file.2.contains("is a file, not a results folder"),
+        "{}",
+        file.2
+    );
+}
+
+#[test]
+fn a_second_run_into_a_folder_in_use_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("small.toml"), SMALL).unwrap();
+    let args = ["run", "small.toml", "--out", "r", "--quiet", "--no-report"];
+    assert_eq!(run_in(d, &args).0, 0);
+    // A lock held by a live process (this test's own) refuses the second run...
+    std::fs::write(d.join("r/run.lock"), std::process::id().to_string()).unwrap();
+    let resume = [
+        "run",
+        "small.toml",
+        "--out",
+        "r",
+        "--resume",
+        "--quiet",
+        "--no-report",
+    ];
+    let (code, _, stderr) = run_in(d, &resume);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is being written by another reversi-lab run"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run_in(d, &["run", "small.toml", "--out", "r", "--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    // ...and a lock left by a process that is gone (a kill) is taken over.
+    std::fs::write(d.join("r/run.lock"), "4000000000").unwrap();
+    assert_eq!(run_in(d, &resume).0, 0);
+    assert!(!d.join("r/run.lock").exists(), "the lock goes with the run");
+}
