@@ -39,7 +39,22 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
             &format!("{key} = {value} is not a finite number: use an ordinary number such as 1.5"),
         ));
     }
-    let mut known: Vec<&'static str> = field_names::<T>().to_vec();
+    let own_fields = field_names::<T>();
+    let has = |key: &str| keys.keys().any(|k| k.get_ref() == key);
+    let this = kind_of(|key| own_fields.contains(&key));
+    let that = kind_of(has);
+    if let (Some(this), Some((that_kind, command))) = (this, that) {
+        if this.0 != that_kind {
+            return Err(source.error(
+                None,
+                &format!(
+                    "this is {that_kind} file, not {}: use `reversi-lab {command} {}`",
+                    this.0, source.origin
+                ),
+            ));
+        }
+    }
+    let mut known: Vec<&'static str> = own_fields.to_vec();
     known.extend(field_names::<SetupFile>());
     for key in keys.keys() {
         if !known.contains(&key.get_ref().as_str()) {
@@ -63,6 +78,19 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     Ok(WithSetup { setup, own })
+}
+
+/// Which kind of config has these keys, and the command that reads it.
+fn kind_of(has: impl Fn(&str) -> bool) -> Option<(&'static str, &'static str)> {
+    if has("iterations") || has("params") {
+        Some(("a tune", "tune"))
+    } else if has("players") {
+        Some(("an experiment", "run"))
+    } else if has("player") {
+        Some(("an ablation", "ablate"))
+    } else {
+        None
+    }
 }
 
 /// The field names a derived `Deserialize` struct declares, read from the list it

@@ -242,12 +242,19 @@ impl ExperimentBuilder {
     }
 }
 
+/// The most games per pair accepted: a trillion games is years of play on any cluster.
+pub const MAX_GAMES_PER_PAIR: u64 = 1_000_000_000_000;
+
 /// Games per pair must be even and at least 2; `what` names where it came from
 /// (`games_per_pair = `, `--games `).
 pub fn check_games_per_pair(games: u64, what: &str) -> Result<u64> {
     if games == 0 {
         Err(Error::input(format!(
             "{what}0: play at least 2 games per pair"
+        )))
+    } else if games > MAX_GAMES_PER_PAIR {
+        Err(Error::input(format!(
+            "{what}{games} is more games than a run can play: use at most {MAX_GAMES_PER_PAIR} per pair"
         )))
     } else if games % 2 == 1 {
         Err(Error::input(format!(

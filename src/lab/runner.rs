@@ -266,7 +266,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         .open(&games_path)
         .map_err(|e| Error::io(&games_path, e))?;
     let mut writer = BufWriter::with_capacity(1 << 20, file);
-    let progress = Progress::new(total, done, options.quiet);
+    let progress = Progress::new(total, done, options.quiet, "games");
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some();
     let streamed = with_geometry!(experiment.setup.size, G => {

@@ -61,6 +61,12 @@ fn need(dir: &Path, name: &str) -> Result<PathBuf> {
 impl Results {
     /// Loads a results folder; a missing file is an error that names it.
     pub fn load(dir: &Path) -> Result<Self> {
+        if dir.is_file() {
+            return Err(Error::input(format!(
+                "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
+                dir.display()
+            )));
+        }
         if !dir.is_dir() {
             return Err(Error::input(format!(
                 "results folder {} does not exist: give the folder a run wrote, such as results/default",

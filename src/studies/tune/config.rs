@@ -163,6 +163,8 @@ pub struct Tune {
     pub params: Vec<Param>,
     /// The fixed opponents (empty: self-play).
     pub panel: Vec<Opponent>,
+    /// Whether `validation.skip = true` was given.
+    pub validation_skipped: bool,
     /// Validation games (0: skip validation).
     pub validation_games: u64,
     /// Elo of the validation SPRT's H1.
@@ -333,6 +335,7 @@ impl Tune {
             player,
             params,
             panel,
+            validation_skipped: raw.validation.skip,
             validation_games: if raw.validation.skip {
                 0
             } else {

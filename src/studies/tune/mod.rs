@@ -137,7 +137,7 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
     if let Some(aside) = aside {
         remove_aside(&aside)?;
     }
-    let progress = Progress::new(tune.iterations, rows.len() as u64, quiet);
+    let progress = Progress::new(tune.iterations, rows.len() as u64, quiet, "iterations");
     let (best, interrupted) = with_geometry!(tune.setup.size, G => {
         let games = Games::<G> {
             tune: &tune,

@@ -20,7 +20,11 @@ pub fn validate(
 ) -> Result<(Vec<String>, Vec<PathBuf>)> {
     if tune.validation_games == 0 {
         return Ok((
-            vec!["validation skipped (validation.skip = true)".into()],
+            vec![if tune.validation_skipped {
+                "validation skipped (validation.skip = true)".into()
+            } else {
+                "validation skipped (validation.games = 0)".into()
+            }],
             Vec::new(),
         ));
     }
