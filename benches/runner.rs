@@ -36,6 +36,7 @@ fn runner(c: &mut Criterion) {
                 let options = RunOptions {
                     out: Some(dir.path().join("out")),
                     resume: false,
+                    force: false,
                     quiet: true,
                     stop: &stop,
                 };

@@ -48,8 +48,10 @@ enum Command {
     Strategies,
     /// Play two strategies against each other and print one summary line.
     ///
-    /// Prints `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`, from A's
-    /// point of view; the score interval is 95%. Games alternate colours from the start.
+    /// Prints `A vs B: W wins, D draws, L losses (win rate X%, score Y% [L%, H%], 95%
+    /// pentanomial interval over N game pairs)`, from A's point of view. Games alternate
+    /// colours from the start: games 2k and 2k+1 are a colour-swapped pair (an odd game
+    /// count gives the per-game, trinomial interval).
     Match(commands::MatchArgs),
     /// Solve the positions of an OBF file exactly: best move, score, nodes, time.
     ///

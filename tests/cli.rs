@@ -140,7 +140,8 @@ fn match_prints_one_summary_line() {
     assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
 }
 
-/// `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)` with W+D+L = 200.
+/// `A vs B: W wins, D draws, L losses (win rate X%, score Y% [L%, H%], 95% pentanomial
+/// interval over 100 game pairs)` with W+D+L = 200 and L <= Y <= H.
 fn regex_lite(line: &str) -> bool {
     let Some(rest) = line.strip_prefix("greedy vs random: ") else {
         return false;
@@ -150,13 +151,15 @@ fn regex_lite(line: &str) -> bool {
         .filter(|t| !t.is_empty() && *t != ".")
         .map(|t| t.parse().unwrap())
         .collect();
-    numbers.len() == 6
+    numbers.len() == 9
         && numbers[0] + numbers[1] + numbers[2] == 200.0
+        && numbers[5] <= numbers[4]
+        && numbers[4] <= numbers[6]
         && rest.contains(" wins, ")
         && rest.contains(" draws, ")
         && rest.contains(" losses (win rate ")
         && rest.contains("%, score ")
-        && rest.ends_with("%)")
+        && rest.ends_with("%], 95% pentanomial interval over 100 game pairs)")
 }
 
 #[test]

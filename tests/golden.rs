@@ -101,7 +101,11 @@ fn tune() {
         out.to_str().unwrap(),
         "--quiet",
     ]);
-    same("tune", &out, &["trace.csv", "best.toml"]);
+    same(
+        "tune",
+        &out,
+        &["trace.csv", "best.toml", "validation-openings.txt"],
+    );
     for opponent in ["start", "alphabeta-2-classic"] {
         let folder = format!("validation-{opponent}");
         same(&format!("tune/{folder}"), &out.join(&folder), &RESULTS);

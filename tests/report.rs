@@ -71,9 +71,12 @@ fn round_robin_report_and_charts() {
     assert!(markdown.starts_with("# Experiment report: fixture-round-robin"));
     // Numbers from pairs.csv and standings.csv, rounded for people.
     for needle in [
-        "| greedy | weighted-classic | 10 | 2/0/8 | 20.0% +/- 22.4% |",
-        "| weighted-classic | corner-first | 10 | 7/0/3 | 70.0% +/- 28.4% |",
-        "| 1 | weighted-classic | 20 | 15/0/5 | 75.0% | +128 [+10, +247] |",
+        "| greedy | weighted-classic | 10 | 2/0/8 | 20.0% [5.9%, 54.8%] | -241 [-482, +33] |",
+        "| weighted-classic | corner-first | 10 | 7/0/3 | 70.0% [39.6%, 88.5%] |",
+        "| pentanomial, 5 game pairs |",
+        "| 1 | weighted-classic | 20 | 15/0/5 | 75.0% | +128 [+11, +246] |",
+        "## Statistics",
+        "Pairs in the pentanomial model here: 3 of 3.",
         "![Win-rate matrix](charts/winrate.svg)",
         "| seed | 3 |",
     ] {
@@ -86,7 +89,8 @@ fn round_robin_report_and_charts() {
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<svg"), "charts are inlined");
     assert!(!html.contains("src=\"http"), "no network needed");
-    assert!(html.contains("<td>20.0% +/- 22.4%</td>"));
+    assert!(html.contains("<td>20.0% [5.9%, 54.8%]</td>"));
+    assert!(html.contains("<h2>Statistics</h2>"));
 }
 
 #[test]
@@ -108,10 +112,22 @@ fn head_to_head_report_shows_the_history_and_the_sprt() {
     assert!(sprt.contains("LLR"));
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
-        markdown.contains("| mobility | greedy | 134 | 81/0/53 |"),
+        markdown.contains("| mobility | greedy | 136 | 83/0/53 | 61.0% [52.9%, 68.6%] |"),
         "{markdown}"
     );
-    assert!(markdown.contains("| 3.03 | H1 |"), "{markdown}");
+    // The SPRT's LLR with its bounds, and where it crossed.
+    assert!(
+        markdown.contains("| 3.08 [-2.94, 2.94] | H1 after 68 game pairs |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("over 68 game pairs: LLR 3.08 with bounds [-2.94, 2.94]"),
+        "{markdown}"
+    );
+    assert!(
+        sprt.contains("H1 after 68 game pairs"),
+        "the chart marks the crossing"
+    );
 }
 
 #[test]

@@ -245,10 +245,16 @@ fn sprt_stops_head_to_head_runs_deterministically() {
         .lines()
         .next()
         .unwrap()
-        .ends_with("sprt_llr,sprt_lower,sprt_upper,sprt_result"));
+        .ends_with("sprt_llr,sprt_lower,sprt_upper,sprt_pairs,sprt_result"));
     assert!(pairs.trim_end().ends_with(",H1"));
     let games = read(&one.join("games.csv")).lines().count() - 1;
     assert!(games < 10000 && games % 2 == 0, "{games}");
+    // The LLR crossed the bound at the last pair played, which pairs.csv names.
+    let row: Vec<&str> = pairs.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[row.len() - 2], (games / 2).to_string());
+    let llr: f64 = row[row.len() - 5].parse().unwrap();
+    let upper: f64 = row[row.len() - 3].parse().unwrap();
+    assert!(llr >= upper, "{llr} {upper}");
 }
 
 #[test]
@@ -414,7 +420,10 @@ fn ablation_measures_every_feature() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("| corners | without it | 8 |"), "{stdout}");
     let csv = read(&out.join("ablation.csv"));
-    assert!(csv.starts_with("feature,variant,games,full_score,elo,elo_low,elo_high\n"));
+    assert!(csv.starts_with(
+        "feature,variant,games,full_score,elo,elo_low,elo_high,model,p_value,p_holm,significant_holm\n"
+    ));
+    assert!(read(&out.join("ablation.md")).contains("Holm"));
     // Three features with weights, each dropped and each alone.
     assert_eq!(csv.lines().count(), 1 + 6);
     assert!(out.join("charts/ablation.svg").exists() && out.join("report.html").exists());

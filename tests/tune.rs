@@ -95,6 +95,27 @@ fn a_small_tune_writes_trace_best_charts_and_validation() {
     );
     assert!(report.contains("significant") || report.contains("NOT significant"));
     assert!(out.join("validation-start/pairs.csv").exists());
+    // Tuned values: the mean of the last 10% of the iterations, the final point beside it.
+    assert!(
+        report.contains("| parameter | start | tuned | final iteration | bounds |"),
+        "{report}"
+    );
+    // Validation plays held-out openings, listed in the tune's folder.
+    let openings = read(&out.join("validation-openings.txt"));
+    let listed: Vec<&str> = openings.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        listed.len(),
+        10,
+        "one per game pair of a 20-game validation"
+    );
+    assert!(
+        report.contains("validation openings: 10 held out"),
+        "{report}"
+    );
+    let games = read(&out.join("validation-greedy/games.csv"));
+    for opening in &listed[..3] {
+        assert!(games.contains(&format!(",{opening},")), "{opening}");
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::game::{Rules, Scoring};
 use crate::lab::setup::check_size;
 use crate::lab::{Driver, Schedule, Setup};
-use crate::stats::Trinomial;
+use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::{Budget, Memory, Solver, Strategy, StrategySpec};
 use crate::with_geometry;
 use std::io::{IsTerminal, Write};
@@ -74,21 +74,92 @@ pub struct MatchArgs {
     pub rules: RulesArgs,
 }
 
-/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%, score Y% +/- Z%)`,
-/// the interval being 95% (normal approximation over the per-game results 1, 1/2, 0).
+/// A match's results, addable in any order (the driver sums games in parallel):
+/// every game, and the colour-swapped game pairs (games 2k and 2k+1 start from the
+/// same position with colours swapped) once both of their games are in.
+#[derive(Clone, Debug, Default)]
+pub struct MatchTally {
+    /// The games and the complete pairs.
+    pub paired: Paired,
+    /// Games of a contiguous run whose twin is outside it, by game number, with A's
+    /// points: only its first and last game can be such, so a run holds at most two
+    /// and adding runs allocates nothing.
+    open: [Option<(u64, f64)>; 2],
+}
+
+impl MatchTally {
+    /// One game: game number `game` of the match, A's margin in it.
+    #[must_use]
+    pub fn game(game: u64, a_margin: i32) -> Self {
+        let t = Trinomial::of_margin(a_margin);
+        MatchTally {
+            paired: Paired {
+                games: t,
+                pairs: Pentanomial::default(),
+            },
+            open: [Some((game, t.points())), None],
+        }
+    }
+}
+
+impl std::ops::Add for MatchTally {
+    type Output = Self;
+    /// Adds the run after `self` (rayon keeps runs in order), pairing the twins
+    /// that meet at the seam.
+    fn add(mut self, other: Self) -> Self {
+        self.paired.games += other.paired.games;
+        self.paired.pairs += other.paired.pairs;
+        let [a, b] = self.open;
+        let [c, d] = other.open;
+        let mut open = [a, b, c, d];
+        open.sort_by_key(|item| item.map_or(u64::MAX, |(game, _)| game));
+        let count = open.iter().flatten().count();
+        let open: [(u64, f64); 4] = open.map(|item| item.unwrap_or((u64::MAX, 0.0)));
+        let mut left = [None, None];
+        let mut k = 0;
+        let mut i = 0;
+        while i < count {
+            if i + 1 < count && open[i].0 / 2 == open[i + 1].0 / 2 {
+                self.paired.pairs.record(open[i].1 + open[i + 1].1);
+                i += 2;
+            } else {
+                debug_assert!(k < 2, "a contiguous run has at most two open games");
+                left[k.min(1)] = Some(open[i]);
+                k += 1;
+                i += 1;
+            }
+        }
+        self.open = left;
+        self
+    }
+}
+
+impl std::iter::Sum for MatchTally {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), std::ops::Add::add)
+    }
+}
+
+/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%,
+/// score Y% [L%, H%], 95% pentanomial interval over N game pairs)`: the score
+/// interval of the colour-swapped game pairs when every game is in one (an even
+/// number of games), else the per-game (trinomial) one over the games.
 #[must_use]
-pub fn summary(tally: &Trinomial, a: &str, b: &str) -> String {
-    let games = tally.games().max(1) as f64;
-    let score = tally.score();
-    let (low, high) = score.interval95();
+pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
+    let games = &tally.paired.games;
+    let score = tally.paired.interval95();
     format!(
-        "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% +/- {:.1}%)",
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        100.0 * tally.wins as f64 / games,
+        "{a} vs {b}: {} wins, {} draws, {} losses (win rate {:.1}%, score {:.1}% [{:.1}%, {:.1}%], 95% {} interval over {} {})",
+        games.wins,
+        games.draws,
+        games.losses,
+        100.0 * games.wins as f64 / games.games().max(1) as f64,
         100.0 * score.mean,
-        100.0 * (high - low) / 2.0
+        100.0 * score.low,
+        100.0 * score.high,
+        score.model.name(),
+        score.n,
+        score.model.unit()
     )
 }
 
@@ -118,7 +189,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         let sb = spec_b.check_practical(empties).and_then(|()| spec_b.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy B: {e}")))?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         let driver = Driver::<G>::new(setup.threads)?;
-        let tally: Trinomial = driver
+        let tally: MatchTally = driver
             .sum(
                 &players,
                 0..args.games,
@@ -126,15 +197,16 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                     let (slot, _, deal) = schedule.deal::<G>(g);
                     (slot, deal)
                 },
-                |_, slot, game| {
+                |g, slot, game| {
                     let margin = game.outcome(setup.rules).expect("played to the end").margin;
-                    Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
+                    MatchTally::game(g, if slot.a_black() { margin } else { -margin })
                 },
             );
         (tally, driver.threads())
     });
     let seconds = started.elapsed().as_secs_f64();
     writeln!(out, "{}", summary(&tally, &args.a, &args.b)).ok();
+    let tally = tally.paired.games;
     eprintln!(
         "{} games in {seconds:.2} s ({:.0} games/s, {threads} thread{}, seed {})",
         tally.games(),
@@ -354,16 +426,52 @@ mod tests {
 
     #[test]
     fn tally_summary_and_interval() {
-        let t = Trinomial {
-            wins: 60,
-            draws: 10,
-            losses: 30,
-        };
-        // Per-game variance: (60*0.35^2 + 10*0.15^2 + 30*0.65^2)/100 = 0.2025; sd/sqrt(n) = 0.045.
-        assert!((t.score().se - 0.045).abs() < 1e-12);
+        // 100 games in 50 colour-swapped pairs: A wins both games of 20 pairs,
+        // wins one and loses one in 20, loses both in 10.
+        let mut games = Vec::new();
+        for pair in 0..50u64 {
+            let (first, second) = match pair {
+                0..20 => (1, 1),
+                20..40 => (1, -1),
+                _ => (-1, -1),
+            };
+            games.push(MatchTally::game(2 * pair, first));
+            games.push(MatchTally::game(2 * pair + 1, second));
+        }
+        // Any order of addition gives the same tally.
+        let forward: MatchTally = games.iter().cloned().sum();
+        let backward: MatchTally = games.iter().rev().cloned().sum();
+        assert_eq!(forward.paired, backward.paired);
+        assert_eq!(forward.paired.pairs.0, [10, 0, 20, 0, 20]);
+        let interval = forward.paired.pairs.interval95();
+        let line = summary(&forward, "A", "B");
         assert_eq!(
-            summary(&t, "A", "B"),
-            "A vs B: 60 wins, 10 draws, 30 losses (win rate 60.0%, score 65.0% +/- 8.8%)"
+            line,
+            format!(
+                "A vs B: 60 wins, 0 draws, 40 losses (win rate 60.0%, score 60.0% [{:.1}%, {:.1}%], 95% pentanomial interval over 50 game pairs)",
+                100.0 * interval.low,
+                100.0 * interval.high
+            )
         );
+        // One game more: not every game is in a pair, so the per-game interval.
+        let odd = forward + MatchTally::game(100, 0);
+        assert!(summary(&odd, "A", "B").ends_with("95% trinomial interval over 101 games)"));
+    }
+
+    #[test]
+    fn match_tallies_pair_twins_across_any_split() {
+        let margins: Vec<i32> = (0..37).map(|g| g * 7 % 5 - 2).collect();
+        let one = |range: std::ops::Range<usize>| -> MatchTally {
+            range.map(|g| MatchTally::game(g as u64, margins[g])).sum()
+        };
+        let whole = one(0..margins.len());
+        assert_eq!(whole.paired.pairs.pairs(), 18);
+        for cut in 0..margins.len() {
+            for second in cut..margins.len() {
+                let split = one(0..cut) + one(cut..second) + one(second..margins.len());
+                assert_eq!(split.paired.pairs, whole.paired.pairs, "{cut} {second}");
+                assert_eq!(split.paired.games, whole.paired.games);
+            }
+        }
     }
 }

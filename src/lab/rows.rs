@@ -59,6 +59,10 @@ pub mod decimals {
 
 /// One row of `pairs.csv`, from the first player's (A's) point of view. An
 /// empty number (None) is one the data do not define, such as a score of no games.
+/// The headline interval (`score_low` to `los`) is that of `model`: the pentanomial
+/// over colour-swapped game pairs when every game belongs to one, else the
+/// trinomial over games; the `trinomial_*` columns give the per-game one beside it.
+/// Columns added after 0.1.0 read as empty from older files.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[allow(missing_docs)]
 pub struct PairRow {
@@ -70,6 +74,12 @@ pub struct PairRow {
     pub losses: u64,
     #[serde(serialize_with = "decimals::four")]
     pub score: Option<f64>,
+    /// `pentanomial` or `trinomial`: the model of the headline interval.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Complete colour-swapped game pairs (the pentanomial's sample size).
+    #[serde(default)]
+    pub game_pairs: Option<u64>,
     #[serde(serialize_with = "decimals::four")]
     pub score_low: Option<f64>,
     #[serde(serialize_with = "decimals::four")]
@@ -82,6 +92,14 @@ pub struct PairRow {
     pub elo_high: Option<f64>,
     #[serde(serialize_with = "decimals::four")]
     pub los: Option<f64>,
+    #[serde(default, serialize_with = "decimals::four")]
+    pub trinomial_score_low: Option<f64>,
+    #[serde(default, serialize_with = "decimals::four")]
+    pub trinomial_score_high: Option<f64>,
+    #[serde(default, serialize_with = "decimals::one")]
+    pub trinomial_elo_low: Option<f64>,
+    #[serde(default, serialize_with = "decimals::one")]
+    pub trinomial_elo_high: Option<f64>,
     pub black_wins: u64,
     pub black_draws: u64,
     pub black_losses: u64,
@@ -103,12 +121,6 @@ pub struct PairRow {
     pub penta_2: u64,
     pub penta_3: u64,
     pub penta_4: u64,
-    #[serde(serialize_with = "decimals::one")]
-    pub penta_elo: Option<f64>,
-    #[serde(serialize_with = "decimals::one")]
-    pub penta_elo_low: Option<f64>,
-    #[serde(serialize_with = "decimals::one")]
-    pub penta_elo_high: Option<f64>,
     /// The SPRT columns, present only in runs with an SPRT.
     #[serde(
         default,
@@ -128,9 +140,33 @@ pub struct PairRow {
         serialize_with = "decimals::three"
     )]
     pub sprt_upper: Option<f64>,
+    /// The game pairs after which the LLR crossed a bound (empty: it has not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_pairs: Option<String>,
     /// `H1`, `H0` or `continue`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt_result: Option<String>,
+}
+
+impl PairRow {
+    /// The pair's results as counts: every game, and the complete colour-swapped pairs.
+    #[must_use]
+    pub fn paired(&self) -> crate::stats::Paired {
+        crate::stats::Paired {
+            games: crate::stats::Trinomial {
+                wins: self.wins,
+                draws: self.draws,
+                losses: self.losses,
+            },
+            pairs: crate::stats::Pentanomial([
+                self.penta_0,
+                self.penta_1,
+                self.penta_2,
+                self.penta_3,
+                self.penta_4,
+            ]),
+        }
+    }
 }
 
 /// One row of `standings.csv`, best first.

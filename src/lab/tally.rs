@@ -3,7 +3,7 @@
 
 use super::experiment::Experiment;
 use super::rows::{PairRow, StandingRow, Status};
-use crate::stats::{bradley_terry, sprt_bounds, Moments, Pentanomial, Trinomial, Z95};
+use crate::stats::{bradley_terry, sprt_bounds, Moments, Paired, Pentanomial, Trinomial, Z95};
 
 /// One pair's results from its first player's (A's) point of view.
 #[derive(Clone, Debug, Default)]
@@ -14,12 +14,14 @@ pub struct PairTally {
     pub as_black: Trinomial,
     /// A's games as white.
     pub as_white: Trinomial,
-    /// A's disc margins.
+    /// A's disc margins, per game.
     pub margin: Moments,
+    /// A's mean disc margin per colour-swapped game pair.
+    pub pair_margin: Moments,
     /// Colour-swapped game pairs by A's points.
     pub penta: Pentanomial,
-    /// The first game of a colour-swapped pair, waiting for its twin.
-    pending: Option<f64>,
+    /// The first game of a colour-swapped pair (A's points and margin), waiting for its twin.
+    pending: Option<(f64, i32)>,
 }
 
 impl PairTally {
@@ -37,9 +39,20 @@ impl PairTally {
         // A has black in the even one.
         let points = t.points();
         if a_black {
-            self.pending = Some(points);
-        } else if let Some(first) = self.pending.take() {
+            self.pending = Some((points, a_margin));
+        } else if let Some((first, first_margin)) = self.pending.take() {
             self.penta.record(first + points);
+            self.pair_margin
+                .push(f64::from(first_margin + a_margin) / 2.0);
+        }
+    }
+
+    /// The games and the complete pairs among them.
+    #[must_use]
+    pub fn paired(&self) -> Paired {
+        Paired {
+            games: self.all,
+            pairs: self.penta,
         }
     }
 }
@@ -51,6 +64,8 @@ pub struct Tallies {
     pub pairs: Vec<PairTally>,
     /// The SPRT's verdict once it has one.
     pub sprt_done: Option<Status>,
+    /// The game pairs after which the SPRT's LLR crossed a bound.
+    pub sprt_pairs: Option<u64>,
 }
 
 impl Tallies {
@@ -60,6 +75,7 @@ impl Tallies {
         Tallies {
             pairs: vec![PairTally::default(); pairs],
             sprt_done: None,
+            sprt_pairs: None,
         }
     }
 
@@ -82,6 +98,9 @@ impl Tallies {
                 } else if llr <= lower {
                     self.sprt_done = Some(Status::SprtAcceptedH0);
                 }
+                if self.sprt_done.is_some() {
+                    self.sprt_pairs = Some(tally.penta.pairs());
+                }
                 return self.sprt_done.is_some();
             }
         }
@@ -97,17 +116,18 @@ impl Tallies {
             .iter()
             .zip(&self.pairs)
             .map(|(&(a, b), t)| {
-                let score = t.all.score();
-                // A score lies in [0, 1]; the normal approximation's interval may not.
-                let (low, high) = score.interval95();
-                let (elo, elo_low, elo_high) = score.elo95();
-                let margin = t.margin.estimate();
-                let (margin_low, margin_high) = margin.interval95();
-                let (p_elo, p_low, p_high) = if t.penta.pairs() > 0 {
-                    t.penta.score().elo95()
-                } else {
-                    (f64::NAN, f64::NAN, f64::NAN)
+                let paired = t.paired();
+                // The headline: pentanomial when every game is in a complete pair.
+                let score = paired.interval95();
+                let (elo, elo_low, elo_high) = score.elo();
+                let trinomial = t.all.interval95();
+                let (_, tri_elo_low, tri_elo_high) = trinomial.elo();
+                // The margin's interval follows the same model: per pair or per game.
+                let margin = match score.model {
+                    crate::stats::Model::Pentanomial => t.pair_margin.estimate(),
+                    crate::stats::Model::Trinomial => t.margin.estimate(),
                 };
+                let (margin_low, margin_high) = margin.interval95();
                 let sprt = experiment.sprt.map(|sprt| {
                     let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
                     let verdict = match self.sprt_done {
@@ -115,7 +135,14 @@ impl Tallies {
                         Some(Status::SprtAcceptedH0) => "H0",
                         _ => "continue",
                     };
-                    (t.penta.llr(sprt.elo0, sprt.elo1), lower, upper, verdict)
+                    let crossed = self.sprt_pairs.map_or(String::new(), |p| p.to_string());
+                    (
+                        t.penta.llr(sprt.elo0, sprt.elo1),
+                        lower,
+                        upper,
+                        crossed,
+                        verdict,
+                    )
                 });
                 let [penta_0, penta_1, penta_2, penta_3, penta_4] = t.penta.0;
                 PairRow {
@@ -125,13 +152,19 @@ impl Tallies {
                     wins: t.all.wins,
                     draws: t.all.draws,
                     losses: t.all.losses,
-                    score: defined(score.mean),
-                    score_low: defined(low.clamp(0.0, 1.0)),
-                    score_high: defined(high.clamp(0.0, 1.0)),
+                    score: defined(t.all.score().mean),
+                    model: Some(score.model.name().to_string()),
+                    game_pairs: Some(t.penta.pairs()),
+                    score_low: defined(score.low),
+                    score_high: defined(score.high),
                     elo: defined(elo),
                     elo_low: defined(elo_low),
                     elo_high: defined(elo_high),
-                    los: defined(score.los()),
+                    los: defined(paired.los()),
+                    trinomial_score_low: defined(trinomial.low),
+                    trinomial_score_high: defined(trinomial.high),
+                    trinomial_elo_low: defined(tri_elo_low),
+                    trinomial_elo_high: defined(tri_elo_high),
                     black_wins: t.as_black.wins,
                     black_draws: t.as_black.draws,
                     black_losses: t.as_black.losses,
@@ -140,7 +173,7 @@ impl Tallies {
                     white_draws: t.as_white.draws,
                     white_losses: t.as_white.losses,
                     white_score: defined(t.as_white.score().mean),
-                    margin_mean: defined(margin.mean),
+                    margin_mean: defined(t.margin.estimate().mean),
                     margin_low: defined(margin_low),
                     margin_high: defined(margin_high),
                     penta_0,
@@ -148,13 +181,11 @@ impl Tallies {
                     penta_2,
                     penta_3,
                     penta_4,
-                    penta_elo: defined(p_elo),
-                    penta_elo_low: defined(p_low),
-                    penta_elo_high: defined(p_high),
-                    sprt_llr: sprt.map(|s| s.0),
-                    sprt_lower: sprt.map(|s| s.1),
-                    sprt_upper: sprt.map(|s| s.2),
-                    sprt_result: sprt.map(|s| s.3.to_string()),
+                    sprt_llr: sprt.as_ref().map(|s| s.0),
+                    sprt_lower: sprt.as_ref().map(|s| s.1),
+                    sprt_upper: sprt.as_ref().map(|s| s.2),
+                    sprt_pairs: sprt.as_ref().map(|s| s.3.clone()),
+                    sprt_result: sprt.as_ref().map(|s| s.4.to_string()),
                 }
             })
             .collect()

@@ -121,7 +121,7 @@ fn draw_ratings<DB: DrawingBackend>(
         .collect();
     draw_intervals(
         root,
-        "Ratings with 95% intervals (Bradley-Terry, mean 0)",
+        "Ratings with 95% intervals (Bradley-Terry MAP, weak prior, mean 0)",
         "rating (Elo)",
         &rows,
     )
@@ -265,7 +265,9 @@ draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
         .unwrap_or_default();
     let mut chart = ChartBuilder::on(root)
         .caption(
-            format!("{name}: first player's score as games accumulate (95% interval)"),
+            format!(
+                "{name}: first player's score as game pairs accumulate (pentanomial 95% interval)"
+            ),
             (FONT, 20),
         )
         .margin(14)
@@ -308,9 +310,16 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
     let pairs = h.last().map_or(1, |p| p.0).max(1) as f64;
     let low = h.iter().map(|p| p.1).fold(lower, f64::min) - 0.5;
     let high = h.iter().map(|p| p.1).fold(upper, f64::max) + 0.5;
+    // Where the LLR crossed a bound, from pairs.csv: (pairs, LLR, verdict).
+    let crossed = results.pairs.first().and_then(|p| {
+        let at: u64 = p.sprt_pairs.as_deref()?.parse().ok()?;
+        Some((at as f64, p.sprt_llr?, p.sprt_result.clone()?))
+    });
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "SPRT: log-likelihood ratio (pentanomial) and its bounds",
+            format!(
+                "SPRT: exact pentanomial log-likelihood ratio, bounds {lower:.2} and {upper:.2}"
+            ),
             (FONT, 20),
         )
         .margin(14)
@@ -328,11 +337,32 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
         h.iter().map(|p| (p.0 as f64, p.1)),
         BLUE.stroke_width(2),
     ))?;
-    for (bound, colour) in [(upper, GREEN), (lower, RED)] {
+    for (bound, colour, name) in [(upper, GREEN, "H1"), (lower, RED, "H0")] {
         chart.draw_series(LineSeries::new(
             vec![(0.0, bound), (pairs, bound)],
             colour.stroke_width(2),
         ))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!("accept {name}: {bound:.2}"),
+            (pairs * 0.01, bound + (high - low) * 0.01),
+            (FONT, 13)
+                .into_font()
+                .color(&colour)
+                .pos(Pos::new(HPos::Left, VPos::Bottom)),
+        )))?;
+    }
+    if let Some((at, llr, verdict)) = crossed {
+        chart.draw_series(std::iter::once(Circle::new((at, llr), 6, BLACK.filled())))?;
+        let label = format!("{verdict} after {at} game pairs (LLR {llr:.2})");
+        // The label sits left of the point, inside the chart.
+        chart.draw_series(std::iter::once(Text::new(
+            label,
+            (at, llr),
+            (FONT, 14)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Right, VPos::Bottom)),
+        )))?;
     }
     Ok(())
 });

@@ -3,7 +3,7 @@
 use crate::error::{Error, Result};
 use crate::lab::rows::{read_csv, RunRecord};
 pub use crate::lab::rows::{PairRow, StandingRow};
-use crate::stats::{sprt_bounds, Pentanomial, Trinomial};
+use crate::stats::{sprt_bounds, Pentanomial};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +17,8 @@ struct GameRow {
 /// A head-to-head run's history, sampled: (games, score, low, high) and (pairs, LLR).
 #[derive(Clone, Debug, Default)]
 pub struct History {
-    /// Score of the first player with its 95% interval after each sampled game count.
+    /// Score of the first player with its 95% pentanomial score interval after each
+    /// sampled count of games (a whole number of colour-swapped game pairs).
     pub score: Vec<(u64, f64, f64, f64)>,
     /// The SPRT log-likelihood ratio after each sampled pair count.
     pub llr: Vec<(u64, f64)>,
@@ -117,7 +118,6 @@ impl Results {
             bounds: sprt.map(|(_, _, a, b)| sprt_bounds(a, b)),
             ..History::default()
         };
-        let mut tally = Trinomial::default();
         let mut penta = Pentanomial::default();
         let mut pending: Option<f64> = None;
         let mut reader = csv::Reader::from_path(&games_path)
@@ -152,17 +152,15 @@ impl Results {
                     -1 => 0.0,
                     _ => 0.5,
                 };
-                tally += Trinomial::of_margin(a_margin);
                 let games = index as u64 + 1;
-                if games % step == 0 || games == total {
-                    let s = tally.score();
-                    let (low, high) = s.interval95();
-                    history.score.push((games, s.mean, low, high));
-                }
                 match pending.take() {
                     None => pending = Some(points),
                     Some(first) => {
                         penta.record(first + points);
+                        if games % (2 * step) == 0 || games >= total - 1 {
+                            let s = penta.interval95();
+                            history.score.push((games, s.mean, s.low, s.high));
+                        }
                         if let Some((elo0, elo1, _, _)) = sprt {
                             if games % (2 * step) == 0 || games == total {
                                 history.llr.push((penta.pairs(), penta.llr(elo0, elo1)));

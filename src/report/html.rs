@@ -61,13 +61,17 @@ impl ReportFormat for Html {
             .map(|(n, s)| vec![n.clone(), s.clone()])
             .collect();
         table(&mut out, &["player", "strategy"], &players);
-        out.push_str("<h2>Standings</h2>\n<p>Ratings: a Bradley-Terry (logistic Elo) fit over all games, averaging 0, with 95% intervals.</p>\n");
+        out.push_str("<h2>Standings</h2>\n<p>Ratings: a Bradley-Terry (logistic Elo) MAP fit with a weak prior over all games, averaging 0, with 95% intervals (see Statistics).</p>\n");
         table(&mut out, &t.standings_header, &t.standings);
-        out.push_str("<h2>Pairs</h2>\n<p>From A's point of view. Scores and margins with 95% intervals; Elo with its 95% interval; LOS is the likelihood that A is stronger; the last Elo uses the variance of colour-swapped game pairs.</p>\n");
+        out.push_str("<h2>Pairs</h2>\n<p>From A's point of view, with 95% intervals in the model the &quot;model, sample&quot; column names (see Statistics); LOS is the likelihood that A is stronger.</p>\n");
         table(&mut out, &t.pairs_header, &t.pairs);
         out.push_str("<h2>Results by colour</h2>\n");
         table(&mut out, &t.colours_header, &t.colours);
-        out.push_str("<h2>Charts</h2>\n");
+        out.push_str("<h2>Statistics</h2>\n<ul>\n");
+        for line in &t.statistics {
+            writeln!(out, "<li>{}</li>", escape(line)).ok();
+        }
+        out.push_str("</ul>\n<h2>Charts</h2>\n");
         for chart in charts {
             let svg = std::fs::read_to_string(&chart.svg).map_err(|e| Error::io(&chart.svg, e))?;
             // Drop any XML prologue: the SVG element is inlined as it is.

@@ -45,13 +45,18 @@ impl ReportFormat for Markdown {
             .collect();
         table(&mut out, &["player", "strategy"], &players);
         writeln!(out, "## Standings\n").ok();
-        writeln!(out, "Ratings: a Bradley-Terry (logistic Elo) fit over all games, averaging 0, with 95% intervals.\n").ok();
+        writeln!(out, "Ratings: a Bradley-Terry (logistic Elo) MAP fit with a weak prior over all games, averaging 0, with 95% intervals (see Statistics).\n").ok();
         table(&mut out, &t.standings_header, &t.standings);
         writeln!(out, "## Pairs\n").ok();
-        writeln!(out, "From A's point of view. Scores and margins with 95% intervals; Elo with its 95% interval; LOS is the likelihood that A is stronger; the last Elo uses the variance of colour-swapped game pairs.\n").ok();
+        writeln!(out, "From A's point of view, with 95% intervals in the model the \"model, sample\" column names (see Statistics); LOS is the likelihood that A is stronger.\n").ok();
         table(&mut out, &t.pairs_header, &t.pairs);
         writeln!(out, "## Results by colour\n").ok();
         table(&mut out, &t.colours_header, &t.colours);
+        writeln!(out, "## Statistics\n").ok();
+        for line in &t.statistics {
+            writeln!(out, "- {line}").ok();
+        }
+        writeln!(out).ok();
         writeln!(out, "## Charts\n").ok();
         for chart in charts {
             writeln!(

@@ -44,12 +44,12 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-/// A percentage with its interval half-width: `61.3% +/- 1.2%`.
+/// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
 #[must_use]
 pub fn percent_interval(mean: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
     match (mean, low, high) {
         (Some(m), Some(l), Some(h)) if m.is_finite() => {
-            format!("{:.1}% +/- {:.1}%", 100.0 * m, 100.0 * (h - l) / 2.0)
+            format!("{:.1}% [{:.1}%, {:.1}%]", 100.0 * m, 100.0 * l, 100.0 * h)
         }
         (Some(m), _, _) if m.is_finite() => format!("{:.1}%", 100.0 * m),
         _ => "-".into(),
@@ -88,6 +88,91 @@ pub(crate) struct Tables {
     pub setup: Vec<(String, String)>,
     pub players: Vec<(String, String)>,
     pub metadata: Vec<(String, String)>,
+    /// How each headline number was computed: model, interval level, samples.
+    pub statistics: Vec<String>,
+}
+
+/// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
+fn model_cell(p: &PairRow) -> String {
+    let paired = p.paired();
+    let model = p.model.as_deref().unwrap_or("trinomial");
+    if model == "pentanomial" {
+        format!("pentanomial, {} game pairs", paired.pairs.pairs())
+    } else {
+        format!("trinomial, {} games", p.games)
+    }
+}
+
+/// The SPRT's verdict: `H1 after 44 game pairs`, or `continue`.
+fn sprt_cell(p: &PairRow) -> String {
+    match (p.sprt_result.as_deref(), p.sprt_pairs.as_deref()) {
+        (Some(result), Some(pairs)) if !pairs.is_empty() && result != "continue" => {
+            format!("{result} after {pairs} game pairs")
+        }
+        (Some(result), _) => result.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The lines of the report's "Statistics" section.
+fn statistics(results: &Results) -> Vec<String> {
+    let mut lines = Vec::new();
+    let pairs = results.pairs.len();
+    let penta = results
+        .pairs
+        .iter()
+        .filter(|p| p.model.as_deref() == Some("pentanomial"))
+        .count();
+    lines.push(format!(
+        "Pair scores, Elo and LOS (the pairs table and the progress chart): 95% score intervals \
+         (Wilson's score interval generalised to draws and game pairs), in the model the table's \"model, sample\" column names \
+         with its sample size: pentanomial over colour-swapped game pairs when every game of the pair belongs to one, \
+         trinomial over games otherwise. Pairs in the pentanomial model here: {penta} of {pairs}."
+    ));
+    lines.push(
+        "Elo, trinomial: the per-game interval beside it, for comparison; it ignores that the games of a pair share an opening.".into(),
+    );
+    lines.push(
+        "A's margin: the mean disc margin with a 95% normal interval, its variance taken over game pairs (mean margin of the pair) \
+         in the pentanomial model and over games in the trinomial one, dividing by the sample size as the score does."
+            .into(),
+    );
+    let games: u64 = results.pairs.iter().map(|p| p.games).sum();
+    lines.push(format!(
+        "Standings: ratings from a Bradley-Terry (logistic Elo) MAP fit with a weak prior (each player half a game drawn \
+         against a virtual player rated 0, which keeps perfect scores finite), 95% normal intervals from the curvature of \
+         the log-posterior, over all {games} games, each game one sample (the pairing is not modelled there: the games \
+         column gives each player's count)."
+    ));
+    for p in results.pairs.iter().filter(|p| p.sprt_llr.is_some()) {
+        let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.2}"));
+        let setting = |key: &str| {
+            results
+                .experiment
+                .get("sprt")
+                .and_then(|s| s.get(key))
+                .map_or("-".into(), ToString::to_string)
+        };
+        lines.push(format!(
+            "SPRT ({} vs {}): the exact pentanomial generalised likelihood ratio of elo1 = {} against elo0 = {} (alpha {}, beta {}), \
+             over {} game pairs: LLR {} with bounds [{}, {}]: {}.",
+            p.player_a,
+            p.player_b,
+            setting("elo1"),
+            setting("elo0"),
+            setting("alpha"),
+            setting("beta"),
+            p.paired().pairs.pairs(),
+            f(p.sprt_llr),
+            f(p.sprt_lower),
+            f(p.sprt_upper),
+            match sprt_cell(p).as_str() {
+                "continue" => "no bound crossed yet".to_string(),
+                verdict => verdict.to_string(),
+            }
+        ));
+    }
+    lines
 }
 
 pub(crate) fn tables(results: &Results) -> Tables {
@@ -111,14 +196,15 @@ pub(crate) fn tables(results: &Results) -> Tables {
         "B",
         "games",
         "W/D/L (A)",
-        "A's score",
-        "Elo (A - B)",
+        "A's score [95%]",
+        "Elo (A - B) [95%]",
         "LOS",
-        "A's margin",
-        "Elo from pairs",
+        "model, sample",
+        "A's margin [95%]",
+        "Elo, trinomial [95%]",
     ];
     if sprt {
-        pairs_header.extend(["SPRT LLR", "SPRT"]);
+        pairs_header.extend(["SPRT LLR [bounds]", "SPRT"]);
     }
     let pairs = results
         .pairs
@@ -132,16 +218,21 @@ pub(crate) fn tables(results: &Results) -> Tables {
                 percent_interval(p.score, p.score_low, p.score_high),
                 elo_interval(p.elo, p.elo_low, p.elo_high),
                 p.los.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                model_cell(p),
                 match (p.margin_mean, p.margin_low, p.margin_high) {
-                    (Some(m), Some(l), Some(h)) => format!("{m:+.1} +/- {:.1}", (h - l) / 2.0),
+                    (Some(m), Some(l), Some(h)) => format!("{m:+.1} [{l:+.1}, {h:+.1}]"),
                     (Some(m), _, _) => format!("{m:+.1}"),
                     _ => "-".into(),
                 },
-                elo_interval(p.penta_elo, p.penta_elo_low, p.penta_elo_high),
+                elo_interval(p.elo, p.trinomial_elo_low, p.trinomial_elo_high),
             ];
             if sprt {
-                row.push(p.sprt_llr.map_or("-".into(), |v| format!("{v:.2}")));
-                row.push(p.sprt_result.clone().unwrap_or_default());
+                row.push(match (p.sprt_llr, p.sprt_lower, p.sprt_upper) {
+                    (Some(v), Some(l), Some(u)) => format!("{v:.2} [{l:.2}, {u:.2}]"),
+                    (Some(v), _, _) => format!("{v:.2}"),
+                    _ => "-".into(),
+                });
+                row.push(sprt_cell(p));
             }
             row
         })
@@ -233,5 +324,6 @@ pub(crate) fn tables(results: &Results) -> Tables {
         setup,
         players,
         metadata,
+        statistics: statistics(results),
     }
 }

@@ -7,6 +7,7 @@ use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::csv_bytes;
 use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
+use crate::stats::holm;
 use crate::strategy::{StrategySpec, FEATURES};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -180,11 +181,26 @@ pub struct Worth {
     /// Its 95% interval's upper end.
     #[serde(serialize_with = "crate::lab::rows::decimals::one")]
     pub elo_high: Option<f64>,
+    /// The model of the interval and the test: `pentanomial` (game pairs) or `trinomial`.
+    pub model: String,
+    /// The two-sided p-value of "the feature is worth 0 Elo" (the score test the
+    /// interval inverts: below 0.05 exactly when the interval excludes 0).
+    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
+    pub p_value: Option<f64>,
+    /// The p-value after Holm's correction over every row of the ablation.
+    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
+    pub p_holm: Option<f64>,
+    /// `yes` when the worth stays significant at a family-wise 5% after Holm's correction.
+    pub significant_holm: String,
 }
 
-/// Each variant's worth from the run's pairs.
+/// The family-wise error rate Holm's correction holds the ablation to.
+pub const FAMILY_WISE_ALPHA: f64 = 0.05;
+
+/// Each variant's worth from the run's pairs, with p-values corrected by Holm's
+/// method over the whole ablation (every feature, `without` and `only` rows alike).
 pub fn worths(ablation: &Ablation, pairs: &[PairRow]) -> Result<Vec<Worth>> {
-    ablation
+    let mut worths = ablation
         .variants
         .iter()
         .map(|v| {
@@ -192,6 +208,8 @@ pub fn worths(ablation: &Ablation, pairs: &[PairRow]) -> Result<Vec<Worth>> {
                 .iter()
                 .find(|p| p.player_a == "full" && p.player_b == v.name)
                 .ok_or_else(|| Error::Internal(format!("no pair full vs {}", v.name)))?;
+            let paired = pair.paired();
+            let p_value = paired.p_value();
             Ok(Worth {
                 feature: v.feature.clone(),
                 variant: if v.alone { "only" } else { "without" }.to_string(),
@@ -200,13 +218,33 @@ pub fn worths(ablation: &Ablation, pairs: &[PairRow]) -> Result<Vec<Worth>> {
                 elo: pair.elo,
                 elo_low: pair.elo_low,
                 elo_high: pair.elo_high,
+                model: paired.model().name().to_string(),
+                p_value: (!p_value.is_nan()).then_some(p_value),
+                p_holm: None,
+                significant_holm: String::new(),
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    let raw: Vec<f64> = worths
+        .iter()
+        .map(|w| w.p_value.unwrap_or(f64::NAN))
+        .collect();
+    for (w, adjusted) in worths.iter_mut().zip(holm(&raw)) {
+        w.p_holm = (!adjusted.is_nan()).then_some(adjusted);
+        w.significant_holm = if adjusted <= FAMILY_WISE_ALPHA {
+            "yes"
+        } else {
+            "no"
+        }
+        .to_string();
+    }
+    Ok(worths)
 }
 
 fn table_text(worths: &[Worth]) -> String {
-    let mut out = String::from("| feature | variant | games | full's score | feature's worth (Elo, 95%) |\n|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| feature | variant | games | full's score | feature's worth (Elo, 95%) | p | p, Holm | significant after Holm |\n|---|---|---|---|---|---|---|---|\n",
+    );
     for w in worths {
         let f = |x: Option<f64>| match x {
             Some(x) if x.is_finite() => format!("{x:+.0}"),
@@ -214,9 +252,14 @@ fn table_text(worths: &[Worth]) -> String {
             Some(_) => "-inf".into(),
             None => "-".into(),
         };
+        let p = |x: Option<f64>| match x {
+            Some(x) if x < 0.0001 => "<0.0001".to_string(),
+            Some(x) => format!("{x:.4}"),
+            None => "-".into(),
+        };
         writeln!(
             out,
-            "| {} | {} | {} | {:.1}% | {} [{}, {}] |",
+            "| {} | {} | {} | {:.1}% | {} [{}, {}] | {} | {} | {} |",
             w.feature,
             if w.variant == "only" {
                 "only this feature"
@@ -227,7 +270,10 @@ fn table_text(worths: &[Worth]) -> String {
             100.0 * w.full_score.unwrap_or(f64::NAN),
             f(w.elo),
             f(w.elo_low),
-            f(w.elo_high)
+            f(w.elo_high),
+            p(w.p_value),
+            p(w.p_holm),
+            w.significant_holm
         )
         .ok();
     }
@@ -256,11 +302,39 @@ pub fn ablate(
         .map_err(|e| Error::io(&csv_path, e))?;
     let table = table_text(&worths);
     let md_path = dir.join("ablation.md");
+    let significant: Vec<String> = worths
+        .iter()
+        .filter(|w| w.significant_holm == "yes")
+        .map(|w| {
+            if w.variant == "only" {
+                format!("{} alone", w.feature)
+            } else {
+                w.feature.clone()
+            }
+        })
+        .collect();
+    let model = worths.first().map_or("pentanomial", |w| w.model.as_str());
     let text = format!(
         "# Ablation: {}\n\nEach row: the full evaluation against a copy of itself {}. A feature's worth is the full \
-         evaluation's Elo over that copy, with its 95% interval: positive means the feature helps.\n\n{table}\n![Feature worth](charts/ablation.svg)\n",
+         evaluation's Elo over that copy, with its 95% interval ({model} model: {}): positive means the feature helps.\n\n\
+         With {} comparisons, some intervals exclude 0 by chance alone. The p-value tests \"worth 0 Elo\" (the score test \
+         the interval inverts, so p < 0.05 exactly when the interval excludes 0); Holm's step-down correction holds the \
+         chance of any false \"significant\" in the whole table to {:.0}%. Significant after the correction: {}.\n\n{table}\n\
+         ![Feature worth](charts/ablation.svg)\n",
         ablation.experiment.name,
-        "without one feature (or with that feature alone)"
+        "without one feature (or with that feature alone)",
+        if model == "pentanomial" {
+            "each colour-swapped game pair one sample"
+        } else {
+            "each game one sample"
+        },
+        worths.len(),
+        100.0 * FAMILY_WISE_ALPHA,
+        if significant.is_empty() {
+            "none".to_string()
+        } else {
+            significant.join(", ")
+        }
     );
     std::fs::write(&md_path, text).map_err(|e| Error::io(&md_path, e))?;
     let nan = f64::NAN;
@@ -270,9 +344,14 @@ pub fn ablate(
         .map(|w| {
             (
                 format!(
-                    "{}{}",
+                    "{}{}{}",
                     if w.variant == "only" { "only " } else { "" },
-                    w.feature
+                    w.feature,
+                    if w.significant_holm == "yes" {
+                        " *"
+                    } else {
+                        ""
+                    }
                 ),
                 w.elo_low.unwrap_or(nan),
                 w.elo.unwrap_or(nan),
@@ -284,7 +363,7 @@ pub fn ablate(
         &dir.join("charts"),
         "ablation",
         "What each feature is worth: Elo of the full evaluation over the copy without it",
-        "Elo (95% interval)",
+        "Elo (95% interval; * significant after Holm's correction)",
         &rows,
     )?;
     Ok((summary, table))

@@ -4,6 +4,7 @@
 mod charts;
 mod cmaes;
 pub mod config;
+mod openings;
 mod spsa;
 pub mod trace;
 mod validate;
@@ -150,13 +151,13 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
         }
     });
     progress.finish();
-    let mut lines: Vec<String> = tune
-        .params
-        .iter()
-        .zip(&best)
-        .map(|(p, v)| format!("{:<24} {:>10.3} -> {:>10.3}", p.name, p.start, v))
-        .collect();
     if interrupted {
+        let lines = tune
+            .params
+            .iter()
+            .zip(&best)
+            .map(|(p, v)| format!("{:<24} {:>10.3} -> {:>10.3}", p.name, p.start, v))
+            .collect();
         return Ok(TuneSummary {
             out,
             best,
@@ -165,12 +166,32 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
             interrupted,
         });
     }
+    // The tuned weights: the mean of the last 10% of the iterations (the final
+    // point stays in trace.csv).
+    let last = best;
+    let best = trace::tail_mean(&rows).unwrap_or_else(|| last.clone());
+    let mut lines: Vec<String> = tune
+        .params
+        .iter()
+        .zip(best.iter().zip(&last))
+        .map(|(p, (v, end))| {
+            format!(
+                "{:<24} {:>10.3} -> {:>10.3}  (final iteration {:.3})",
+                p.name, p.start, v, end
+            )
+        })
+        .collect();
+    lines.push(format!(
+        "tuned values: the mean over the last {} of {} iterations",
+        tail_count(rows.len()),
+        rows.len()
+    ));
     let tuned = tune.table(&best);
     write_best(&tune, &tuned, &out)?;
     charts::draw(&tune, &rows, &out.join("charts"))?;
     let (validation, validations) = validate::validate(&tune, &tuned, &out, quiet, stop)?;
     lines.extend(validation.iter().cloned());
-    write_report(&tune, &best, &validation, &out)?;
+    write_report(&tune, &best, &last, rows.len(), &validation, &out)?;
     Ok(TuneSummary {
         out,
         best,
@@ -201,21 +222,36 @@ fn write_best(tune: &Tune, tuned: &Table, out: &Path) -> Result<()> {
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
 }
 
+/// Iterations the tuned values average over.
+fn tail_count(rows: usize) -> usize {
+    ((rows as f64 * trace::TAIL).ceil() as usize).clamp(1, rows.max(1))
+}
+
 /// The tune's `report.md`: the parameters, the validation verdicts and the charts.
-fn write_report(tune: &Tune, best: &[f64], validation: &[String], out: &Path) -> Result<()> {
+fn write_report(
+    tune: &Tune,
+    best: &[f64],
+    last: &[f64],
+    rows: usize,
+    validation: &[String],
+    out: &Path,
+) -> Result<()> {
     let mut report = format!(
-        "# Tune: {}\n\nMethod {}, {} iterations of {} games, seed {}.\n\n| parameter | start | tuned | bounds |\n|---|---|---|---|\n",
+        "# Tune: {}\n\nMethod {}, {} iterations of {} games, seed {}. Tuned: the mean of the parameters over the last {} \
+         iterations (10%), steadier than the final iteration's values, which `trace.csv` keeps.\n\n\
+         | parameter | start | tuned | final iteration | bounds |\n|---|---|---|---|---|\n",
         tune.name,
         tune.method.name(),
         tune.iterations,
         tune.games,
-        tune.setup.seed
+        tune.setup.seed,
+        tail_count(rows)
     );
-    for (p, v) in tune.params.iter().zip(best) {
+    for (p, (v, end)) in tune.params.iter().zip(best.iter().zip(last)) {
         writeln!(
             report,
-            "| {} | {} | {:.3} | [{}, {}] |",
-            p.name, p.start, v, p.min, p.max
+            "| {} | {} | {:.3} | {:.3} | [{}, {}] |",
+            p.name, p.start, v, end, p.min, p.max
         )
         .ok();
     }
@@ -223,6 +259,7 @@ fn write_report(tune: &Tune, best: &[f64], validation: &[String], out: &Path) ->
     for line in validation {
         writeln!(report, "- {line}").ok();
     }
+    report.push_str("\nScores and Elo: 95% score intervals in the model named on each line (pentanomial: each colour-swapped game pair one sample), as in the validation runs' `pairs.csv`.\n");
     report.push_str("\n## Charts\n\n![Parameters](charts/parameters.svg)\n\n![Result per iteration](charts/results.svg)\n");
     let path = out.join("report.md");
     std::fs::write(&path, report).map_err(|e| Error::io(&path, e))

@@ -46,6 +46,24 @@ impl TraceRow {
     }
 }
 
+/// The share of the last iterations whose mean parameters are the tuned ones.
+pub const TAIL: f64 = 0.1;
+
+/// The tuned parameters: the mean over the last 10% of the rows (at least one),
+/// steadier than the final point, which moves with every iteration's noise.
+/// None without rows.
+#[must_use]
+pub fn tail_mean(rows: &[TraceRow]) -> Option<Vec<f64>> {
+    let last = rows.last()?;
+    let count = ((rows.len() as f64 * TAIL).ceil() as usize).clamp(1, rows.len());
+    let tail = &rows[rows.len() - count..];
+    Some(
+        (0..last.theta.len())
+            .map(|i| tail.iter().map(|r| r.theta[i]).sum::<f64>() / count as f64)
+            .collect(),
+    )
+}
+
 /// The trace file of a tune, open for appending.
 pub struct Trace {
     path: PathBuf,
@@ -115,5 +133,25 @@ impl Trace {
             .map_err(|e| Error::io(&self.path, e))?;
         file.write_all(&line(row))
             .map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tuned_parameters_are_the_mean_of_the_last_tenth() {
+        let rows: Vec<TraceRow> = (1..=25)
+            .map(|k| TraceRow {
+                iteration: k,
+                result: 0.0,
+                theta: vec![k as f64, -2.0 * k as f64],
+            })
+            .collect();
+        // 25 rows: the last ceil(2.5) = 3, iterations 23, 24, 25.
+        assert_eq!(tail_mean(&rows), Some(vec![24.0, -48.0]));
+        assert_eq!(tail_mean(&rows[..1]), Some(vec![1.0, -2.0]));
+        assert_eq!(tail_mean(&[]), None);
     }
 }

@@ -1,13 +1,27 @@
 //! Validation of a tuned player: head-to-head runs against the starting player
-//! (with an SPRT) and against each panel player, with a plain verdict per run.
+//! (with an SPRT) and against each panel player, from held-out openings (see
+//! `openings.rs`), with a plain verdict per run.
 
 use super::config::Tune;
+use super::openings;
 use crate::error::{Error, Result};
-use crate::lab::{run, Experiment, Format, RunOptions, Seeds, Sprt, Status};
+use crate::lab::{run, Experiment, Format, Openings, RunOptions, Seeds, Sprt, Status};
 use crate::strategy::StrategySpec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use toml::Table;
+
+/// `+120 [+98, +143]`, infinities as `+inf` / `-inf`.
+fn elo_text(elo: f64, low: f64, high: f64) -> String {
+    let f = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+        } else {
+            format!("{x:+.0}")
+        }
+    };
+    format!("{} [{}, {}]", f(elo), f(low), f(high))
+}
 
 /// Plays the tuned player against the start and the validation panel; returns one
 /// line per comparison and the folders of the runs.
@@ -28,15 +42,44 @@ pub fn validate(
             Vec::new(),
         ));
     }
+    // Held-out openings: one per colour-swapped pair of a validation run.
+    let held = openings::held_out(tune, (tune.validation_games / 2).max(1) as usize);
+    let mut lines = Vec::new();
+    let validation_openings = match &held {
+        Some(held) if !held.transcripts.is_empty() => {
+            held.write(out, &tune.name)?;
+            lines.push(held.describe());
+            Some(Openings::List {
+                file: format!("../{}", openings::FILE),
+                transcripts: held.transcripts.clone(),
+            })
+        }
+        Some(held) => {
+            lines.push(format!(
+                "validation openings: no opening unseen in training was found ({} training positions): validation draws its openings as training does",
+                held.training_positions
+            ));
+            None
+        }
+        None => {
+            lines.push(
+                "validation openings: training plays from the start position only, and so does validation (nothing to hold out)"
+                    .into(),
+            );
+            None
+        }
+    };
     let tuned = StrategySpec::from_table(tuned)?;
     let start = StrategySpec::from_table(&tune.player)?;
     let mut comparisons = vec![("start".to_string(), start)];
     comparisons.extend(tune.validation_panel.iter().cloned());
-    let mut lines = Vec::new();
     let mut dirs = Vec::new();
     for (index, (name, opponent)) in comparisons.into_iter().enumerate() {
         let mut setup = tune.setup.clone();
         setup.seed = Seeds(tune.setup.seed).validation(index as u64);
+        if let Some(list) = &validation_openings {
+            setup.openings = list.clone();
+        }
         let mut builder = Experiment::builder(format!("{}-validation-{name}", tune.name), setup)
             .format(Format::HeadToHead)
             .games_per_pair(tune.validation_games)
@@ -84,18 +127,32 @@ pub fn validate(
         } else {
             "NOT significant: the 95% interval includes 0"
         };
+        let after = pair
+            .sprt_pairs
+            .as_deref()
+            .filter(|p| !p.is_empty())
+            .map_or(String::new(), |p| format!(" after {p} game pairs"));
         let sprt = match summary.status {
-            Status::SprtAcceptedH1 => ", SPRT accepted H1",
-            Status::SprtAcceptedH0 => ", SPRT accepted H0",
-            _ => "",
+            Status::SprtAcceptedH1 => format!(", SPRT accepted H1{after}"),
+            Status::SprtAcceptedH0 => format!(", SPRT accepted H0{after}"),
+            _ => String::new(),
+        };
+        let model = pair.model.as_deref().unwrap_or("trinomial");
+        let sample = if model == "pentanomial" {
+            format!("{} game pairs", pair.paired().pairs.pairs())
+        } else {
+            format!("{} games", pair.games)
         };
         lines.push(format!(
-            "tuned vs {name}: {} games, {}/{}/{}, score {:.1}%, Elo {elo:+.0} [{low:+.0}, {high:+.0}]{sprt}: {verdict}",
+            "tuned vs {name}: {} games, {}/{}/{}, score {:.1}% [{:.1}%, {:.1}%], Elo {} ({model}, 95%, {sample}){sprt}: {verdict}",
             pair.games,
             pair.wins,
             pair.draws,
             pair.losses,
-            100.0 * pair.score.unwrap_or(nan)
+            100.0 * pair.score.unwrap_or(nan),
+            100.0 * pair.score_low.unwrap_or(nan),
+            100.0 * pair.score_high.unwrap_or(nan),
+            elo_text(elo, low, high),
         ));
     }
     Ok((lines, dirs))
