@@ -20,6 +20,7 @@
 pub mod board;
 pub mod chart;
 pub mod commands;
+pub mod cpu;
 pub mod error;
 pub mod game;
 pub mod lab;

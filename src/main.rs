@@ -117,6 +117,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    let missing = reversi_lab::cpu::missing_features();
+    if !missing.is_empty() {
+        eprintln!("error: {}", reversi_lab::cpu::advice(&missing));
+        return ExitCode::from(1);
+    }
     run(Cli::parse()).unwrap_or_else(|err| {
         eprintln!("error: {err}");
         ExitCode::from(err.exit_code())

@@ -79,18 +79,20 @@ impl Ablation {
     /// Reads and validates an ablation file.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
-        let origin = path.display().to_string();
         let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let source = Source {
-            origin: &origin,
-            text: &text,
-        };
+        Self::parse(&text, &path.display().to_string(), &base)
+    }
+
+    /// Validates ablation text; `origin` names it in errors and `base` is the
+    /// folder relative paths start from.
+    pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
+        let source = Source { origin, text };
         let file = read_config::<AblationFile>(&source)?;
         let in_file = |e: Error| match e {
             Error::Input(message) => Error::input(format!("{origin}: {message}")),
             other => other,
         };
-        let setup = Setup::from_file(&file.setup, &base).map_err(in_file)?;
+        let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
         let raw = file.own;
         let span = raw.player.span().start;
         let at = |message: String| source.error(Some(span), &message);

@@ -267,15 +267,17 @@ impl Tune {
     /// Reads and validates a tune file; every error comes before any game.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
-        let origin = path.display().to_string();
-        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let source = Source {
-            origin: &origin,
-            text: &text,
-        };
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::parse(&text, &path.display().to_string(), &base)
+    }
+
+    /// Validates tune text; `origin` names it in errors and `base_dir` is the
+    /// folder relative paths start from.
+    pub fn parse(text: &str, origin: &str, base_dir: &Path) -> Result<Self> {
+        let source = Source { origin, text };
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
         let file = read_config::<TuneFile>(&source)?;
-        let setup = Setup::from_file(&file.setup, &base_dir).map_err(|e| fail(e.to_string()))?;
+        let setup = Setup::from_file(&file.setup, base_dir).map_err(|e| fail(e.to_string()))?;
         let raw = file.own;
         if raw.iterations == 0 {
             return Err(fail("iterations = 0: tune for at least 1 iteration".into()));
