@@ -45,7 +45,7 @@ enum Command {
     /// Draw a position with coordinates, its OBF line and its legal moves.
     Show(commands::ShowArgs),
     /// List every strategy with its parameters, defaults and a one-line description.
-    Strategies,
+    Strategies(commands::StrategiesArgs),
     /// Play two strategies against each other and print one summary line.
     ///
     /// Prints `A vs B: W wins, D draws, L losses (win rate X%, score Y% [L%, H%], 95%
@@ -98,8 +98,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::show(&args, out)?;
             ExitCode::SUCCESS
         }
-        Command::Strategies => {
-            commands::strategies(out)?;
+        Command::Strategies(args) => {
+            commands::strategies(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Match(args) => {

@@ -155,9 +155,9 @@ fn regex_lite(line: &str) -> bool {
         && numbers[0] + numbers[1] + numbers[2] == 200.0
         && numbers[5] <= numbers[4]
         && numbers[4] <= numbers[6]
-        && rest.contains(" wins, ")
-        && rest.contains(" draws, ")
-        && rest.contains(" losses (win rate ")
+        && (rest.contains(" wins, ") || rest.contains(" win, "))
+        && (rest.contains(" draws, ") || rest.contains(" draw, "))
+        && (rest.contains(" losses (win rate ") || rest.contains(" loss (win rate "))
         && rest.contains("%, score ")
         && rest.ends_with("%], 95% pentanomial interval over 100 game pairs)")
 }

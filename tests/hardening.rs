@@ -266,3 +266,93 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
     assert_eq!(run_in(d, &resume).0, 0);
     assert!(!d.join("r/run.lock").exists(), "the lock goes with the run");
 }
+
+#[test]
+fn match_openings_csv_and_json_for_scripts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "20",
+        "--openings",
+        "4",
+        "--csv",
+        "m.csv",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = run_in(d, &args);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(json["games"], 20);
+    assert_eq!(json["model"], "pentanomial");
+    assert_eq!(json["n"], 10);
+    let csv = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 21);
+    assert!(rows[0].starts_with("game_id,pair_id,opening,black,white,"));
+    // Games 2k and 2k+1 share a 4-ply opening with colours swapped.
+    let field = |row: &str, i: usize| row.split(',').nth(i).unwrap().to_string();
+    assert_eq!(field(rows[1], 2), field(rows[2], 2));
+    assert_eq!(field(rows[1], 2).len(), 8);
+    assert_eq!(
+        (field(rows[1], 3), field(rows[2], 3)),
+        ("greedy".into(), "random".into())
+    );
+    // The CSV's wins agree with the summary.
+    let wins = rows[1..]
+        .iter()
+        .filter(|r| {
+            let (black, result) = (field(r, 3), field(r, 7));
+            (black == "greedy" && result == "black") || (black == "random" && result == "white")
+        })
+        .count();
+    assert_eq!(json["wins"], wins as u64);
+    // The same match without a CSV gives the same numbers, and an existing file is refused.
+    let without_csv = [&args[..7], &args[9..]].concat();
+    let (_, again, _) = run_in(d, &without_csv);
+    let again: serde_json::Value = serde_json::from_str(again.trim()).unwrap();
+    assert_eq!(
+        (again["wins"].clone(), again["draws"].clone()),
+        (json["wins"].clone(), json["draws"].clone())
+    );
+    let (code, _, stderr) = run_in(d, &args);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("m.csv already exists"), "{stderr}");
+
+    let (code, stdout, _) = run_in(d, &["strategies", "--format", "json"]);
+    assert_eq!(code, 0);
+    let kinds: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let alphabeta = kinds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kind"] == "alphabeta")
+        .unwrap();
+    assert!(alphabeta["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "depth" && p["default"] == "4"));
+
+    std::fs::write(
+        d.join("p.obf"),
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = run_in(
+        d,
+        &["solve", "p.obf", "--format", "json", "--table-bits", "12"],
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["score"], 18);
+    assert_eq!(lines[0]["agrees"], true);
+    assert_eq!(lines[1]["positions"], 1);
+}

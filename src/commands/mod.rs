@@ -2,6 +2,7 @@
 //! each command's clap option struct sits next to the function that runs it.
 
 mod lab;
+mod matches;
 mod play;
 mod position;
 
@@ -9,5 +10,16 @@ pub use lab::{
     ablate, experiment, report, run, tune, AblateArgs, Ending, OutputArgs, RunArgs, TuneArgs,
     DEFAULT_EXPERIMENT,
 };
-pub use play::{play_match, solve, strategies, summary, MatchArgs, RulesArgs, SolveArgs};
+pub use matches::{play_match, summary, MatchArgs, MatchTally};
+pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
+
+/// How a command prints its result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// For scripts: JSON (one object; `solve` prints one per line).
+    Json,
+}

@@ -12,6 +12,7 @@ use super::schedule::Schedule;
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
+use crate::game::{Game, Rules};
 use crate::progress::Progress;
 use crate::strategy::Strategy;
 use crate::with_geometry;
@@ -312,6 +313,36 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     })
 }
 
+/// The `games.csv` row of a finished game: game number `index` of pair `pair`,
+/// opened by `opening`, between `names` (black, white), seeded by `seed`.
+#[must_use]
+pub fn game_record<G: Geometry>(
+    index: u64,
+    pair: u64,
+    opening: String,
+    names: [&str; 2],
+    seed: u64,
+    game: &Game<G>,
+    rules: Rules,
+) -> GameRecord {
+    let outcome = game.outcome(rules).expect("played to the end");
+    GameRecord {
+        game_id: index,
+        pair_id: pair,
+        opening,
+        black: names[0].to_string(),
+        white: names[1].to_string(),
+        black_discs: outcome.black_discs,
+        white_discs: outcome.white_discs,
+        result: outcome.result_name().to_string(),
+        margin: outcome.margin,
+        plies: game.moves().len() as u32,
+        passes: game.passes(),
+        moves: game.transcript(),
+        seed,
+    }
+}
+
 /// Plays games `done..` through the driver, writing and counting them in order.
 #[allow(clippy::too_many_arguments)]
 fn play<G: Geometry>(
@@ -351,22 +382,8 @@ fn play<G: Geometry>(
             ((slot, opening, deal.seats, deal.seed), deal)
         },
         |index, (slot, opening, seats, seed), game| {
-            let outcome = game.outcome(rules).expect("played to the end");
-            let record = GameRecord {
-                game_id: index,
-                pair_id: slot.pair,
-                opening,
-                black: experiment.players[seats[0]].name.clone(),
-                white: experiment.players[seats[1]].name.clone(),
-                black_discs: outcome.black_discs,
-                white_discs: outcome.white_discs,
-                result: outcome.result_name().to_string(),
-                margin: outcome.margin,
-                plies: game.moves().len() as u32,
-                passes: game.passes(),
-                moves: game.transcript(),
-                seed,
-            };
+            let names = seats.map(|i| experiment.players[i].name.as_str());
+            let record = game_record(index, slot.pair, opening, names, seed, &game, rules);
             let mut csv = Vec::with_capacity(256);
             csv_row(&record, &mut csv);
             Played {
@@ -374,9 +391,9 @@ fn play<G: Geometry>(
                 pair: slot.pair as usize,
                 a_black: slot.a_black(),
                 a_margin: if slot.a_black() {
-                    outcome.margin
+                    record.margin
                 } else {
-                    -outcome.margin
+                    -record.margin
                 },
             }
         },

@@ -169,7 +169,8 @@ const WIDTH: usize = 99;
 const LONG_DEFAULT: usize = 12;
 
 /// Every parameter's default as the listing shows it, in `kind.params` order.
-fn defaults(kind: &KindInfo) -> Vec<String> {
+#[must_use]
+pub fn defaults(kind: &KindInfo) -> Vec<String> {
     let spec = StrategySpec::parse(kind.name)
         .unwrap_or_else(|e| panic!("kind '{}' parses with its defaults: {e}", kind.name));
     let table = spec.to_table();

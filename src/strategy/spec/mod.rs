@@ -6,7 +6,7 @@ mod kinds;
 mod line;
 mod squares;
 
-pub use kinds::{describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
+pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
 use super::{EvalWeights, SpecError};

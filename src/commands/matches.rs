@@ -1,0 +1,341 @@
+//! `reversi-lab match`: two strategies, colour-swapped game pairs, one summary line
+//! (or JSON), optionally every game to CSV.
+
+use super::play::RulesArgs;
+use super::OutputFormat;
+use crate::error::{Error, Result};
+use crate::lab::rows::{csv_header, csv_row, GameRecord};
+use crate::lab::runner::game_record;
+use crate::lab::setup::{OpeningsFile, SetupFile};
+use crate::lab::{Driver, Flow, Schedule, Setup, Slot};
+use crate::stats::{Paired, Pentanomial, Trinomial};
+use crate::strategy::{Strategy, StrategySpec};
+use crate::with_geometry;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Options of `reversi-lab match`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MatchArgs {
+    /// Strategy A, as a spec such as `alphabeta:depth=4,eval=mobility` (see `strategies`).
+    pub a: String,
+    /// Strategy B.
+    pub b: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed: the same seed replays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Board size: 4, 6, 8 or 10.
+    #[arg(long, default_value_t = 8)]
+    pub size: u32,
+    /// Scoring rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Random opening plies: each colour-swapped pair of games starts from the same
+    /// K random moves (0: the standard start).
+    #[arg(long, default_value_t = 0)]
+    pub openings: u32,
+    /// Also write every game to this CSV file (the columns of games.csv; an existing file is refused).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Output: the one-line summary, or one JSON object for scripts.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+/// A match's results, addable in any order (the driver sums games in parallel):
+/// every game, and the colour-swapped game pairs (games 2k and 2k+1 start from the
+/// same position with colours swapped) once both of their games are in.
+#[derive(Clone, Debug, Default)]
+pub struct MatchTally {
+    /// The games and the complete pairs.
+    pub paired: Paired,
+    /// Games of a contiguous run whose twin is outside it, by game number, with A's
+    /// points: only its first and last game can be such, so a run holds at most two
+    /// and adding runs allocates nothing.
+    open: [Option<(u64, f64)>; 2],
+}
+
+impl MatchTally {
+    /// One game: game number `game` of the match, A's margin in it.
+    #[must_use]
+    pub fn game(game: u64, a_margin: i32) -> Self {
+        let t = Trinomial::of_margin(a_margin);
+        MatchTally {
+            paired: Paired {
+                games: t,
+                pairs: Pentanomial::default(),
+            },
+            open: [Some((game, t.points())), None],
+        }
+    }
+}
+
+impl std::ops::Add for MatchTally {
+    type Output = Self;
+    /// Adds the run after `self` (rayon keeps runs in order), pairing the twins
+    /// that meet at the seam.
+    fn add(mut self, other: Self) -> Self {
+        self.paired.games += other.paired.games;
+        self.paired.pairs += other.paired.pairs;
+        let [a, b] = self.open;
+        let [c, d] = other.open;
+        let mut open = [a, b, c, d];
+        open.sort_by_key(|item| item.map_or(u64::MAX, |(game, _)| game));
+        let count = open.iter().flatten().count();
+        let open: [(u64, f64); 4] = open.map(|item| item.unwrap_or((u64::MAX, 0.0)));
+        let mut left = [None, None];
+        let mut k = 0;
+        let mut i = 0;
+        while i < count {
+            if i + 1 < count && open[i].0 / 2 == open[i + 1].0 / 2 {
+                self.paired.pairs.record(open[i].1 + open[i + 1].1);
+                i += 2;
+            } else {
+                debug_assert!(k < 2, "a contiguous run has at most two open games");
+                left[k.min(1)] = Some(open[i]);
+                k += 1;
+                i += 1;
+            }
+        }
+        self.open = left;
+        self
+    }
+}
+
+impl std::iter::Sum for MatchTally {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), std::ops::Add::add)
+    }
+}
+
+/// `1 win`, `2 wins`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%,
+/// score Y% [L%, H%], 95% pentanomial interval over N game pairs)`: the score
+/// interval of the colour-swapped game pairs when every game is in one (an even
+/// number of games), else the per-game (trinomial) one over the games.
+#[must_use]
+pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
+    let games = &tally.paired.games;
+    let score = tally.paired.interval95();
+    format!(
+        "{a} vs {b}: {}, {}, {} (win rate {:.1}%, score {:.1}% [{:.1}%, {:.1}%], 95% {} interval over {})",
+        counted(games.wins, "win", "wins"),
+        counted(games.draws, "draw", "draws"),
+        counted(games.losses, "loss", "losses"),
+        100.0 * games.wins as f64 / games.games().max(1) as f64,
+        100.0 * score.mean,
+        100.0 * score.low,
+        100.0 * score.high,
+        score.model.name(),
+        counted(score.n, score.model.unit().trim_end_matches('s'), score.model.unit())
+    )
+}
+
+/// `reversi-lab match`: plays A against B from the start, colours alternating (A
+/// black in even games), through the lab's schedule (one pair) and play driver;
+/// prints the one-line summary on stdout and the speed on stderr. Returns A's tally.
+pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
+    let spec_a =
+        StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+    let spec_b =
+        StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+    if args.games == 0 {
+        return Err(Error::input("--games 0: play at least 1 game"));
+    }
+    let file = SetupFile {
+        seed: args.seed,
+        size: args.size,
+        rules: args.rules.rules(),
+        threads: (args.threads > 0).then_some(args.threads),
+        openings: OpeningsFile {
+            random_plies: Some(args.openings),
+            file: None,
+        },
+    };
+    let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
+        Error::Input(message) => Error::input(message.replace("random_plies = ", "--openings ")),
+        other => other,
+    })?;
+    let mut csv = match &args.csv {
+        Some(path) if path.exists() => {
+            return Err(Error::input(format!(
+                "{} already exists: choose another --csv file, or remove it first",
+                path.display()
+            )))
+        }
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).map_err(|e| Error::io_during("create", path, e))?;
+            let mut writer = std::io::BufWriter::new(file);
+            writer
+                .write_all(&csv_header::<GameRecord>())
+                .map_err(|e| Error::io(path, e))?;
+            Some((path, writer))
+        }
+        None => None,
+    };
+    let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
+    let names = [args.a.as_str(), args.b.as_str()];
+    let started = Instant::now();
+    let (tally, threads) = with_geometry!(setup.size, G => {
+        let empties = setup.start_empties();
+        let sa = spec_a.check_practical(empties).and_then(|()| spec_a.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let sb = spec_b.check_practical(empties).and_then(|()| spec_b.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        let driver = Driver::<G>::new(setup.threads)?;
+        let a_margin = |slot: Slot, margin: i32| if slot.a_black() { margin } else { -margin };
+        let tally: MatchTally = match &mut csv {
+            None => driver.sum(
+                &players,
+                0..args.games,
+                |g| {
+                    let (slot, _, deal) = schedule.deal::<G>(g);
+                    (slot, deal)
+                },
+                |g, slot, game| {
+                    let margin = game.outcome(setup.rules).expect("played to the end").margin;
+                    MatchTally::game(g, a_margin(slot, margin))
+                },
+            ),
+            Some((path, writer)) => {
+                // Rows go to the file in game order while the next games play.
+                let mut tally = MatchTally::default();
+                let never = AtomicBool::new(false);
+                driver.stream(
+                    &players,
+                    0..args.games,
+                    |g| {
+                        let (slot, opening, deal) = schedule.deal::<G>(g);
+                        ((slot, opening, deal.seats, deal.seed), deal)
+                    },
+                    |g, (slot, opening, seats, seed), game| {
+                        let record = game_record(g, 0, opening, seats.map(|i| names[i]), seed, &game, setup.rules);
+                        let mut row = Vec::with_capacity(256);
+                        csv_row(&record, &mut row);
+                        (MatchTally::game(g, a_margin(slot, record.margin)), row)
+                    },
+                    &never,
+                    |(one, row)| {
+                        writer.write_all(&row).map_err(|e| Error::io(&**path, e))?;
+                        tally = std::mem::take(&mut tally) + one;
+                        Ok(Flow::Continue)
+                    },
+                )?;
+                writer.flush().map_err(|e| Error::io(&**path, e))?;
+                tally
+            }
+        };
+        (tally, driver.threads())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    match args.format {
+        OutputFormat::Text => writeln!(out, "{}", summary(&tally, &args.a, &args.b)).ok(),
+        OutputFormat::Json => {
+            writeln!(out, "{}", summary_json(&tally, args, seconds, threads)).ok()
+        }
+    };
+    let games = tally.paired.games;
+    eprintln!(
+        "{} games in {seconds:.2} s ({:.0} games/s, {threads} thread{}, seed {})",
+        games.games(),
+        games.games() as f64 / seconds.max(1e-9),
+        if threads == 1 { "" } else { "s" },
+        args.seed
+    );
+    Ok(games)
+}
+
+/// The match as one JSON object (the `--format json` output; its keys are stable).
+fn summary_json(tally: &MatchTally, args: &MatchArgs, seconds: f64, threads: usize) -> String {
+    let games = &tally.paired.games;
+    let score = tally.paired.interval95();
+    serde_json::json!({
+        "a": args.a,
+        "b": args.b,
+        "games": games.games(),
+        "wins": games.wins,
+        "draws": games.draws,
+        "losses": games.losses,
+        "score": score.mean,
+        "score_low": score.low,
+        "score_high": score.high,
+        "interval": "95%",
+        "model": score.model.name(),
+        "n": score.n,
+        "n_unit": score.model.unit(),
+        "size": args.size,
+        "openings": args.openings,
+        "seed": args.seed,
+        "threads": threads,
+        "seconds": seconds,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_summary_and_interval() {
+        // 100 games in 50 colour-swapped pairs: A wins both games of 20 pairs,
+        // wins one and loses one in 20, loses both in 10.
+        let mut games = Vec::new();
+        for pair in 0..50u64 {
+            let (first, second) = match pair {
+                0..20 => (1, 1),
+                20..40 => (1, -1),
+                _ => (-1, -1),
+            };
+            games.push(MatchTally::game(2 * pair, first));
+            games.push(MatchTally::game(2 * pair + 1, second));
+        }
+        // Any order of addition gives the same tally.
+        let forward: MatchTally = games.iter().cloned().sum();
+        let backward: MatchTally = games.iter().rev().cloned().sum();
+        assert_eq!(forward.paired, backward.paired);
+        assert_eq!(forward.paired.pairs.0, [10, 0, 20, 0, 20]);
+        let interval = forward.paired.pairs.interval95();
+        let line = summary(&forward, "A", "B");
+        assert_eq!(
+            line,
+            format!(
+                "A vs B: 60 wins, 0 draws, 40 losses (win rate 60.0%, score 60.0% [{:.1}%, {:.1}%], 95% pentanomial interval over 50 game pairs)",
+                100.0 * interval.low,
+                100.0 * interval.high
+            )
+        );
+        // One game more: not every game is in a pair, so the per-game interval.
+        let odd = forward + MatchTally::game(100, 0);
+        assert!(summary(&odd, "A", "B").ends_with("95% trinomial interval over 101 games)"));
+    }
+
+    #[test]
+    fn match_tallies_pair_twins_across_any_split() {
+        let margins: Vec<i32> = (0..37).map(|g| g * 7 % 5 - 2).collect();
+        let one = |range: std::ops::Range<usize>| -> MatchTally {
+            range.map(|g| MatchTally::game(g as u64, margins[g])).sum()
+        };
+        let whole = one(0..margins.len());
+        assert_eq!(whole.paired.pairs.pairs(), 18);
+        for cut in 0..margins.len() {
+            for second in cut..margins.len() {
+                let split = one(0..cut) + one(cut..second) + one(second..margins.len());
+                assert_eq!(split.paired.pairs, whole.paired.pairs, "{cut} {second}");
+                assert_eq!(split.paired.games, whole.paired.games);
+            }
+        }
+    }
+}
