@@ -356,3 +356,43 @@ fn match_openings_csv_and_json_for_scripts() {
     assert_eq!(lines[0]["agrees"], true);
     assert_eq!(lines[1]["positions"], 1);
 }
+
+#[test]
+fn a_partial_run_can_be_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("small.toml"), SMALL).unwrap();
+    let args = [
+        "run",
+        "small.toml",
+        "--out",
+        "r",
+        "--games",
+        "40",
+        "--quiet",
+        "--no-report",
+    ];
+    assert_eq!(run_in(d, &args).0, 0);
+    // As a kill leaves it: status running, no pairs or standings, half a row at the end.
+    let run_toml = std::fs::read_to_string(d.join("r/run.toml")).unwrap();
+    std::fs::write(
+        d.join("r/run.toml"),
+        run_toml.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    std::fs::remove_file(d.join("r/pairs.csv")).unwrap();
+    std::fs::remove_file(d.join("r/standings.csv")).unwrap();
+    let games = std::fs::read_to_string(d.join("r/games.csv")).unwrap();
+    let keep: String = games.lines().take(11).map(|l| format!("{l}\n")).collect();
+    std::fs::write(d.join("r/games.csv"), format!("{keep}25,0,,g,r,3")).unwrap();
+    let (code, _, stderr) = run_in(d, &["report", "r"]);
+    assert_eq!(code, 0, "{stderr}");
+    let report = std::fs::read_to_string(d.join("r/report.md")).unwrap();
+    assert!(
+        report.contains("PARTIAL RESULTS: 10 of 40 games so far"),
+        "{report}"
+    );
+    assert!(std::fs::read_to_string(d.join("r/report.html"))
+        .unwrap()
+        .contains("PARTIAL RESULTS"));
+}

@@ -1,7 +1,7 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
 
 use crate::error::{Error, Result};
-use crate::lab::rows::{read_csv, RunRecord};
+use crate::lab::rows::{read_csv, RunRecord, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::stats::{sprt_bounds, Pentanomial};
 use serde::Deserialize;
@@ -45,6 +45,48 @@ pub struct Results {
     pub margins: Vec<Vec<f32>>,
     /// Head-to-head history (empty for other formats).
     pub history: History,
+    /// For a run still going or interrupted: (games played so far, games in all);
+    /// the pairs and standings are then counted from `games.csv` as it stands.
+    pub partial: Option<(u64, u64)>,
+}
+
+/// The pairs and standings of a run that has not finished, counted from the
+/// games in `games.csv` so far (a partial last row is ignored).
+fn so_far(
+    experiment: &toml::Table,
+    games_path: &Path,
+) -> Result<(Vec<PairRow>, Vec<StandingRow>, u64, u64)> {
+    use crate::lab::{Experiment, GameRecord, Schedule};
+    // The openings do not change a tally, and their file need not be reachable from here.
+    let mut table = experiment.clone();
+    table.remove("openings");
+    let text = toml::to_string(&table).map_err(|e| Error::Internal(e.to_string()))?;
+    let experiment = Experiment::parse(&text, &games_path.display().to_string(), Path::new("."))?;
+    let schedule = Schedule::of(&experiment);
+    let mut tallies = crate::lab::tally::Tallies::new(schedule.pairs().len());
+    let mut reader = csv::Reader::from_path(games_path)
+        .map_err(|e| Error::unreadable(games_path, &std::io::Error::other(e.to_string())))?;
+    let mut played = 0u64;
+    for row in reader.deserialize::<GameRecord>() {
+        let Ok(row) = row else { break };
+        if row.game_id != played || played >= schedule.total() {
+            break;
+        }
+        let slot = schedule.slot(played);
+        let a_margin = if slot.a_black() {
+            row.margin
+        } else {
+            -row.margin
+        };
+        tallies.record(&experiment, slot.pair as usize, slot.a_black(), a_margin);
+        played += 1;
+    }
+    Ok((
+        tallies.pair_rows(&experiment),
+        tallies.standing_rows(&experiment),
+        played,
+        schedule.total(),
+    ))
 }
 
 fn need(dir: &Path, name: &str) -> Result<PathBuf> {
@@ -76,8 +118,6 @@ impl Results {
         }
         let run_path = need(dir, "run.toml")?;
         let games_path = need(dir, "games.csv")?;
-        let pairs_path = need(dir, "pairs.csv")?;
-        let standings_path = need(dir, "standings.csv")?;
         let record = RunRecord::load(&run_path)?;
         let experiment = record.experiment;
         let run = match toml::Value::try_from(&record.run) {
@@ -97,8 +137,16 @@ impl Results {
                     .collect()
             })
             .unwrap_or_default();
-        let pairs: Vec<PairRow> = read_csv(&pairs_path)?;
-        let standings: Vec<StandingRow> = read_csv(&standings_path)?;
+        let finished = !matches!(record.run.status, Status::Running | Status::Interrupted)
+            && dir.join("pairs.csv").is_file();
+        let (pairs, standings, partial) = if finished {
+            let pairs: Vec<PairRow> = read_csv(&need(dir, "pairs.csv")?)?;
+            let standings: Vec<StandingRow> = read_csv(&need(dir, "standings.csv")?)?;
+            (pairs, standings, None)
+        } else {
+            let (pairs, standings, played, total) = so_far(&experiment, &games_path)?;
+            (pairs, standings, Some((played, total)))
+        };
         let head_to_head =
             experiment.get("format").and_then(toml::Value::as_str) == Some("head-to-head");
         let sprt = experiment
@@ -125,6 +173,9 @@ impl Results {
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
         for (index, row) in reader.deserialize::<GameRow>().enumerate() {
+            if partial.is_some_and(|(played, _)| index as u64 >= played) {
+                break; // a run still writing, or a partial row left by a kill
+            }
             let row = row.map_err(|e| {
                 Error::input(format!(
                     "{}: row {} cannot be read: {e}",
@@ -171,6 +222,7 @@ impl Results {
             }
         }
         Ok(Results {
+            partial,
             dir: dir.to_path_buf(),
             experiment,
             run,

@@ -46,9 +46,18 @@ impl ReportFormat for Html {
         let mut out = String::new();
         write!(
             out,
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Experiment report: {name}</title><style>{STYLE}</style></head><body>\n<h1>Experiment report: {name}</h1>\n<h2>The experiment as run</h2>\n"
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Experiment report: {name}</title><style>{STYLE}</style></head><body>\n<h1>Experiment report: {name}</h1>\n"
         )
         .ok();
+        if let Some(note) = super::partial_note(results) {
+            writeln!(
+                out,
+                "<p class=\"partial\"><strong>{}</strong></p>",
+                escape(&note)
+            )
+            .ok();
+        }
+        out.push_str("<h2>The experiment as run</h2>\n");
         let setup: Vec<Vec<String>> = t
             .setup
             .iter()

@@ -31,6 +31,9 @@ impl ReportFormat for Markdown {
         let t = tables(results);
         let mut out = String::new();
         writeln!(out, "# Experiment report: {}\n", results.setting("name")).ok();
+        if let Some(note) = super::partial_note(results) {
+            writeln!(out, "**{note}**\n").ok();
+        }
         writeln!(out, "## The experiment as run\n").ok();
         let setup: Vec<Vec<String>> = t
             .setup

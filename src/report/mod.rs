@@ -44,6 +44,16 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
+/// The warning a report of an unfinished run opens with, if it is one.
+#[must_use]
+pub fn partial_note(results: &Results) -> Option<String> {
+    results.partial.map(|(played, total)| {
+        format!(
+            "PARTIAL RESULTS: {played} of {total} games so far (the run is still going or was interrupted; `reversi-lab run --resume` finishes it). Every figure below counts only these games."
+        )
+    })
+}
+
 /// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
 #[must_use]
 pub fn percent_interval(mean: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
