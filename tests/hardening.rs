@@ -396,3 +396,77 @@ fn a_partial_run_can_be_reported() {
         .unwrap()
         .contains("PARTIAL RESULTS"));
 }
+
+#[test]
+fn force_and_resume_guard_what_is_not_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("small.toml"), SMALL).unwrap();
+    // --force never replaces a folder reversi-lab did not write.
+    std::fs::create_dir(d.join("precious")).unwrap();
+    std::fs::write(d.join("precious/notes.txt"), "mine").unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "small.toml", "--out", "precious", "--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is not a reversi-lab results folder"),
+        "{stderr}"
+    );
+    assert!(d.join("precious/notes.txt").is_file());
+    // Nothing to resume without a config is an error, not the default experiment.
+    let (code, _, stderr) = run_in(d, &["run", "--out", "typo", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("nothing to resume in typo"), "{stderr}");
+    assert!(!d.join("typo").exists());
+    // Another thread count is no reason to refuse a resume.
+    let args = [
+        "run",
+        "small.toml",
+        "--out",
+        "r",
+        "--threads",
+        "1",
+        "--quiet",
+        "--no-report",
+    ];
+    assert_eq!(run_in(d, &args).0, 0);
+    let (code, _, stderr) = run_in(
+        d,
+        &[
+            "run",
+            "small.toml",
+            "--out",
+            "r",
+            "--resume",
+            "--threads",
+            "2",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_tune_resumes_only_with_its_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tune = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tune-small.toml"),
+    )
+    .unwrap()
+    .replace("iterations = 12", "iterations = 2")
+    .replace("games = 24", "games = 4");
+    std::fs::write(d.join("t.toml"), &tune).unwrap();
+    let args = ["tune", "t.toml", "--out", "t", "--quiet"];
+    assert_eq!(run_in(d, &args).0, 0);
+    assert!(d.join("t/tune.toml").is_file());
+    let resume = ["tune", "t.toml", "--out", "t", "--quiet", "--resume"];
+    assert_eq!(run_in(d, &resume).0, 0);
+    std::fs::write(d.join("t.toml"), tune.replace("seed = 1", "seed = 99")).unwrap();
+    let (code, _, stderr) = run_in(d, &resume);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("was made by a different tune file"),
+        "{stderr}"
+    );
+}

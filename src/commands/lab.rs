@@ -29,8 +29,8 @@ pub struct OutputArgs {
     /// Results folder (default: results/<name>).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Continue the games already in the results folder (its run.toml supplies
-    /// the games, seed and threads not given again).
+    /// Continue what is already in the results folder (for `run`, its run.toml
+    /// supplies the games, seed and threads not given again).
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// Replace an existing results folder (kept until the new run has started writing).
@@ -95,6 +95,12 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&experiment.name));
     let run_path = out.join("run.toml");
+    if args.output.resume && args.config.is_none() && !run_path.is_file() {
+        return Err(Error::input(format!(
+            "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
+            out.display()
+        )));
+    }
     if args.output.resume && run_path.is_file() {
         let recorded = RunRecord::load(&run_path)?.experiment;
         if args.config.is_none() {

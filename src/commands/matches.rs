@@ -4,6 +4,7 @@
 use super::play::RulesArgs;
 use super::OutputFormat;
 use crate::error::{Error, Result};
+use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::rows::{csv_header, csv_row, GameRecord};
 use crate::lab::runner::game_record;
 use crate::lab::setup::{OpeningsFile, SetupFile};
@@ -50,7 +51,8 @@ pub struct MatchArgs {
     pub format: OutputFormat,
 }
 
-/// A match's results, addable in any order (the driver sums games in parallel):
+/// A match's results, addable run by run: contiguous runs of games, each added to
+/// the one before it (rayon's reduction keeps that order while it sums in parallel):
 /// every game, and the colour-swapped game pairs (games 2k and 2k+1 start from the
 /// same position with colours swapped) once both of their games are in.
 #[derive(Clone, Debug, Default)]
@@ -99,7 +101,7 @@ impl std::ops::Add for MatchTally {
                 self.paired.pairs.record(open[i].1 + open[i + 1].1);
                 i += 2;
             } else {
-                debug_assert!(k < 2, "a contiguous run has at most two open games");
+                assert!(k < 2, "runs of games must be added in order");
                 left[k.min(1)] = Some(open[i]);
                 k += 1;
                 i += 1;
@@ -153,6 +155,12 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
     if args.games == 0 {
         return Err(Error::input("--games 0: play at least 1 game"));
+    }
+    if args.games > MAX_GAMES_PER_PAIR {
+        return Err(Error::input(format!(
+            "--games {}: a match plays at most {MAX_GAMES_PER_PAIR} games",
+            args.games
+        )));
     }
     let file = SetupFile {
         seed: args.seed,

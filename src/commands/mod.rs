@@ -20,6 +20,6 @@ pub enum OutputFormat {
     /// For people.
     #[default]
     Text,
-    /// For scripts: JSON (one object; `solve` prints one per line).
+    /// For scripts: JSON (`match`: one object; `solve`: one object per line; `strategies`: one array).
     Json,
 }

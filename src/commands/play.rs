@@ -163,12 +163,15 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             other => other,
         },
         time: match args.time {
-            Some(t) if !(t.is_finite() && t > 0.0) => {
-                return Err(Error::input(format!(
-                    "--time {t}: give a number of seconds above 0, such as 60"
-                )))
-            }
-            other => other.map(std::time::Duration::from_secs_f64),
+            Some(t) => match std::time::Duration::try_from_secs_f64(t) {
+                Ok(time) if t > 0.0 && t <= 1e9 => Some(time),
+                _ => {
+                    return Err(Error::input(format!(
+                        "--time {t}: give a number of seconds above 0 and at most 1e9, such as 60"
+                    )))
+                }
+            },
+            None => None,
         },
     };
     let solver = Solver {
@@ -299,8 +302,9 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
     }
     writeln!(
         out,
-        "{} positions, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
+        "{} position{}, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
         lines.len(),
+        if lines.len() == 1 { "" } else { "s" },
         total_nodes,
         total_time,
         total_nodes as f64 / total_time.max(1e-9) / 1e6,

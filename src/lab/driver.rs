@@ -233,8 +233,18 @@ impl<G: Geometry> Driver<G> {
                 )
             });
             drained?;
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) && !interrupted && !concluded {
+                // Stopped while the next chunk played: keep the games it finished
+                // up to the first one it skipped, still in order.
                 interrupted = true;
+                for row in computed.into_iter().flatten().map_while(|row| row) {
+                    consumed += 1;
+                    if sink(row)? == Flow::Stop {
+                        interrupted = false; // the SPRT concluded: the run is complete
+                        break;
+                    }
+                }
+                break;
             }
             if concluded || interrupted {
                 break; // whatever was played ahead is dropped
@@ -242,8 +252,10 @@ impl<G: Geometry> Driver<G> {
             if let Some(rows) = computed {
                 // Chunks of about half a second: responsive progress and
                 // interruption, little overhead.
+                // Grow at most twice over per chunk: the next games may cost far
+                // more than these (a field's cheap pairs come first).
                 let rate = rows.len() as f64 / clock.elapsed().as_secs_f64().max(1e-6);
-                chunk = ((rate * 0.5) as u64).clamp(16, 1 << 16);
+                chunk = ((rate * 0.5) as u64).clamp(16, (2 * chunk).min(1 << 16));
                 pending = Some(rows);
             }
         }

@@ -34,8 +34,38 @@ impl FolderLock {
             )));
         }
         let path = dir.join(LOCK_FILE);
-        fs::write(&path, std::process::id().to_string()).map_err(|e| Error::io(&path, e))?;
-        Ok(FolderLock { path })
+        // Created only if absent, so of two runs starting together one wins; a
+        // stale lock (its process gone) was checked above and is replaced once.
+        for attempt in 0..2 {
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut file) => {
+                    use std::io::Write;
+                    file.write_all(std::process::id().to_string().as_bytes())
+                        .map_err(|e| Error::io(&path, e))?;
+                    return Ok(FolderLock { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt == 0 => {
+                    if holder(dir).is_some() {
+                        break;
+                    }
+                    let _ = fs::remove_file(&path);
+                }
+                Err(e) => {
+                    if e.kind() == std::io::ErrorKind::AlreadyExists {
+                        break;
+                    }
+                    return Err(Error::io(&path, e));
+                }
+            }
+        }
+        Err(Error::input(format!(
+            "results folder {} is being written by another reversi-lab run: wait for it to finish, or use --out DIR",
+            dir.display()
+        )))
     }
 }
 
@@ -48,6 +78,15 @@ impl Drop for FolderLock {
 /// Moves `dir` aside for `--force` (it is deleted once the new run has written its
 /// first files), refusing while another run writes it. Returns where it went.
 pub fn move_aside(dir: &Path) -> Result<PathBuf> {
+    let ours = ["run.toml", "games.csv", "trace.csv"]
+        .iter()
+        .any(|name| dir.join(name).is_file());
+    if !ours {
+        return Err(Error::input(format!(
+            "{} is not a reversi-lab results folder (no run.toml, games.csv or trace.csv): --force replaces only results folders; choose another --out",
+            dir.display()
+        )));
+    }
     if let Some(pid) = holder(dir) {
         return Err(Error::input(format!(
             "results folder {} is being written by another reversi-lab run (process {pid}): --force will not replace it",
@@ -57,7 +96,12 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
     let mut name = dir.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".replaced-{}", std::process::id()));
     let aside = dir.with_file_name(name);
-    fs::rename(dir, &aside).map_err(|e| Error::io_during("move aside", dir, e))?;
+    fs::rename(dir, &aside).map_err(|e| {
+        Error::input(format!(
+            "cannot move {} aside to replace it: {e} (choose another --out, or remove it yourself)",
+            dir.display()
+        ))
+    })?;
     Ok(aside)
 }
 

@@ -192,7 +192,15 @@ fn prepare(
     if exists && games_path.exists() {
         let lock = FolderLock::acquire(out)?;
         let recorded = RunRecord::load(&run_path)?;
-        let now = experiment.to_table();
+        // The thread count changes no result, so a resume may use another.
+        let mut now = experiment.to_table();
+        now.remove("threads");
+        let mut before = recorded.experiment.clone();
+        before.remove("threads");
+        let recorded = RunRecord {
+            experiment: before,
+            ..recorded
+        };
         if recorded.experiment != now {
             return Err(Error::input(format!(
                 "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
@@ -205,23 +213,35 @@ fn prepare(
             lock,
         ));
     }
+    // Whether this process made the folder: only then may a failure remove it.
+    let mut created = false;
     if !exists {
-        fs::create_dir_all(out).map_err(|e| {
+        let cannot = |e: std::io::Error| {
             Error::input(format!(
                 "cannot create results folder {}: {e} (choose another with --out)",
                 out.display()
             ))
-        })?;
+        };
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(cannot)?;
+        }
+        match fs::create_dir(out) {
+            Ok(()) => created = true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(cannot(e)),
+        }
     }
-    let setup = (|| -> Result<()> {
+    let setup = FolderLock::acquire(out).and_then(|lock| {
         let record = run_record(experiment, info.clone());
         fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
-        fs::write(&games_path, csv_header::<GameRecord>()).map_err(|e| Error::io(&games_path, e))
-    })();
-    let lock = match setup.and_then(|()| FolderLock::acquire(out)) {
+        fs::write(&games_path, csv_header::<GameRecord>())
+            .map_err(|e| Error::io(&games_path, e))?;
+        Ok(lock)
+    });
+    let lock = match setup {
         Ok(lock) => lock,
         Err(error) => {
-            if !exists {
+            if created {
                 // Leave nothing behind: the folder was ours and holds no games.
                 let _ = fs::remove_dir_all(out);
             }
@@ -374,6 +394,7 @@ fn play<G: Geometry>(
     };
     let rules = experiment.setup.rules;
     let mut since_flush = 0u64;
+    let mut last_flush = Instant::now();
     driver.stream(
         &players,
         done..end,
@@ -405,7 +426,8 @@ fn play<G: Geometry>(
             since_flush += 1;
             let concluded = tallies.record(experiment, row.pair, row.a_black, row.a_margin);
             // Rows reach the disk in step with the progress shown, so a kill loses little.
-            if since_flush >= 1024 || concluded {
+            if since_flush >= 1024 || concluded || last_flush.elapsed().as_secs_f64() >= 1.0 {
+                last_flush = Instant::now();
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
                 progress.advance(since_flush);
                 since_flush = 0;

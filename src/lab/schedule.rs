@@ -215,7 +215,7 @@ impl Schedule {
 }
 
 /// `plies` uniformly random moves from the start (fewer if the game ends first).
-pub(crate) fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
+pub fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
     let mut rng = game_rng(seed);
     let mut game = Game::<G>::new();
     for _ in 0..plies {

@@ -253,7 +253,7 @@ impl Solver {
             table,
             nodes: 0,
             limit: budget.nodes.unwrap_or(u64::MAX),
-            deadline: budget.time.map(|t| Instant::now() + t),
+            deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
             since_clock: 0,
         };
         let (score, best) = search.root(board);

@@ -127,14 +127,29 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
     } else {
         None
     };
-    std::fs::create_dir_all(&out).map_err(|e| {
-        Error::input(format!(
-            "cannot create results folder {}: {e} (choose another with --out)",
-            out.display()
-        ))
-    })?;
-    let _lock = FolderLock::acquire(&out)?;
-    let (trace, mut rows) = Trace::open(&out.join("trace.csv"), &tune)?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+    let opened = (|| {
+        std::fs::create_dir_all(&out).map_err(|e| {
+            Error::input(format!(
+                "cannot create results folder {}: {e} (choose another with --out)",
+                out.display()
+            ))
+        })?;
+        let lock = FolderLock::acquire(&out)?;
+        check_same_tune(&out, &text)?;
+        Ok((lock, Trace::open(&out.join("trace.csv"), &tune)?))
+    })();
+    let (_lock, (trace, mut rows)) = match opened {
+        Ok(opened) => opened,
+        Err(error) => {
+            if let Some(aside) = &aside {
+                // Put the replaced folder back: the new tune never started.
+                let _ = std::fs::remove_dir_all(&out);
+                let _ = std::fs::rename(aside, &out);
+            }
+            return Err(error);
+        }
+    };
     if let Some(aside) = aside {
         remove_aside(&aside)?;
     }
@@ -199,6 +214,28 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
         validations,
         interrupted,
     })
+}
+
+/// Keeps the tune file in its folder (`tune.toml`), and refuses to continue a
+/// folder made by a different one (comments and layout aside).
+fn check_same_tune(out: &Path, text: &str) -> Result<()> {
+    let kept = out.join("tune.toml");
+    if kept.is_file() {
+        let before = std::fs::read_to_string(&kept).map_err(|e| Error::unreadable(&kept, &e))?;
+        let same = matches!(
+            (before.parse::<Table>(), text.parse::<Table>()),
+            (Ok(a), Ok(b)) if a == b
+        );
+        if !same {
+            return Err(Error::input(format!(
+                "{} was made by a different tune file (compare it with {}): use the same file to --resume, --force to replace the folder, or --out DIR",
+                out.display(),
+                kept.display()
+            )));
+        }
+        return Ok(());
+    }
+    std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))
 }
 
 /// `best.toml`: a player an experiment file can include as it is.

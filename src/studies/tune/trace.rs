@@ -101,14 +101,24 @@ impl Trace {
                     path.display()
                 )));
             }
-            for record in reader.records() {
-                let Some(row) = record
+            let records: Vec<_> = reader.records().collect();
+            let last = records.len().saturating_sub(1);
+            for (i, record) in records.into_iter().enumerate() {
+                match record
                     .ok()
                     .and_then(|r| TraceRow::from_record(&r, tune.params.len()))
-                else {
-                    break;
-                };
-                rows.push(row);
+                {
+                    Some(row) => rows.push(row),
+                    // A kill can leave half a last line: drop it.
+                    None if i == last => break,
+                    None => {
+                        return Err(Error::input(format!(
+                            "{}: row {} cannot be read (was the file edited?): use --force or --out DIR for a new tune",
+                            path.display(),
+                            i + 2
+                        )))
+                    }
+                }
             }
         }
         let mut text = header(tune).join(",").into_bytes();
@@ -116,7 +126,10 @@ impl Trace {
         for row in &rows {
             text.extend(line(row));
         }
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+        // Through a temporary file, so a failure never leaves half a trace.
+        let temporary = path.with_extension("tmp");
+        std::fs::write(&temporary, text).map_err(|e| Error::io(&temporary, e))?;
+        std::fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))?;
         Ok((
             Trace {
                 path: path.to_path_buf(),
