@@ -7,11 +7,12 @@
 //! field names both types declare.
 
 use super::setup::SetupFile;
-use crate::error::{closest, Result, Source};
+use crate::error::{closest, Error, Result, Source};
 use crate::strategy::spec::non_finite;
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 use toml::Spanned;
 
 /// A config's own part together with the shared setup: reads with [`read_config`],
@@ -78,6 +79,23 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     Ok(WithSetup { setup, own })
+}
+
+/// Reads the config file at `path` and hands its text to `parse` with the name
+/// errors use and the folder its relative paths start from.
+pub fn load<T>(path: &Path, parse: impl FnOnce(&str, &str, &Path) -> Result<T>) -> Result<T> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    parse(&text, &path.display().to_string(), &base)
+}
+
+/// A bad-input error prefixed with the file it is about (other errors pass through).
+#[must_use]
+pub fn in_file(origin: &str, error: Error) -> Error {
+    match error {
+        Error::Input(message) => Error::input(format!("{origin}: {message}")),
+        other => other,
+    }
 }
 
 /// Which kind of config has these keys, and the command that reads it.

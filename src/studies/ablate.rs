@@ -78,9 +78,7 @@ fn with_zeros(full: &Table, zero: &[&str]) -> Result<StrategySpec> {
 impl Ablation {
     /// Reads and validates an ablation file.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
-        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::parse(&text, &path.display().to_string(), &base)
+        crate::lab::config::load(path, Self::parse)
     }
 
     /// Validates ablation text; `origin` names it in errors and `base` is the
@@ -88,10 +86,7 @@ impl Ablation {
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
         let source = Source { origin, text };
         let file = read_config::<AblationFile>(&source)?;
-        let in_file = |e: Error| match e {
-            Error::Input(message) => Error::input(format!("{origin}: {message}")),
-            other => other,
-        };
+        let in_file = |e: Error| crate::lab::config::in_file(origin, e);
         let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
         let raw = file.own;
         let span = raw.player.span().start;

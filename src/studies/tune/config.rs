@@ -266,9 +266,7 @@ fn check_param(
 impl Tune {
     /// Reads and validates a tune file; every error comes before any game.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
-        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::parse(&text, &path.display().to_string(), &base)
+        crate::lab::config::load(path, Self::parse)
     }
 
     /// Validates tune text; `origin` names it in errors and `base_dir` is the
