@@ -143,7 +143,7 @@ draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
     let label = 20 + 7 * labels.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "Disc margin of the first player, per pair (box: quartiles, whiskers: 1.5 IQR)",
+            "Disc margin of A (the pair's first-named player), per pair (box: quartiles, whiskers: 1.5 IQR)",
             (FONT, 20),
         )
         .margin(14)
@@ -152,7 +152,7 @@ draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
         .build_cartesian_2d(-extent * 1.05..extent * 1.05, (0..n).into_segmented())?;
     chart
         .configure_mesh()
-        .x_desc("first player's disc margin (positive: first player won)")
+        .x_desc("A's disc margin (positive: A won)")
         .y_labels(labels.len())
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
@@ -195,7 +195,7 @@ draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
     let label = 20 + 7 * labels.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "Colour advantage: first player's score as black (filled) and as white (open)",
+            "Colour advantage: A's score as black (filled) and as white (open)",
             (FONT, 20),
         )
         .margin(14)
@@ -204,7 +204,7 @@ draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
         .build_cartesian_2d(0.0f64..100.0, (0..n).into_segmented())?;
     chart
         .configure_mesh()
-        .x_desc("first player's score (%)")
+        .x_desc("A's score (%)")
         .y_labels(labels.len())
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
@@ -265,9 +265,7 @@ draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
         .unwrap_or_default();
     let mut chart = ChartBuilder::on(root)
         .caption(
-            format!(
-                "{name}: first player's score as game pairs accumulate (pentanomial 95% interval)"
-            ),
+            format!("{name}: A's score as game pairs accumulate (pentanomial 95% interval)"),
             (FONT, 20),
         )
         .margin(14)
@@ -277,10 +275,19 @@ draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
     chart
         .configure_mesh()
         .x_desc("games")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_desc("score (%)")
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
         .draw()?;
+    // Even strength: the line the interval must leave for a verdict.
+    chart.draw_series(DashedLineSeries::new(
+        [(0.0, 50.0), (games, 50.0)],
+        6,
+        4,
+        BLACK.mix(0.6).stroke_width(1),
+    ))?;
     chart.draw_series(std::iter::once(Polygon::new(
         h.iter()
             .map(|p| (p.0 as f64, 100.0 * p.3.clamp(0.0, 1.0)))
@@ -329,6 +336,7 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
     chart
         .configure_mesh()
         .x_desc("colour-swapped game pairs")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_desc("LLR")
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
