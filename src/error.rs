@@ -181,6 +181,21 @@ fn suggest(message: &str) -> String {
             return format!("{joined} (did you mean `{best}`?)");
         }
     }
+    // serde's "invalid value: integer `-1`, expected u64" in the project's words.
+    if let Some((got, expected)) = joined.split_once(", expected ") {
+        let wanted = match expected {
+            "u32" | "u64" | "usize" => Some("a whole number of at least 0"),
+            "i32" | "i64" => Some("a whole number"),
+            "f64" | "f32" => Some("a number"),
+            "a boolean" => Some("true or false"),
+            _ => None,
+        };
+        if let (Some(wanted), Some(value)) = (wanted, names.first()) {
+            if got.starts_with("invalid value") || got.starts_with("invalid type") {
+                return format!("{value} is not accepted here: use {wanted}");
+            }
+        }
+    }
     joined
 }
 
@@ -196,5 +211,9 @@ mod tests {
             "unknown strategy 'greddy' (did you mean 'greedy'? known: greedy, random, corner-first)"
         );
         assert_eq!(closest("zzzzzzzz", known), None);
+        assert_eq!(
+            suggest("invalid value: integer `-1`, expected u64"),
+            "-1 is not accepted here: use a whole number of at least 0"
+        );
     }
 }
