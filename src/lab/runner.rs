@@ -8,7 +8,7 @@ use super::folder::{differences, move_aside, remove_aside, FolderLock};
 use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
-use super::schedule::Schedule;
+use super::schedule::{Schedule, Slot};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
@@ -86,9 +86,8 @@ impl RunSummary {
 /// thread, and what the tallies need.
 struct Played {
     csv: Vec<u8>,
-    pair: usize,
-    a_black: bool,
-    a_margin: i32,
+    slot: Slot,
+    black_margin: i32,
 }
 
 /// Writes `contents` to `path` through a temporary file, so a reader never sees half a file.
@@ -147,12 +146,7 @@ fn resume_games(
                 path.display()
             )));
         }
-        let a_margin = if slot.a_black() {
-            row.margin
-        } else {
-            -row.margin
-        };
-        tallies.record(experiment, slot.pair as usize, slot.a_black(), a_margin);
+        tallies.record_game(experiment, slot, row.margin);
         count += 1;
         if tallies.sprt_done.is_some() {
             break;
@@ -409,13 +403,8 @@ fn play<G: Geometry>(
             csv_row(&record, &mut csv);
             Played {
                 csv,
-                pair: slot.pair as usize,
-                a_black: slot.a_black(),
-                a_margin: if slot.a_black() {
-                    record.margin
-                } else {
-                    -record.margin
-                },
+                slot,
+                black_margin: record.margin,
             }
         },
         stop,
@@ -424,7 +413,7 @@ fn play<G: Geometry>(
                 .write_all(&row.csv)
                 .map_err(|e| Error::io(games_path, e))?;
             since_flush += 1;
-            let concluded = tallies.record(experiment, row.pair, row.a_black, row.a_margin);
+            let concluded = tallies.record_game(experiment, row.slot, row.black_margin);
             // Rows reach the disk in step with the progress shown, so a kill loses little.
             if since_flush >= 1024 || concluded || last_flush.elapsed().as_secs_f64() >= 1.0 {
                 last_flush = Instant::now();

@@ -3,6 +3,7 @@
 
 use super::experiment::Experiment;
 use super::rows::{PairRow, StandingRow, Status};
+use super::schedule::Slot;
 use crate::stats::{bradley_terry, sprt_bounds, Moments, Paired, Pentanomial, Trinomial, Z95};
 
 /// One pair's results from its first player's (A's) point of view.
@@ -77,6 +78,14 @@ impl Tallies {
             sprt_done: None,
             sprt_pairs: None,
         }
+    }
+
+    /// Counts the game in `slot` from black's margin in it; returns true if the
+    /// SPRT has just concluded.
+    pub fn record_game(&mut self, experiment: &Experiment, slot: Slot, black_margin: i32) -> bool {
+        let a_black = slot.a_black();
+        let a_margin = if a_black { black_margin } else { -black_margin };
+        self.record(experiment, slot.pair as usize, a_black, a_margin)
     }
 
     /// Counts a game; returns true if the SPRT has just concluded.

@@ -72,13 +72,7 @@ fn so_far(
         if row.game_id != played || played >= schedule.total() {
             break;
         }
-        let slot = schedule.slot(played);
-        let a_margin = if slot.a_black() {
-            row.margin
-        } else {
-            -row.margin
-        };
-        tallies.record(&experiment, slot.pair as usize, slot.a_black(), a_margin);
+        tallies.record_game(&experiment, schedule.slot(played), row.margin);
         played += 1;
     }
     Ok((
