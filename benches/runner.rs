@@ -39,6 +39,7 @@ fn runner(c: &mut Criterion) {
                     force: false,
                     quiet: true,
                     stop: &stop,
+                    shard: None,
                 };
                 run(&experiment, &options).unwrap()
             });

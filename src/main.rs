@@ -33,6 +33,12 @@ enum Command {
     ///
     /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*.
     Ablate(commands::AblateArgs),
+    /// Join the shards of a sharded run (`run --shard I/N`) into one run's results,
+    /// byte-identical to a run on one machine, and write its report.
+    ///
+    /// Checks that the shards are complete and belong to one experiment; an SPRT is
+    /// replayed over the merged games and cut where one machine would have stopped.
+    Merge(commands::MergeArgs),
     /// Draw the charts and write report.md and report.html for a results folder.
     Report {
         /// The results folder, such as results/default.
@@ -86,6 +92,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => exit(Ending::from(&commands::run(&args, interrupt_flag(), out)?)),
         Command::Tune(args) => exit(commands::tune(&args, interrupt_flag(), out)?),
         Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
+        Command::Merge(args) => {
+            commands::merge(&args, out)?;
+            ExitCode::SUCCESS
+        }
         Command::Report { results } => {
             commands::report(&results, out)?;
             ExitCode::SUCCESS

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::RunRecord;
 use crate::lab::setup::check_threads;
-use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Status};
+use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Shard, Status};
 use crate::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -51,6 +51,7 @@ impl OutputArgs {
             force: self.force,
             quiet: self.quiet,
             stop,
+            shard: None,
         }
     }
 }
@@ -75,6 +76,44 @@ pub struct RunArgs {
     /// Skip the charts and the report at the end.
     #[arg(long)]
     pub no_report: bool,
+    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N, or
+    /// `auto` to read it from a Slurm job array or a Kubernetes Indexed Job;
+    /// `reversi-lab merge` joins the shards.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+    /// The number of shards, for `--shard auto` under Kubernetes (the Job's completions).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u64>,
+}
+
+impl RunArgs {
+    /// The shard to play, if any: `--shard I/N`, or `--shard auto` from the scheduler's environment.
+    pub fn shard(&self) -> Result<Option<Shard>> {
+        match self.shard.as_deref() {
+            None => Ok(None),
+            Some("auto") => Shard::from_env(|k| std::env::var(k).ok(), self.shards).map(Some),
+            Some(text) => {
+                let shard = Shard::parse(text)?;
+                match self.shards {
+                    Some(n) if n != shard.count() => Err(Error::input(format!(
+                        "--shards {n} disagrees with --shard {text}: give one of them"
+                    ))),
+                    _ => Ok(Some(shard)),
+                }
+            }
+        }
+    }
+
+    /// The results folder: `--out`, or `results/<name>` (a shard's under `shards/I-of-N`).
+    fn out(&self, name: &str, shard: Option<Shard>) -> PathBuf {
+        self.output.out.clone().unwrap_or_else(|| {
+            let folder = Path::new("results").join(name);
+            match shard {
+                Some(shard) => folder.join("shards").join(shard.folder_name()),
+                None => folder,
+            }
+        })
+    }
 }
 
 /// Loads an experiment (the built-in default without a config) with the command
@@ -89,11 +128,7 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
             Path::new("experiments"),
         )?,
     };
-    let out = args
-        .output
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&experiment.name));
+    let out = args.out(&experiment.name, args.shard()?);
     let run_path = out.join("run.toml");
     if args.output.resume && args.config.is_none() && !run_path.is_file() {
         return Err(Error::input(format!(
@@ -140,8 +175,17 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
 /// `reversi-lab run`: plays an experiment, prints the closing line, then writes the report.
 pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<RunSummary> {
     let experiment = experiment(args)?;
-    let summary = run_experiment(&experiment, &args.output.options(stop))?;
+    let shard = args.shard()?;
+    let options = RunOptions {
+        out: Some(args.out(&experiment.name, shard)),
+        shard,
+        ..args.output.options(stop)
+    };
+    let summary = run_experiment(&experiment, &options)?;
     writeln!(out, "{}", summary.line()).ok();
+    if shard.is_some() {
+        return Ok(summary);
+    }
     if summary.status != Status::Interrupted && !args.no_report {
         report(&summary.out, out)?;
     }

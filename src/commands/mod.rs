@@ -1,11 +1,13 @@
 //! What each subcommand does, called by the thin binary with its parsed options:
 //! each command's clap option struct sits next to the function that runs it.
 
+mod cluster;
 mod lab;
 mod matches;
 mod play;
 mod position;
 
+pub use cluster::{merge, MergeArgs};
 pub use lab::{
     ablate, experiment, report, run, tune, AblateArgs, Ending, OutputArgs, RunArgs, TuneArgs,
     DEFAULT_EXPERIMENT,

@@ -15,7 +15,7 @@ pub struct FolderLock {
 }
 
 /// The process that holds `dir`'s lock, if one is alive.
-fn holder(dir: &Path) -> Option<u32> {
+pub(crate) fn holder(dir: &Path) -> Option<u32> {
     let text = fs::read_to_string(dir.join(LOCK_FILE)).ok()?;
     let pid: u32 = text.trim().parse().ok()?;
     let alive =

@@ -8,10 +8,12 @@ pub mod config;
 pub mod driver;
 pub mod experiment;
 pub mod folder;
+pub mod merge;
 pub mod rows;
 pub mod runner;
 pub mod schedule;
 pub mod setup;
+pub mod shard;
 pub mod tally;
 
 pub use driver::{play_game, Driver, Flow, Streamed};
@@ -20,3 +22,4 @@ pub use rows::{GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
 pub use runner::{run, RunOptions, RunSummary};
 pub use schedule::{Deal, Schedule, Seeds, Slot};
 pub use setup::{Openings, Setup, SetupFile};
+pub use shard::Shard;

@@ -230,6 +230,41 @@ pub struct RunInfo {
     /// Games per second in the last session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_per_second: Option<f64>,
+    /// SHA-256 of the experiment as run, without the thread count: shards of one
+    /// experiment share it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experiment_hash: Option<String>,
+    /// The game-numbering recipe's version (see `lab::shard::SCHEDULE_VERSION`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_version: Option<u32>,
+    /// The shard this folder holds, `I/N`, for a sharded run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// The shard folders a merged run was made from, in shard order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_from: Option<Vec<String>>,
+}
+
+impl RunInfo {
+    /// A run starting now with this crate's version, `status = running`, nothing counted yet.
+    #[must_use]
+    pub fn starting(threads: usize, games_total: u64) -> Self {
+        RunInfo {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            status: Status::Running,
+            threads,
+            started: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            games_total,
+            games: None,
+            games_this_session: None,
+            elapsed_seconds: None,
+            games_per_second: None,
+            experiment_hash: None,
+            schedule_version: None,
+            shard: None,
+            merged_from: None,
+        }
+    }
 }
 
 /// `run.toml`: how the run went, and the experiment exactly as run.
@@ -361,15 +396,8 @@ mod tests {
     #[test]
     fn status_names() {
         let info = RunInfo {
-            version: "0".into(),
             status: Status::SprtAcceptedH1,
-            threads: 1,
-            started: "now".into(),
-            games_total: 2,
-            games: None,
-            games_this_session: None,
-            elapsed_seconds: None,
-            games_per_second: None,
+            ..RunInfo::starting(1, 2)
         };
         let text = toml::to_string(&info).unwrap();
         assert!(text.contains("status = \"sprt-accepted-h1\""), "{text}");

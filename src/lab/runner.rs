@@ -9,6 +9,7 @@ use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
 use super::schedule::{Schedule, Slot};
+use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
@@ -34,6 +35,9 @@ pub struct RunOptions<'a> {
     pub quiet: bool,
     /// Set (by a Ctrl-C handler) to stop after the games in flight.
     pub stop: &'a AtomicBool,
+    /// Play only this shard of the games (default folder `results/<name>/shards/I-of-N`);
+    /// it plays its whole share, since an SPRT can only be judged on the merged games.
+    pub shard: Option<Shard>,
 }
 
 /// What a run did, with the rows it wrote.
@@ -110,8 +114,11 @@ fn resume_games(
     path: &Path,
     experiment: &Experiment,
     schedule: &Schedule,
+    shard: Option<Shard>,
     tallies: &mut Tallies,
 ) -> Result<u64> {
+    let part = shard.unwrap_or(Shard::whole());
+    let games = part.games(schedule.total());
     let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     if keep < bytes.len() {
@@ -132,9 +139,10 @@ fn resume_games(
                 count + 2
             ))
         })?;
-        let slot = schedule.slot(count);
-        let fits = row.game_id == count
-            && count < schedule.total()
+        let game = part.game(count);
+        let slot = schedule.slot(game);
+        let fits = row.game_id == game
+            && count < games
             && row.pair_id == slot.pair
             && schedule
                 .seats(slot)
@@ -146,9 +154,9 @@ fn resume_games(
                 path.display()
             )));
         }
-        tallies.record_game(experiment, slot, row.margin);
+        let concluded = tallies.record_game(experiment, slot, row.margin);
         count += 1;
-        if tallies.sprt_done.is_some() {
+        if concluded && shard.is_none() {
             break;
         }
     }
@@ -195,6 +203,15 @@ fn prepare(
             experiment: before,
             ..recorded
         };
+        if recorded.run.shard != info.shard {
+            let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "no shard".into());
+            return Err(Error::input(format!(
+                "{} holds {} but this run is {}: resume with the same --shard, or use --out DIR",
+                out.display(),
+                name(&recorded.run.shard).replace("no shard", "an unsharded run"),
+                name(&info.shard)
+            )));
+        }
         if recorded.experiment != now {
             return Err(Error::input(format!(
                 "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
@@ -203,7 +220,7 @@ fn prepare(
             )));
         }
         return Ok((
-            resume_games(&games_path, experiment, schedule, tallies)?,
+            resume_games(&games_path, experiment, schedule, options.shard, tallies)?,
             lock,
         ));
     }
@@ -254,23 +271,22 @@ fn prepare(
 
 /// Plays an experiment (or the rest of it, with `resume`) and writes its results.
 pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSummary> {
-    let out = options
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&experiment.name));
+    let shard = options.shard;
+    let out = options.out.clone().unwrap_or_else(|| {
+        let folder = Path::new("results").join(&experiment.name);
+        match shard {
+            Some(shard) => folder.join("shards").join(shard.folder_name()),
+            None => folder,
+        }
+    });
     let schedule = Schedule::of(experiment);
-    let total = schedule.total();
+    let total = shard.unwrap_or(Shard::whole()).games(schedule.total());
     let threads = experiment.setup.thread_count();
     let mut info = RunInfo {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        status: Status::Running,
-        threads,
-        started: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-        games_total: total,
-        games: None,
-        games_this_session: None,
-        elapsed_seconds: None,
-        games_per_second: None,
+        experiment_hash: Some(experiment_hash(experiment)),
+        schedule_version: Some(SCHEDULE_VERSION),
+        shard: shard.map(|s| s.to_string()),
+        ..RunInfo::starting(threads, total)
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
     let (done, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
@@ -283,9 +299,9 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let mut writer = BufWriter::with_capacity(1 << 20, file);
     let progress = Progress::new(total, done, options.quiet, "games");
     let clock = Instant::now();
-    let already_concluded = tallies.sprt_done.is_some();
+    let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
     let streamed = with_geometry!(experiment.setup.size, G => {
-        play::<G>(experiment, &schedule, done, already_concluded, options.stop, &progress, &mut tallies, &mut writer, &games_path)?
+        play::<G>(experiment, &schedule, shard, done, already_concluded, options.stop, &progress, &mut tallies, &mut writer, &games_path)?
     });
     progress.finish();
     writer.flush().map_err(|e| Error::io(&games_path, e))?;
@@ -293,20 +309,17 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let seconds = clock.elapsed().as_secs_f64();
     let status = if streamed.interrupted {
         Status::Interrupted
+    } else if shard.is_some() {
+        Status::Complete
     } else {
         tallies.sprt_done.unwrap_or(Status::Complete)
     };
     let played = streamed.consumed;
-    let (pairs, standings) = if status == Status::Interrupted {
+    // A shard's figures would describe a sample of the games: `merge` writes them.
+    let (pairs, standings) = if status == Status::Interrupted || shard.is_some() {
         (Vec::new(), Vec::new())
     } else {
-        let pairs = tallies.pair_rows(experiment);
-        let standings = tallies.standing_rows(experiment);
-        let pairs_path = out.join("pairs.csv");
-        write_atomically(&pairs_path, &csv_bytes(&pairs, &pairs_path)?)?;
-        let standings_path = out.join("standings.csv");
-        write_atomically(&standings_path, &csv_bytes(&standings, &standings_path)?)?;
-        (pairs, standings)
+        write_tables(experiment, &tallies, &out)?
     };
     info.status = status;
     info.games = Some(done + played);
@@ -325,6 +338,21 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         pairs,
         standings,
     })
+}
+
+/// Writes `pairs.csv` and `standings.csv` from the tallies of every game, and returns their rows.
+pub(crate) fn write_tables(
+    experiment: &Experiment,
+    tallies: &Tallies,
+    out: &Path,
+) -> Result<(Vec<PairRow>, Vec<StandingRow>)> {
+    let pairs = tallies.pair_rows(experiment);
+    let standings = tallies.standing_rows(experiment);
+    let pairs_path = out.join("pairs.csv");
+    write_atomically(&pairs_path, &csv_bytes(&pairs, &pairs_path)?)?;
+    let standings_path = out.join("standings.csv");
+    write_atomically(&standings_path, &csv_bytes(&standings, &standings_path)?)?;
+    Ok((pairs, standings))
 }
 
 /// The `games.csv` row of a finished game: game number `index` of pair `pair`,
@@ -362,6 +390,7 @@ pub fn game_record<G: Geometry>(
 fn play<G: Geometry>(
     experiment: &Experiment,
     schedule: &Schedule,
+    shard: Option<Shard>,
     done: u64,
     already_concluded: bool,
     stop: &AtomicBool,
@@ -381,10 +410,11 @@ fn play<G: Geometry>(
         .collect::<Result<_>>()?;
     let players: Vec<&dyn Strategy<G>> = strategies.iter().map(AsRef::as_ref).collect();
     let driver = Driver::<G>::new(experiment.setup.threads)?;
+    let part = shard.unwrap_or(Shard::whole());
     let end = if already_concluded {
         done
     } else {
-        schedule.total()
+        part.games(schedule.total())
     };
     let rules = experiment.setup.rules;
     let mut since_flush = 0u64;
@@ -392,11 +422,12 @@ fn play<G: Geometry>(
     driver.stream(
         &players,
         done..end,
-        |index| {
+        |local| {
+            let index = part.game(local);
             let (slot, opening, deal) = schedule.deal::<G>(index);
-            ((slot, opening, deal.seats, deal.seed), deal)
+            ((index, slot, opening, deal.seats, deal.seed), deal)
         },
-        |index, (slot, opening, seats, seed), game| {
+        |_, (index, slot, opening, seats, seed), game| {
             let names = seats.map(|i| experiment.players[i].name.as_str());
             let record = game_record(index, slot.pair, opening, names, seed, &game, rules);
             let mut csv = Vec::with_capacity(256);
@@ -413,7 +444,8 @@ fn play<G: Geometry>(
                 .write_all(&row.csv)
                 .map_err(|e| Error::io(games_path, e))?;
             since_flush += 1;
-            let concluded = tallies.record_game(experiment, row.slot, row.black_margin);
+            let concluded =
+                tallies.record_game(experiment, row.slot, row.black_margin) && shard.is_none();
             // Rows reach the disk in step with the progress shown, so a kill loses little.
             if since_flush >= 1024 || concluded || last_flush.elapsed().as_secs_f64() >= 1.0 {
                 last_flush = Instant::now();

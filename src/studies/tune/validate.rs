@@ -106,6 +106,7 @@ pub fn validate(
                 force: false,
                 quiet,
                 stop,
+                shard: None,
             },
         )?;
         if summary.status == Status::Interrupted {

@@ -1,0 +1,428 @@
+//! `merge`: checks that shard folders make one whole experiment, then streams their games
+//! back into game order and recomputes every figure from the games, so the merged folder
+//! equals, byte for byte, what one machine would have written.
+
+use super::experiment::Experiment;
+use super::folder::{differences, holder, FolderLock};
+use super::rows::{
+    csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
+};
+use super::runner::write_tables;
+use super::schedule::Schedule;
+use super::shard::{table_hash, Shard, SCHEDULE_VERSION};
+use super::tally::Tallies;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How a merge is carried out.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// Where the merged results go (default: the folder holding `shards/`).
+    pub out: Option<PathBuf>,
+    /// Replace merged results already in the output folder.
+    pub force: bool,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// What a merge wrote.
+#[derive(Clone, Debug)]
+pub struct MergeSummary {
+    /// The merged results folder.
+    pub out: PathBuf,
+    /// Shards merged.
+    pub shards: u64,
+    /// Games in the merged `games.csv`.
+    pub games: u64,
+    /// Games the shards played (more than `games` when an SPRT cut the merged run short).
+    pub played: u64,
+    /// Seconds the merge took.
+    pub seconds: f64,
+    /// How the merged run ended.
+    pub status: Status,
+    /// The rows of `pairs.csv`.
+    pub pairs: Vec<PairRow>,
+    /// The rows of `standings.csv`.
+    pub standings: Vec<StandingRow>,
+}
+
+impl MergeSummary {
+    /// The closing line.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let cut = match self.status {
+            Status::SprtAcceptedH1 | Status::SprtAcceptedH0 => format!(
+                ", SPRT accepted {} after {} games (as one machine would have stopped; the shards played {})",
+                if self.status == Status::SprtAcceptedH1 { "H1" } else { "H0" },
+                self.games,
+                self.played
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "merged {} games from {} shard{} in {:.2} s{cut}; results in {}",
+            self.games,
+            self.shards,
+            if self.shards == 1 { "" } else { "s" },
+            self.seconds,
+            self.out.display()
+        )
+    }
+}
+
+/// A shard folder and what its `run.toml` says.
+struct Part {
+    dir: PathBuf,
+    shard: Shard,
+    record: RunRecord,
+}
+
+/// The shard folders a merge reads, and the default output folder: one folder holding
+/// `shards/`, or a list of shard folders (merged into the folder above their `shards/`).
+fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
+    if let [only] = paths {
+        let under = only.join("shards");
+        if under.is_dir() {
+            let mut dirs: Vec<PathBuf> = fs::read_dir(&under)
+                .map_err(|e| Error::io_during("list", &under, e))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect();
+            dirs.sort();
+            if dirs.is_empty() {
+                return Err(Error::input(format!(
+                    "{} holds no shard folders: run the shards first (reversi-lab run CONFIG --shard I/N)",
+                    under.display()
+                )));
+            }
+            return Ok((dirs, Some(only.clone())));
+        }
+        if !only.is_dir() {
+            return Err(Error::input(format!(
+                "{} is not a folder: give the results folder that holds shards/, or the shard folders",
+                only.display()
+            )));
+        }
+    }
+    let above = |p: &PathBuf| {
+        let parent = p.parent()?;
+        (parent.file_name()? == "shards").then(|| parent.parent().map(Path::to_path_buf))?
+    };
+    let first = paths.first().and_then(above);
+    let out = first.filter(|f| paths.iter().all(|p| above(p).as_ref() == Some(f)));
+    Ok((paths.to_vec(), out))
+}
+
+/// Reads a shard folder's `run.toml`.
+fn part(dir: &Path) -> Result<Part> {
+    let path = dir.join("run.toml");
+    if !path.is_file() {
+        return Err(Error::input(format!(
+            "{} is not a results folder (no run.toml): give the shard folders, or the folder holding shards/",
+            dir.display()
+        )));
+    }
+    let record = RunRecord::load(&path)?;
+    let Some(text) = record.run.shard.as_deref() else {
+        return Err(Error::input(format!(
+            "{} is a whole run, not a shard (it was not run with --shard): merge only shard folders",
+            dir.display()
+        )));
+    };
+    let shard = Shard::parse(text).map_err(|_| {
+        Error::input(format!(
+            "{}: shard = \"{text}\" is not a shard: the file was changed by hand",
+            path.display()
+        ))
+    })?;
+    Ok(Part {
+        dir: dir.to_path_buf(),
+        shard,
+        record,
+    })
+}
+
+/// Checks that the parts are every shard of one experiment, each complete, and puts them in order.
+fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
+    let first = &parts[0];
+    let count = first.shard.count();
+    let name = |p: &Part| format!("shard {} ({})", p.shard, p.dir.display());
+    for p in &parts {
+        let info = &p.record.run;
+        let hash = table_hash(&p.record.experiment);
+        if info.experiment_hash.as_deref() != Some(hash.as_str()) {
+            return Err(Error::input(format!(
+                "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with --force",
+                name(p)
+            )));
+        }
+        if p.shard.count() != count {
+            return Err(Error::input(format!(
+                "{} and {} come from different splits ({count} and {} shards): merge the shards of one split",
+                name(first),
+                name(p),
+                p.shard.count()
+            )));
+        }
+        if info.experiment_hash != first.record.run.experiment_hash {
+            let mut before = first.record.experiment.clone();
+            before.remove("threads");
+            let mut now = p.record.experiment.clone();
+            now.remove("threads");
+            return Err(Error::input(format!(
+                "{} and {} belong to different experiments ({}): merge shards of one experiment",
+                name(first),
+                name(p),
+                differences(&before, &now).join("; ")
+            )));
+        }
+        if info.version != first.record.run.version {
+            return Err(Error::input(format!(
+                "{} was made by reversi-lab {} but {} by {}: rerun the shards with one version",
+                name(first),
+                first.record.run.version,
+                name(p),
+                info.version
+            )));
+        }
+        if info.schedule_version != Some(SCHEDULE_VERSION) {
+            return Err(Error::input(format!(
+                "{} numbers its games with schedule version {}, this reversi-lab with {SCHEDULE_VERSION}: rerun the shards with this version",
+                name(p),
+                info.schedule_version.map_or("(none)".into(), |v| v.to_string())
+            )));
+        }
+    }
+    parts.sort_by_key(|p| p.shard.index());
+    for w in parts.windows(2) {
+        if w[0].shard == w[1].shard {
+            return Err(Error::input(format!(
+                "{} and {} are both shard {}: keep one of them",
+                w[0].dir.display(),
+                w[1].dir.display(),
+                w[0].shard
+            )));
+        }
+    }
+    let have: Vec<u64> = parts.iter().map(|p| p.shard.index()).collect();
+    let missing: Vec<String> = (1..=count)
+        .filter(|i| have.binary_search(i).is_err())
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        let shown = missing
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Error::input(format!(
+            "shard{} {shown}{} missing: run {} (reversi-lab run CONFIG --shard I/N), then merge again",
+            if missing.len() == 1 { "" } else { "s" },
+            if missing.len() > 10 { ", …" } else { "" },
+            if missing.len() == 1 { "it" } else { "them" }
+        )));
+    }
+    for p in &parts {
+        match p.record.run.status {
+            Status::Complete => {}
+            Status::Running if holder(&p.dir).is_some() => {
+                return Err(Error::input(format!(
+                    "{} is still running: merge once it has finished",
+                    name(p)
+                )))
+            }
+            _ => {
+                return Err(Error::input(format!(
+                    "{} did not finish (it was interrupted or killed): continue it with `reversi-lab run CONFIG --shard {} --resume`, then merge again",
+                    name(p),
+                    p.shard
+                )))
+            }
+        }
+    }
+    Ok(parts)
+}
+
+/// Merges shard folders (or the one folder holding `shards/`) into one run's results.
+pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> {
+    let clock = Instant::now();
+    let (dirs, default_out) = shard_folders(paths)?;
+    let parts = check(dirs.iter().map(|d| part(d)).collect::<Result<_>>()?)?;
+    let out = options.out.clone().or(default_out).ok_or_else(|| {
+        Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
+    })?;
+    let recorded = &parts[0].record;
+    let text = toml::to_string(&recorded.experiment).map_err(|e| Error::Internal(e.to_string()))?;
+    let run_path = parts[0].dir.join("run.toml");
+    let experiment = Experiment::parse(&text, &run_path.display().to_string(), Path::new("."))?;
+    let schedule = Schedule::of(&experiment);
+    for p in &parts {
+        let expected = p.shard.games(schedule.total());
+        if p.record.run.games != Some(expected) {
+            return Err(Error::input(format!(
+                "shard {} ({}) records {} games but its share is {expected}: rerun it with --force",
+                p.shard,
+                p.dir.display(),
+                p.record.run.games.map_or("no".into(), |g| g.to_string())
+            )));
+        }
+    }
+
+    if out.exists() && !out.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a file, not a results folder: choose a folder with --out",
+            out.display()
+        )));
+    }
+    let games_path = out.join("games.csv");
+    if games_path.exists() && !options.force {
+        return Err(Error::input(format!(
+            "{} already exists: pass --force to replace the merged results, or --out DIR",
+            games_path.display()
+        )));
+    }
+    let created = !out.exists();
+    fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
+    let lock = FolderLock::acquire(&out)?;
+    let temporary = out.join("games.csv.merging");
+    let merged = stream(&parts, &experiment, &schedule, &temporary, options.quiet);
+    let (games, played, tallies) = match merged {
+        Ok(done) => done,
+        Err(error) => {
+            // Nothing of a failed merge stays behind.
+            let _ = fs::remove_file(&temporary);
+            drop(lock);
+            if created {
+                let _ = fs::remove_dir_all(&out);
+            }
+            return Err(error);
+        }
+    };
+    fs::rename(&temporary, &games_path).map_err(|e| Error::io_during("rename", &games_path, e))?;
+    let (pairs, standings) = write_tables(&experiment, &tallies, &out)?;
+    let status = tallies.sprt_done.unwrap_or(Status::Complete);
+    let info = RunInfo {
+        version: recorded.run.version.clone(),
+        status,
+        games: Some(games),
+        experiment_hash: recorded.run.experiment_hash.clone(),
+        schedule_version: Some(SCHEDULE_VERSION),
+        merged_from: Some(parts.iter().map(|p| p.dir.display().to_string()).collect()),
+        ..RunInfo::starting(recorded.run.threads, schedule.total())
+    };
+    let record = RunRecord {
+        run: info,
+        experiment: recorded.experiment.clone(),
+    };
+    let run_out = out.join("run.toml");
+    fs::write(&run_out, record.to_text()).map_err(|e| Error::io(&run_out, e))?;
+    Ok(MergeSummary {
+        out,
+        shards: parts.len() as u64,
+        games,
+        played,
+        seconds: clock.elapsed().as_secs_f64(),
+        status,
+        pairs,
+        standings,
+    })
+}
+
+/// Streams the shards' games in game order into `path`, checking each against the
+/// schedule and counting it; stops where an SPRT would have stopped one machine.
+/// Returns the games written, the games the shards hold, and the tallies.
+fn stream(
+    parts: &[Part],
+    experiment: &Experiment,
+    schedule: &Schedule,
+    path: &Path,
+    quiet: bool,
+) -> Result<(u64, u64, Tallies)> {
+    let count = parts[0].shard.count();
+    let mut readers = parts
+        .iter()
+        .map(|p| {
+            let file = p.dir.join("games.csv");
+            csv::Reader::from_path(&file)
+                .map(|r| (r, file.clone()))
+                .map_err(|e| Error::csv("read", &file, e))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut rows: Vec<_> = readers
+        .iter_mut()
+        .map(|(r, file)| (r.deserialize::<GameRecord>(), file.clone()))
+        .collect();
+    let file = fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    writer
+        .write_all(&csv_header::<GameRecord>())
+        .map_err(|e| Error::io(path, e))?;
+    let total = schedule.total();
+    let progress = Progress::new(total, 0, quiet, "games");
+    let mut tallies = Tallies::new(schedule.pairs().len());
+    let mut line = Vec::with_capacity(256);
+    let mut written = total;
+    for game in 0..total {
+        let owner = Shard::owner(count, game);
+        let (iter, file) = &mut rows[(owner - 1) as usize];
+        let shard = parts[(owner - 1) as usize].shard;
+        let bad = |what: String| {
+            Error::input(format!(
+                "shard {shard} ({}): {what}: rerun that shard with --force",
+                file.display()
+            ))
+        };
+        let row = match iter.next() {
+            None => {
+                return Err(bad(format!(
+                    "games.csv ends before game {game} (it was truncated)"
+                )))
+            }
+            Some(Err(e)) => return Err(bad(format!("a row cannot be read ({e})"))),
+            Some(Ok(row)) => row,
+        };
+        let slot = schedule.slot(game);
+        let names = schedule
+            .seats(slot)
+            .map(|i| experiment.players[i].name.as_str());
+        if row.game_id != game
+            || row.pair_id != slot.pair
+            || [row.black.as_str(), row.white.as_str()] != names
+            || row.seed != schedule.seed(slot)
+        {
+            return Err(bad(format!(
+                "game {} is not the experiment's game {game} (was games.csv changed?)",
+                row.game_id
+            )));
+        }
+        line.clear();
+        csv_row(&row, &mut line);
+        writer.write_all(&line).map_err(|e| Error::io(path, e))?;
+        if game % 4096 == 4095 {
+            progress.advance(4096);
+        }
+        if tallies.record_game(experiment, slot, row.margin) {
+            written = game + 1;
+            break;
+        }
+    }
+    if written == total {
+        for (i, (iter, file)) in rows.iter_mut().enumerate() {
+            if iter.next().is_some() {
+                return Err(Error::input(format!(
+                    "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with --force",
+                    parts[i].shard,
+                    file.display()
+                )));
+            }
+        }
+    }
+    progress.finish();
+    writer.flush().map_err(|e| Error::io(path, e))?;
+    Ok((written, total, tallies))
+}

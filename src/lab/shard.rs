@@ -1,0 +1,275 @@
+//! Shards: which games of a schedule shard I of N plays, read from `--shard I/N` or from
+//! a cluster scheduler's environment, and the content hash that ties shards to one experiment.
+
+use super::experiment::Experiment;
+use crate::error::{Error, Result};
+use sha2::{Digest, Sha256};
+use std::fmt;
+
+/// The version of the game-numbering recipe (pairs, games, colours, openings and seeds
+/// as [`super::Schedule`] derives them). Shards merge only with shards of the same version.
+pub const SCHEDULE_VERSION: u32 = 1;
+
+/// Most shards a run may be split into.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+/// Shard `index` of `count` (1-based, like `cargo nextest --partition count:I/N`).
+///
+/// A shard plays whole colour-swapped game pairs, dealt out in turn: game pair `u`
+/// (games `2u` and `2u + 1` in the schedule's order) goes to shard `u mod N + 1`, so
+/// every shard gets a near-equal share of every player pair, however their costs differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    index: u64,
+    count: u64,
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Self> {
+        if count == 0 || count > MAX_SHARDS {
+            return Err(Error::input(format!(
+                "{count} shards cannot be played: use 1 to {MAX_SHARDS} shards"
+            )));
+        }
+        if index == 0 || index > count {
+            return Err(Error::input(format!(
+                "shard {index}/{count} does not exist: shards are numbered 1 to {count}"
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The whole run as one shard.
+    #[must_use]
+    pub const fn whole() -> Self {
+        Shard { index: 1, count: 1 }
+    }
+
+    /// The shard's number, from 1.
+    #[must_use]
+    pub const fn index(self) -> u64 {
+        self.index
+    }
+
+    /// How many shards the run has.
+    #[must_use]
+    pub const fn count(self) -> u64 {
+        self.count
+    }
+
+    /// Parses `I/N`.
+    pub fn parse(text: &str) -> Result<Self> {
+        let bad = || {
+            Error::input(format!(
+                "--shard {text} is not a shard: write I/N (for example 2/8, shards numbered from 1), or auto to read it from Slurm or Kubernetes"
+            ))
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let i = i.trim().parse::<u64>().map_err(|_| bad())?;
+        let n = n.trim().parse::<u64>().map_err(|_| bad())?;
+        Self::new(i, n)
+    }
+
+    /// The shard a cluster scheduler assigned this task, from its environment:
+    /// Slurm job arrays (`SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_COUNT`, or
+    /// `_MIN` and `_MAX`) or Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`, from 0,
+    /// with the count from `shards`). `shards`, when given, must agree with Slurm's count.
+    pub fn from_env(var: impl Fn(&str) -> Option<String>, shards: Option<u64>) -> Result<Self> {
+        let number = |name: &str| -> Result<Option<u64>> {
+            match var(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
+                    Error::input(format!(
+                        "{name}={v} is not a whole number: --shard auto needs the scheduler's own value"
+                    ))
+                }),
+            }
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let min = number("SLURM_ARRAY_TASK_MIN")?;
+            let max = number("SLURM_ARRAY_TASK_MAX")?;
+            let first = min.unwrap_or(1);
+            let count = match (number("SLURM_ARRAY_TASK_COUNT")?, min, max) {
+                (Some(count), _, _) => count,
+                (None, Some(min), Some(max)) if max >= min => max - min + 1,
+                _ => {
+                    return Err(Error::input(
+                        "SLURM_ARRAY_TASK_ID is set without SLURM_ARRAY_TASK_COUNT or SLURM_ARRAY_TASK_MIN/MAX: submit the run as a job array (sbatch --array=1-N)",
+                    ))
+                }
+            };
+            if id < first {
+                return Err(Error::input(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is below SLURM_ARRAY_TASK_MIN={first}: the array's environment is inconsistent"
+                )));
+            }
+            if let Some(n) = shards.filter(|&n| n != count) {
+                return Err(Error::input(format!(
+                    "--shards {n} disagrees with the Slurm array's {count} tasks: submit --array=1-{n}, or drop --shards"
+                )));
+            }
+            return Self::new(id - first + 1, count).map_err(|e| {
+                Error::input(format!(
+                    "the Slurm array's task {id} (of {count}) is not a shard: {e}; submit a contiguous array such as --array=1-{count}"
+                ))
+            });
+        }
+        if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            let Some(count) = shards.or(number("REVERSI_LAB_SHARDS")?) else {
+                return Err(Error::input(
+                    "JOB_COMPLETION_INDEX is set but the shard count is not known: pass --shards N (the Job's completions)",
+                ));
+            };
+            return Self::new(index + 1, count).map_err(|e| {
+                Error::input(format!(
+                    "JOB_COMPLETION_INDEX={index} with {count} shards: {e}; completions must equal --shards"
+                ))
+            });
+        }
+        Err(Error::input(
+            "--shard auto found no scheduler: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set; give --shard I/N instead",
+        ))
+    }
+
+    /// How many games of a schedule of `total` (even) games the shard plays.
+    #[must_use]
+    pub const fn games(self, total: u64) -> u64 {
+        let units = total / 2;
+        let first = self.index - 1;
+        if units <= first {
+            0
+        } else {
+            2 * (units - first).div_ceil(self.count)
+        }
+    }
+
+    /// The schedule's number of the shard's game number `local` (both from 0).
+    #[must_use]
+    pub const fn game(self, local: u64) -> u64 {
+        2 * (self.index - 1 + (local / 2) * self.count) + local % 2
+    }
+
+    /// The shard (its index, from 1) that plays game `game` of the schedule.
+    #[must_use]
+    pub const fn owner(count: u64, game: u64) -> u64 {
+        (game / 2) % count + 1
+    }
+
+    /// The folder name of the shard under `shards/`: `I-of-N`.
+    #[must_use]
+    pub fn folder_name(self) -> String {
+        format!("{}-of-{}", self.index, self.count)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The experiment's content hash: SHA-256 of its TOML with every default written out,
+/// leaving out the thread count (which changes no result). Shards of one experiment share it.
+#[must_use]
+pub fn experiment_hash(experiment: &Experiment) -> String {
+    let mut table = experiment.to_table();
+    table.remove("threads");
+    table_hash(&table)
+}
+
+/// [`experiment_hash`] of a recorded experiment table.
+#[must_use]
+pub fn table_hash(table: &toml::Table) -> String {
+    let mut table = table.clone();
+    table.remove("threads");
+    let text = toml::to_string(&table).expect("a TOML table serialises");
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn shards_cover_every_game_once_in_order() {
+        for total in [0u64, 2, 4, 10, 22, 100] {
+            for count in 1..=9 {
+                let mut seen = vec![0u32; total as usize];
+                for index in 1..=count {
+                    let shard = Shard::new(index, count).unwrap();
+                    let games: Vec<u64> = (0..shard.games(total)).map(|i| shard.game(i)).collect();
+                    assert!(games.windows(2).all(|w| w[0] < w[1]), "in order");
+                    for g in games {
+                        assert_eq!(Shard::owner(count, g), index);
+                        seen[g as usize] += 1;
+                    }
+                }
+                assert!(
+                    seen.iter().all(|&s| s == 1),
+                    "total {total}, {count} shards"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shards_are_balanced_within_one_pair() {
+        let sizes: Vec<u64> = (1..=7)
+            .map(|i| Shard::new(i, 7).unwrap().games(1000))
+            .collect();
+        assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 2);
+    }
+
+    #[test]
+    fn parses_and_refuses() {
+        assert_eq!(Shard::parse("2/8").unwrap(), Shard::new(2, 8).unwrap());
+        for bad in ["0/3", "4/3", "1/0", "x", "1-3", "-1/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn reads_slurm_and_kubernetes() {
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ]);
+        assert_eq!(
+            Shard::from_env(&slurm, None).unwrap(),
+            Shard::new(3, 4).unwrap()
+        );
+        assert!(Shard::from_env(&slurm, Some(5)).is_err());
+        let from_zero = env(&[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "2"),
+        ]);
+        assert_eq!(
+            Shard::from_env(&from_zero, None).unwrap(),
+            Shard::new(1, 3).unwrap()
+        );
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "6")]);
+        assert_eq!(
+            Shard::from_env(&k8s, Some(7)).unwrap(),
+            Shard::new(7, 7).unwrap()
+        );
+        assert!(Shard::from_env(&k8s, Some(6)).is_err());
+        assert!(Shard::from_env(&k8s, None).is_err());
+        assert!(Shard::from_env(env(&[]), Some(3)).is_err());
+        assert!(Shard::from_env(env(&[("SLURM_ARRAY_TASK_ID", "2")]), None).is_err());
+    }
+}

@@ -1,0 +1,328 @@
+//! Sharded runs merged back: byte-identical to one machine's run for every format and
+//! shard count, SPRT cut where one machine stops, and every bad merge refused whole.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+fn bin() -> Command {
+    Command::cargo_bin("reversi-lab").unwrap()
+}
+
+/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = bin().current_dir(dir).args(args).output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, stdout, stderr) = run_in(dir, args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+const PLAYERS: &str = "[openings]\nrandom_plies = 4\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"corners\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";
+
+fn round_robin() -> String {
+    format!("name = \"rr\"\nseed = 7\ngames_per_pair = 10\n{PLAYERS}")
+}
+
+fn gauntlet() -> String {
+    format!("name = \"gauntlet\"\nseed = 3\nformat = \"gauntlet\"\nchallengers = [\"greedy\", \"mobility\"]\ngames_per_pair = 12\n{PLAYERS}")
+}
+
+/// Stops well inside its budget: greedy against random.
+fn head_to_head() -> String {
+    "name = \"h2h\"\nseed = 5\nformat = \"head-to-head\"\ngames_per_pair = 600\n[openings]\nrandom_plies = 2\n[sprt]\nelo0 = 0\nelo1 = 200\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n".into()
+}
+
+const FILES: [&str; 3] = ["games.csv", "pairs.csv", "standings.csv"];
+
+/// Plays `config` on one machine and in 1, 2, 3 and 7 shards, and checks each merge.
+fn merged_equals_single(config: &str, expect_cut: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), config).unwrap();
+    let line = ok(
+        d,
+        &["run", "e.toml", "--out", "single", "--quiet", "--no-report"],
+    );
+    assert_eq!(line.contains("SPRT accepted"), expect_cut, "{line}");
+    for n in [1, 2, 3, 7] {
+        let results = format!("sharded-{n}");
+        for i in 1..=n {
+            let shard = format!("{i}/{n}");
+            let out = format!("{results}/shards/{i}-of-{n}");
+            let threads = if i % 2 == 0 { "1" } else { "2" };
+            let args = ["run", "e.toml", "--shard", &shard, "--out", &out];
+            let mut args = args.to_vec();
+            args.extend(["--quiet", "--threads", threads]);
+            ok(d, &args);
+            assert!(
+                !d.join(&out).join("pairs.csv").exists(),
+                "a shard writes no figures"
+            );
+        }
+        let merged = ok(d, &["merge", &results, "--quiet", "--no-report"]);
+        assert_eq!(merged.contains("SPRT accepted"), expect_cut, "{merged}");
+        for file in FILES {
+            let single = fs::read(d.join("single").join(file)).unwrap();
+            let merged = fs::read(d.join(&results).join(file)).unwrap();
+            assert!(single == merged, "{file} differs with {n} shards");
+        }
+    }
+}
+
+#[test]
+fn round_robin_merges_to_the_single_run() {
+    merged_equals_single(&round_robin(), false);
+}
+
+#[test]
+fn gauntlet_merges_to_the_single_run() {
+    merged_equals_single(&gauntlet(), false);
+}
+
+#[test]
+fn head_to_head_sprt_is_cut_where_one_machine_stops() {
+    merged_equals_single(&head_to_head(), true);
+}
+
+#[test]
+fn default_folders_and_resume_of_a_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), round_robin()).unwrap();
+    ok(
+        d,
+        &["run", "e.toml", "--out", "single", "--quiet", "--no-report"],
+    );
+    ok(d, &["run", "e.toml", "--shard", "1/2", "--quiet"]);
+    // A killed shard: cut its games.csv mid-row and mark it running; --resume finishes it.
+    ok(d, &["run", "e.toml", "--shard", "2/2", "--quiet"]);
+    let shard = d.join("results/rr/shards/2-of-2");
+    let games = fs::read(shard.join("games.csv")).unwrap();
+    fs::write(shard.join("games.csv"), &games[..games.len() / 2]).unwrap();
+    let run = fs::read_to_string(shard.join("run.toml")).unwrap();
+    fs::write(
+        shard.join("run.toml"),
+        run.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("did not finish") && stderr.contains("--shard 2/2 --resume"),
+        "{stderr}"
+    );
+    assert!(!d.join("results/rr/games.csv").exists());
+    ok(
+        d,
+        &["run", "e.toml", "--shard", "2/2", "--resume", "--quiet"],
+    );
+    // Another shard index cannot resume this folder.
+    let (code, _, stderr) = run_in(
+        d,
+        &[
+            "run",
+            "e.toml",
+            "--shard",
+            "1/2",
+            "--out",
+            "results/rr/shards/2-of-2",
+            "--resume",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("holds 2/2 but this run is 1/2"), "{stderr}");
+    ok(d, &["merge", "results/rr", "--quiet"]);
+    for file in FILES {
+        assert_eq!(
+            fs::read(d.join("single").join(file)).unwrap(),
+            fs::read(d.join("results/rr").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert!(d.join("results/rr/report.html").exists());
+    let record = fs::read_to_string(d.join("results/rr/run.toml")).unwrap();
+    assert!(
+        record
+            .contains("merged_from = [\"results/rr/shards/1-of-2\", \"results/rr/shards/2-of-2\"]"),
+        "{record}"
+    );
+    // Merging again would overwrite: refused without --force.
+    let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--force"), "{stderr}");
+    ok(
+        d,
+        &["merge", "results/rr", "--quiet", "--force", "--no-report"],
+    );
+}
+
+#[test]
+fn shard_auto_reads_the_scheduler() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), round_robin()).unwrap();
+    let out = bin()
+        .current_dir(d)
+        .args(["run", "e.toml", "--shard", "auto", "--quiet"])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(d.join("results/rr/shards/2-of-3/games.csv").exists());
+    let out = bin()
+        .current_dir(d)
+        .args([
+            "run", "e.toml", "--shard", "auto", "--shards", "3", "--quiet",
+        ])
+        .env("JOB_COMPLETION_INDEX", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(d.join("results/rr/shards/1-of-3/games.csv").exists());
+    let out = bin()
+        .current_dir(d)
+        .args(["run", "e.toml", "--shard", "auto"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("found no scheduler"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1);
+}
+
+/// Three complete shards of the round robin in `d/results/rr/shards`.
+fn three_shards(d: &Path) {
+    fs::write(d.join("e.toml"), round_robin()).unwrap();
+    for i in 1..=3 {
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &format!("{i}/3"), "--quiet"],
+        );
+    }
+}
+
+/// A bad merge: exit 2, one line naming `needle`, and no merged games written.
+fn bad_merge(d: &Path, args: &[&str], needle: &str) {
+    let (code, _, stderr) = run_in(d, args);
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    assert!(!d.join("results/rr/games.csv").exists());
+    assert!(!d.join("results/rr/games.csv.merging").exists());
+}
+
+#[test]
+fn bad_merges_are_refused_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_shards(d);
+    let shards = d.join("results/rr/shards");
+    let merge = ["merge", "results/rr", "--quiet"];
+
+    // A missing shard.
+    fs::rename(shards.join("3-of-3"), d.join("away")).unwrap();
+    bad_merge(d, &merge, "shard 3/3 missing");
+    // Two folders with one index.
+    fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
+    copy(&shards.join("2-of-3"), &shards.join("2-of-3-copy"));
+    bad_merge(d, &merge, "are both shard 2/3");
+    fs::remove_dir_all(shards.join("2-of-3-copy")).unwrap();
+
+    // Still running: status running and a live process holds the lock.
+    let run2 = shards.join("2-of-3/run.toml");
+    let record = fs::read_to_string(&run2).unwrap();
+    fs::write(&run2, record.replace("\"complete\"", "\"running\"")).unwrap();
+    fs::write(
+        shards.join("2-of-3/run.lock"),
+        std::process::id().to_string(),
+    )
+    .unwrap();
+    bad_merge(
+        d,
+        &merge,
+        "shard 2/3 (results/rr/shards/2-of-3) is still running",
+    );
+    fs::remove_file(shards.join("2-of-3/run.lock")).unwrap();
+    fs::write(&run2, record.replace("\"complete\"", "\"interrupted\"")).unwrap();
+    bad_merge(d, &merge, "did not finish");
+    // Another reversi-lab version.
+    fs::write(&run2, record.replace("version = \"", "version = \"9.")).unwrap();
+    bad_merge(d, &merge, "rerun the shards with one version");
+    fs::write(&run2, &record).unwrap();
+
+    // A shard of another experiment (another seed).
+    fs::rename(shards.join("3-of-3"), d.join("away")).unwrap();
+    ok(
+        d,
+        &["run", "e.toml", "--shard", "3/3", "--seed", "8", "--quiet"],
+    );
+    bad_merge(d, &merge, "different experiments (seed = 7 in");
+    fs::remove_dir_all(shards.join("3-of-3")).unwrap();
+    // A shard of another split.
+    ok(
+        d,
+        &[
+            "run",
+            "e.toml",
+            "--shard",
+            "3/4",
+            "--out",
+            "results/rr/shards/3-of-3",
+            "--quiet",
+        ],
+    );
+    bad_merge(d, &merge, "different splits");
+    fs::remove_dir_all(shards.join("3-of-3")).unwrap();
+    fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
+
+    // A truncated games.csv (whole rows lost) and a changed one.
+    let games = shards.join("3-of-3/games.csv");
+    let bytes = fs::read(&games).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let cut: String = text.lines().take(9).map(|l| format!("{l}\n")).collect();
+    fs::write(&games, cut).unwrap();
+    bad_merge(d, &merge, "(it was truncated)");
+    fs::write(&games, text.replacen(",greedy,", ",nobody,", 1)).unwrap();
+    bad_merge(d, &merge, "shard 3/3");
+    fs::write(&games, &bytes).unwrap();
+    // Not shards at all.
+    bad_merge(d, &["merge", "e.toml"], "is not a folder");
+    bad_merge(
+        d,
+        &[
+            "merge",
+            "results/rr/shards/1-of-3",
+            "results/rr/shards/2-of-3",
+        ],
+        "shard 3/3 missing",
+    );
+    ok(d, &merge);
+}
+
+fn copy(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
