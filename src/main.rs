@@ -39,6 +39,9 @@ enum Command {
     /// Checks that the shards are complete and belong to one experiment; an SPRT is
     /// replayed over the merged games and cut where one machine would have stopped.
     Merge(commands::MergeArgs),
+    /// Write a recipe that plays an experiment's shards on a cluster: a Slurm job array
+    /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
+    Cluster(commands::ClusterArgs),
     /// Draw the charts and write report.md and report.html for a results folder.
     Report {
         /// The results folder, such as results/default.
@@ -94,6 +97,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
         Command::Merge(args) => {
             commands::merge(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Cluster(args) => {
+            commands::cluster(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Report { results } => {

@@ -326,3 +326,40 @@ fn copy(from: &Path, to: &Path) {
         fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
     }
 }
+
+#[test]
+fn openings_files_travel_with_the_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir_all(d.join("exp")).unwrap();
+    let config = round_robin().replace("random_plies = 4", "file = \"list.txt\"");
+    fs::write(d.join("exp/e.toml"), &config).unwrap();
+    fs::write(d.join("exp/list.txt"), "f5d6\nf5f6\n").unwrap();
+    ok(d, &["run", "exp/e.toml", "--shard", "1/2", "--quiet"]);
+    // The shard keeps its openings: resuming without the config finds them.
+    ok(
+        d,
+        &[
+            "run",
+            "--out",
+            "results/rr/shards/1-of-2",
+            "--shard",
+            "1/2",
+            "--resume",
+            "--quiet",
+        ],
+    );
+    // A shard played after the file changed is another experiment.
+    fs::write(d.join("exp/list.txt"), "f5d6\nf5f4\n").unwrap();
+    ok(d, &["run", "exp/e.toml", "--shard", "2/2", "--quiet"]);
+    let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("their openings files differ"), "{stderr}");
+    fs::write(d.join("exp/list.txt"), "f5d6\nf5f6\n").unwrap();
+    ok(
+        d,
+        &["run", "exp/e.toml", "--shard", "2/2", "--quiet", "--force"],
+    );
+    fs::remove_dir_all(d.join("exp")).unwrap();
+    ok(d, &["merge", "results/rr", "--quiet", "--no-report"]);
+}

@@ -1,10 +1,14 @@
 //! `merge`, which joins a sharded run's folders into one run's results, and `cluster`,
 //! which writes the Slurm and Kubernetes recipes that play the shards.
 
-use crate::error::Result;
+use super::recipes::{Kubernetes, Slurm};
+use crate::error::{Error, Result};
 use crate::lab::merge::{merge as merge_shards, MergeOptions};
+use crate::lab::setup::MAX_THREADS;
+use crate::lab::{Experiment, Openings, Shard};
+use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of `reversi-lab merge`.
 #[derive(Clone, Debug, clap::Args)]
@@ -37,6 +41,213 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
     writeln!(out, "{}", summary.line()).ok();
     if !args.no_report {
         super::report(&summary.out, out)?;
+    }
+    Ok(())
+}
+
+/// Options of `reversi-lab cluster`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ClusterArgs {
+    /// The scheduler to write a recipe for.
+    #[command(subcommand)]
+    pub scheduler: Scheduler,
+}
+
+/// The schedulers `cluster` writes recipes for.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Scheduler {
+    /// A Slurm job array (one shard per task) and a merge job that waits for it
+    /// (array.sbatch, merge.sbatch, submit.sh).
+    Slurm(SlurmArgs),
+    /// A Kubernetes Indexed Job (one shard per completion index) and a merge Job
+    /// (job.yaml, merge.yaml); the image comes from the repository's Dockerfile.
+    Kubernetes(KubernetesArgs),
+}
+
+/// What every recipe needs.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RecipeArgs {
+    /// The experiment file (TOML).
+    pub config: PathBuf,
+    /// How many shards (array tasks, or completions).
+    #[arg(long)]
+    pub shards: u64,
+    /// Cores per shard (its threads).
+    #[arg(long, default_value_t = 2)]
+    pub cpus_per_task: u64,
+    /// Where the recipe goes (default: results/<name>/slurm or results/<name>/kubernetes).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace a recipe already written there.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Options of `reversi-lab cluster slurm`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SlurmArgs {
+    /// The experiment and its split.
+    #[command(flatten)]
+    pub recipe: RecipeArgs,
+    /// The partition (default: the cluster's).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit per task, in Slurm's format (such as 2:00:00).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Run at most K tasks at once (`--array=1-N%K`).
+    #[arg(long, value_name = "K")]
+    pub throttle: Option<u64>,
+}
+
+/// Options of `reversi-lab cluster kubernetes`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct KubernetesArgs {
+    /// The experiment and its split.
+    #[command(flatten)]
+    pub recipe: RecipeArgs,
+    /// The container image with reversi-lab on its PATH (built from the repository's Dockerfile).
+    #[arg(long)]
+    pub image: String,
+    /// Pods at once (default: all shards).
+    #[arg(long)]
+    pub parallelism: Option<u64>,
+    /// Retries of one shard before it counts as failed (backoffLimitPerIndex).
+    #[arg(long, default_value_t = 3)]
+    pub retries: u64,
+    /// An existing ReadWriteMany PersistentVolumeClaim for the results (default: the manifest makes one).
+    #[arg(long)]
+    pub claim: Option<String>,
+}
+
+/// Checks the split, loads the experiment, and makes the recipe's folder.
+fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf)> {
+    let experiment = Experiment::load(&recipe.config)?;
+    Shard::new(1, recipe.shards)
+        .map_err(|e| Error::input(format!("--shards {}: {e}", recipe.shards)))?;
+    if recipe.cpus_per_task == 0 || recipe.cpus_per_task > MAX_THREADS as u64 {
+        return Err(Error::input(format!(
+            "--cpus-per-task {} is out of range: use 1 to {MAX_THREADS}",
+            recipe.cpus_per_task
+        )));
+    }
+    let dir = recipe
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&experiment.name).join(kind));
+    if dir.exists() && !recipe.force {
+        return Err(Error::input(format!(
+            "{} already exists: pass --force to write the recipe again, or --out DIR",
+            dir.display()
+        )));
+    }
+    fs::create_dir_all(&dir).map_err(|e| Error::io_during("create", &dir, e))?;
+    Ok((experiment, dir))
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    fs::canonicalize(path).map_err(|e| Error::io_during("find", path, e))
+}
+
+fn write(path: &Path, text: &str, executable: bool) -> Result<()> {
+    fs::write(path, text).map_err(|e| Error::io(path, e))?;
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755))
+            .map_err(|e| Error::io_during("make executable", path, e))?;
+    }
+    Ok(())
+}
+
+/// `reversi-lab cluster`: writes a scheduler recipe and prints how to start it.
+pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
+    match &args.scheduler {
+        Scheduler::Slurm(slurm) => {
+            let (experiment, dir) = prepare(&slurm.recipe, "slurm")?;
+            let binary = std::env::current_exe()
+                .map_err(|e| Error::Internal(format!("cannot find this program's path: {e}")))?;
+            let workdir = std::env::current_dir()
+                .map_err(|e| Error::Internal(format!("cannot read the current folder: {e}")))?;
+            if let Some(k) = slurm.throttle.filter(|&k| k == 0) {
+                return Err(Error::input(format!(
+                    "--throttle {k}: run at least 1 task at once"
+                )));
+            }
+            let scripts = absolute(&dir)?;
+            let recipe = Slurm {
+                name: &experiment.name,
+                binary: &absolute(&binary)?,
+                config: &absolute(&slurm.recipe.config)?,
+                workdir: &workdir,
+                scripts: &scripts,
+                shards: slurm.recipe.shards,
+                throttle: slurm.throttle,
+                partition: slurm.partition.as_deref(),
+                time: slurm.time.as_deref(),
+                cpus: slurm.recipe.cpus_per_task,
+            };
+            write(&dir.join("array.sbatch"), &recipe.array(), false)?;
+            write(&dir.join("merge.sbatch"), &recipe.merge(), false)?;
+            let submit = dir.join("submit.sh");
+            write(&submit, &recipe.submit(), true)?;
+            writeln!(
+                out,
+                "wrote {}, array.sbatch and merge.sbatch: submit with `bash {}` on the cluster",
+                submit.display(),
+                submit.display()
+            )
+            .ok();
+        }
+        Scheduler::Kubernetes(k8s) => {
+            let (experiment, dir) = prepare(&k8s.recipe, "kubernetes")?;
+            let config = &k8s.recipe.config;
+            let text = fs::read_to_string(config).map_err(|e| Error::unreadable(config, &e))?;
+            let openings_text;
+            let openings = match &experiment.setup.openings {
+                Openings::List { file, .. } => {
+                    let relative = Path::new(file);
+                    if relative.is_absolute() || file.contains("..") {
+                        return Err(Error::input(format!(
+                            "openings file {file} is outside the experiment's folder: give it as a path below the experiment file's folder, so the ConfigMap can carry it"
+                        )));
+                    }
+                    let base = config.parent().unwrap_or(Path::new("."));
+                    let path = base.join(relative);
+                    openings_text =
+                        fs::read_to_string(&path).map_err(|e| Error::unreadable(&path, &e))?;
+                    Some((file.as_str(), openings_text.as_str()))
+                }
+                _ => None,
+            };
+            let recipe = Kubernetes {
+                name: &experiment.name,
+                config: &text,
+                openings,
+                image: &k8s.image,
+                shards: k8s.recipe.shards,
+                parallelism: k8s
+                    .parallelism
+                    .unwrap_or(k8s.recipe.shards)
+                    .clamp(1, k8s.recipe.shards),
+                cpus: k8s.recipe.cpus_per_task,
+                retries: k8s.retries,
+                claim: k8s.claim.as_deref(),
+            };
+            let job = dir.join("job.yaml");
+            write(&job, &recipe.job(), false)?;
+            let merge = dir.join("merge.yaml");
+            write(&merge, &recipe.merge(), false)?;
+            writeln!(
+                out,
+                "wrote {} and {}: build the image from the repository's Dockerfile (docker build -t {} .), then `kubectl apply -f {}`; once the Job completes, `kubectl apply -f {}`",
+                job.display(),
+                merge.display(),
+                k8s.image,
+                job.display(),
+                merge.display()
+            )
+            .ok();
+        }
     }
     Ok(())
 }

@@ -139,8 +139,7 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
     if args.output.resume && run_path.is_file() {
         let recorded = RunRecord::load(&run_path)?.experiment;
         if args.config.is_none() {
-            let text = toml::to_string(&recorded).map_err(|e| Error::Internal(e.to_string()))?;
-            experiment = Experiment::parse(&text, &run_path.display().to_string(), Path::new("."))?;
+            experiment = Experiment::recorded(&recorded, &out)?;
         }
         let number = |key: &str| recorded.get(key).and_then(toml::Value::as_integer);
         if let (None, Some(games)) = (args.games, number("games_per_pair")) {

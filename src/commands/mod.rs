@@ -6,8 +6,9 @@ mod lab;
 mod matches;
 mod play;
 mod position;
+mod recipes;
 
-pub use cluster::{merge, MergeArgs};
+pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
 pub use lab::{
     ablate, experiment, report, run, tune, AblateArgs, Ending, OutputArgs, RunArgs, TuneArgs,
     DEFAULT_EXPERIMENT,

@@ -2,7 +2,7 @@
 //! in one place either way.
 
 use super::config::{read_config, WithSetup};
-use super::setup::Setup;
+use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -303,10 +303,28 @@ impl Experiment {
     /// Validates experiment text; `origin` names it in errors and `base` is the
     /// folder relative paths (the openings file) start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
+        Self::parse_in(text, origin, OpeningsFrom::Folder(base))
+    }
+
+    /// The experiment a results folder's `run.toml` recorded (`table`), with its
+    /// openings list from the folder's own copy when it has one.
+    pub fn recorded(table: &Table, dir: &Path) -> Result<Self> {
+        let text = toml::to_string(table).map_err(|e| Error::Internal(e.to_string()))?;
+        let origin = dir.join("run.toml").display().to_string();
+        let copy = dir.join(OPENINGS_COPY);
+        let from = if copy.is_file() {
+            OpeningsFrom::Copy(&copy)
+        } else {
+            OpeningsFrom::Folder(Path::new("."))
+        };
+        Self::parse_in(&text, &origin, from)
+    }
+
+    fn parse_in(text: &str, origin: &str, from: OpeningsFrom<'_>) -> Result<Self> {
         let source = Source { origin, text };
         let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(origin, e);
-        let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
+        let setup = Setup::from_file_in(&file.setup, from).map_err(in_file)?;
         let own = file.own;
         let mut builder = Experiment::builder(own.name, setup.clone());
         builder.experiment.description = own.description;

@@ -9,7 +9,7 @@ use super::rows::{
 };
 use super::runner::write_tables;
 use super::schedule::Schedule;
-use super::shard::{table_hash, Shard, SCHEDULE_VERSION};
+use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -74,11 +74,12 @@ impl MergeSummary {
     }
 }
 
-/// A shard folder and what its `run.toml` says.
+/// A shard folder, what its `run.toml` says, and the experiment it recorded.
 struct Part {
     dir: PathBuf,
     shard: Shard,
     record: RunRecord,
+    experiment: Experiment,
 }
 
 /// The shard folders a merge reads, and the default output folder: one folder holding
@@ -139,10 +140,12 @@ fn part(dir: &Path) -> Result<Part> {
             path.display()
         ))
     })?;
+    let experiment = Experiment::recorded(&record.experiment, dir)?;
     Ok(Part {
         dir: dir.to_path_buf(),
         shard,
         record,
+        experiment,
     })
 }
 
@@ -153,7 +156,7 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
     let name = |p: &Part| format!("shard {} ({})", p.shard, p.dir.display());
     for p in &parts {
         let info = &p.record.run;
-        let hash = table_hash(&p.record.experiment);
+        let hash = experiment_hash(&p.experiment);
         if info.experiment_hash.as_deref() != Some(hash.as_str()) {
             return Err(Error::input(format!(
                 "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with --force",
@@ -177,7 +180,9 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
                 "{} and {} belong to different experiments ({}): merge shards of one experiment",
                 name(first),
                 name(p),
-                differences(&before, &now).join("; ")
+                Some(differences(&before, &now).join("; "))
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or_else(|| "their openings files differ".into())
             )));
         }
         if info.version != first.record.run.version {
@@ -257,10 +262,8 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
     })?;
     let recorded = &parts[0].record;
-    let text = toml::to_string(&recorded.experiment).map_err(|e| Error::Internal(e.to_string()))?;
-    let run_path = parts[0].dir.join("run.toml");
-    let experiment = Experiment::parse(&text, &run_path.display().to_string(), Path::new("."))?;
-    let schedule = Schedule::of(&experiment);
+    let experiment = &parts[0].experiment;
+    let schedule = Schedule::of(experiment);
     for p in &parts {
         let expected = p.shard.games(schedule.total());
         if p.record.run.games != Some(expected) {
@@ -290,7 +293,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
     let lock = FolderLock::acquire(&out)?;
     let temporary = out.join("games.csv.merging");
-    let merged = stream(&parts, &experiment, &schedule, &temporary, options.quiet);
+    let merged = stream(&parts, experiment, &schedule, &temporary, options.quiet);
     let (games, played, tallies) = match merged {
         Ok(done) => done,
         Err(error) => {
@@ -304,7 +307,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     };
     fs::rename(&temporary, &games_path).map_err(|e| Error::io_during("rename", &games_path, e))?;
-    let (pairs, standings) = write_tables(&experiment, &tallies, &out)?;
+    let (pairs, standings) = write_tables(experiment, &tallies, &out)?;
     let status = tallies.sprt_done.unwrap_or(Status::Complete);
     let info = RunInfo {
         version: recorded.run.version.clone(),

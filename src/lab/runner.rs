@@ -9,6 +9,7 @@ use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
 use super::schedule::{Schedule, Slot};
+use super::setup::{Openings, OPENINGS_COPY};
 use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::board::Geometry;
@@ -245,6 +246,11 @@ fn prepare(
     let setup = FolderLock::acquire(out).and_then(|lock| {
         let record = run_record(experiment, info.clone());
         fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
+        if let Openings::List { transcripts, .. } = &experiment.setup.openings {
+            let copy = out.join(OPENINGS_COPY);
+            let text: String = transcripts.iter().map(|t| format!("{t}\n")).collect();
+            fs::write(&copy, text).map_err(|e| Error::io(&copy, e))?;
+        }
         fs::write(&games_path, csv_header::<GameRecord>())
             .map_err(|e| Error::io(&games_path, e))?;
         Ok(lock)

@@ -140,10 +140,28 @@ pub fn check_threads(threads: usize, what: &str) -> Result<usize> {
     }
 }
 
+/// Where a setup's openings file is read from.
+#[derive(Clone, Copy, Debug)]
+pub enum OpeningsFrom<'a> {
+    /// The `file` the setup names, relative to this folder.
+    Folder(&'a Path),
+    /// A copy kept elsewhere (a results folder's `openings.txt`), whatever `file` says.
+    Copy(&'a Path),
+}
+
+/// The copy of its openings list a results folder keeps, so that the experiment can be
+/// reloaded from the folder alone (`--resume` without a config, `merge`).
+pub const OPENINGS_COPY: &str = "openings.txt";
+
 impl Setup {
     /// Validates the file form; relative opening files start from `base`.
     /// Messages name the key and the fix, without the file (the caller adds it).
     pub fn from_file(file: &SetupFile, base: &Path) -> Result<Self> {
+        Self::from_file_in(file, OpeningsFrom::Folder(base))
+    }
+
+    /// [`from_file`](Self::from_file), with the openings read from `from`.
+    pub fn from_file_in(file: &SetupFile, from: OpeningsFrom<'_>) -> Result<Self> {
         let size = check_size(file.size)?;
         if let Some(threads) = file.threads {
             check_threads(threads, &format!("threads = {threads}"))?;
@@ -163,7 +181,13 @@ impl Setup {
             (Some(k), None) => Openings::RandomPlies(*k),
             (None, Some(name)) => Openings::List {
                 file: name.clone(),
-                transcripts: load_openings(&base.join(name), size)?,
+                transcripts: load_openings(
+                    &match from {
+                        OpeningsFrom::Folder(base) => base.join(name),
+                        OpeningsFrom::Copy(path) => path.to_path_buf(),
+                    },
+                    size,
+                )?,
             },
         };
         Ok(Setup {

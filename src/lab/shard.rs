@@ -2,6 +2,7 @@
 //! a cluster scheduler's environment, and the content hash that ties shards to one experiment.
 
 use super::experiment::Experiment;
+use super::setup::Openings;
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -170,20 +171,21 @@ impl fmt::Display for Shard {
 }
 
 /// The experiment's content hash: SHA-256 of its TOML with every default written out,
-/// leaving out the thread count (which changes no result). Shards of one experiment share it.
+/// leaving out the thread count (which changes no result), followed by the openings it
+/// plays when they come from a file (so that a changed file is a different experiment).
+/// Shards of one experiment share it.
 #[must_use]
 pub fn experiment_hash(experiment: &Experiment) -> String {
     let mut table = experiment.to_table();
     table.remove("threads");
-    table_hash(&table)
-}
-
-/// [`experiment_hash`] of a recorded experiment table.
-#[must_use]
-pub fn table_hash(table: &toml::Table) -> String {
-    let mut table = table.clone();
-    table.remove("threads");
-    let text = toml::to_string(&table).expect("a TOML table serialises");
+    let mut text = toml::to_string(&table).expect("a TOML table serialises");
+    if let Openings::List { transcripts, .. } = &experiment.setup.openings {
+        text.push_str("\n# openings\n");
+        for t in transcripts {
+            text.push_str(t);
+            text.push('\n');
+        }
+    }
     Sha256::digest(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))

@@ -1,0 +1,303 @@
+//! The scheduler recipes `cluster` writes: the Kubernetes manifests parse as YAML with the
+//! fields an Indexed Job needs, and playing them (each pod's command, then the merge
+//! Job's) gives the single-machine results; the Slurm scripts are valid shell with the
+//! array and the dependency. (`tests/slurm/test.sh` runs them on a real Slurm cluster.)
+
+use assert_cmd::Command;
+use serde_yaml_ng::Value;
+use std::fs;
+use std::path::Path;
+
+fn bin() -> Command {
+    Command::cargo_bin("reversi-lab").unwrap()
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let output = bin().current_dir(dir).args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+const EXPERIMENT: &str = "name = \"k8s_Check\"\nseed = 2\ngames_per_pair = 14\n[openings]\nfile = \"open/list.txt\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";
+
+fn documents(path: &Path) -> Vec<Value> {
+    let text = fs::read_to_string(path).unwrap();
+    serde_yaml_ng::Deserializer::from_str(&text)
+        .map(|d| serde::Deserialize::deserialize(d).unwrap())
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_sequence()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir_all(d.join("exp/open")).unwrap();
+    fs::write(d.join("exp/e.toml"), EXPERIMENT).unwrap();
+    fs::write(d.join("exp/open/list.txt"), "f5d6\nf5f6\nf5f4\n").unwrap();
+    let line = ok(
+        d,
+        &[
+            "cluster",
+            "kubernetes",
+            "exp/e.toml",
+            "--shards",
+            "3",
+            "--image",
+            "example/reversi-lab:1",
+            "--parallelism",
+            "2",
+        ],
+    );
+    assert!(
+        line.contains("docker build -t example/reversi-lab:1 ."),
+        "{line}"
+    );
+    let folder = d.join("results/k8s_Check/kubernetes");
+    let docs = documents(&folder.join("job.yaml"));
+    let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["ConfigMap", "PersistentVolumeClaim", "Job"]);
+    let (config, claim, job) = (&docs[0], &docs[1], &docs[2]);
+    assert_eq!(job["metadata"]["name"].as_str(), Some("rl-k8s-check"));
+    let spec = &job["spec"];
+    assert_eq!(spec["completionMode"].as_str(), Some("Indexed"));
+    assert_eq!(spec["completions"].as_u64(), Some(3));
+    assert_eq!(spec["parallelism"].as_u64(), Some(2));
+    assert_eq!(spec["backoffLimitPerIndex"].as_u64(), Some(3));
+    let pod = &spec["template"]["spec"];
+    assert_eq!(pod["restartPolicy"].as_str(), Some("Never"));
+    let container = &pod["containers"][0];
+    assert_eq!(container["image"].as_str(), Some("example/reversi-lab:1"));
+    let command = strings(&container["command"]);
+    assert_eq!(
+        &command[..7],
+        [
+            "reversi-lab",
+            "run",
+            "/config/experiment.toml",
+            "--shard",
+            "auto",
+            "--shards",
+            "3"
+        ]
+    );
+    assert!(command.contains(&"--resume".to_string()));
+    let claim_name = claim["metadata"]["name"].as_str().unwrap();
+    assert_eq!(
+        claim["spec"]["accessModes"][0].as_str(),
+        Some("ReadWriteMany")
+    );
+    let volumes = pod["volumes"].as_sequence().unwrap();
+    assert_eq!(
+        volumes[0]["persistentVolumeClaim"]["claimName"].as_str(),
+        Some(claim_name)
+    );
+    assert_eq!(
+        container["volumeMounts"][0]["mountPath"].as_str(),
+        Some("/data")
+    );
+    assert_eq!(container["workingDir"].as_str(), Some("/data"));
+    let config_name = config["metadata"]["name"].as_str().unwrap();
+    assert_eq!(volumes[1]["configMap"]["name"].as_str(), Some(config_name));
+    assert_eq!(
+        volumes[1]["configMap"]["items"][1]["path"].as_str(),
+        Some("open/list.txt")
+    );
+
+    // Play the manifest as a cluster would: the ConfigMap's files under /config (here
+    // `config/`), the volume at /data (here `data/`), and each pod's command with its index.
+    let mount = d.join("config");
+    fs::create_dir_all(mount.join("open")).unwrap();
+    fs::write(
+        mount.join("experiment.toml"),
+        config["data"]["experiment.toml"].as_str().unwrap(),
+    )
+    .unwrap();
+    fs::write(
+        mount.join("open/list.txt"),
+        config["data"]["openings"].as_str().unwrap(),
+    )
+    .unwrap();
+    let data = d.join("data");
+    fs::create_dir_all(&data).unwrap();
+    let local = |args: &[String]| -> Vec<String> {
+        args[1..]
+            .iter()
+            .map(|a| a.replace("/config", mount.to_str().unwrap()))
+            .collect()
+    };
+    for index in 0..3 {
+        let output = bin()
+            .current_dir(&data)
+            .args(local(&command))
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let merge = documents(&folder.join("merge.yaml"));
+    assert_eq!(merge.len(), 1);
+    let merge_pod = &merge[0]["spec"]["template"]["spec"];
+    assert_eq!(
+        merge_pod["volumes"][0]["persistentVolumeClaim"]["claimName"].as_str(),
+        Some(claim_name)
+    );
+    let merge_command = strings(&merge_pod["containers"][0]["command"]);
+    let output = bin()
+        .current_dir(&data)
+        .args(local(&merge_command))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    ok(
+        d,
+        &[
+            "run",
+            "exp/e.toml",
+            "--out",
+            "single",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    for file in ["games.csv", "pairs.csv", "standings.csv"] {
+        assert_eq!(
+            fs::read(d.join("single").join(file)).unwrap(),
+            fs::read(data.join("results/k8s_Check").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+
+    // An existing claim replaces the made one.
+    ok(
+        d,
+        &[
+            "cluster",
+            "kubernetes",
+            "exp/e.toml",
+            "--shards",
+            "3",
+            "--image",
+            "x",
+            "--claim",
+            "shared",
+            "--force",
+        ],
+    );
+    let docs = documents(&folder.join("job.yaml"));
+    assert_eq!(docs.len(), 2);
+    assert_eq!(
+        docs[1]["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"]
+            .as_str(),
+        Some("shared")
+    );
+}
+
+#[test]
+fn slurm_scripts_hold_the_array_and_the_dependent_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(
+        d.join("e.toml"),
+        EXPERIMENT.replace("[openings]\nfile = \"open/list.txt\"\n", ""),
+    )
+    .unwrap();
+    ok(
+        d,
+        &[
+            "cluster",
+            "slurm",
+            "e.toml",
+            "--shards",
+            "5",
+            "--throttle",
+            "2",
+            "--partition",
+            "short",
+            "--time",
+            "1:00:00",
+            "--cpus-per-task",
+            "4",
+        ],
+    );
+    let folder = d.join("results/k8s_Check/slurm");
+    let array = fs::read_to_string(folder.join("array.sbatch")).unwrap();
+    for needle in [
+        "#SBATCH --array=1-5%2",
+        "#SBATCH --partition=short",
+        "#SBATCH --time=1:00:00",
+        "#SBATCH --cpus-per-task=4",
+        "--shard auto --resume",
+    ] {
+        assert!(array.contains(needle), "{needle}: {array}");
+    }
+    let submit = fs::read_to_string(folder.join("submit.sh")).unwrap();
+    assert!(
+        submit.contains("--dependency=\"afterok:$array\""),
+        "{submit}"
+    );
+    let merge = fs::read_to_string(folder.join("merge.sbatch")).unwrap();
+    assert!(merge.contains(" merge results/k8s_Check"), "{merge}");
+    for script in ["array.sbatch", "merge.sbatch", "submit.sh"] {
+        let status = std::process::Command::new("bash")
+            .arg("-n")
+            .arg(folder.join(script))
+            .status()
+            .unwrap();
+        assert!(status.success(), "{script} is not valid shell");
+    }
+    // Without sbatch the submit script says so and exits 2.
+    let output = std::process::Command::new("bash")
+        .arg(folder.join("submit.sh"))
+        .env("PATH", "/usr/bin:/bin:/nonexistent")
+        .env_remove("SLURM_CONF")
+        .output()
+        .unwrap();
+    if !Path::new("/usr/bin/sbatch").exists() {
+        assert_eq!(output.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&output.stderr).contains("sbatch not found"));
+    }
+    // Writing again needs --force; nonsense is refused in one line.
+    let again = bin()
+        .current_dir(d)
+        .args(["cluster", "slurm", "e.toml", "--shards", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    let refused = bin()
+        .current_dir(d)
+        .args(["cluster", "slurm", "e.toml", "--shards", "0", "--force"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--shards 0"));
+}
+
+#[test]
+fn the_dockerfile_builds_in_two_stages() {
+    let text =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Dockerfile")).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("FROM ")).count(), 2);
+    assert!(text.contains("cargo build --release --locked"));
+    assert!(text.contains("COPY --from=build"));
+}
