@@ -2,6 +2,7 @@
 //! in one place either way.
 
 use super::config::{read_config, WithSetup};
+use super::games_file::Compression;
 use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::strategy::StrategySpec;
@@ -74,6 +75,9 @@ pub struct ExperimentFile<S> {
     /// Early stop (head-to-head only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<Sprt>,
+    /// How `games.csv` is stored: "none" (plain) or "zstd" (`games.csv.zst`).
+    #[serde(default, skip_serializing_if = "Compression::is_none")]
+    pub compress: Compression,
     /// The players.
     pub players: Vec<PlayerFile<S>>,
 }
@@ -108,6 +112,8 @@ pub struct Experiment {
     pub games_per_pair: u64,
     /// Early stop (head-to-head only).
     pub sprt: Option<Sprt>,
+    /// How `games.csv` is stored.
+    pub compress: Compression,
     /// The players.
     pub players: Vec<Player>,
 }
@@ -142,6 +148,12 @@ impl ExperimentBuilder {
     /// Games per pair (100 by default).
     pub fn games_per_pair(mut self, games: u64) -> Self {
         self.experiment.games_per_pair = games;
+        self
+    }
+
+    /// How `games.csv` is stored (plain by default).
+    pub fn compress(mut self, compress: Compression) -> Self {
+        self.experiment.compress = compress;
         self
     }
 
@@ -290,6 +302,7 @@ impl Experiment {
                 challengers: Vec::new(),
                 games_per_pair: default_games(),
                 sprt: None,
+                compress: Compression::None,
                 players: Vec::new(),
             },
         }
@@ -332,6 +345,7 @@ impl Experiment {
         builder.experiment.challengers = own.challengers;
         builder.experiment.games_per_pair = own.games_per_pair;
         builder.experiment.sprt = own.sprt;
+        builder.experiment.compress = own.compress;
         for raw in own.players {
             let span = raw.strategy.span().start;
             let at = |message: String| source.error(Some(span), &message);
@@ -360,6 +374,7 @@ impl Experiment {
                 challengers: self.challengers.clone(),
                 games_per_pair: self.games_per_pair,
                 sprt: self.sprt,
+                compress: self.compress,
                 players: self
                     .players
                     .iter()

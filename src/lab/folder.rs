@@ -78,7 +78,7 @@ impl Drop for FolderLock {
 /// Moves `dir` aside for `--force` (it is deleted once the new run has written its
 /// first files), refusing while another run writes it. Returns where it went.
 pub fn move_aside(dir: &Path) -> Result<PathBuf> {
-    let ours = ["run.toml", "games.csv", "trace.csv"]
+    let ours = ["run.toml", "games.csv", "games.csv.zst", "trace.csv"]
         .iter()
         .any(|name| dir.join(name).is_file());
     if !ours {

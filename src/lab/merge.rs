@@ -4,6 +4,7 @@
 
 use super::experiment::Experiment;
 use super::folder::{differences, holder, FolderLock};
+use super::games_file::{self, Compression, GamesWriter};
 use super::rows::{
     csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
@@ -14,7 +15,7 @@ use super::tally::Tallies;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use std::fs;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -282,17 +283,18 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
             out.display()
         )));
     }
-    let games_path = out.join("games.csv");
-    if games_path.exists() && !options.force {
+    if let Some((existing, _)) = games_file::find(&out).filter(|_| !options.force) {
         return Err(Error::input(format!(
             "{} already exists: pass --force to replace the merged results, or --out DIR",
-            games_path.display()
+            existing.display()
         )));
     }
+    let name = experiment.compress.file_name();
+    let games_path = out.join(name);
     let created = !out.exists();
     fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
     let lock = FolderLock::acquire(&out)?;
-    let temporary = out.join("games.csv.merging");
+    let temporary = out.join(format!("{name}.merging"));
     let merged = stream(&parts, experiment, &schedule, &temporary, options.quiet);
     let (games, played, tallies) = match merged {
         Ok(done) => done,
@@ -306,6 +308,10 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
             return Err(error);
         }
     };
+    for other in [Compression::None, Compression::Zstd] {
+        // A forced merge replaces the games file in either form.
+        let _ = fs::remove_file(out.join(other.file_name()));
+    }
     fs::rename(&temporary, &games_path).map_err(|e| Error::io_during("rename", &games_path, e))?;
     let (pairs, standings) = write_tables(experiment, &tallies, &out)?;
     let status = tallies.sprt_done.unwrap_or(Status::Complete);
@@ -350,18 +356,21 @@ fn stream(
     let mut readers = parts
         .iter()
         .map(|p| {
-            let file = p.dir.join("games.csv");
-            csv::Reader::from_path(&file)
-                .map(|r| (r, file.clone()))
-                .map_err(|e| Error::csv("read", &file, e))
+            let (file, _) = games_file::find(&p.dir).ok_or_else(|| {
+                Error::input(format!(
+                    "shard {} ({}) has no games.csv: rerun that shard with --force",
+                    p.shard,
+                    p.dir.display()
+                ))
+            })?;
+            Ok((games_file::csv_reader(&file)?, file))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut rows: Vec<_> = readers
         .iter_mut()
         .map(|(r, file)| (r.deserialize::<GameRecord>(), file.clone()))
         .collect();
-    let file = fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let mut writer = GamesWriter::open(path, experiment.compress, false)?;
     writer
         .write_all(&csv_header::<GameRecord>())
         .map_err(|e| Error::io(path, e))?;
@@ -426,6 +435,6 @@ fn stream(
         }
     }
     progress.finish();
-    writer.flush().map_err(|e| Error::io(path, e))?;
+    writer.finish(path)?;
     Ok((written, total, tallies))
 }

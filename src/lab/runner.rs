@@ -5,6 +5,7 @@
 use super::driver::{Driver, Flow};
 use super::experiment::Experiment;
 use super::folder::{differences, move_aside, remove_aside, FolderLock};
+use super::games_file::{self, GamesWriter};
 use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
@@ -18,8 +19,8 @@ use crate::game::{Game, Rules};
 use crate::progress::Progress;
 use crate::strategy::Strategy;
 use crate::with_geometry;
-use std::fs::{self, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -120,17 +121,8 @@ fn resume_games(
 ) -> Result<u64> {
     let part = shard.unwrap_or(Shard::whole());
     let games = part.games(schedule.total());
-    let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if keep < bytes.len() {
-        let file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
-        file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
-    }
-    drop(bytes);
-    let mut reader = csv::Reader::from_path(path).map_err(|e| Error::csv("read", path, e))?;
+    games_file::recover(path)?;
+    let mut reader = games_file::csv_reader(path)?;
     let mut count = 0u64;
     for row in reader.deserialize::<GameRecord>() {
         let row = row.map_err(|e| {
@@ -174,7 +166,7 @@ fn prepare(
     info: &RunInfo,
     tallies: &mut Tallies,
 ) -> Result<(u64, FolderLock)> {
-    let games_path = out.join("games.csv");
+    let games_path = out.join(experiment.compress.file_name());
     let run_path = out.join("run.toml");
     if out.exists() && !out.is_dir() {
         return Err(Error::input(format!(
@@ -251,8 +243,11 @@ fn prepare(
             let text: String = transcripts.iter().map(|t| format!("{t}\n")).collect();
             fs::write(&copy, text).map_err(|e| Error::io(&copy, e))?;
         }
-        fs::write(&games_path, csv_header::<GameRecord>())
-            .map_err(|e| Error::io(&games_path, e))?;
+        GamesWriter::create(
+            &games_path,
+            experiment.compress,
+            &csv_header::<GameRecord>(),
+        )?;
         Ok(lock)
     });
     let lock = match setup {
@@ -297,12 +292,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let mut tallies = Tallies::new(schedule.pairs().len());
     let (done, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
 
-    let games_path = out.join("games.csv");
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&games_path)
-        .map_err(|e| Error::io(&games_path, e))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let games_path = out.join(experiment.compress.file_name());
+    let mut writer = GamesWriter::open(&games_path, experiment.compress, true)?;
     let progress = Progress::new(total, done, options.quiet, "games");
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
@@ -310,8 +301,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         play::<G>(experiment, &schedule, shard, done, already_concluded, options.stop, &progress, &mut tallies, &mut writer, &games_path)?
     });
     progress.finish();
-    writer.flush().map_err(|e| Error::io(&games_path, e))?;
-    drop(writer);
+    writer.finish(&games_path)?;
     let seconds = clock.elapsed().as_secs_f64();
     let status = if streamed.interrupted {
         Status::Interrupted
@@ -402,7 +392,7 @@ fn play<G: Geometry>(
     stop: &AtomicBool,
     progress: &Progress,
     tallies: &mut Tallies,
-    writer: &mut BufWriter<fs::File>,
+    writer: &mut GamesWriter,
     games_path: &Path,
 ) -> Result<super::driver::Streamed> {
     let strategies: Vec<Box<dyn Strategy<G>>> = experiment

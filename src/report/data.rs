@@ -1,6 +1,7 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
 
 use crate::error::{Error, Result};
+use crate::lab::games_file;
 use crate::lab::rows::{read_csv, RunRecord, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::stats::{sprt_bounds, Pentanomial};
@@ -64,8 +65,7 @@ fn so_far(
     let experiment = Experiment::parse(&text, &games_path.display().to_string(), Path::new("."))?;
     let schedule = Schedule::of(&experiment);
     let mut tallies = crate::lab::tally::Tallies::new(schedule.pairs().len());
-    let mut reader = csv::Reader::from_path(games_path)
-        .map_err(|e| Error::unreadable(games_path, &std::io::Error::other(e.to_string())))?;
+    let mut reader = games_file::csv_reader(games_path)?;
     let mut played = 0u64;
     for row in reader.deserialize::<GameRecord>() {
         let Ok(row) = row else { break };
@@ -111,8 +111,17 @@ impl Results {
             )));
         }
         let run_path = need(dir, "run.toml")?;
-        let games_path = need(dir, "games.csv")?;
+        let games_path = match games_file::find(dir) {
+            Some((path, _)) => path,
+            None => need(dir, "games.csv")?,
+        };
         let record = RunRecord::load(&run_path)?;
+        if let Some(shard) = &record.run.shard {
+            return Err(Error::input(format!(
+                "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then report the merged folder",
+                dir.display()
+            )));
+        }
         let experiment = record.experiment;
         let run = match toml::Value::try_from(&record.run) {
             Ok(toml::Value::Table(table)) => table,
@@ -162,8 +171,7 @@ impl Results {
         };
         let mut penta = Pentanomial::default();
         let mut pending: Option<f64> = None;
-        let mut reader = csv::Reader::from_path(&games_path)
-            .map_err(|e| Error::unreadable(&games_path, &std::io::Error::other(e.to_string())))?;
+        let mut reader = games_file::csv_reader(&games_path)?;
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
         for (index, row) in reader.deserialize::<GameRow>().enumerate() {

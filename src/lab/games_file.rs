@@ -1,0 +1,220 @@
+//! The games file of a results folder, plain (`games.csv`) or compressed (`games.csv.zst`):
+//! one writer, one reader and one recovery after a kill for both, so every command that
+//! reads games (`report`, `merge`, `--resume`) takes either.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The zstd level: level 1 compresses games about 2.4x at some 450,000 games/s on one
+/// core, ahead of the players; level 3 gains 4% in size at half the speed.
+const LEVEL: i32 = 1;
+
+/// How `games.csv` is stored: the experiment's `compress` key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compression {
+    /// Plain `games.csv`.
+    #[default]
+    None,
+    /// `games.csv.zst` (Zstandard), read back transparently.
+    Zstd,
+}
+
+impl Compression {
+    /// Whether this is the default (left out of `run.toml`).
+    #[must_use]
+    pub fn is_none(&self) -> bool {
+        *self == Compression::None
+    }
+
+    /// The file's name in a results folder.
+    #[must_use]
+    pub const fn file_name(self) -> &'static str {
+        match self {
+            Compression::None => "games.csv",
+            Compression::Zstd => "games.csv.zst",
+        }
+    }
+}
+
+/// The games file in `dir`, whichever form it has.
+#[must_use]
+pub fn find(dir: &Path) -> Option<(PathBuf, Compression)> {
+    [Compression::None, Compression::Zstd]
+        .into_iter()
+        .map(|c| (dir.join(c.file_name()), c))
+        .find(|(p, _)| p.is_file())
+}
+
+fn compression_of(path: &Path) -> Compression {
+    if path.extension().is_some_and(|e| e == "zst") {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// Reads a games file, decompressing a `.zst` one. A compressed file cut short by a kill
+/// reads up to its last complete block and then fails; [`recover`] mends it first.
+pub fn reader(path: &Path) -> Result<Box<dyn Read>> {
+    let file = File::open(path).map_err(|e| Error::unreadable(path, &e))?;
+    Ok(match compression_of(path) {
+        Compression::None => Box::new(BufReader::with_capacity(1 << 16, file)),
+        Compression::Zstd => Box::new(
+            zstd::stream::read::Decoder::new(file)
+                .map_err(|e| Error::io_during("read", path, e))?,
+        ),
+    })
+}
+
+/// A CSV reader over a games file.
+pub fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
+    Ok(csv::Reader::from_reader(reader(path)?))
+}
+
+/// Writes games into a new or existing games file; [`finish`](Self::finish) completes it.
+pub enum GamesWriter {
+    /// `games.csv`.
+    Plain(BufWriter<File>),
+    /// `games.csv.zst`: each session appends a Zstandard frame (frames concatenate).
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+}
+
+impl GamesWriter {
+    /// Creates (or truncates) `path` holding `header`, finished.
+    pub fn create(path: &Path, compression: Compression, header: &[u8]) -> Result<()> {
+        let mut writer = Self::open(path, compression, false)?;
+        writer.write_all(header).map_err(|e| Error::io(path, e))?;
+        writer.finish(path)
+    }
+
+    /// Opens `path` to append to it, or to write it anew (`append` false).
+    pub fn open(path: &Path, compression: Compression, append: bool) -> Result<Self> {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .append(append)
+            .truncate(!append)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        let file = BufWriter::with_capacity(1 << 20, file);
+        Ok(match compression {
+            Compression::None => GamesWriter::Plain(file),
+            Compression::Zstd => GamesWriter::Zstd(
+                zstd::stream::write::Encoder::new(file, LEVEL)
+                    .map_err(|e| Error::io_during("compress", path, e))?,
+            ),
+        })
+    }
+
+    /// Flushes everything and ends a compressed frame.
+    pub fn finish(self, path: &Path) -> Result<()> {
+        let mut inner = match self {
+            GamesWriter::Plain(w) => w,
+            GamesWriter::Zstd(e) => e.finish().map_err(|e| Error::io(path, e))?,
+        };
+        inner.flush().map_err(|e| Error::io(path, e))
+    }
+}
+
+impl Write for GamesWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            GamesWriter::Plain(w) => w.write(buf),
+            GamesWriter::Zstd(e) => e.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            GamesWriter::Plain(w) => w.write_all(buf),
+            GamesWriter::Zstd(e) => e.write_all(buf),
+        }
+    }
+
+    /// Makes every row written so far readable from the file (a compressed block ends).
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            GamesWriter::Plain(w) => w.flush(),
+            GamesWriter::Zstd(e) => {
+                e.flush()?;
+                e.get_mut().flush()
+            }
+        }
+    }
+}
+
+/// Mends a games file a kill left: drops a partial last row (and, compressed, a cut
+/// block) so that the file holds whole rows only and can be appended to.
+pub fn recover(path: &Path) -> Result<()> {
+    match compression_of(path) {
+        Compression::None => {
+            let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if keep < bytes.len() {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| Error::io(path, e))?;
+                file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
+            }
+        }
+        Compression::Zstd => {
+            let mut text = Vec::new();
+            let complete = reader(path)?.read_to_end(&mut text).is_ok();
+            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if complete && keep == text.len() {
+                return Ok(());
+            }
+            // Rewritten whole through a temporary file, so a second kill loses nothing.
+            let temporary = path.with_extension("zst.tmp");
+            let mut writer = GamesWriter::open(&temporary, Compression::Zstd, false)?;
+            writer
+                .write_all(&text[..keep])
+                .map_err(|e| Error::io(&temporary, e))?;
+            writer.finish(&temporary)?;
+            fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compressed_file_cut_anywhere_recovers_whole_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv.zst");
+        GamesWriter::create(&path, Compression::Zstd, b"a,b\n").unwrap();
+        let mut w = GamesWriter::open(&path, Compression::Zstd, true).unwrap();
+        for i in 0..2000 {
+            writeln!(w, "{i},{}", i * 7).unwrap();
+            if i % 300 == 0 {
+                w.flush().unwrap();
+            }
+        }
+        w.flush().unwrap();
+        drop(w); // a kill: the frame is never finished
+        let full = fs::read(&path).unwrap();
+        for cut in [full.len(), full.len() - 3, full.len() / 2, 20] {
+            fs::write(&path, &full[..cut]).unwrap();
+            recover(&path).unwrap();
+            let mut text = String::new();
+            reader(&path).unwrap().read_to_string(&mut text).unwrap();
+            assert!(text.starts_with("a,b\n0,0\n") || cut == 20, "{cut}");
+            assert!(text.ends_with('\n') || text.is_empty());
+            // Appending after recovery reads back as one file.
+            let mut w = GamesWriter::open(&path, Compression::Zstd, true).unwrap();
+            w.write_all(b"end,0\n").unwrap();
+            w.finish(&path).unwrap();
+            let mut again = String::new();
+            reader(&path).unwrap().read_to_string(&mut again).unwrap();
+            assert_eq!(again, format!("{text}end,0\n"));
+        }
+    }
+}
