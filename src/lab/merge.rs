@@ -5,9 +5,7 @@
 use super::experiment::Experiment;
 use super::folder::{differences, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
-use super::rows::{
-    csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
-};
+use super::rows::{csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
 use super::runner::write_tables;
 use super::schedule::Schedule;
 use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
@@ -342,9 +340,45 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     })
 }
 
+/// Where the columns `merge` checks sit in a `games.csv` row.
+struct Columns {
+    game_id: usize,
+    pair_id: usize,
+    black: usize,
+    white: usize,
+    margin: usize,
+    seed: usize,
+}
+
+impl Columns {
+    fn of(header: &csv::ByteRecord) -> Self {
+        let at = |name: &str| {
+            header
+                .iter()
+                .position(|h| h == name.as_bytes())
+                .expect("GameRecord has the column")
+        };
+        Columns {
+            game_id: at("game_id"),
+            pair_id: at("pair_id"),
+            black: at("black"),
+            white: at("white"),
+            margin: at("margin"),
+            seed: at("seed"),
+        }
+    }
+}
+
+/// A number in a CSV field.
+fn number<T: std::str::FromStr>(record: &csv::ByteRecord, index: usize) -> Option<T> {
+    std::str::from_utf8(record.get(index)?).ok()?.parse().ok()
+}
+
 /// Streams the shards' games in game order into `path`, checking each against the
 /// schedule and counting it; stops where an SPRT would have stopped one machine.
-/// Returns the games written, the games the shards hold, and the tallies.
+/// Rows are copied as parsed fields, never re-formatted from numbers, so the merge
+/// runs near disk speed in constant memory. Returns the games written, the games
+/// the shards hold, and the tallies.
 fn stream(
     parts: &[Part],
     experiment: &Experiment,
@@ -353,6 +387,12 @@ fn stream(
     quiet: bool,
 ) -> Result<(u64, u64, Tallies)> {
     let count = parts[0].shard.count();
+    let header_line = csv_header::<GameRecord>();
+    let header = csv::Reader::from_reader(header_line.as_slice())
+        .byte_headers()
+        .expect("the header parses")
+        .clone();
+    let columns = Columns::of(&header);
     let mut readers = parts
         .iter()
         .map(|p| {
@@ -363,69 +403,81 @@ fn stream(
                     p.dir.display()
                 ))
             })?;
-            Ok((games_file::csv_reader(&file)?, file))
+            let mut reader = games_file::csv_reader(&file)?;
+            if reader.byte_headers().ok() != Some(&header) {
+                return Err(Error::input(format!(
+                    "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with --force",
+                    p.shard,
+                    file.display()
+                )));
+            }
+            Ok((reader, file))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut rows: Vec<_> = readers
-        .iter_mut()
-        .map(|(r, file)| (r.deserialize::<GameRecord>(), file.clone()))
-        .collect();
-    let mut writer = GamesWriter::open(path, experiment.compress, false)?;
-    writer
-        .write_all(&csv_header::<GameRecord>())
+    let mut out = GamesWriter::open(path, experiment.compress, false)?;
+    out.write_all(&header_line)
         .map_err(|e| Error::io(path, e))?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out);
+    let names: Vec<&[u8]> = experiment
+        .players
+        .iter()
+        .map(|p| p.name.as_bytes())
+        .collect();
     let total = schedule.total();
     let progress = Progress::new(total, 0, quiet, "games");
     let mut tallies = Tallies::new(schedule.pairs().len());
-    let mut line = Vec::with_capacity(256);
+    let mut record = csv::ByteRecord::new();
     let mut written = total;
     for game in 0..total {
-        let owner = Shard::owner(count, game);
-        let (iter, file) = &mut rows[(owner - 1) as usize];
-        let shard = parts[(owner - 1) as usize].shard;
+        let owner = (Shard::owner(count, game) - 1) as usize;
+        let (reader, file) = &mut readers[owner];
+        let shard = parts[owner].shard;
         let bad = |what: String| {
             Error::input(format!(
                 "shard {shard} ({}): {what}: rerun that shard with --force",
                 file.display()
             ))
         };
-        let row = match iter.next() {
-            None => {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => {
                 return Err(bad(format!(
                     "games.csv ends before game {game} (it was truncated)"
                 )))
             }
-            Some(Err(e)) => return Err(bad(format!("a row cannot be read ({e})"))),
-            Some(Ok(row)) => row,
-        };
+            Err(e) => return Err(bad(format!("a row cannot be read ({e})"))),
+        }
         let slot = schedule.slot(game);
-        let names = schedule
-            .seats(slot)
-            .map(|i| experiment.players[i].name.as_str());
-        if row.game_id != game
-            || row.pair_id != slot.pair
-            || [row.black.as_str(), row.white.as_str()] != names
-            || row.seed != schedule.seed(slot)
-        {
+        let [black, white] = schedule.seats(slot).map(|i| names[i]);
+        let margin = number::<i32>(&record, columns.margin);
+        let fits = number::<u64>(&record, columns.game_id) == Some(game)
+            && number::<u64>(&record, columns.pair_id) == Some(slot.pair)
+            && record.get(columns.black) == Some(black)
+            && record.get(columns.white) == Some(white)
+            && number::<u64>(&record, columns.seed) == Some(schedule.seed(slot));
+        let (true, Some(margin)) = (fits, margin) else {
+            let id = record.get(columns.game_id).unwrap_or_default();
             return Err(bad(format!(
                 "game {} is not the experiment's game {game} (was games.csv changed?)",
-                row.game_id
+                String::from_utf8_lossy(id)
             )));
-        }
-        line.clear();
-        csv_row(&row, &mut line);
-        writer.write_all(&line).map_err(|e| Error::io(path, e))?;
+        };
+        writer
+            .write_byte_record(&record)
+            .map_err(|e| Error::csv("write", path, e))?;
         if game % 4096 == 4095 {
             progress.advance(4096);
         }
-        if tallies.record_game(experiment, slot, row.margin) {
+        if tallies.record_game(experiment, slot, margin) {
             written = game + 1;
             break;
         }
     }
     if written == total {
-        for (i, (iter, file)) in rows.iter_mut().enumerate() {
-            if iter.next().is_some() {
+        for (i, (reader, file)) in readers.iter_mut().enumerate() {
+            if reader.read_byte_record(&mut record).unwrap_or(true) {
                 return Err(Error::input(format!(
                     "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with --force",
                     parts[i].shard,
@@ -435,6 +487,9 @@ fn stream(
         }
     }
     progress.finish();
-    writer.finish(path)?;
+    let out = writer
+        .into_inner()
+        .map_err(|e| Error::io(path, e.into_error()))?;
+    out.finish(path)?;
     Ok((written, total, tallies))
 }

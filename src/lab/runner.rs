@@ -448,7 +448,7 @@ fn play<G: Geometry>(
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
                 progress.advance(since_flush);
                 since_flush = 0;
-                if let Some(sprt) = experiment.sprt {
+                if let Some(sprt) = experiment.sprt.filter(|_| shard.is_none()) {
                     let llr = tallies.pairs[0].penta.llr(sprt.elo0, sprt.elo1);
                     progress.message(format!("LLR {llr:.2}"));
                 }
