@@ -288,7 +288,7 @@ impl<G: Geometry> Game<G> {
 pub fn format_transcript(moves: &[Square], size: u32) -> String {
     let mut out = String::with_capacity(moves.len() * 2);
     for square in moves {
-        out.push_str(&square.name(size));
+        square.push_name(size, &mut out);
     }
     out
 }

@@ -43,8 +43,20 @@ impl Square {
     /// The name of the square on a board of `size`, such as `f5` or `j10`.
     #[must_use]
     pub fn name(self, size: u32) -> String {
-        let column = (b'a' + self.column(size) as u8) as char;
-        format!("{column}{}", self.row(size) + 1)
+        let mut name = String::with_capacity(3);
+        self.push_name(size, &mut name);
+        name
+    }
+
+    /// Appends the square's name to `out` without allocating (transcripts are written
+    /// for every game a run plays).
+    pub fn push_name(self, size: u32, out: &mut String) {
+        out.push((b'a' + self.column(size) as u8) as char);
+        let row = self.row(size) + 1;
+        if row >= 10 {
+            out.push((b'0' + (row / 10) as u8) as char);
+        }
+        out.push((b'0' + (row % 10) as u8) as char);
     }
 
     /// Parses a square name (`f5`, `F5`, `j10`) for a board of `size`.

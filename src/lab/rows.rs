@@ -311,13 +311,44 @@ pub fn csv_header<T: Serialize + Default>() -> Vec<u8> {
     bytes[..end].to_vec()
 }
 
-/// One row without a header, as CSV bytes (for workers that format rows in parallel).
+/// One row without a header, appended to `into` as CSV bytes (for workers that format
+/// rows in parallel). Each thread keeps one writer: a new one per row would allocate
+/// and zero its 8 KB buffer for every game.
 pub fn csv_row<T: Serialize>(row: &T, into: &mut Vec<u8>) {
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(std::mem::take(into));
-    writer.serialize(row).expect("a row serialises to memory");
-    *into = writer.into_inner().expect("writing to memory cannot fail");
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// The writer's output, shared with the thread that takes the bytes out.
+    struct Sink(Rc<RefCell<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    thread_local! {
+        static WRITER: (RefCell<csv::Writer<Sink>>, Rc<RefCell<Vec<u8>>>) = {
+            let bytes = Rc::new(RefCell::new(Vec::with_capacity(512)));
+            let writer = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Sink(Rc::clone(&bytes)));
+            (RefCell::new(writer), bytes)
+        };
+    }
+    WRITER.with(|(writer, bytes)| {
+        let mut writer = writer.borrow_mut();
+        writer.serialize(row).expect("a row serialises to memory");
+        writer.flush().expect("writing to memory cannot fail");
+        let mut bytes = bytes.borrow_mut();
+        into.extend_from_slice(&bytes);
+        bytes.clear();
+    });
 }
 
 /// A whole CSV file of rows, header from the type.
