@@ -44,9 +44,10 @@ fn round_robin_report_and_charts() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    // NOTE: the sizes follow `report::charts::draw_all` (3 players, 3 pairs, longest name 16).
+    // NOTE: the sizes follow `report::charts::draw_all` (3 players, 3 pairs, longest
+    // name 16): the score matrix is at least 720 wide for its title.
     for (name, size) in [
-        ("winrate", (14 + 8 * 16 + 86 * 3 + 40, 90 + 86 * 3 + 20)),
+        ("winrate", (720, 124 + 86 * 3 + 20)),
         ("ratings", (1000, 110 + 34 * 3)),
         ("margins", (1100, 120 + 30 * 3)),
         ("colours", (1100, 120 + 30 * 3)),
@@ -67,6 +68,26 @@ fn round_robin_report_and_charts() {
     for value in ["20.0%", "80.0%", "30.0%", "70.0%"] {
         assert!(winrate.contains(value), "winrate.svg lacks {value}");
     }
+    // It is a score matrix with its sample size and a colour bar.
+    let texts = svg_texts(&dir.join("charts/winrate.svg"));
+    for text in [
+        "Score of row player against column player (draws count \u{bd})",
+        "10 games per cell (5 colour-swapped game pairs); score = (wins + draws/2) / games",
+        "100%",
+        "50%",
+        "0%",
+    ] {
+        assert!(texts.iter().any(|t| t == text), "winrate.svg lacks {text}");
+    }
+    // No tick reads -0, and whole numbers have no decimals.
+    for name in ["ratings", "margins", "colours"] {
+        for text in svg_texts(&dir.join(format!("charts/{name}.svg"))) {
+            assert!(
+                !text.starts_with("-0") && !text.ends_with(".0"),
+                "{name}.svg: {text}"
+            );
+        }
+    }
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.starts_with("# Experiment report: fixture-round-robin"));
     // Numbers from pairs.csv and standings.csv, rounded for people.
@@ -77,7 +98,7 @@ fn round_robin_report_and_charts() {
         "| 1 | weighted-classic | 20 | 15/0/5 | 75.0% | +128 [+11, +246] |",
         "## Statistics",
         "Pairs in the pentanomial model here: 3 of 3.",
-        "![Win-rate matrix](charts/winrate.svg)",
+        "![Score matrix](charts/winrate.svg)",
         "| seed | 3 |",
     ] {
         assert!(
@@ -141,4 +162,17 @@ fn incomplete_folders_name_the_missing_file() {
     let output = report(&dir.join("nope"));
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("does not exist"));
+}
+
+/// The text of every `<text>` element of an SVG file.
+fn svg_texts(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
 }
