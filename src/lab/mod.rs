@@ -8,6 +8,7 @@ pub mod config;
 pub mod driver;
 pub mod experiment;
 pub mod folder;
+pub mod provenance;
 pub mod rows;
 pub mod runner;
 pub mod schedule;

@@ -230,6 +230,17 @@ pub struct RunInfo {
     /// Games per second in the last session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_per_second: Option<f64>,
+    /// The command line of the last session. This and the two below are absent
+    /// from folders written before they were recorded, and `--resume` compares
+    /// only the experiment, never them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// `git rev-parse HEAD` where the last session started (absent outside a repository).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The host name of the machine of the last session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// `run.toml`: how the run went, and the experiment exactly as run.
@@ -370,6 +381,9 @@ mod tests {
             games_this_session: None,
             elapsed_seconds: None,
             games_per_second: None,
+            command: Some("reversi-lab run".into()),
+            commit: None,
+            host: Some("h".into()),
         };
         let text = toml::to_string(&info).unwrap();
         assert!(text.contains("status = \"sprt-accepted-h1\""), "{text}");

@@ -271,6 +271,9 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         games_this_session: None,
         elapsed_seconds: None,
         games_per_second: None,
+        command: Some(super::provenance::command_line()),
+        commit: super::provenance::git_commit(),
+        host: super::provenance::host_name(),
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
     let (done, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
