@@ -1,5 +1,7 @@
 //! Charts and reports on fixed results (tests/data, see its README): files, sizes,
-//! names and numbers, and clear errors for incomplete folders.
+//! names and numbers, and clear errors for incomplete folders; and reports of small
+//! fresh runs, tunes and ablations: what each shows, the contents, how the run was
+//! made, and chart text without `-0` or needless decimals.
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
@@ -79,20 +81,13 @@ fn round_robin_report_and_charts() {
     ] {
         assert!(texts.iter().any(|t| t == text), "winrate.svg lacks {text}");
     }
-    // No tick reads -0, and whole numbers have no decimals.
-    for name in ["ratings", "margins", "colours"] {
-        for text in svg_texts(&dir.join(format!("charts/{name}.svg"))) {
-            assert!(
-                !text.starts_with("-0") && !text.ends_with(".0"),
-                "{name}.svg: {text}"
-            );
-        }
-    }
+    clean_ticks(&dir.join("charts"));
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.starts_with("# Experiment report: fixture-round-robin"));
     // Numbers from pairs.csv and standings.csv, rounded for people.
     for needle in [
         "| greedy | weighted-classic | 10 | 2/0/8 | 20.0% [5.9%, 54.8%] | -241 [-482, +33] |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
         "| weighted-classic | corner-first | 10 | 7/0/3 | 70.0% [39.6%, 88.5%] |",
         "| pentanomial, 5 game pairs |",
         "| 1 | weighted-classic | 20 | 15/0/5 | 75.0% | +128 [+11, +246] |",
@@ -164,10 +159,27 @@ fn incomplete_folders_name_the_missing_file() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("does not exist"));
 }
 
+fn bin() -> Command {
+    Command::cargo_bin("reversi-lab").unwrap()
+}
+
+fn succeeds(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// The text of every `<text>` element of an SVG file.
 fn svg_texts(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap()
+    read(path)
         .split("<text")
         .skip(1)
         .filter_map(|t| {
@@ -175,4 +187,99 @@ fn svg_texts(path: &Path) -> Vec<String> {
             Some(body[..body.find("</text>")?].trim().to_string())
         })
         .collect()
+}
+
+/// No text of any SVG chart in `dir` reads `-0` (or `-0.0`), and no whole number
+/// is written with a decimal (`-400.0`, `10.0`).
+fn clean_ticks(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            for text in svg_texts(&path) {
+                let number = text.trim_start_matches('-');
+                let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+                assert!(
+                    !(text.starts_with('-') && number.chars().all(|c| c == '0' || c == '.')),
+                    "{}: {text}",
+                    path.display()
+                );
+                assert!(
+                    !(number.ends_with(".0") && digits(&number[..number.len() - 2])),
+                    "{}: {text}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+const GAUNTLET: &str = "name = \"g\"\nformat = \"gauntlet\"\nchallengers = [\"greedy\"]\ngames_per_pair = 4\n\
+[openings]\nrandom_plies = 2\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n\
+[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"corner-first\"\nstrategy = \"corner-first\"\n";
+
+#[test]
+fn a_run_report_has_contents_provenance_and_clean_ticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("g.toml");
+    std::fs::write(&config, GAUNTLET).unwrap();
+    let out = dir.path().join("g");
+    // Started in the crate's folder: the commit recorded is that folder's, if it is a repository.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    succeeds(
+        bin()
+            .current_dir(manifest)
+            .arg("run")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet"),
+    );
+    let run_toml = read(&out.join("run.toml"));
+    assert!(run_toml.contains("command = \""), "{run_toml}");
+    assert!(run_toml.contains("host = \""), "{run_toml}");
+    let html = read(&out.join("report.html"));
+    // A contents list linking every section, the charts before the long pair table.
+    assert!(html.contains("<nav id=\"contents\">"), "{html}");
+    for id in [
+        "experiment",
+        "standings",
+        "field",
+        "charts",
+        "pairs",
+        "statistics",
+    ] {
+        assert!(
+            html.contains(&format!("<a href=\"#{id}\">")),
+            "no link to {id}"
+        );
+        assert!(
+            html.contains(&format!("<section id=\"{id}\">")),
+            "no section {id}"
+        );
+    }
+    assert!(html.find("id=\"charts\"").unwrap() < html.find("id=\"pairs\"").unwrap());
+    // How the run was made, with the config.
+    assert!(html.contains("<td class=\"l\">command line</td>"), "{html}");
+    assert!(html.contains(" run "), "the command line is shown");
+    assert!(html.contains("<td class=\"l\">host</td>"));
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(manifest)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    match commit {
+        Some(commit) => assert!(html.contains(&commit), "the commit {commit} is recorded"),
+        None => assert!(!html.contains("git commit")),
+    }
+    // Numbers right-aligned under right-aligned headers, names left.
+    assert!(html.contains("<th>games</th>") && html.contains("<th class=\"l\">player</th>"));
+    // The gauntlet: each challenger against the field, and how to read the standings.
+    let markdown = read(&out.join("report.md"));
+    assert!(markdown.contains("## Challengers against the field"));
+    assert!(markdown.contains("| greedy | 2 | 8 |"), "{markdown}");
+    assert!(markdown.contains("never each other"));
+    clean_ticks(&out.join("charts"));
+    assert!(!markdown.contains("-0 ["), "{markdown}");
 }
