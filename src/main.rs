@@ -25,15 +25,17 @@ enum Command {
     /// Tune evaluation weights by play (SPSA or CMA-ES), then validate the result.
     ///
     /// Writes trace.csv (one row per iteration), charts, best.toml (a player for an
-    /// experiment file) and report.md, with validation runs against the starting player
+    /// experiment file), report.md and report.html, with validation runs against the starting player
     /// (head-to-head with an SPRT) and the panel.
     Tune(commands::TuneArgs),
     /// Measure what each feature of an evaluation is worth: the full evaluation against
     /// copies of itself without one feature, as Elo with 95% intervals.
     ///
-    /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*.
+    /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*
+    /// (with alone = true also charts/ablation-alone.*: each feature used alone).
     Ablate(commands::AblateArgs),
-    /// Draw the charts and write report.md and report.html for a results folder.
+    /// Draw the charts and write report.md and report.html for a results folder: a
+    /// run's, an ablation's or a tune's.
     Report {
         /// The results folder, such as results/default.
         results: std::path::PathBuf,

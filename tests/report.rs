@@ -177,6 +177,14 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Removes what `report` writes, so a second `report` must redraw it all.
+fn remove_report(dir: &Path) {
+    std::fs::remove_dir_all(dir.join("charts")).unwrap();
+    for file in ["report.md", "report.html"] {
+        std::fs::remove_file(dir.join(file)).unwrap();
+    }
+}
+
 /// The text of every `<text>` element of an SVG file.
 fn svg_texts(path: &Path) -> Vec<String> {
     read(path)
@@ -282,4 +290,102 @@ fn a_run_report_has_contents_provenance_and_clean_ticks() {
     assert!(markdown.contains("never each other"));
     clean_ticks(&out.join("charts"));
     assert!(!markdown.contains("-0 ["), "{markdown}");
+}
+
+#[test]
+fn an_ablation_report_shows_what_each_row_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("a.toml");
+    std::fs::write(
+        &config,
+        "name = \"abl\"\ngames_per_pair = 2\nalone = true\n[openings]\nrandom_plies = 2\n[player]\nkind = \"eval\"\n\
+         discs = 0\nmobility = 5\ncorners = 20\nstable = 0\nparity = 0\npotential_mobility = 0\nfrontier = 0\nx_squares = 0\nc_squares = 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("a");
+    succeeds(
+        bin()
+            .arg("ablate")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet"),
+    );
+    remove_report(&out);
+    succeeds(bin().arg("report").arg(&out));
+    let html = read(&out.join("report.html"));
+    assert!(html.contains("<section id=\"ablation\">"), "{html}");
+    assert!(html.contains("<a href=\"#ablation\">"));
+    assert!(html.contains("significant after Holm"));
+    let markdown = read(&out.join("report.md"));
+    // Each kind of row under its own header: removed rows, then rows of a feature alone.
+    let removed = markdown
+        .find("feature's worth: Elo of the full evaluation over the copy without it")
+        .expect("the header of the removed features");
+    let alone = markdown
+        .find("| Elo of the full evaluation over the feature alone [95%] |")
+        .expect("the header of the features alone");
+    assert!(removed < alone);
+    let first_only = markdown.find("| only this feature |").unwrap();
+    let last_without = markdown.rfind("| without it |").unwrap();
+    assert!(last_without < alone && alone < first_only, "{markdown}");
+    assert!(markdown.contains("![Each feature alone](charts/ablation-alone.svg)"));
+    // Both charts redrawn, each titled by what it measures.
+    let removed_chart = read(&out.join("charts/ablation.svg"));
+    assert!(removed_chart.contains("over the copy without it"));
+    assert!(!removed_chart.contains("alone"));
+    let alone_chart = read(&out.join("charts/ablation-alone.svg"));
+    assert!(alone_chart.contains("Each feature alone"));
+    assert!(alone_chart.contains("corners alone"));
+    assert!(!alone_chart.contains("without"));
+}
+
+#[test]
+fn a_tune_folder_can_be_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        "name = \"t\"\niterations = 4\ngames_per_iteration = 4\n[openings]\nrandom_plies = 2\n\
+         [player]\nkind = \"eval\"\ndiscs = 1\ncorners = 0\n[[params]]\nname = \"corners\"\nmin = -20\nmax = 80\nstep = 4\n\
+         [validation]\ngames = 4\npanel = [{ name = \"greedy\", strategy = \"greedy\" }]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("t");
+    succeeds(
+        bin()
+            .arg("tune")
+            .arg(&config)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet"),
+    );
+    assert!(out.join("report.html").is_file(), "tune writes its report");
+    remove_report(&out);
+    std::fs::remove_file(out.join("validation-start/report.html")).unwrap();
+    let stdout = succeeds(bin().arg("report").arg(&out));
+    assert!(stdout.contains("report.html"), "{stdout}");
+    let html = read(&out.join("report.html"));
+    assert!(html.contains("<h1>Tune report: t</h1>"), "{html}");
+    for id in ["tune", "parameters", "validation", "trace"] {
+        assert!(
+            html.contains(&format!("<a href=\"#{id}\">")),
+            "no link to {id}"
+        );
+    }
+    assert!(html.contains("SPSA"));
+    assert!(html.contains("tuned vs start:") && html.contains("tuned vs greedy:"));
+    assert!(html.contains("validation-greedy/report.html"));
+    let markdown = read(&out.join("report.md"));
+    assert!(markdown.contains("| parameter | start | tuned | final iteration | bounds |"));
+    assert!(markdown.contains("| corners | 0 |"), "{markdown}");
+    for chart in ["parameters", "results", "validation"] {
+        assert!(out.join(format!("charts/{chart}.png")).is_file(), "{chart}");
+        assert!(
+            html.contains(&format!("id=\"chart-{chart}\"")),
+            "{chart} inlined"
+        );
+    }
+    // The validation runs' own reports are redrawn too.
+    assert!(out.join("validation-start/report.html").is_file());
 }

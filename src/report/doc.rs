@@ -1,6 +1,6 @@
-//! A report as a document: titled sections of text, tables and charts. A results
-//! folder's report builds one; each format (`markdown.rs`, `html.rs`) renders it,
-//! so the formats never disagree on content.
+//! A report as a document: titled sections of text, tables and charts. Each kind of
+//! results folder (run, ablation, tune) builds one; each format (`markdown.rs`,
+//! `html.rs`) renders any of them, so the formats never disagree on content.
 
 use crate::chart::Chart;
 

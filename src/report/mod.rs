@@ -1,5 +1,6 @@
 //! Reports a person reads: charts (PNG and SVG) and `report.md` / `report.html`, one
-//! file per format, rendered from one report document.
+//! file per format, for every kind of results folder: a run (an ablation is a run
+//! with `ablation.csv` beside it) or a tune.
 
 pub(crate) mod charts;
 mod data;
@@ -8,6 +9,7 @@ mod field;
 mod html;
 mod markdown;
 mod run;
+mod tune;
 
 pub use crate::chart::{interval_chart, Chart};
 pub use charts::draw_all;
@@ -31,12 +33,26 @@ pub fn formats() -> Vec<Box<dyn ReportFormat>> {
     vec![Box::new(markdown::Markdown), Box::new(html::Html)]
 }
 
-/// Draws the charts and writes every report format into a results folder.
-/// Returns the files written.
+/// Draws the charts and writes every report format into a results folder: a run's
+/// (with its ablation, if it is one) or a tune's. Returns the files written.
 pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
-    let results = Results::load(dir)?;
-    let charts = draw_all(&results)?;
-    let doc = run::document(&results, &charts);
+    let (doc, charts) = if tune::is_tune_folder(dir) {
+        tune::report(dir)?
+    } else {
+        let results = Results::load(dir)?;
+        let mut charts = draw_all(&results)?;
+        let ablation = match crate::studies::ablate::read_worths(dir)? {
+            Some(worths) => {
+                let drawn =
+                    crate::studies::ablate::write_outputs(dir, &results.setting("name"), &worths)?;
+                charts.extend(drawn.iter().cloned());
+                Some((worths, drawn))
+            }
+            None => None,
+        };
+        let doc = run::document(&results, &charts, ablation.as_ref());
+        (doc, charts)
+    };
     let mut written: Vec<PathBuf> = charts
         .iter()
         .flat_map(|c| [c.png.clone(), c.svg.clone()])

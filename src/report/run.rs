@@ -1,9 +1,11 @@
 //! The report of a run: the experiment as run and how, standings (and, for a
 //! gauntlet, the challengers against the field), the charts, every pair, results by
-//! colour and how each number was computed.
+//! colour and how each number was computed; an ablation's tables and charts when the
+//! folder holds one.
 
 use super::doc::{Block, Document, Section, Table};
 use super::{elo_interval, field, percent_interval, Chart, PairRow, Results};
+use crate::studies::ablate::{self, Worth};
 
 /// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
 pub(crate) fn model_cell(p: &PairRow) -> String {
@@ -273,10 +275,40 @@ fn colours(results: &Results) -> Table {
     )
 }
 
-/// The report of a run.
-pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
+/// The ablation's section: what was measured, then each part's table and chart.
+fn ablation_section(worths: &[Worth], charts: &[Chart]) -> Section {
+    let mut section = Section::new("ablation", "Ablation: what each feature is worth");
+    for line in ablate::explanation(worths) {
+        section = section.with(Block::Text(line));
+    }
+    for part in ablate::parts(worths) {
+        let stem = if part.alone {
+            "ablation-alone"
+        } else {
+            "ablation"
+        };
+        section = section
+            .with(Block::Subheading(part.title.to_string()))
+            .with(Block::Table(Table::new(&part.header, part.rows)));
+        if let Some(chart) = charts.iter().find(|c| c.name == stem) {
+            section = section.with(Block::Chart(chart.clone()));
+        }
+    }
+    section
+}
+
+/// The report of a run; `ablation` holds an ablation's worths and charts.
+pub(crate) fn document(
+    results: &Results,
+    charts: &[Chart],
+    ablation: Option<&(Vec<Worth>, Vec<Chart>)>,
+) -> Document {
     let name = results.setting("name");
-    let mut sections = Vec::new();
+    // An ablation's own tables come first: they are what it was run for.
+    let mut sections: Vec<Section> = ablation
+        .map(|(worths, drawn)| ablation_section(worths, drawn))
+        .into_iter()
+        .collect();
     sections.push(
         Section::new("experiment", "The experiment as run")
             .with(Block::Table(Table::pairs(
@@ -298,8 +330,12 @@ pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
     if let Some(section) = gauntlet {
         sections.push(section);
     }
+    let run_charts: Vec<&Chart> = charts
+        .iter()
+        .filter(|c| !c.name.starts_with("ablation"))
+        .collect();
     let mut drawn = Section::new("charts", "Charts");
-    for chart in charts {
+    for chart in run_charts {
         drawn = drawn.with(Block::Chart(chart.clone()));
     }
     sections.push(drawn);
@@ -312,7 +348,11 @@ pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
     sections.push(Section::new("statistics", "Statistics").with(Block::List(statistics(results))));
     Document {
-        title: format!("Experiment report: {name}"),
+        title: if ablation.is_some() {
+            format!("Ablation report: {name}")
+        } else {
+            format!("Experiment report: {name}")
+        },
         warning: super::partial_note(results),
         sections,
     }
