@@ -24,6 +24,7 @@ pub mod cpu;
 pub mod error;
 pub mod game;
 pub mod lab;
+pub mod numbers;
 pub mod perft;
 pub mod progress;
 pub mod report;

@@ -25,13 +25,14 @@ enum Command {
     /// Tune evaluation weights by play (SPSA or CMA-ES), then validate the result.
     ///
     /// Writes trace.csv (one row per iteration), charts, best.toml (a player for an
-    /// experiment file) and report.md, with validation runs against the starting player
+    /// experiment file), report.md and report.html, with validation runs against the starting player
     /// (head-to-head with an SPRT) and the panel.
     Tune(commands::TuneArgs),
     /// Measure what each feature of an evaluation is worth: the full evaluation against
     /// copies of itself without one feature, as Elo with 95% intervals.
     ///
-    /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*.
+    /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*
+    /// (with alone = true also charts/ablation-alone.*: each feature used alone).
     Ablate(commands::AblateArgs),
     /// Join the shards of a sharded run (`run --shard I/N`) into one run's results,
     /// byte-identical to a run on one machine, and write its report.
@@ -42,7 +43,8 @@ enum Command {
     /// Write a recipe that plays an experiment's shards on a cluster: a Slurm job array
     /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
     Cluster(commands::ClusterArgs),
-    /// Draw the charts and write report.md and report.html for a results folder.
+    /// Draw the charts and write report.md and report.html for a results folder: a
+    /// run's, an ablation's or a tune's.
     Report {
         /// The results folder, such as results/default.
         results: std::path::PathBuf,

@@ -1,6 +1,7 @@
 //! What a new user trips on, kept fixed: non-finite numbers, strategies that would
 //! never finish, unbounded threads, library wording, missing files, `solve` budgets,
-//! `--force`, `--resume` from `run.toml`, and two runs into one folder.
+//! `--force`, `--resume` from `run.toml`, two runs into one folder, and where a run
+//! was made (command line, commit, host) kept in `run.toml`.
 
 use assert_cmd::Command;
 use std::path::Path;
@@ -469,4 +470,49 @@ fn a_tune_resumes_only_with_its_own_file() {
         stderr.contains("was made by a different tune file"),
         "{stderr}"
     );
+}
+
+#[test]
+fn run_toml_records_where_the_run_was_made_and_resume_ignores_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("small.toml"), SMALL).unwrap();
+    let args = ["run", "small.toml", "--out", "r", "--quiet", "--no-report"];
+    assert_eq!(run_in(d, &args).0, 0);
+    let path = d.join("r/run.toml");
+    let recorded = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        recorded.contains("command = \"")
+            && recorded.contains(" run small.toml --out r --quiet --no-report\""),
+        "{recorded}"
+    );
+    assert!(recorded.contains("\nhost = \""), "{recorded}");
+    // Outside a git repository (a temporary folder, usually) no commit, and no error.
+    let in_repository = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(d)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert_eq!(
+        recorded.contains("\ncommit = "),
+        in_repository,
+        "{recorded}"
+    );
+    // Another machine or command line does not stop a resume, and a folder written
+    // before these were recorded still loads.
+    let older: String = recorded
+        .lines()
+        .filter(|l| !l.starts_with("command =") && !l.starts_with("host ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(
+        &path,
+        older.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    let resume = ["run", "small.toml", "--out", "r", "--resume", "--quiet"];
+    let (code, _, stderr) = run_in(d, &resume);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run_in(d, &["report", "r"]);
+    assert_eq!(code, 0, "{stderr}");
 }

@@ -231,9 +231,8 @@ pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<E
         .ok();
         return Ok(Ending::Interrupted);
     }
-    for dir in &summary.validations {
-        crate::report::write_report(dir)?;
-    }
+    // The tune's report, which also writes each validation run's.
+    crate::report::write_report(&summary.out)?;
     writeln!(out, "results in {}", summary.out.display()).ok();
     Ok(Ending::Finished)
 }

@@ -10,6 +10,7 @@ pub mod experiment;
 pub mod folder;
 pub mod games_file;
 pub mod merge;
+pub mod provenance;
 pub mod rows;
 pub mod runner;
 pub mod schedule;

@@ -243,6 +243,17 @@ pub struct RunInfo {
     /// The shard folders a merged run was made from, in shard order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_from: Option<Vec<String>>,
+    /// The command line of the last session. This and the two below are absent
+    /// from folders written before they were recorded, and `--resume` compares
+    /// only the experiment, never them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// `git rev-parse HEAD` where the last session started (absent outside a repository).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The host name of the machine of the last session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 impl RunInfo {
@@ -263,6 +274,9 @@ impl RunInfo {
             schedule_version: None,
             shard: None,
             merged_from: None,
+            command: Some(super::provenance::command_line()),
+            commit: super::provenance::git_commit(),
+            host: super::provenance::host_name(),
         }
     }
 }
@@ -428,6 +442,9 @@ mod tests {
     fn status_names() {
         let info = RunInfo {
             status: Status::SprtAcceptedH1,
+            command: Some("reversi-lab run".into()),
+            commit: None,
+            host: Some("h".into()),
             ..RunInfo::starting(1, 2)
         };
         let text = toml::to_string(&info).unwrap();

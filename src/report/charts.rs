@@ -2,7 +2,9 @@
 //! margin distributions, colour advantage, and a head-to-head run's history.
 
 use super::data::Results;
-use crate::chart::{both, draw_intervals, register_fonts, Chart, DrawResult, FONT};
+use crate::chart::{
+    both, draw_intervals, register_fonts, row_label, rows_axis, tick, Chart, DrawResult, FONT,
+};
 use crate::error::{Error, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -48,21 +50,52 @@ macro_rules! draw_fn {
     };
 }
 
+/// The score matrix's layout: (label column width, cell, top of the grid, width of the colour bar's column).
+fn matrix_layout(results: &Results) -> (i32, i32, i32, i32) {
+    let longest = results
+        .players
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(4) as i32;
+    (14 + 8 * longest, 86, 124, 110)
+}
+
+/// The matrix's sample size: `40 games per cell (20 colour-swapped game pairs)`,
+/// or a range when pairs differ (a partial run).
+fn cell_games(results: &Results) -> String {
+    let games = results.pairs.iter().map(|p| p.games);
+    let (least, most) = (games.clone().min().unwrap_or(0), games.max().unwrap_or(0));
+    if least == most {
+        let pairs = if least % 2 == 0 {
+            format!(" ({} colour-swapped game pairs)", least / 2)
+        } else {
+            String::new()
+        };
+        format!("{least} games per cell{pairs}")
+    } else {
+        format!("{least} to {most} games per cell")
+    }
+}
+
 draw_fn!(draw_winrate, |root: &DrawingArea<DB, Shift>,
                         results: &Results| {
     let m = score_matrix(results);
     let names = &results.players;
-    let label_width = 14 + 8 * names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as i32;
-    let cell = 86i32;
-    let top = 90i32;
+    let (label_width, cell, top, _) = matrix_layout(results);
     root.draw(&Text::new(
-        "Win rate: row player's score against column player",
-        (10, 12),
+        "Score of row player against column player (draws count \u{bd})",
+        (10, 10),
         (FONT, 22).into_font().style(FontStyle::Bold),
     ))?;
     root.draw(&Text::new(
-        "score = (wins + draws/2) / games; blue above 50%, red below",
-        (10, 40),
+        format!("{}; score = (wins + draws/2) / games", cell_games(results)),
+        (10, 42),
+        (FONT, 15),
+    ))?;
+    root.draw(&Text::new(
+        "blue above 50%, red below (colour bar at right); grey: not played",
+        (10, 62),
         (FONT, 15),
     ))?;
     let centre = Pos::new(HPos::Center, VPos::Center);
@@ -105,6 +138,44 @@ draw_fn!(draw_winrate, |root: &DrawingArea<DB, Shift>,
             }
         }
     }
+    // The colour bar: 100% at the top, 0% at the bottom, in 100 bands.
+    let bar_x = label_width + names.len() as i32 * cell + 24;
+    let bar_height = (names.len() as i32 * cell - 2).max(150);
+    let band = |k: i32| top + bar_height * k / 100;
+    for k in 0..100 {
+        let score = 1.0 - (f64::from(k) + 0.5) / 100.0;
+        root.draw(&Rectangle::new(
+            [(bar_x, band(k)), (bar_x + 18, band(k + 1))],
+            score_colour(score).filled(),
+        ))?;
+    }
+    root.draw(&Rectangle::new(
+        [(bar_x, top), (bar_x + 18, top + bar_height)],
+        BLACK.mix(0.4),
+    ))?;
+    for k in 0..=4 {
+        let y = band(25 * k);
+        root.draw(&PathElement::new(
+            vec![(bar_x + 18, y), (bar_x + 23, y)],
+            BLACK.mix(0.6),
+        ))?;
+        root.draw(&Text::new(
+            format!("{}%", 100 - 25 * k),
+            (bar_x + 26, y),
+            (FONT, 13)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    root.draw(&Text::new(
+        "score",
+        (bar_x, top - 12),
+        (FONT, 13)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Center)),
+    ))?;
     Ok(())
 });
 
@@ -134,7 +205,6 @@ draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
         .iter()
         .map(|p| format!("{} vs {}", p.player_a, p.player_b))
         .collect();
-    let n = labels.len() as i32;
     let extent = results
         .margins
         .iter()
@@ -149,17 +219,13 @@ draw_fn!(draw_margins, |root: &DrawingArea<DB, Shift>,
         .margin(14)
         .x_label_area_size(46)
         .y_label_area_size(label)
-        .build_cartesian_2d(-extent * 1.05..extent * 1.05, (0..n).into_segmented())?;
+        .build_cartesian_2d(-extent * 1.05..extent * 1.05, rows_axis(labels.len()))?;
     chart
         .configure_mesh()
         .x_desc("A's disc margin (positive: A won)")
+        .x_label_formatter(&|x| tick(f64::from(*x)))
         .y_labels(labels.len())
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                labels.get(*i as usize).cloned().unwrap_or_default()
-            }
-            SegmentValue::Last => String::new(),
-        })
+        .y_label_formatter(&|v| row_label(&labels, v))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
         .light_line_style(WHITE.mix(0.0))
@@ -191,7 +257,6 @@ draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
         .iter()
         .map(|p| format!("{} vs {}", p.player_a, p.player_b))
         .collect();
-    let n = labels.len() as i32;
     let label = 20 + 7 * labels.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
     let mut chart = ChartBuilder::on(root)
         .caption(
@@ -201,17 +266,14 @@ draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
         .margin(14)
         .x_label_area_size(46)
         .y_label_area_size(label)
-        .build_cartesian_2d(0.0f64..100.0, (0..n).into_segmented())?;
+        // A little room past 0% and 100%, so markers there are drawn whole.
+        .build_cartesian_2d(-2.0f64..102.0, rows_axis(labels.len()))?;
     chart
         .configure_mesh()
         .x_desc("A's score (%)")
+        .x_label_formatter(&|x| tick(*x))
         .y_labels(labels.len())
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                labels.get(*i as usize).cloned().unwrap_or_default()
-            }
-            SegmentValue::Last => String::new(),
-        })
+        .y_label_formatter(&|v| row_label(&labels, v))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
         .draw()?;
@@ -225,39 +287,30 @@ draw_fn!(draw_colours, |root: &DrawingArea<DB, Shift>,
             BLACK.mix(0.5).stroke_width(2),
         ))
     }))?;
-    chart
-        .draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
-            Some(Circle::new(
-                (p.black_score? * 100.0, SegmentValue::CenterOf(i as i32)),
-                6,
-                BLACK.filled(),
-            ))
-        }))?
-        .label("as black")
-        .legend(|(x, y)| Circle::new((x, y), 5, BLACK.filled()));
-    chart
-        .draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
-            Some(Circle::new(
-                (p.white_score? * 100.0, SegmentValue::CenterOf(i as i32)),
-                6,
-                BLACK.stroke_width(2),
-            ))
-        }))?
-        .label("as white")
-        .legend(|(x, y)| Circle::new((x, y), 5, BLACK.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    // No legend: the caption says which marker is which, and a legend box would
+    // sit on the points near 100%.
+    chart.draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
+        Some(Circle::new(
+            (p.black_score? * 100.0, SegmentValue::CenterOf(i as i32)),
+            6,
+            BLACK.filled(),
+        ))
+    }))?;
+    chart.draw_series(results.pairs.iter().enumerate().filter_map(|(i, p)| {
+        Some(Circle::new(
+            (p.white_score? * 100.0, SegmentValue::CenterOf(i as i32)),
+            6,
+            BLACK.stroke_width(2),
+        ))
+    }))?;
     Ok(())
 });
 
 draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
                          results: &Results| {
     let h = &results.history.score;
-    let games = h.last().map_or(1, |p| p.0).max(1) as f64;
+    // Whole games on the x axis: an integer range, so no tick falls between two games.
+    let games = h.last().map_or(1, |p| p.0).max(1);
     let name = results
         .pairs
         .first()
@@ -271,41 +324,32 @@ draw_fn!(draw_progress, |root: &DrawingArea<DB, Shift>,
         .margin(14)
         .x_label_area_size(46)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..games, 0.0f64..100.0)?;
+        .build_cartesian_2d(0u64..games, 0.0f64..100.0)?;
     chart
         .configure_mesh()
         .x_desc("games")
-        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_desc("score (%)")
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .y_label_formatter(&|y| tick(*y))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
         .draw()?;
-    // Even strength: the line the interval must leave for a verdict.
-    chart.draw_series(DashedLineSeries::new(
-        [(0.0, 50.0), (games, 50.0)],
-        6,
-        4,
-        BLACK.mix(0.6).stroke_width(1),
-    ))?;
     chart.draw_series(std::iter::once(Polygon::new(
         h.iter()
-            .map(|p| (p.0 as f64, 100.0 * p.3.clamp(0.0, 1.0)))
-            .chain(
-                h.iter()
-                    .rev()
-                    .map(|p| (p.0 as f64, 100.0 * p.2.clamp(0.0, 1.0))),
-            )
+            .map(|p| (p.0, 100.0 * p.3.clamp(0.0, 1.0)))
+            .chain(h.iter().rev().map(|p| (p.0, 100.0 * p.2.clamp(0.0, 1.0))))
             .collect::<Vec<_>>(),
         BLUE.mix(0.15).filled(),
     )))?;
     chart.draw_series(LineSeries::new(
-        h.iter().map(|p| (p.0 as f64, 100.0 * p.1)),
+        h.iter().map(|p| (p.0, 100.0 * p.1)),
         BLUE.stroke_width(2),
     ))?;
-    chart.draw_series(LineSeries::new(
-        vec![(0.0, 50.0), (games, 50.0)],
-        BLACK.mix(0.4),
+    // Even strength: the line the interval must leave for a verdict.
+    chart.draw_series(DashedLineSeries::new(
+        [(0, 50.0), (games, 50.0)],
+        6,
+        4,
+        BLACK.mix(0.6).stroke_width(1),
     ))?;
     Ok(())
 });
@@ -314,13 +358,13 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
                      results: &Results| {
     let h = &results.history.llr;
     let (lower, upper) = results.history.bounds.unwrap_or((-3.0, 3.0));
-    let pairs = h.last().map_or(1, |p| p.0).max(1) as f64;
+    let pairs = h.last().map_or(1, |p| p.0).max(1);
     let low = h.iter().map(|p| p.1).fold(lower, f64::min) - 0.5;
     let high = h.iter().map(|p| p.1).fold(upper, f64::max) + 0.5;
     // Where the LLR crossed a bound, from pairs.csv: (pairs, LLR, verdict).
     let crossed = results.pairs.first().and_then(|p| {
         let at: u64 = p.sprt_pairs.as_deref()?.parse().ok()?;
-        Some((at as f64, p.sprt_llr?, p.sprt_result.clone()?))
+        Some((at, p.sprt_llr?, p.sprt_result.clone()?))
     });
     let mut chart = ChartBuilder::on(root)
         .caption(
@@ -332,32 +376,35 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
         .margin(14)
         .x_label_area_size(46)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..pairs, low..high)?;
+        .build_cartesian_2d(0u64..pairs, low..high)?;
     chart
         .configure_mesh()
         .x_desc("colour-swapped game pairs")
-        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_desc("LLR")
+        .y_label_formatter(&|y| tick(*y))
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
         .draw()?;
     chart.draw_series(LineSeries::new(
-        h.iter().map(|p| (p.0 as f64, p.1)),
+        h.iter().map(|p| (p.0, p.1)),
         BLUE.stroke_width(2),
     ))?;
     for (bound, colour, name) in [(upper, GREEN, "H1"), (lower, RED, "H0")] {
         chart.draw_series(LineSeries::new(
-            vec![(0.0, bound), (pairs, bound)],
+            vec![(0, bound), (pairs, bound)],
             colour.stroke_width(2),
         ))?;
-        chart.draw_series(std::iter::once(Text::new(
-            format!("accept {name}: {bound:.2}"),
-            (pairs * 0.01, bound + (high - low) * 0.01),
-            (FONT, 13)
-                .into_font()
-                .color(&colour)
-                .pos(Pos::new(HPos::Left, VPos::Bottom)),
-        )))?;
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((0, bound))
+                + Text::new(
+                    format!("accept {name}: {bound:.2}"),
+                    (6, -3),
+                    (FONT, 13)
+                        .into_font()
+                        .color(&colour)
+                        .pos(Pos::new(HPos::Left, VPos::Bottom)),
+                ),
+        ))?;
     }
     if let Some((at, llr, verdict)) = crossed {
         chart.draw_series(std::iter::once(Circle::new((at, llr), 6, BLACK.filled())))?;
@@ -387,16 +434,15 @@ pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
     }
     let mut charts = Vec::new();
     let n = results.players.len() as u32;
-    let longest = results
-        .players
-        .iter()
-        .map(|s| s.chars().count())
-        .max()
-        .unwrap_or(4) as u32;
     let rows = results.pairs.len() as u32;
     if !results.is_head_to_head() {
-        let size = (14 + 8 * longest + 86 * n + 40, 90 + 86 * n + 20);
-        charts.push(chart!("winrate", "Win-rate matrix", size, draw_winrate)?);
+        let (label, cell, top, bar) = matrix_layout(results);
+        let grid = cell as u32 * n;
+        let size = (
+            (label as u32 + grid + bar as u32).max(720),
+            top as u32 + grid.max(150) + 20,
+        );
+        charts.push(chart!("winrate", "Score matrix", size, draw_winrate)?);
     }
     let ladder = (1000, 110 + 34 * n.max(2));
     charts.push(chart!("ratings", "Ratings ladder", ladder, draw_ratings)?);

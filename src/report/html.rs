@@ -1,6 +1,8 @@
-//! `report.html`: the report as one self-contained HTML page, charts inlined as SVG.
+//! `report.html`: a report document as one self-contained HTML page, with a contents
+//! list at the top and the charts inlined as SVG.
 
-use super::{tables, Chart, ReportFormat, Results};
+use super::doc::{Block, Document, Table};
+use super::ReportFormat;
 use crate::error::{Error, Result};
 use std::fmt::Write as _;
 
@@ -14,25 +16,42 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
-    out.push_str("<table>\n<tr>");
-    for h in header {
-        write!(out, "<th>{}</th>", escape(h)).ok();
+/// Cells are right-aligned by the style sheet; text columns (class `l`) are not,
+/// so a number sits under its header and names read from the left. Numbers do not
+/// wrap (an interval split over three lines is hard to read): a table wider than the
+/// page scrolls sideways instead.
+fn table(out: &mut String, table: &Table) {
+    let numeric = table.numeric();
+    let class = |i: usize| {
+        if numeric.get(i).copied().unwrap_or(false) {
+            ""
+        } else {
+            " class=\"l\""
+        }
+    };
+    out.push_str("<div class=\"wide\"><table>\n<tr>");
+    for (i, h) in table.header.iter().enumerate() {
+        write!(out, "<th{}>{}</th>", class(i), escape(h)).ok();
     }
     out.push_str("</tr>\n");
-    for row in rows {
+    for row in &table.rows {
         out.push_str("<tr>");
-        for cell in row {
-            write!(out, "<td>{}</td>", escape(cell)).ok();
+        for (i, cell) in row.iter().enumerate() {
+            if table.code.contains(&i) {
+                write!(out, "<td{}><code>{}</code></td>", class(i), escape(cell)).ok();
+            } else {
+                write!(out, "<td{}>{}</td>", class(i), escape(cell)).ok();
+            }
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n");
+    out.push_str("</table></div>\n");
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
-td:first-child,th:first-child,td:nth-child(2){text-align:left}th{background:#f0f0f0}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;vertical-align:top}\
+.l{text-align:left}td:not(.l){white-space:nowrap}.wide{overflow-x:auto}th{background:#f0f0f0}nav{background:#f7f7f7;border:1px solid #ddd;padding:0.5em 1.5em;display:inline-block}\
+nav ol{margin:0.3em 0;padding-left:1.2em}.warning{color:#a00}\
 svg{max-width:100%;height:auto}code{font-size:90%}";
 
 impl ReportFormat for Html {
@@ -40,66 +59,87 @@ impl ReportFormat for Html {
         "report.html"
     }
 
-    fn render(&self, results: &Results, charts: &[Chart]) -> Result<String> {
-        let t = tables(results);
-        let name = escape(&results.setting("name"));
+    fn render(&self, doc: &Document) -> Result<String> {
+        let title = escape(&doc.title);
         let mut out = String::new();
         write!(
             out,
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Experiment report: {name}</title><style>{STYLE}</style></head><body>\n<h1>Experiment report: {name}</h1>\n"
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}</style></head><body>\n<h1>{title}</h1>\n"
         )
         .ok();
-        if let Some(note) = super::partial_note(results) {
+        if let Some(warning) = &doc.warning {
             writeln!(
                 out,
-                "<p class=\"partial\"><strong>{}</strong></p>",
-                escape(&note)
+                "<p class=\"warning\"><strong>{}</strong></p>",
+                escape(warning)
             )
             .ok();
         }
-        out.push_str("<h2>The experiment as run</h2>\n");
-        let setup: Vec<Vec<String>> = t
-            .setup
-            .iter()
-            .map(|(k, v)| vec![k.clone(), v.clone()])
-            .collect();
-        table(&mut out, &["setting", "value"], &setup);
-        let players: Vec<Vec<String>> = t
-            .players
-            .iter()
-            .map(|(n, s)| vec![n.clone(), s.clone()])
-            .collect();
-        table(&mut out, &["player", "strategy"], &players);
-        out.push_str("<h2>Standings</h2>\n<p>Ratings: a Bradley-Terry (logistic Elo) MAP fit with a weak prior over all games, averaging 0, with 95% intervals (see Statistics).</p>\n");
-        table(&mut out, &t.standings_header, &t.standings);
-        out.push_str("<h2>Pairs</h2>\n<p>From A's point of view, with 95% intervals in the model the &quot;model, sample&quot; column names (see Statistics); LOS is the likelihood that A is stronger.</p>\n");
-        table(&mut out, &t.pairs_header, &t.pairs);
-        out.push_str("<h2>Results by colour</h2>\n");
-        table(&mut out, &t.colours_header, &t.colours);
-        out.push_str("<h2>Statistics</h2>\n<ul>\n");
-        for line in &t.statistics {
-            writeln!(out, "<li>{}</li>", escape(line)).ok();
-        }
-        out.push_str("</ul>\n<h2>Charts</h2>\n");
-        for chart in charts {
-            let svg = std::fs::read_to_string(&chart.svg).map_err(|e| Error::io(&chart.svg, e))?;
-            // Drop any XML prologue: the SVG element is inlined as it is.
-            let start = svg.find("<svg").unwrap_or(0);
-            write!(
+        out.push_str("<nav id=\"contents\"><strong>Contents</strong>\n<ol>\n");
+        for section in &doc.sections {
+            writeln!(
                 out,
-                "<h3>{}</h3>\n<div>{}</div>\n",
-                escape(&chart.title),
-                &svg[start..]
+                "<li><a href=\"#{}\">{}</a></li>",
+                section.id,
+                escape(&section.heading)
             )
             .ok();
         }
-        out.push_str("<h2>Run</h2>\n");
-        let meta: Vec<Vec<String>> = t
-            .metadata
-            .iter()
-            .map(|(k, v)| vec![k.clone(), v.clone()])
-            .collect();
-        table(&mut out, &["", ""], &meta);
+        out.push_str("</ol>\n</nav>\n");
+        for section in &doc.sections {
+            writeln!(
+                out,
+                "<section id=\"{}\">\n<h2>{}</h2>",
+                section.id,
+                escape(&section.heading)
+            )
+            .ok();
+            for block in &section.blocks {
+                match block {
+                    Block::Text(text) => writeln!(out, "<p>{}</p>", escape(text)).ok(),
+                    Block::Subheading(text) => writeln!(out, "<h3>{}</h3>", escape(text)).ok(),
+                    Block::List(lines) => {
+                        out.push_str("<ul>\n");
+                        for line in lines {
+                            writeln!(out, "<li>{}</li>", escape(line)).ok();
+                        }
+                        writeln!(out, "</ul>").ok()
+                    }
+                    Block::Links(links) => {
+                        out.push_str("<ul>\n");
+                        for (text, href) in links {
+                            writeln!(
+                                out,
+                                "<li><a href=\"{}\">{}</a></li>",
+                                escape(href),
+                                escape(text)
+                            )
+                            .ok();
+                        }
+                        writeln!(out, "</ul>").ok()
+                    }
+                    Block::Table(t) => {
+                        table(&mut out, t);
+                        Some(())
+                    }
+                    Block::Chart(chart) => {
+                        let svg = std::fs::read_to_string(&chart.svg)
+                            .map_err(|e| Error::io_during("read", &chart.svg, e))?;
+                        // Drop any XML prologue: the SVG element is inlined as it is.
+                        let start = svg.find("<svg").unwrap_or(0);
+                        write!(
+                            out,
+                            "<h3 id=\"chart-{}\">{}</h3>\n<div>{}</div>\n",
+                            chart.name,
+                            escape(&chart.title),
+                            &svg[start..]
+                        )
+                        .ok()
+                    }
+                };
+            }
+            out.push_str("</section>\n");
+        }
         out.push_str("</body></html>\n");
         Ok(out)
     }

@@ -1,12 +1,13 @@
 //! `reversi-lab ablate`: what each feature of an evaluation is worth, in Elo with a 95%
 //! interval, by playing the full evaluation against copies of itself without that feature.
 
-use crate::chart::interval_chart;
+use crate::chart::{interval_chart, Chart};
 use crate::error::{Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::csv_bytes;
 use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
+use crate::numbers::elo_interval;
 use crate::stats::holm;
 use crate::strategy::{StrategySpec, FEATURES};
 use serde::{Deserialize, Serialize};
@@ -238,47 +239,240 @@ pub fn worths(ablation: &Ablation, pairs: &[PairRow]) -> Result<Vec<Worth>> {
     Ok(worths)
 }
 
-fn table_text(worths: &[Worth]) -> String {
-    let mut out = String::from(
-        "| feature | variant | games | full's score | feature's worth (Elo, 95%) | p | p, Holm | significant after Holm |\n|---|---|---|---|---|---|---|---|\n",
-    );
-    for w in worths {
-        let f = |x: Option<f64>| match x {
-            Some(x) if x.is_finite() => format!("{x:+.0}"),
-            Some(x) if x > 0.0 => "+inf".into(),
-            Some(_) => "-inf".into(),
-            None => "-".into(),
-        };
-        let p = |x: Option<f64>| match x {
-            Some(x) if x < 0.0001 => "<0.0001".to_string(),
-            Some(x) => format!("{x:.4}"),
-            None => "-".into(),
-        };
-        writeln!(
-            out,
-            "| {} | {} | {} | {:.1}% | {} [{}, {}] | {} | {} | {} |",
-            w.feature,
-            if w.variant == "only" {
-                "only this feature"
-            } else {
-                "without it"
-            },
-            w.games,
-            100.0 * w.full_score.unwrap_or(f64::NAN),
-            f(w.elo),
-            f(w.elo_low),
-            f(w.elo_high),
-            p(w.p_value),
-            p(w.p_holm),
-            w.significant_holm
+/// One part of an ablation's table: the rows of one kind of variant, under a
+/// header that says what their Elo measures.
+pub struct Part {
+    /// `true` for the features used alone, `false` for the features removed.
+    pub alone: bool,
+    /// What the part shows, for a heading.
+    pub title: &'static str,
+    /// The column names.
+    pub header: Vec<&'static str>,
+    /// The rows, as text.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The chart of each part: (file stem, title, the chart's own heading).
+fn chart_of(alone: bool) -> (&'static str, &'static str, &'static str) {
+    if alone {
+        (
+            "ablation-alone",
+            "Each feature alone",
+            "Each feature alone: Elo of the full evaluation over a copy that keeps only that feature",
         )
-        .ok();
+    } else {
+        (
+            "ablation",
+            "Feature worth (each feature removed)",
+            "What each feature is worth: Elo of the full evaluation over the copy without it",
+        )
+    }
+}
+
+/// The ablation's rows in two parts: the features removed (each one's worth), then,
+/// with `alone = true`, the features used alone. An "only" row's Elo is the full
+/// evaluation's margin over that feature on its own, not the feature's worth: it
+/// says how far the feature alone falls short of the whole evaluation.
+#[must_use]
+pub fn parts(worths: &[Worth]) -> Vec<Part> {
+    let p = |x: Option<f64>| match x {
+        Some(x) if x < 0.0001 => "<0.0001".to_string(),
+        Some(x) => format!("{x:.4}"),
+        None => "-".into(),
+    };
+    let nan = f64::NAN;
+    [false, true]
+        .into_iter()
+        .map(|alone| {
+            let rows: Vec<Vec<String>> = worths
+                .iter()
+                .filter(|w| (w.variant == "only") == alone)
+                .map(|w| {
+                    vec![
+                        w.feature.clone(),
+                        if alone { "only this feature" } else { "without it" }.to_string(),
+                        w.games.to_string(),
+                        format!("{:.1}%", 100.0 * w.full_score.unwrap_or(nan)),
+                        elo_interval(
+                            w.elo.unwrap_or(nan),
+                            w.elo_low.unwrap_or(nan),
+                            w.elo_high.unwrap_or(nan),
+                        ),
+                        p(w.p_value),
+                        p(w.p_holm),
+                        w.significant_holm.clone(),
+                    ]
+                })
+                .collect();
+            let (title, worth) = if alone {
+                (
+                    "Each feature alone: the full evaluation against a copy that keeps only that feature",
+                    "Elo of the full evaluation over the feature alone [95%]",
+                )
+            } else {
+                (
+                    "Each feature removed: the full evaluation against a copy without that feature",
+                    "feature's worth: Elo of the full evaluation over the copy without it [95%]",
+                )
+            };
+            Part {
+                alone,
+                title,
+                header: vec![
+                    "feature",
+                    "variant",
+                    "games",
+                    "full's score",
+                    worth,
+                    "p",
+                    "p, Holm",
+                    "significant after Holm",
+                ],
+                rows,
+            }
+        })
+        .filter(|part| !part.rows.is_empty())
+        .collect()
+}
+
+/// What the ablation measured and how to read it, one paragraph per entry.
+#[must_use]
+pub fn explanation(worths: &[Worth]) -> Vec<String> {
+    let model = worths.first().map_or("pentanomial", |w| w.model.as_str());
+    let significant: Vec<String> = worths
+        .iter()
+        .filter(|w| w.significant_holm == "yes")
+        .map(|w| {
+            if w.variant == "only" {
+                format!("{} alone", w.feature)
+            } else {
+                w.feature.clone()
+            }
+        })
+        .collect();
+    let mut lines = vec![format!(
+        "Each row: the full evaluation against a copy of itself without one feature. A feature's worth is the full \
+         evaluation's Elo over that copy, with its 95% interval ({model} model: {}): positive means the feature helps.",
+        if model == "pentanomial" {
+            "each colour-swapped game pair one sample"
+        } else {
+            "each game one sample"
+        }
+    )];
+    if worths.iter().any(|w| w.variant == "only") {
+        lines.push(
+            "The rows of each feature alone (alone = true) measure something else: the full evaluation against a copy \
+             that keeps only that feature, every other weight 0. Their Elo is how far the feature alone falls short of \
+             the whole evaluation: the smaller, the more the feature carries on its own; it is not the feature's worth."
+                .into(),
+        );
+    }
+    lines.push(format!(
+        "With {} comparisons, some intervals exclude 0 by chance alone. The p-value tests \"Elo 0\" (the score test \
+         the interval inverts, so p < 0.05 exactly when the interval excludes 0); Holm's step-down correction over every \
+         row holds the chance of any false \"significant\" in the whole table to {:.0}%. Significant after the \
+         correction (* in the charts): {}.",
+        worths.len(),
+        100.0 * FAMILY_WISE_ALPHA,
+        if significant.is_empty() {
+            "none".to_string()
+        } else {
+            significant.join(", ")
+        }
+    ));
+    lines
+}
+
+/// The tables as Markdown: a heading and a table per part.
+#[must_use]
+pub fn table_text(worths: &[Worth]) -> String {
+    let mut out = String::new();
+    for part in parts(worths) {
+        writeln!(out, "{}:\n", part.title).ok();
+        writeln!(out, "| {} |", part.header.join(" | ")).ok();
+        writeln!(out, "|---|---|---:|---:|---:|---:|---:|---|").ok();
+        for row in &part.rows {
+            writeln!(out, "| {} |", row.join(" | ")).ok();
+        }
+        out.push('\n');
     }
     out
 }
 
-/// Runs the ablation and writes `ablation.csv`, `ablation.md` and a chart next to
-/// the usual results. Returns the run's summary and the table.
+/// Reads `ablation.csv` from a results folder, if it has one.
+pub fn read_worths(dir: &Path) -> Result<Option<Vec<Worth>>> {
+    let path = dir.join("ablation.csv");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    crate::lab::rows::read_csv(&path).map(Some)
+}
+
+/// Draws the ablation's charts into `dir`: `ablation` (each feature removed) and,
+/// with `alone = true`, `ablation-alone` (each feature alone), each under a title
+/// that says what its Elo measures.
+pub fn draw_charts(dir: &Path, worths: &[Worth]) -> Result<Vec<Chart>> {
+    let nan = f64::NAN;
+    let mut charts = Vec::new();
+    for part in [false, true] {
+        // First row at the bottom: the table's order reads top down.
+        let rows: Vec<(String, f64, f64, f64)> = worths
+            .iter()
+            .filter(|w| (w.variant == "only") == part)
+            .rev()
+            .map(|w| {
+                (
+                    format!(
+                        "{}{}{}",
+                        w.feature,
+                        if part { " alone" } else { "" },
+                        if w.significant_holm == "yes" {
+                            " *"
+                        } else {
+                            ""
+                        }
+                    ),
+                    w.elo_low.unwrap_or(nan),
+                    w.elo.unwrap_or(nan),
+                    w.elo_high.unwrap_or(nan),
+                )
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let (name, title, heading) = chart_of(part);
+        let mut chart = interval_chart(
+            dir,
+            name,
+            heading,
+            "Elo (95% interval; * significant after Holm's correction)",
+            &rows,
+        )?;
+        chart.title = title.to_string();
+        charts.push(chart);
+    }
+    Ok(charts)
+}
+
+/// `ablation.md`: what was measured, the tables and the charts.
+fn markdown(name: &str, worths: &[Worth]) -> String {
+    let mut text = format!("# Ablation: {name}\n\n");
+    for line in explanation(worths) {
+        writeln!(text, "{line}\n").ok();
+    }
+    text.push_str(&table_text(worths));
+    for part in [false, true] {
+        if worths.iter().any(|w| (w.variant == "only") == part) {
+            let (file, title, _) = chart_of(part);
+            writeln!(text, "![{title}](charts/{file}.svg)\n").ok();
+        }
+    }
+    text
+}
+
+/// Runs the ablation and writes `ablation.csv`, `ablation.md` and its charts next
+/// to the usual results. Returns the run's summary and the tables.
 pub fn ablate(
     path: &Path,
     games: Option<u64>,
@@ -297,71 +491,14 @@ pub fn ablate(
     let csv_path = dir.join("ablation.csv");
     std::fs::write(&csv_path, csv_bytes(&worths, &csv_path)?)
         .map_err(|e| Error::io(&csv_path, e))?;
-    let table = table_text(&worths);
+    write_outputs(&dir, &ablation.experiment.name, &worths)?;
+    Ok((summary, table_text(&worths)))
+}
+
+/// Writes `ablation.md` and draws the charts from the worths (`report` calls it
+/// again on an ablation folder, so both paths draw the same).
+pub fn write_outputs(dir: &Path, name: &str, worths: &[Worth]) -> Result<Vec<Chart>> {
     let md_path = dir.join("ablation.md");
-    let significant: Vec<String> = worths
-        .iter()
-        .filter(|w| w.significant_holm == "yes")
-        .map(|w| {
-            if w.variant == "only" {
-                format!("{} alone", w.feature)
-            } else {
-                w.feature.clone()
-            }
-        })
-        .collect();
-    let model = worths.first().map_or("pentanomial", |w| w.model.as_str());
-    let text = format!(
-        "# Ablation: {}\n\nEach row: the full evaluation against a copy of itself {}. A feature's worth is the full \
-         evaluation's Elo over that copy, with its 95% interval ({model} model: {}): positive means the feature helps.\n\n\
-         With {} comparisons, some intervals exclude 0 by chance alone. The p-value tests \"worth 0 Elo\" (the score test \
-         the interval inverts, so p < 0.05 exactly when the interval excludes 0); Holm's step-down correction holds the \
-         chance of any false \"significant\" in the whole table to {:.0}%. Significant after the correction: {}.\n\n{table}\n\
-         ![Feature worth](charts/ablation.svg)\n",
-        ablation.experiment.name,
-        "without one feature (or with that feature alone)",
-        if model == "pentanomial" {
-            "each colour-swapped game pair one sample"
-        } else {
-            "each game one sample"
-        },
-        worths.len(),
-        100.0 * FAMILY_WISE_ALPHA,
-        if significant.is_empty() {
-            "none".to_string()
-        } else {
-            significant.join(", ")
-        }
-    );
-    std::fs::write(&md_path, text).map_err(|e| Error::io(&md_path, e))?;
-    let nan = f64::NAN;
-    let rows: Vec<(String, f64, f64, f64)> = worths
-        .iter()
-        .rev()
-        .map(|w| {
-            (
-                format!(
-                    "{}{}{}",
-                    if w.variant == "only" { "only " } else { "" },
-                    w.feature,
-                    if w.significant_holm == "yes" {
-                        " *"
-                    } else {
-                        ""
-                    }
-                ),
-                w.elo_low.unwrap_or(nan),
-                w.elo.unwrap_or(nan),
-                w.elo_high.unwrap_or(nan),
-            )
-        })
-        .collect();
-    interval_chart(
-        &dir.join("charts"),
-        "ablation",
-        "What each feature is worth: Elo of the full evaluation over the copy without it",
-        "Elo (95% interval; * significant after Holm's correction)",
-        &rows,
-    )?;
-    Ok((summary, table))
+    std::fs::write(&md_path, markdown(name, worths)).map_err(|e| Error::io(&md_path, e))?;
+    draw_charts(&dir.join("charts"), worths)
 }

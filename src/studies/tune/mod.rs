@@ -1,13 +1,15 @@
 //! `reversi-lab tune`: find evaluation weights by play (SPSA, or CMA-ES), then prove
-//! the gain with validation runs against the starting player and a panel.
+//! the gain with validation runs against the starting player and a panel. The
+//! folder's charts and report are drawn by the report layer from what the tune
+//! leaves there (`report::write_report`, which the command calls at the end).
 
-mod charts;
+pub mod charts;
 mod cmaes;
 pub mod config;
-mod openings;
+pub mod openings;
 mod spsa;
 pub mod trace;
-mod validate;
+pub mod validate;
 
 pub use config::{Method, Param, Tune};
 
@@ -15,11 +17,11 @@ use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::folder::{move_aside, remove_aside, FolderLock};
 use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
+use crate::numbers::fixed;
 use crate::progress::Progress;
 use crate::stats::Trinomial;
 use crate::strategy::Strategy;
 use crate::with_geometry;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 use trace::Trace;
@@ -97,7 +99,7 @@ pub struct TuneSummary {
     pub best: Vec<f64>,
     /// Lines for the terminal: the parameters and the validation.
     pub lines: Vec<String>,
-    /// The validation runs' folders (for their reports).
+    /// The validation runs' folders (the tune's report redraws their reports too).
     pub validations: Vec<PathBuf>,
     /// Whether the run was interrupted.
     pub interrupted: bool,
@@ -171,7 +173,14 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
             .params
             .iter()
             .zip(&best)
-            .map(|(p, v)| format!("{:<24} {:>10.3} -> {:>10.3}", p.name, p.start, v))
+            .map(|(p, v)| {
+                format!(
+                    "{:<24} {:>10} -> {:>10}",
+                    p.name,
+                    fixed(p.start, 3),
+                    fixed(*v, 3)
+                )
+            })
             .collect();
         return Ok(TuneSummary {
             out,
@@ -191,22 +200,23 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
         .zip(best.iter().zip(&last))
         .map(|(p, (v, end))| {
             format!(
-                "{:<24} {:>10.3} -> {:>10.3}  (final iteration {:.3})",
-                p.name, p.start, v, end
+                "{:<24} {:>10} -> {:>10}  (final iteration {})",
+                p.name,
+                fixed(p.start, 3),
+                fixed(*v, 3),
+                fixed(*end, 3)
             )
         })
         .collect();
     lines.push(format!(
         "tuned values: the mean over the last {} of {} iterations",
-        tail_count(rows.len()),
+        trace::tail_count(rows.len()),
         rows.len()
     ));
     let tuned = tune.table(&best);
     write_best(&tune, &tuned, &out)?;
-    charts::draw(&tune, &rows, &out.join("charts"))?;
     let (validation, validations) = validate::validate(&tune, &tuned, &out, quiet, stop)?;
-    lines.extend(validation.iter().cloned());
-    write_report(&tune, &best, &last, rows.len(), &validation, &out)?;
+    lines.extend(validation);
     Ok(TuneSummary {
         out,
         best,
@@ -257,47 +267,4 @@ fn write_best(tune: &Tune, tuned: &Table, out: &Path) -> Result<()> {
         toml::to_string(&doc).expect("a table serialises")
     );
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
-}
-
-/// Iterations the tuned values average over.
-fn tail_count(rows: usize) -> usize {
-    ((rows as f64 * trace::TAIL).ceil() as usize).clamp(1, rows.max(1))
-}
-
-/// The tune's `report.md`: the parameters, the validation verdicts and the charts.
-fn write_report(
-    tune: &Tune,
-    best: &[f64],
-    last: &[f64],
-    rows: usize,
-    validation: &[String],
-    out: &Path,
-) -> Result<()> {
-    let mut report = format!(
-        "# Tune: {}\n\nMethod {}, {} iterations of {} games, seed {}. Tuned: the mean of the parameters over the last {} \
-         iterations (10%), steadier than the final iteration's values, which `trace.csv` keeps.\n\n\
-         | parameter | start | tuned | final iteration | bounds |\n|---|---|---|---|---|\n",
-        tune.name,
-        tune.method.name(),
-        tune.iterations,
-        tune.games,
-        tune.setup.seed,
-        tail_count(rows)
-    );
-    for (p, (v, end)) in tune.params.iter().zip(best.iter().zip(last)) {
-        writeln!(
-            report,
-            "| {} | {} | {:.3} | {:.3} | [{}, {}] |",
-            p.name, p.start, v, end, p.min, p.max
-        )
-        .ok();
-    }
-    report.push_str("\n## Validation\n\n");
-    for line in validation {
-        writeln!(report, "- {line}").ok();
-    }
-    report.push_str("\nScores and Elo: 95% score intervals in the model named on each line (pentanomial: each colour-swapped game pair one sample), as in the validation runs' `pairs.csv`.\n");
-    report.push_str("\n## Charts\n\n![Parameters](charts/parameters.svg)\n\n![Result per iteration](charts/results.svg)\n");
-    let path = out.join("report.md");
-    std::fs::write(&path, report).map_err(|e| Error::io(&path, e))
 }

@@ -87,8 +87,8 @@ pub fn spsa<G: Geometry>(
         progress.advance(1);
         let recent: Vec<f64> = rows.iter().rev().take(20).map(|r| r.result).collect();
         progress.message(format!(
-            "recent result {:+.3}",
-            recent.iter().sum::<f64>() / recent.len() as f64
+            "recent result {}",
+            crate::numbers::signed(recent.iter().sum::<f64>() / recent.len() as f64, 3)
         ));
     }
     Ok((theta, false))

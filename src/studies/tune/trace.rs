@@ -64,6 +64,50 @@ pub fn tail_mean(rows: &[TraceRow]) -> Option<Vec<f64>> {
     )
 }
 
+/// The complete rows of a trace file (a partial last line, left by a kill, is
+/// dropped); an error when its columns are not the tune's or a row is unreadable.
+pub fn read(path: &Path, tune: &Tune) -> Result<Vec<TraceRow>> {
+    let mut rows = Vec::new();
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
+        .clone();
+    if headers.iter().ne(header(tune).iter().map(String::as_str)) {
+        return Err(Error::input(format!(
+            "{} was written by a different tune (its columns differ): use --out DIR for a new tune",
+            path.display()
+        )));
+    }
+    let records: Vec<_> = reader.records().collect();
+    let last = records.len().saturating_sub(1);
+    for (i, record) in records.into_iter().enumerate() {
+        match record
+            .ok()
+            .and_then(|r| TraceRow::from_record(&r, tune.params.len()))
+        {
+            Some(row) => rows.push(row),
+            // A kill can leave half a last line: drop it.
+            None if i == last => break,
+            None => {
+                return Err(Error::input(format!(
+                    "{}: row {} cannot be read (was the file edited?): use --force or --out DIR for a new tune",
+                    path.display(),
+                    i + 2
+                )))
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// How many of the last iterations the tuned values average over: 10% (at least one).
+#[must_use]
+pub fn tail_count(rows: usize) -> usize {
+    ((rows as f64 * TAIL).ceil() as usize).clamp(1, rows.max(1))
+}
+
 /// The trace file of a tune, open for appending.
 pub struct Trace {
     path: PathBuf,
@@ -87,40 +131,11 @@ impl Trace {
     /// Opens (or starts) `path`: returns the complete rows already there, and
     /// rewrites the file from them so a partial last line is dropped.
     pub fn open(path: &Path, tune: &Tune) -> Result<(Self, Vec<TraceRow>)> {
-        let mut rows = Vec::new();
-        if path.exists() {
-            let mut reader = csv::Reader::from_path(path)
-                .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
-            let headers = reader
-                .headers()
-                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
-                .clone();
-            if headers.iter().ne(header(tune).iter().map(String::as_str)) {
-                return Err(Error::input(format!(
-                    "{} was written by a different tune (its columns differ): use --out DIR for a new tune",
-                    path.display()
-                )));
-            }
-            let records: Vec<_> = reader.records().collect();
-            let last = records.len().saturating_sub(1);
-            for (i, record) in records.into_iter().enumerate() {
-                match record
-                    .ok()
-                    .and_then(|r| TraceRow::from_record(&r, tune.params.len()))
-                {
-                    Some(row) => rows.push(row),
-                    // A kill can leave half a last line: drop it.
-                    None if i == last => break,
-                    None => {
-                        return Err(Error::input(format!(
-                            "{}: row {} cannot be read (was the file edited?): use --force or --out DIR for a new tune",
-                            path.display(),
-                            i + 2
-                        )))
-                    }
-                }
-            }
-        }
+        let rows = if path.exists() {
+            read(path, tune)?
+        } else {
+            Vec::new()
+        };
         let mut text = header(tune).join(",").into_bytes();
         text.push(b'\n');
         for row in &rows {

@@ -5,22 +5,84 @@
 use super::config::Tune;
 use super::openings;
 use crate::error::{Error, Result};
-use crate::lab::{run, Experiment, Format, Openings, RunOptions, Seeds, Sprt, Status};
+use crate::lab::{run, Experiment, Format, Openings, PairRow, RunOptions, Seeds, Sprt, Status};
+use crate::numbers::elo_interval;
 use crate::strategy::StrategySpec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use toml::Table;
 
-/// `+120 [+98, +143]`, infinities as `+inf` / `-inf`.
-fn elo_text(elo: f64, low: f64, high: f64) -> String {
-    let f = |x: f64| {
-        if x.is_infinite() {
-            if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+/// The names of the validation's opponents, in the order they play: the start, then the panel.
+#[must_use]
+pub fn opponents(tune: &Tune) -> Vec<String> {
+    std::iter::once("start".to_string())
+        .chain(tune.validation_panel.iter().map(|(name, _)| name.clone()))
+        .collect()
+}
+
+/// Why the tune has no validation, if it has none.
+#[must_use]
+pub fn skipped(tune: &Tune) -> Option<String> {
+    (tune.validation_games == 0).then(|| {
+        if tune.validation_skipped {
+            "validation skipped (validation.skip = true)".into()
         } else {
-            format!("{x:+.0}")
+            "validation skipped (validation.games = 0)".into()
         }
+    })
+}
+
+/// The folder of the validation run against `opponent`.
+#[must_use]
+pub fn folder(out: &Path, opponent: &str) -> PathBuf {
+    out.join(format!("validation-{opponent}"))
+}
+
+/// One validation's verdict from its pair row (the tuned player is A) and how the
+/// run ended: counts, score and Elo with their 95% interval, the model and sample
+/// size, the SPRT's decision, and whether the interval excludes 0.
+#[must_use]
+pub fn verdict(opponent: &str, pair: &PairRow, status: Status) -> String {
+    let nan = f64::NAN;
+    let (elo, low, high) = (
+        pair.elo.unwrap_or(nan),
+        pair.elo_low.unwrap_or(nan),
+        pair.elo_high.unwrap_or(nan),
+    );
+    let verdict = if low > 0.0 {
+        "significant gain: the 95% interval is entirely above 0"
+    } else if high < 0.0 {
+        "significantly WORSE: the 95% interval is entirely below 0"
+    } else {
+        "NOT significant: the 95% interval includes 0"
     };
-    format!("{} [{}, {}]", f(elo), f(low), f(high))
+    let after = pair
+        .sprt_pairs
+        .as_deref()
+        .filter(|p| !p.is_empty())
+        .map_or(String::new(), |p| format!(" after {p} game pairs"));
+    let sprt = match status {
+        Status::SprtAcceptedH1 => format!(", SPRT accepted H1{after}"),
+        Status::SprtAcceptedH0 => format!(", SPRT accepted H0{after}"),
+        _ => String::new(),
+    };
+    let model = pair.model.as_deref().unwrap_or("trinomial");
+    let sample = if model == "pentanomial" {
+        format!("{} game pairs", pair.paired().pairs.pairs())
+    } else {
+        format!("{} games", pair.games)
+    };
+    format!(
+        "tuned vs {opponent}: {} games, {}/{}/{}, score {:.1}% [{:.1}%, {:.1}%], Elo {} ({model}, 95%, {sample}){sprt}: {verdict}",
+        pair.games,
+        pair.wins,
+        pair.draws,
+        pair.losses,
+        100.0 * pair.score.unwrap_or(nan),
+        100.0 * pair.score_low.unwrap_or(nan),
+        100.0 * pair.score_high.unwrap_or(nan),
+        elo_interval(elo, low, high),
+    )
 }
 
 /// Plays the tuned player against the start and the validation panel; returns one
@@ -32,15 +94,8 @@ pub fn validate(
     quiet: bool,
     stop: &AtomicBool,
 ) -> Result<(Vec<String>, Vec<PathBuf>)> {
-    if tune.validation_games == 0 {
-        return Ok((
-            vec![if tune.validation_skipped {
-                "validation skipped (validation.skip = true)".into()
-            } else {
-                "validation skipped (validation.games = 0)".into()
-            }],
-            Vec::new(),
-        ));
+    if let Some(line) = skipped(tune) {
+        return Ok((vec![line], Vec::new()));
     }
     // Held-out openings: one per colour-swapped pair of a validation run.
     let held = openings::held_out(tune, (tune.validation_games / 2).max(1) as usize);
@@ -94,7 +149,7 @@ pub fn validate(
             });
         }
         let experiment = builder.build()?;
-        let dir = out.join(format!("validation-{name}"));
+        let dir = folder(out, &name);
         if dir.exists() {
             std::fs::remove_dir_all(&dir).map_err(|e| Error::io_during("remove", &dir, e))?;
         }
@@ -114,47 +169,7 @@ pub fn validate(
             break;
         }
         dirs.push(dir);
-        let pair = &summary.pairs[0];
-        let nan = f64::NAN;
-        let (elo, low, high) = (
-            pair.elo.unwrap_or(nan),
-            pair.elo_low.unwrap_or(nan),
-            pair.elo_high.unwrap_or(nan),
-        );
-        let verdict = if low > 0.0 {
-            "significant gain: the 95% interval is entirely above 0"
-        } else if high < 0.0 {
-            "significantly WORSE: the 95% interval is entirely below 0"
-        } else {
-            "NOT significant: the 95% interval includes 0"
-        };
-        let after = pair
-            .sprt_pairs
-            .as_deref()
-            .filter(|p| !p.is_empty())
-            .map_or(String::new(), |p| format!(" after {p} game pairs"));
-        let sprt = match summary.status {
-            Status::SprtAcceptedH1 => format!(", SPRT accepted H1{after}"),
-            Status::SprtAcceptedH0 => format!(", SPRT accepted H0{after}"),
-            _ => String::new(),
-        };
-        let model = pair.model.as_deref().unwrap_or("trinomial");
-        let sample = if model == "pentanomial" {
-            format!("{} game pairs", pair.paired().pairs.pairs())
-        } else {
-            format!("{} games", pair.games)
-        };
-        lines.push(format!(
-            "tuned vs {name}: {} games, {}/{}/{}, score {:.1}% [{:.1}%, {:.1}%], Elo {} ({model}, 95%, {sample}){sprt}: {verdict}",
-            pair.games,
-            pair.wins,
-            pair.draws,
-            pair.losses,
-            100.0 * pair.score.unwrap_or(nan),
-            100.0 * pair.score_low.unwrap_or(nan),
-            100.0 * pair.score_high.unwrap_or(nan),
-            elo_text(elo, low, high),
-        ));
+        lines.push(verdict(&name, &summary.pairs[0], summary.status));
     }
     Ok((lines, dirs))
 }

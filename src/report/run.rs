@@ -1,0 +1,359 @@
+//! The report of a run: the experiment as run and how, standings (and, for a
+//! gauntlet, the challengers against the field), the charts, every pair, results by
+//! colour and how each number was computed; an ablation's tables and charts when the
+//! folder holds one.
+
+use super::doc::{Block, Document, Section, Table};
+use super::{elo_interval, field, percent_interval, Chart, PairRow, Results};
+use crate::studies::ablate::{self, Worth};
+
+/// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
+pub(crate) fn model_cell(p: &PairRow) -> String {
+    let paired = p.paired();
+    let model = p.model.as_deref().unwrap_or("trinomial");
+    if model == "pentanomial" {
+        format!("pentanomial, {} game pairs", paired.pairs.pairs())
+    } else {
+        format!("trinomial, {} games", p.games)
+    }
+}
+
+/// The SPRT's verdict: `H1 after 44 game pairs`, or `continue`.
+fn sprt_cell(p: &PairRow) -> String {
+    match (p.sprt_result.as_deref(), p.sprt_pairs.as_deref()) {
+        (Some(result), Some(pairs)) if !pairs.is_empty() && result != "continue" => {
+            format!("{result} after {pairs} game pairs")
+        }
+        (Some(result), _) => result.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The lines of the report's "Statistics" section.
+fn statistics(results: &Results) -> Vec<String> {
+    let mut lines = Vec::new();
+    let pairs = results.pairs.len();
+    let penta = results
+        .pairs
+        .iter()
+        .filter(|p| p.model.as_deref() == Some("pentanomial"))
+        .count();
+    lines.push(format!(
+        "Pair scores, Elo and LOS (the pairs table and the progress chart): 95% score intervals \
+         (Wilson's score interval generalised to draws and game pairs), in the model the table's \"model, sample\" column names \
+         with its sample size: pentanomial over colour-swapped game pairs when every game of the pair belongs to one, \
+         trinomial over games otherwise. Pairs in the pentanomial model here: {penta} of {pairs}."
+    ));
+    lines.push(
+        "Elo, trinomial: the per-game interval beside it, for comparison; it ignores that the games of a pair share an opening.".into(),
+    );
+    lines.push(
+        "A's margin: the mean disc margin with a 95% normal interval, its variance taken over game pairs (mean margin of the pair) \
+         in the pentanomial model and over games in the trinomial one, dividing by the sample size as the score does."
+            .into(),
+    );
+    let games: u64 = results.pairs.iter().map(|p| p.games).sum();
+    lines.push(format!(
+        "Standings: ratings from a Bradley-Terry (logistic Elo) MAP fit with a weak prior (each player half a game drawn \
+         against a virtual player rated 0, which keeps perfect scores finite), 95% normal intervals from the curvature of \
+         the log-posterior, over all {games} games, each game one sample (the pairing is not modelled there: the games \
+         column gives each player's count)."
+    ));
+    if results.setting("format") == "gauntlet" {
+        lines.push(
+            "Challengers against the field: each challenger's games against every player it met, pooled into one \
+             sample (its colour-swapped game pairs, pentanomial, when every game belongs to one), with the same 95% \
+             score interval as a pair's; the opponents differ in strength, which this treats as noise, so the \
+             interval errs on the wide side."
+                .into(),
+        );
+    }
+    for p in results.pairs.iter().filter(|p| p.sprt_llr.is_some()) {
+        let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.2}"));
+        let setting = |key: &str| {
+            results
+                .experiment
+                .get("sprt")
+                .and_then(|s| s.get(key))
+                .map_or("-".into(), ToString::to_string)
+        };
+        lines.push(format!(
+            "SPRT ({} vs {}): the exact pentanomial generalised likelihood ratio of elo1 = {} against elo0 = {} (alpha {}, beta {}), \
+             over {} game pairs: LLR {} with bounds [{}, {}]: {}.",
+            p.player_a,
+            p.player_b,
+            setting("elo1"),
+            setting("elo0"),
+            setting("alpha"),
+            setting("beta"),
+            p.paired().pairs.pairs(),
+            f(p.sprt_llr),
+            f(p.sprt_lower),
+            f(p.sprt_upper),
+            match sprt_cell(p).as_str() {
+                "continue" => "no bound crossed yet".to_string(),
+                verdict => verdict.to_string(),
+            }
+        ));
+    }
+    lines
+}
+
+/// The experiment's settings, in the order people look for them.
+fn setup(results: &Results) -> Vec<(String, String)> {
+    [
+        "name",
+        "description",
+        "format",
+        "size",
+        "rules",
+        "openings",
+        "games_per_pair",
+        "seed",
+        "challengers",
+        "sprt",
+    ]
+    .iter()
+    .filter(|k| results.experiment.contains_key(**k))
+    .map(|k| (k.to_string(), results.setting(k)))
+    .collect()
+}
+
+fn players(results: &Results) -> Table {
+    let rows = results
+        .experiment
+        .get("players")
+        .and_then(toml::Value::as_array)
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    let name = p
+                        .get("name")
+                        .and_then(toml::Value::as_str)
+                        .unwrap_or("?")
+                        .to_string();
+                    let strategy = p.get("strategy").map(|s| s.to_string()).unwrap_or_default();
+                    vec![name, strategy]
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Table::new(&["player", "strategy"], rows).code(1)
+}
+
+/// How the run was made, from `[run]` of run.toml: the command line, commit and
+/// host (recorded since they were added; older folders lack them), then, unless
+/// `origin_only` (a tune shows where its validation runs were made, not how they went),
+/// the session.
+pub(crate) fn how_run(run: &toml::Table, origin_only: bool) -> Table {
+    let text = |v: &toml::Value| match v {
+        toml::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    let rows: Vec<(String, String)> = [
+        ("command", "command line"),
+        ("commit", "git commit"),
+        ("host", "host"),
+        ("version", "reversi-lab version"),
+        ("status", "status"),
+        ("started", "started"),
+        ("threads", "threads"),
+        ("games", "games"),
+        ("elapsed_seconds", "seconds (last session)"),
+        ("games_per_second", "games per second (last session)"),
+    ]
+    .iter()
+    .filter(|(key, _)| {
+        !origin_only || ["command", "commit", "host", "version", "started"].contains(key)
+    })
+    .filter_map(|(key, label)| Some((label.to_string(), text(run.get(*key)?))))
+    .collect();
+    Table::pairs(["recorded", "value"], &rows)
+}
+
+fn standings(results: &Results) -> Table {
+    let rows = results
+        .standings
+        .iter()
+        .map(|s| {
+            vec![
+                s.rank.to_string(),
+                s.player.clone(),
+                s.games.to_string(),
+                format!("{}/{}/{}", s.wins, s.draws, s.losses),
+                s.score.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                elo_interval(s.rating, s.rating_low, s.rating_high),
+            ]
+        })
+        .collect();
+    Table::new(
+        &["rank", "player", "games", "W/D/L", "score", "rating [95%]"],
+        rows,
+    )
+}
+
+fn pairs(results: &Results) -> Table {
+    let sprt = results.pairs.iter().any(|p| p.sprt_llr.is_some());
+    let mut header = vec![
+        "A",
+        "B",
+        "games",
+        "W/D/L (A)",
+        "A's score [95%]",
+        "Elo (A - B) [95%]",
+        "LOS",
+        "model, sample",
+        "A's margin [95%]",
+        "Elo, trinomial [95%]",
+    ];
+    if sprt {
+        header.extend(["SPRT LLR [bounds]", "SPRT"]);
+    }
+    let signed = |x: f64| crate::numbers::signed(x, 1);
+    let rows = results
+        .pairs
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                p.player_a.clone(),
+                p.player_b.clone(),
+                p.games.to_string(),
+                format!("{}/{}/{}", p.wins, p.draws, p.losses),
+                percent_interval(p.score, p.score_low, p.score_high),
+                elo_interval(p.elo, p.elo_low, p.elo_high),
+                p.los.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v)),
+                model_cell(p),
+                match (p.margin_mean, p.margin_low, p.margin_high) {
+                    (Some(m), Some(l), Some(h)) => {
+                        format!("{} [{}, {}]", signed(m), signed(l), signed(h))
+                    }
+                    (Some(m), _, _) => signed(m),
+                    _ => "-".into(),
+                },
+                elo_interval(p.elo, p.trinomial_elo_low, p.trinomial_elo_high),
+            ];
+            if sprt {
+                row.push(match (p.sprt_llr, p.sprt_lower, p.sprt_upper) {
+                    (Some(v), Some(l), Some(u)) => format!("{v:.2} [{l:.2}, {u:.2}]"),
+                    (Some(v), _, _) => format!("{v:.2}"),
+                    _ => "-".into(),
+                });
+                row.push(sprt_cell(p));
+            }
+            row
+        })
+        .collect();
+    Table::new(&header, rows)
+}
+
+fn colours(results: &Results) -> Table {
+    let score = |s: Option<f64>| s.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v));
+    let rows = results
+        .pairs
+        .iter()
+        .map(|p| {
+            vec![
+                p.player_a.clone(),
+                p.player_b.clone(),
+                format!("{}/{}/{}", p.black_wins, p.black_draws, p.black_losses),
+                score(p.black_score),
+                format!("{}/{}/{}", p.white_wins, p.white_draws, p.white_losses),
+                score(p.white_score),
+            ]
+        })
+        .collect();
+    Table::new(
+        &[
+            "A",
+            "B",
+            "A as black W/D/L",
+            "A's score as black",
+            "A as white W/D/L",
+            "A's score as white",
+        ],
+        rows,
+    )
+}
+
+/// The ablation's section: what was measured, then each part's table and chart.
+fn ablation_section(worths: &[Worth], charts: &[Chart]) -> Section {
+    let mut section = Section::new("ablation", "Ablation: what each feature is worth");
+    for line in ablate::explanation(worths) {
+        section = section.with(Block::Text(line));
+    }
+    for part in ablate::parts(worths) {
+        let stem = if part.alone {
+            "ablation-alone"
+        } else {
+            "ablation"
+        };
+        section = section
+            .with(Block::Subheading(part.title.to_string()))
+            .with(Block::Table(Table::new(&part.header, part.rows)));
+        if let Some(chart) = charts.iter().find(|c| c.name == stem) {
+            section = section.with(Block::Chart(chart.clone()));
+        }
+    }
+    section
+}
+
+/// The report of a run; `ablation` holds an ablation's worths and charts.
+pub(crate) fn document(
+    results: &Results,
+    charts: &[Chart],
+    ablation: Option<&(Vec<Worth>, Vec<Chart>)>,
+) -> Document {
+    let name = results.setting("name");
+    // An ablation's own tables come first: they are what it was run for.
+    let mut sections: Vec<Section> = ablation
+        .map(|(worths, drawn)| ablation_section(worths, drawn))
+        .into_iter()
+        .collect();
+    sections.push(
+        Section::new("experiment", "The experiment as run")
+            .with(Block::Table(Table::pairs(
+                ["setting", "value"],
+                &setup(results),
+            )))
+            .with(Block::Table(players(results)))
+            .with(Block::Subheading("How it was run".into()))
+            .with(Block::Table(how_run(&results.run, false))),
+    );
+    let mut standing = Section::new("standings", "Standings").with(Block::Text(
+        "Ratings: a Bradley-Terry (logistic Elo) MAP fit with a weak prior over all games, averaging 0, with 95% intervals (see Statistics).".into(),
+    ));
+    let gauntlet = field::against_the_field(results);
+    if gauntlet.is_some() {
+        standing = standing.with(Block::Text(field::STANDINGS_NOTE.into()));
+    }
+    sections.push(standing.with(Block::Table(standings(results))));
+    if let Some(section) = gauntlet {
+        sections.push(section);
+    }
+    let run_charts: Vec<&Chart> = charts
+        .iter()
+        .filter(|c| !c.name.starts_with("ablation"))
+        .collect();
+    let mut drawn = Section::new("charts", "Charts");
+    for chart in run_charts {
+        drawn = drawn.with(Block::Chart(chart.clone()));
+    }
+    sections.push(drawn);
+    sections.push(
+        Section::new("pairs", "Pairs")
+            .with(Block::Text("From A's point of view, with 95% intervals in the model the \"model, sample\" column names (see Statistics); LOS is the likelihood that A is stronger.".into()))
+            .with(Block::Table(pairs(results))),
+    );
+    sections
+        .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
+    sections.push(Section::new("statistics", "Statistics").with(Block::List(statistics(results))));
+    Document {
+        title: if ablation.is_some() {
+            format!("Ablation report: {name}")
+        } else {
+            format!("Experiment report: {name}")
+        },
+        warning: super::partial_note(results),
+        sections,
+    }
+}
