@@ -169,41 +169,42 @@ fn shard_auto_reads_the_scheduler() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("e.toml"), round_robin()).unwrap();
-    let out = bin()
-        .current_dir(d)
-        .args(["run", "e.toml", "--shard", "auto", "--quiet"])
-        .env("SLURM_ARRAY_TASK_ID", "2")
-        .env("SLURM_ARRAY_TASK_COUNT", "3")
-        .env("SLURM_ARRAY_TASK_MIN", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(d.join("results/rr/shards/2-of-3/games.csv").exists());
-    let out = bin()
-        .current_dir(d)
-        .args([
-            "run", "e.toml", "--shard", "auto", "--shards", "3", "--quiet",
-        ])
-        .env("JOB_COMPLETION_INDEX", "0")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(d.join("results/rr/shards/1-of-3/games.csv").exists());
-    let out = bin()
-        .current_dir(d)
-        .args(["run", "e.toml", "--shard", "auto"])
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .output()
-        .unwrap();
+    // Runs `--shard auto` under a scheduler's environment (and none of the other's).
+    let auto = |extra: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = bin();
+        cmd.current_dir(d)
+            .args(["run", "e.toml", "--shard", "auto", "--quiet"])
+            .args(extra)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
+        cmd.output().unwrap()
+    };
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "2"),
+        ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+    ];
+    let kubernetes = [("JOB_COMPLETION_INDEX", "0")];
+    for (extra, env, folder) in [
+        (&[][..], &slurm[..], "2-of-3"),
+        (&["--shards", "3"][..], &kubernetes[..], "1-of-3"),
+    ] {
+        let out = auto(extra, env);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(d
+            .join("results/rr/shards")
+            .join(folder)
+            .join("games.csv")
+            .exists());
+    }
+    let out = auto(&[], &[]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("found no scheduler"), "{stderr}");

@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::RunRecord;
+use crate::lab::runner::default_out;
 use crate::lab::setup::check_threads;
 use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Shard, Status};
 use crate::studies::{ablate, tune};
@@ -106,13 +107,10 @@ impl RunArgs {
 
     /// The results folder: `--out`, or `results/<name>` (a shard's under `shards/I-of-N`).
     fn out(&self, name: &str, shard: Option<Shard>) -> PathBuf {
-        self.output.out.clone().unwrap_or_else(|| {
-            let folder = Path::new("results").join(name);
-            match shard {
-                Some(shard) => folder.join("shards").join(shard.folder_name()),
-                None => folder,
-            }
-        })
+        self.output
+            .out
+            .clone()
+            .unwrap_or_else(|| default_out(name, shard))
     }
 }
 

@@ -270,16 +270,24 @@ fn prepare(
     Ok((0, lock))
 }
 
+/// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
+/// shard `results/<name>/shards/I-of-N` (the folder `merge` looks in).
+#[must_use]
+pub fn default_out(name: &str, shard: Option<Shard>) -> PathBuf {
+    let folder = Path::new("results").join(name);
+    match shard {
+        Some(shard) => folder.join("shards").join(shard.folder_name()),
+        None => folder,
+    }
+}
+
 /// Plays an experiment (or the rest of it, with `resume`) and writes its results.
 pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSummary> {
     let shard = options.shard;
-    let out = options.out.clone().unwrap_or_else(|| {
-        let folder = Path::new("results").join(&experiment.name);
-        match shard {
-            Some(shard) => folder.join("shards").join(shard.folder_name()),
-            None => folder,
-        }
-    });
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&experiment.name, shard));
     let schedule = Schedule::of(experiment);
     let total = shard.unwrap_or(Shard::whole()).games(schedule.total());
     let threads = experiment.setup.thread_count();
