@@ -107,6 +107,7 @@ pub fn validate(
                 quiet,
                 stop,
                 shard: None,
+                played: None,
             },
         )?;
         if summary.status == Status::Interrupted {
