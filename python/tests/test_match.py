@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -111,3 +114,24 @@ def test_a_failing_progress_callback_stops_the_match():
             "alphabeta:depth=2", "random", games=100000, seed=1, threads=1, size=8, anti=False,
             scoring="count", openings=0, keep_games=False, progress=fail,
         )
+
+
+def test_ctrl_c_interrupts_a_long_match():
+    # The handler is set in the child: a shell may start it with SIGINT ignored.
+    script = (
+        "import signal, time, reversi_lab as rl\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "print('playing', flush=True)\n"
+        "try:\n"
+        "    rl.match('alphabeta:depth=4', 'random', games=10**6, threads=2, progress=False)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "playing"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert out.strip() == "interrupted" and child.returncode == 0
+    assert time.monotonic() - sent < 10

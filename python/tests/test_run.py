@@ -86,3 +86,26 @@ def test_errors(tmp_path):
     with pytest.raises(ValueError, match="unknown backend"):
         rl.load(tmp_path, backend="excel")
     assert not (tmp_path / "x").exists()
+
+
+def test_an_interrupted_run_resumes_to_the_same_games(tmp_path):
+    experiment = dict(EXPERIMENT, name="long", size=8, games_per_pair=2000, threads=1)
+    experiment["players"] = EXPERIMENT["players"][:2]
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    out = tmp_path / "long"
+    with pytest.raises(KeyboardInterrupt):
+        # As Ctrl-C does: the runner stops after the games in flight.
+        rl._core.run_experiment(
+            None, __import__("json").dumps(experiment), out=str(out), games=None, seed=None,
+            threads=None, resume=False, force=False, report=False, quiet=True, progress=interrupt,
+        )
+    stopped = rl.load(out)
+    assert stopped.run["status"] == "interrupted" and stopped.partial[0] < 2000
+    resumed = rl.run(experiment, out=out, resume=True, report=False, progress=False)
+    whole = rl.run(experiment, out=tmp_path / "whole", report=False, progress=False)
+    assert resumed.run["status"] == "complete"
+    pd.testing.assert_frame_equal(resumed.games, whole.games)
+    pd.testing.assert_frame_equal(resumed.pairs, whole.pairs)
