@@ -182,6 +182,10 @@ impl Strategy {
     }
 
     fn __repr__(&self) -> String {
-        format!("Strategy({:?})", self.text)
+        if self.text.contains('\'') {
+            format!("Strategy({:?})", self.text)
+        } else {
+            format!("Strategy('{}')", self.text)
+        }
     }
 }

@@ -14,6 +14,7 @@ def middlegame() -> rl.Board:
 def test_specs_strings_and_dicts():
     strategy = rl.Strategy("alphabeta:depth=4,eval=mobility")
     assert strategy.kind == "alphabeta" and strategy.spec == "alphabeta:depth=4,eval=mobility"
+    assert repr(strategy) == "Strategy('alphabeta:depth=4,eval=mobility')"
     nested = rl.Strategy({"kind": "alphabeta", "depth": 2, "eval": {"kind": "weighted", "preset": "paip"}})
     assert nested.kind == "alphabeta"
     assert rl.Strategy(nested.spec).kind == "alphabeta"  # the dict as a one-line spec
