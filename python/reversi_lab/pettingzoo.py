@@ -22,11 +22,17 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:
+    raise ImportError(
+        "reversi_lab.pettingzoo needs pettingzoo and gymnasium: pip install 'reversi-lab[pettingzoo]'"
+    ) from missing
 
 from . import Board
 

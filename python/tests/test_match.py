@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pandas as pd
@@ -135,3 +136,24 @@ def test_ctrl_c_interrupts_a_long_match():
     out, _ = child.communicate(timeout=30)
     assert out.strip() == "interrupted" and child.returncode == 0
     assert time.monotonic() - sent < 10
+
+
+def test_a_match_lets_other_python_threads_run():
+    done = threading.Event()
+    result = {}
+
+    def play():
+        result["match"] = rl.match("alphabeta:depth=3", "greedy", games=1000, threads=1, progress=False)
+        done.set()
+
+    worker = threading.Thread(target=play)
+    started = time.perf_counter()
+    worker.start()
+    spins = 0
+    while not done.is_set():
+        spins += 1
+    worker.join()
+    # Holding the interpreter lock for the whole match would leave the loop a few
+    # switch intervals (5 ms each) at most.
+    assert time.perf_counter() - started > 0.05 and spins > 100_000
+    assert result["match"].wins + result["match"].draws + result["match"].losses == 1000
