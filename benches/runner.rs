@@ -40,6 +40,7 @@ fn runner(c: &mut Criterion) {
                     quiet: true,
                     stop: &stop,
                     shard: None,
+                    played: None,
                 };
                 run(&experiment, &options).unwrap()
             });

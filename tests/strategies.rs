@@ -308,6 +308,11 @@ proptest! {
             let mut memory = Memory::new();
             let found = player.search(board, board.moves(), &mut memory);
             prop_assert_eq!(found, expected, "table {} ordering {}", table, ordering);
+            let values = player.move_values(board, board.moves(), &mut memory);
+            let exact: Vec<(Square, i32)> = squares(board.moves())
+                .map(|s| (s, -minimax(board.play(s), depth - 1, reference_eval.as_ref(), rules)))
+                .collect();
+            prop_assert_eq!(values, exact, "table {} ordering {}", table, ordering);
         }
     }
 
@@ -359,6 +364,10 @@ proptest! {
         let solution = solver.solve(board, &mut Memory::new());
         prop_assert_eq!(solution.score, expected);
         prop_assert_eq!(solution.best, expected_best);
+        let exact: Vec<(Square, i32)> = squares(board.moves())
+            .map(|s| (s, -brute_force(board.play(s), rules)))
+            .collect();
+        prop_assert_eq!(solver.move_values(board, board.moves(), &mut Memory::new()), exact);
     }
 }
 
@@ -535,4 +544,49 @@ fn the_solver_wins_anti_reversi_endgames_by_losing_discs() {
     .solve(board, &mut Memory::new());
     assert_eq!(solution.score, brute_force(board, rules));
     let _ = Position::<Size8>::start();
+}
+
+#[test]
+fn move_values_are_what_strategies_choose_by() {
+    let board = random_position::<Size8>(7, 20).unwrap();
+    let mut rng = GameRng::seed_from_u64(1);
+    let mut memory = Memory::new();
+    let mut values = |spec: &str| {
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+        };
+        build::<Size8>(spec).move_values(board, board.moves(), &mut context)
+    };
+    let flips: Vec<(Square, i32)> = squares(board.moves())
+        .map(|s| (s, board.flips(s).count() as i32))
+        .collect();
+    assert_eq!(values("greedy"), Some(flips.clone()));
+    let fewest: Vec<(Square, i32)> = flips.iter().map(|&(s, f)| (s, -f)).collect();
+    assert_eq!(values("minimum-disc"), Some(fewest));
+    let mobility = values("mobility").unwrap();
+    assert_eq!(
+        mobility.iter().map(|&(s, _)| s).collect::<Vec<_>>(),
+        squares(board.moves()).collect::<Vec<_>>()
+    );
+    for rule_based in ["random", "corner-first", "corner-edge", "parity"] {
+        assert_eq!(values(rule_based), None, "{rule_based}");
+    }
+    // The endgame hands over to the solver, values included.
+    let late = random_position::<Size8>(3, 52).unwrap();
+    let solver = Solver {
+        rules: Rules::default(),
+        table_bits: 12,
+    };
+    let exact = solver.move_values(late, late.moves(), &mut Memory::new());
+    let mut context = Context {
+        rng: &mut rng,
+        memory: &mut Memory::new(),
+    };
+    let searched = build::<Size8>("alphabeta:depth=2,endgame=12").move_values(
+        late,
+        late.moves(),
+        &mut context,
+    );
+    assert_eq!(searched, Some(exact));
 }

@@ -53,6 +53,7 @@ impl OutputArgs {
             quiet: self.quiet,
             stop,
             shard: None,
+            played: None,
         }
     }
 }
@@ -118,7 +119,7 @@ impl RunArgs {
 /// line's overrides applied. With `--resume`, the folder's `run.toml` supplies the
 /// experiment when no config is given, and the games, seed and threads not given again.
 pub fn experiment(args: &RunArgs) -> Result<Experiment> {
-    let mut experiment = match &args.config {
+    let experiment = match &args.config {
         Some(path) => Experiment::load(path)?,
         None => Experiment::parse(
             DEFAULT_EXPERIMENT,
@@ -126,9 +127,20 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
             Path::new("experiments"),
         )?,
     };
+    with_overrides(experiment, args, args.config.is_some())
+}
+
+/// `experiment` with the command line's overrides applied, as [`experiment`] does;
+/// `given` says whether the experiment came from the caller (a config file, or a
+/// Python dict), else `--resume` takes it from the folder's `run.toml`.
+pub fn with_overrides(
+    mut experiment: Experiment,
+    args: &RunArgs,
+    given: bool,
+) -> Result<Experiment> {
     let out = args.out(&experiment.name, args.shard()?);
     let run_path = out.join("run.toml");
-    if args.output.resume && args.config.is_none() && !run_path.is_file() {
+    if args.output.resume && !given && !run_path.is_file() {
         return Err(Error::input(format!(
             "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
             out.display()
@@ -136,7 +148,7 @@ pub fn experiment(args: &RunArgs) -> Result<Experiment> {
     }
     if args.output.resume && run_path.is_file() {
         let recorded = RunRecord::load(&run_path)?.experiment;
-        if args.config.is_none() {
+        if !given {
             experiment = Experiment::recorded(&recorded, &out)?;
         }
         let number = |key: &str| recorded.get(key).and_then(toml::Value::as_integer);

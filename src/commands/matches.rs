@@ -3,6 +3,7 @@
 
 use super::play::RulesArgs;
 use super::OutputFormat;
+use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::rows::{csv_header, csv_row, GameRecord};
@@ -145,37 +146,81 @@ pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
     )
 }
 
+/// A match checked and ready to play: the setup, both strategies and the schedule
+/// of its one pair. The CLI and the Python package both play from it.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    /// Size, rules, openings, seed and threads.
+    pub setup: Setup,
+    /// Strategies A and B.
+    pub specs: [StrategySpec; 2],
+    /// Game number to colours, opening and seed (one pair, A black in even games).
+    pub schedule: Schedule,
+    /// Games to play.
+    pub games: u64,
+}
+
+impl MatchPlan {
+    /// Checks a match's options, refusing bad ones with the command line's messages.
+    pub fn new(args: &MatchArgs) -> Result<Self> {
+        let spec_a =
+            StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let spec_b =
+            StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        if args.games == 0 {
+            return Err(Error::input("--games 0: play at least 1 game"));
+        }
+        if args.games > MAX_GAMES_PER_PAIR {
+            return Err(Error::input(format!(
+                "--games {}: a match plays at most {MAX_GAMES_PER_PAIR} games",
+                args.games
+            )));
+        }
+        let file = SetupFile {
+            seed: args.seed,
+            size: args.size,
+            rules: args.rules.rules(),
+            threads: (args.threads > 0).then_some(args.threads),
+            openings: OpeningsFile {
+                random_plies: Some(args.openings),
+                file: None,
+            },
+        };
+        let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
+            Error::Input(message) => {
+                Error::input(message.replace("random_plies = ", "--openings "))
+            }
+            other => other,
+        })?;
+        let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
+        Ok(MatchPlan {
+            setup,
+            specs: [spec_a, spec_b],
+            schedule,
+            games: args.games,
+        })
+    }
+
+    /// Strategies A and B for boards of geometry `G`, refused when one could not
+    /// finish a game from the match's start in reasonable time.
+    pub fn players<G: Geometry>(&self) -> Result<[Box<dyn Strategy<G>>; 2]> {
+        let empties = self.setup.start_empties();
+        let build = |spec: &StrategySpec, name: &str| {
+            spec.check_practical(empties)
+                .and_then(|()| spec.build::<G>(self.setup.rules))
+                .map_err(|e| Error::input(format!("strategy {name}: {e}")))
+        };
+        Ok([build(&self.specs[0], "A")?, build(&self.specs[1], "B")?])
+    }
+}
+
 /// `reversi-lab match`: plays A against B from the start, colours alternating (A
 /// black in even games), through the lab's schedule (one pair) and play driver;
 /// prints the one-line summary on stdout and the speed on stderr. Returns A's tally.
 pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
-    let spec_a =
-        StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
-    let spec_b =
-        StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
-    if args.games == 0 {
-        return Err(Error::input("--games 0: play at least 1 game"));
-    }
-    if args.games > MAX_GAMES_PER_PAIR {
-        return Err(Error::input(format!(
-            "--games {}: a match plays at most {MAX_GAMES_PER_PAIR} games",
-            args.games
-        )));
-    }
-    let file = SetupFile {
-        seed: args.seed,
-        size: args.size,
-        rules: args.rules.rules(),
-        threads: (args.threads > 0).then_some(args.threads),
-        openings: OpeningsFile {
-            random_plies: Some(args.openings),
-            file: None,
-        },
-    };
-    let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
-        Error::Input(message) => Error::input(message.replace("random_plies = ", "--openings ")),
-        other => other,
-    })?;
+    let plan = MatchPlan::new(args)?;
+    let setup = &plan.setup;
+    let schedule = &plan.schedule;
     let mut csv = match &args.csv {
         Some(path) if path.exists() => {
             return Err(Error::input(format!(
@@ -194,13 +239,10 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         }
         None => None,
     };
-    let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
     let names = [args.a.as_str(), args.b.as_str()];
     let started = Instant::now();
     let (tally, threads) = with_geometry!(setup.size, G => {
-        let empties = setup.start_empties();
-        let sa = spec_a.check_practical(empties).and_then(|()| spec_a.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy A: {e}")))?;
-        let sb = spec_b.check_practical(empties).and_then(|()| spec_b.build::<G>(setup.rules)).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        let [sa, sb] = plan.players::<G>()?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         let driver = Driver::<G>::new(setup.threads)?;
         let a_margin = |slot: Slot, margin: i32| if slot.a_black() { margin } else { -margin };
@@ -266,7 +308,8 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
 }
 
 /// The match as one JSON object (the `--format json` output; its keys are stable).
-fn summary_json(tally: &MatchTally, args: &MatchArgs, seconds: f64, threads: usize) -> String {
+#[must_use]
+pub fn summary_json(tally: &MatchTally, args: &MatchArgs, seconds: f64, threads: usize) -> String {
     let games = &tally.paired.games;
     let score = tally.paired.interval95();
     serde_json::json!({

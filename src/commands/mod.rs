@@ -10,10 +10,10 @@ mod recipes;
 
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
 pub use lab::{
-    ablate, experiment, report, run, tune, AblateArgs, Ending, OutputArgs, RunArgs, TuneArgs,
-    DEFAULT_EXPERIMENT,
+    ablate, experiment, report, run, tune, with_overrides, AblateArgs, Ending, OutputArgs, RunArgs,
+    TuneArgs, DEFAULT_EXPERIMENT,
 };
-pub use matches::{play_match, summary, MatchArgs, MatchTally};
+pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 

@@ -22,7 +22,7 @@ use crate::with_geometry;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How a run is carried out (not part of the experiment).
@@ -40,6 +40,9 @@ pub struct RunOptions<'a> {
     /// Play only this shard of the games (default folder `results/<name>/shards/I-of-N`);
     /// it plays its whole share, since an SPRT can only be judged on the merged games.
     pub shard: Option<Shard>,
+    /// Counts the games played as they are written, for a caller that shows its own
+    /// progress (the Python package's bar) with `quiet` set.
+    pub played: Option<&'a AtomicU64>,
 }
 
 /// What a run did, with the rows it wrote.
@@ -306,7 +309,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
     let streamed = with_geometry!(experiment.setup.size, G => {
-        play::<G>(experiment, &schedule, shard, done, already_concluded, options.stop, &progress, &mut tallies, &mut writer, &games_path)?
+        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path)?
     });
     progress.finish();
     writer.finish(&games_path)?;
@@ -397,7 +400,7 @@ fn play<G: Geometry>(
     shard: Option<Shard>,
     done: u64,
     already_concluded: bool,
-    stop: &AtomicBool,
+    options: &RunOptions<'_>,
     progress: &Progress,
     tallies: &mut Tallies,
     writer: &mut GamesWriter,
@@ -442,7 +445,7 @@ fn play<G: Geometry>(
                 black_margin: record.margin,
             }
         },
-        stop,
+        options.stop,
         |row: Played| {
             writer
                 .write_all(&row.csv)
@@ -455,6 +458,9 @@ fn play<G: Geometry>(
                 last_flush = Instant::now();
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
                 progress.advance(since_flush);
+                if let Some(played) = options.played {
+                    played.fetch_add(since_flush, Ordering::Relaxed);
+                }
                 since_flush = 0;
                 if let Some(sprt) = experiment.sprt.filter(|_| shard.is_none()) {
                     let llr = tallies.pairs[0].penta.llr(sprt.elo0, sprt.elo1);

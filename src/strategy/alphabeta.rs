@@ -3,7 +3,7 @@
 
 use super::table::Bound;
 use super::{random_square, Context, Evaluator, Memory, Solver, Strategy};
-use crate::board::{neighbours, Bits, Board, Geometry, Indices, Square};
+use crate::board::{neighbours, squares, Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 
 /// A finished game is worth more than any evaluation: `WIN` plus the margin.
@@ -353,18 +353,72 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         memory.nodes += nodes;
         result.expect("the first iteration has no budget")
     }
+
+    /// Every move's value at the full depth. Each move is searched with an open
+    /// window, so every value is exact, where `search` only proves the others worse.
+    /// Deepens a ply at a time as `search` does, so a node budget stops it at the
+    /// last depth completed.
+    pub fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        memory: &mut Memory<G>,
+    ) -> Vec<(Square, i32)> {
+        if board.empty_count() <= self.endgame {
+            return self.solver().move_values(board, moves, memory);
+        }
+        let mut search = Search {
+            player: self,
+            memory,
+            nodes: 0,
+            budget: u64::MAX,
+            aborted: false,
+            history: [0; 128],
+        };
+        let depth = self.depth.max(1);
+        let first_depth = if self.table { 1 } else { depth };
+        let mut values = Vec::new();
+        for d in first_depth..=depth {
+            if !values.is_empty() {
+                search.budget = self.nodes.unwrap_or(u64::MAX);
+            }
+            let found: Vec<(Square, i32)> = squares(moves)
+                .map(|s| (s, -search.value(board.play(s), d - 1, -i32::MAX, i32::MAX)))
+                .collect();
+            if search.aborted {
+                break;
+            }
+            values = found;
+        }
+        let nodes = search.nodes;
+        memory.nodes += nodes;
+        values
+    }
+
+    /// The exact solver this player hands the endgame to.
+    fn solver(&self) -> Solver {
+        Solver {
+            rules: self.rules,
+            table_bits: self.table_bits,
+        }
+    }
 }
 
 impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         if board.empty_count() <= self.endgame {
-            let solver = Solver {
-                rules: self.rules,
-                table_bits: self.table_bits,
-            };
-            return solver.choose(board, moves, context);
+            return self.solver().choose(board, moves, context);
         }
         let (_, ties) = self.search(board, moves, context.memory);
         random_square(ties, context.rng)
+    }
+
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        Some(AlphaBeta::move_values(self, board, moves, context.memory))
     }
 }

@@ -1,7 +1,7 @@
 //! `greedy`: the move that flips the most discs (and the disc-count evaluation).
 
 use super::{best_by, Context, Evaluator, Strategy};
-use crate::board::{Bits, Board, Geometry, Square};
+use crate::board::{squares, Bits, Board, Geometry, Square};
 
 /// Flips the most discs; ties at random.
 #[derive(Clone, Copy, Debug, Default)]
@@ -12,6 +12,16 @@ impl<G: Geometry> Strategy<G> for Greedy {
         best_by(moves, context.rng, |square| {
             board.flips(square).count() as i32
         })
+    }
+
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        _: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        let flips = |square| board.flips(square).count() as i32;
+        Some(squares(moves).map(|s| (s, flips(s))).collect())
     }
 }
 

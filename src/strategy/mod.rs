@@ -102,6 +102,20 @@ pub struct Context<'a, G: Geometry> {
 pub trait Strategy<G: Geometry>: Send + Sync {
     /// Chooses one of `moves` (never empty, always legal moves of `board`).
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square;
+
+    /// The value of each of `moves` for the side to move on the strategy's own scale
+    /// (larger is better), in square order; None for strategies that choose by a rule
+    /// rather than by a value (random, corner-first, parity). For analysis (the Python
+    /// package's `Strategy.scores`): games never call it.
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        let _ = (board, moves, context);
+        None
+    }
 }
 
 /// A static evaluation of a position from the point of view of the side to move
@@ -157,6 +171,16 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for OnePly<E> {
             // After the move the opponent is to move; pass to look from the mover's side.
             self.eval.evaluate(board.play(square).pass())
         })
+    }
+
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        _: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        let value = |square| self.eval.evaluate(board.play(square).pass());
+        Some(squares(moves).map(|s| (s, value(s))).collect())
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::table::{Bound, TranspositionTable};
 use super::{random_square, Context, Memory, Strategy};
-use crate::board::{Bits, Board, Geometry, Indices, Square};
+use crate::board::{squares, Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 use std::time::{Duration, Instant};
 
@@ -310,10 +310,33 @@ impl<G: Geometry> Search<'_, G> {
     }
 }
 
+impl Solver {
+    /// Every move's exact final score for the side to move.
+    pub fn move_values<G: Geometry>(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        memory: &mut Memory<G>,
+    ) -> Vec<(Square, i32)> {
+        squares(moves)
+            .map(|s| (s, -self.solve(board.play(s), memory).score))
+            .collect()
+    }
+}
+
 impl<G: Geometry> Strategy<G> for Solver {
     fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         let solution = self.solve(board, context.memory);
         random_square(solution.best, context.rng)
+    }
+
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        Some(Solver::move_values(self, board, moves, context.memory))
     }
 }
 

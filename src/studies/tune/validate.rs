@@ -162,6 +162,7 @@ pub fn validate(
                 quiet,
                 stop,
                 shard: None,
+                played: None,
             },
         )?;
         if summary.status == Status::Interrupted {

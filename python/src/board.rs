@@ -1,0 +1,437 @@
+//! `Board`: python-chess's board API (`legal_moves`, `push`, `pop`, `turn`, ...) over the
+//! library's engine, for every board size and rule set.
+
+use crate::errors::{py_error, value_error, IllegalMoveError};
+use crate::state::{self, AnyState, PlayError};
+use crate::svg::Picture;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyString, PyTuple};
+use pyo3::{intern, IntoPyObjectExt};
+use reversi_lab::board::{Bits, Indices, Square, Symmetry, SIZES};
+use reversi_lab::commands::size_of_obf;
+use reversi_lab::game::{Rules, Scoring};
+use reversi_lab::lab::setup::check_size;
+
+/// The rules from `Board`'s keyword arguments, refused with the CLI's messages.
+pub fn rules(anti: bool, scoring: &str) -> PyResult<Rules> {
+    let scoring = match scoring {
+        "winner-gets-empties" => Scoring::WinnerGetsEmpties,
+        "count" => Scoring::Count,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scoring '{other}': use winner-gets-empties or count"
+            )))
+        }
+    };
+    Ok(Rules { scoring, anti })
+}
+
+/// The name `rules` and the CLI give a scoring rule.
+#[must_use]
+pub fn scoring_name(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::WinnerGetsEmpties => "winner-gets-empties",
+        Scoring::Count => "count",
+    }
+}
+
+/// Every square's name, per board size, as interned Python strings: `legal_moves`
+/// hands out these very objects, so `push` finds its move by identity first.
+fn square_names(py: Python<'_>, size: u32) -> &[Py<PyString>] {
+    static NAMES: PyOnceLock<Vec<Vec<Py<PyString>>>> = PyOnceLock::new();
+    let all = NAMES.get_or_init(py, || {
+        SIZES
+            .iter()
+            .map(|&n| {
+                (0..n * n)
+                    .map(|i| PyString::intern(py, &Square::new(i).name(n)).unbind())
+                    .collect()
+            })
+            .collect()
+    });
+    let slot = SIZES
+        .iter()
+        .position(|&n| n == size)
+        .expect("a checked size");
+    &all[slot]
+}
+
+/// A Reversi position with its move stack, in the manner of `chess.Board`.
+#[pyclass(module = "reversi_lab", name = "Board")]
+pub struct Board {
+    state: Box<dyn AnyState>,
+    rules: Rules,
+    /// `legal_moves` of the current position, made once per position: a playout
+    /// loop reads it after every move.
+    legal: Option<Py<PyTuple>>,
+}
+
+impl Board {
+    fn of(state: Box<dyn AnyState>, rules: Rules) -> Self {
+        Board {
+            state,
+            rules,
+            legal: None,
+        }
+    }
+
+    /// The game behind the board.
+    pub fn state(&self) -> &dyn AnyState {
+        self.state.as_ref()
+    }
+
+    /// The rules the board scores by.
+    pub fn game_rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The square a move names: by identity with a legal move's name first (the
+    /// strings `legal_moves` hands out), else parsed.
+    fn square_index(&self, py: Python<'_>, square: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let size = self.state.size();
+        let names = square_names(py, size);
+        let pointer = square.as_ptr();
+        if let Some(index) =
+            Indices(self.state.legal()).find(|&i| names[i as usize].as_ptr() == pointer)
+        {
+            return Ok(index);
+        }
+        let text = square.cast::<PyString>()?.to_cow()?;
+        Square::parse(text.trim(), size)
+            .map(Square::index)
+            .ok_or_else(|| {
+                illegal(PlayError::NotASquare {
+                    text: text.to_string(),
+                    size,
+                    last: (b'a' + size as u8 - 1) as char,
+                })
+            })
+    }
+
+    fn changed(&mut self) {
+        self.legal = None;
+    }
+
+    fn move_name<'py>(py: Python<'py>, size: u32, square: Option<Square>) -> Bound<'py, PyString> {
+        match square {
+            Some(s) => square_names(py, size)[s.index() as usize].bind(py).clone(),
+            None => intern!(py, "pass").clone(),
+        }
+    }
+
+    fn picture(&self) -> Picture {
+        let (black, white) = self.state.discs();
+        Picture {
+            size: self.state.size(),
+            black,
+            white,
+            legal: self.state.legal(),
+            last: self.state.stack().last().copied().flatten(),
+        }
+    }
+}
+
+fn illegal(error: PlayError) -> PyErr {
+    IllegalMoveError::new_err(error.to_string())
+}
+
+#[pymethods]
+impl Board {
+    /// The start position of a `size` x `size` board (4, 6, 8 or 10), black to move.
+    #[new]
+    #[pyo3(signature = (size = 8, anti = false, scoring = String::from("winner-gets-empties")))]
+    fn new(size: u32, anti: bool, scoring: String) -> PyResult<Self> {
+        let size = check_size(size).map_err(py_error)?;
+        Ok(Board::of(state::start(size), rules(anti, &scoring)?))
+    }
+
+    /// The position of an OBF line (`X`, `O`, `-` per square from a1, then the side to
+    /// move); the board size follows from its length.
+    #[staticmethod]
+    #[pyo3(signature = (line, anti = false, scoring = String::from("winner-gets-empties")))]
+    fn from_obf(line: String, anti: bool, scoring: String) -> PyResult<Self> {
+        let size = size_of_obf(&line).map_err(py_error)?;
+        let state = state::from_obf(&line, size).map_err(value_error)?;
+        Ok(Board::of(state, rules(anti, &scoring)?))
+    }
+
+    /// The game of a transcript (`f5d6c3`, passes implied) from the start, its passes
+    /// on the move stack.
+    #[staticmethod]
+    #[pyo3(signature = (text, size = 8, anti = false, scoring = String::from("winner-gets-empties")))]
+    fn from_transcript(text: String, size: u32, anti: bool, scoring: String) -> PyResult<Self> {
+        let size = check_size(size).map_err(py_error)?;
+        let state = state::from_transcript(&text, size).map_err(value_error)?;
+        Ok(Board::of(state, rules(anti, &scoring)?))
+    }
+
+    /// The board size.
+    #[getter]
+    fn size(&self) -> u32 {
+        self.state.size()
+    }
+
+    /// Anti-reversi: the side with fewer discs wins.
+    #[getter]
+    fn anti(&self) -> bool {
+        self.rules.anti
+    }
+
+    /// How empty squares count at the end: `winner-gets-empties` or `count`.
+    #[getter]
+    fn scoring(&self) -> &'static str {
+        scoring_name(self.rules.scoring)
+    }
+
+    /// The side to move: `"black"` or `"white"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        self.state.side().name()
+    }
+
+    /// The legal moves as square names (empty when the side to move must pass, or
+    /// the game is over).
+    #[getter]
+    fn legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(tuple) = &self.legal {
+            return Ok(tuple.bind(py).clone());
+        }
+        let names = square_names(py, self.state.size());
+        let tuple = PyTuple::new(
+            py,
+            Indices(self.state.legal()).map(|i| names[i as usize].bind(py)),
+        )?;
+        self.legal = Some(tuple.clone().unbind());
+        Ok(tuple)
+    }
+
+    /// The moves and passes (`"pass"`) played on this board, oldest first.
+    #[getter]
+    fn move_stack<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyString>> {
+        let size = self.state.size();
+        self.state
+            .stack()
+            .into_iter()
+            .map(|m| Board::move_name(py, size, m))
+            .collect()
+    }
+
+    /// Whether `move` is a legal move here (malformed names are not).
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
+        self.square_index(py, r#move)
+            .is_ok_and(|index| self.state.legal().has(index))
+    }
+
+    /// Plays `move` (a square name such as `"f5"`) for the side to move.
+    #[pyo3(signature = (r#move))]
+    fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let index = self.square_index(py, r#move)?;
+        self.state.push(index).map_err(illegal)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Passes: allowed only when the side to move has no legal move and the game goes on.
+    fn push_pass(&mut self) -> PyResult<()> {
+        self.state.push_pass().map_err(illegal)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Takes back the last move or pass and returns it.
+    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let undone = self
+            .state
+            .pop()
+            .ok_or_else(|| PyIndexError::new_err("pop from an empty move stack"))?;
+        self.changed();
+        Ok(Board::move_name(py, self.state.size(), undone))
+    }
+
+    /// Whether neither side can move.
+    fn is_game_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// `"black"`, `"white"` or `"draw"` once the game is over under the board's
+    /// rules, `"*"` before.
+    fn result(&self) -> &'static str {
+        self.state
+            .outcome(self.rules)
+            .map_or("*", |o| o.result_name())
+    }
+
+    /// How the game ended (None while it goes on).
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome(self.rules).map(|o| Outcome {
+            result: o.result_name(),
+            winner: o.winner.map(|c| c.name()),
+            margin: o.margin,
+            black_discs: o.black_discs,
+            white_discs: o.white_discs,
+        })
+    }
+
+    /// Black's and white's discs on the board.
+    fn discs(&self) -> (u32, u32) {
+        let (black, white) = self.state.discs();
+        (black.count(), white.count())
+    }
+
+    /// A copy; `stack=False` leaves out the move stack.
+    #[pyo3(signature = (stack = true))]
+    fn copy(&self, stack: bool) -> Self {
+        Board::of(self.state.copied(stack), self.rules)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.copy(true)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.copy(true)
+    }
+
+    /// The position as an OBF line.
+    fn obf(&self) -> String {
+        self.state.obf()
+    }
+
+    /// The moves played on this board as a transcript (`f5d6c3`, passes implied).
+    fn transcript(&self) -> String {
+        self.state.transcript()
+    }
+
+    /// The position under each of the 8 symmetries of the square (identity, flips
+    /// left-right and top-bottom, rotation by 180, transpose, anti-transpose,
+    /// rotations by 90 and 270), each without a move stack.
+    fn symmetries(&self) -> Vec<Board> {
+        Symmetry::ALL
+            .iter()
+            .map(|&s| Board::of(self.state.transformed(s), self.rules))
+            .collect()
+    }
+
+    /// The discs as a `(2, size, size)` int8 array: plane 0 the side to move's, plane 1
+    /// the opponent's, indexed `[plane, row, column]` (`[0, 0, 0]` is a1).
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let frombuffer = FROMBUFFER.import(py, "numpy", "frombuffer")?;
+        let n = self.state.size() as usize;
+        let (player, opponent) = self.state.planes();
+        let mut data = vec![0u8; 2 * n * n];
+        for index in Indices(player) {
+            data[index as usize] = 1;
+        }
+        for index in Indices(opponent) {
+            data[n * n + index as usize] = 1;
+        }
+        let buffer = PyByteArray::new(py, &data);
+        frombuffer
+            .call1((buffer, intern!(py, "int8")))?
+            .call_method1(intern!(py, "reshape"), (2, n, n))
+    }
+
+    /// The text drawing of `reversi-lab show`.
+    fn __str__(&self) -> String {
+        self.state.drawing()
+    }
+
+    fn __repr__(&self) -> String {
+        let mut text = format!("Board.from_obf('{}'", self.state.obf());
+        if self.rules.anti {
+            text.push_str(", anti=True");
+        }
+        if self.rules.scoring != Scoring::default() {
+            text.push_str(&format!(", scoring='{}'", self.scoring()));
+        }
+        text.push(')');
+        text
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Board>().is_ok_and(|other| {
+            let other = other.borrow();
+            self.rules == other.rules && self.state.obf() == other.state.obf()
+        })
+    }
+
+    /// The board as a picture, for Jupyter.
+    fn _repr_svg_(&self) -> String {
+        self.picture().svg()
+    }
+
+    /// The picture with the side to move and the disc counts under it, for Jupyter.
+    fn _repr_html_(&self) -> String {
+        let (black, white) = self.discs();
+        let status = match self.state.outcome(self.rules) {
+            Some(o) => format!("game over: {}", o.result_name()),
+            None => format!("{} to move", self.turn()),
+        };
+        format!(
+            r#"<div style="display:inline-block;text-align:center">{}<div style="font-family:sans-serif;font-size:13px">{status}; black {black}, white {white}</div></div>"#,
+            self.picture().svg()
+        )
+    }
+
+    /// Pickling: the root position, the rules and the move stack, replayed on load.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let restore = py.get_type::<Board>().getattr(intern!(py, "_restore"))?;
+        let stack = self.move_stack(py);
+        let arguments = (
+            self.state.root_obf(),
+            self.rules.anti,
+            self.scoring(),
+            stack,
+        )
+            .into_bound_py_any(py)?;
+        Ok((restore, arguments))
+    }
+
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        root: String,
+        anti: bool,
+        scoring: String,
+        stack: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut board = Board::from_obf(root, anti, scoring)?;
+        for entry in stack {
+            if entry.cast::<PyString>()?.to_cow()? == "pass" {
+                board.push_pass()?;
+            } else {
+                board.push(py, &entry)?;
+            }
+        }
+        Ok(board)
+    }
+}
+
+/// How a game ended.
+#[pyclass(module = "reversi_lab", frozen, get_all)]
+pub struct Outcome {
+    /// `"black"`, `"white"` or `"draw"`.
+    result: &'static str,
+    /// The winner, None for a draw.
+    winner: Option<&'static str>,
+    /// Black's margin under the rules (positive when black won).
+    margin: i32,
+    /// Black discs on the board.
+    black_discs: u32,
+    /// White discs on the board.
+    white_discs: u32,
+}
+
+#[pymethods]
+impl Outcome {
+    fn __repr__(&self) -> String {
+        format!(
+            "Outcome(result='{}', margin={}, black_discs={}, white_discs={})",
+            self.result, self.margin, self.black_discs, self.white_discs
+        )
+    }
+}

@@ -1,0 +1,177 @@
+//! `run`, `load`, `strategies` and `perft` from Python: the CLI's experiment runner,
+//! results loader, strategy listing and perft, with the CLI's checks and messages.
+
+use crate::background::{in_background, Watch};
+use crate::board::Board;
+use crate::errors::py_error;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use reversi_lab::commands::{
+    experiment, strategies as list_strategies, with_overrides, OutputArgs, OutputFormat, RunArgs,
+    StrategiesArgs,
+};
+use reversi_lab::lab::rows::csv_bytes;
+use reversi_lab::lab::{games_file, run, Experiment, RunOptions, Status};
+use reversi_lab::report::{write_report, Results};
+use reversi_lab::Error;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Where errors in an experiment given as a dict say they are.
+const DICT_ORIGIN: &str = "the experiment dict";
+
+fn json(value: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| py_error(Error::Internal(e.to_string())))
+}
+
+/// An experiment given as a dict (here as JSON) as the text of a config file.
+fn toml_text(json: &str) -> PyResult<String> {
+    let value: toml::Value = serde_json::from_str(json)
+        .map_err(|e| PyValueError::new_err(format!("{DICT_ORIGIN}: {e}")))?;
+    toml::to_string(&value).map_err(|e| PyValueError::new_err(format!("{DICT_ORIGIN}: {e}")))
+}
+
+/// An error in a dict's experiment without the line and column, which would point
+/// into the TOML made from the dict rather than anything the user wrote.
+fn without_position(error: Error) -> Error {
+    let Error::Input(message) = error else {
+        return error;
+    };
+    // "ORIGIN:5:12: message" becomes "ORIGIN: message".
+    let tail = message.strip_prefix(DICT_ORIGIN).and_then(|rest| {
+        let (line, rest) = rest.strip_prefix(':')?.split_once(':')?;
+        let (column, rest) = rest.split_once(':')?;
+        (line.parse::<u32>().is_ok() && column.parse::<u32>().is_ok()).then_some(rest)
+    });
+    match tail {
+        Some(tail) => Error::Input(format!("{DICT_ORIGIN}:{tail}")),
+        None => Error::Input(message),
+    }
+}
+
+/// Plays an experiment into a results folder (see `reversi_lab.run`); returns what
+/// the run did, with the CLI's closing line.
+#[pyfunction]
+#[pyo3(signature = (config, json_text, *, out, games, seed, threads, resume, force, report, quiet, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn run_experiment<'py>(
+    py: Python<'py>,
+    config: Option<PathBuf>,
+    json_text: Option<String>,
+    out: Option<PathBuf>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    resume: bool,
+    force: bool,
+    report: bool,
+    quiet: bool,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let args = RunArgs {
+        config,
+        output: OutputArgs {
+            out,
+            resume,
+            force,
+            quiet,
+        },
+        threads,
+        games,
+        seed,
+        no_report: !report,
+        shard: None,
+        shards: None,
+    };
+    let experiment = match json_text {
+        Some(json) => Experiment::parse(&toml_text(&json)?, DICT_ORIGIN, Path::new("."))
+            .map_err(without_position)
+            .and_then(|e| with_overrides(e, &args, true)),
+        None => experiment(&args),
+    }
+    .map_err(py_error)?;
+    let watch = Watch::new(experiment.total_games());
+    let options = RunOptions {
+        played: Some(&watch.done),
+        ..args.output.options(&watch.stop)
+    };
+    let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
+        .map_err(py_error)?;
+    let mut written = 0;
+    if report && summary.status != Status::Interrupted {
+        written = py
+            .detach(|| write_report(&summary.out))
+            .map_err(py_error)?
+            .len();
+    }
+    let done = PyDict::new(py);
+    done.set_item("out", &summary.out)?;
+    done.set_item("line", summary.line())?;
+    done.set_item("status", json(&summary.status)?.trim_matches('"'))?;
+    done.set_item("games", summary.games)?;
+    done.set_item("played", summary.played)?;
+    done.set_item("seconds", summary.seconds)?;
+    done.set_item("threads", summary.threads)?;
+    done.set_item("report_files", written)?;
+    Ok(done)
+}
+
+/// A results folder's contents for `reversi_lab.load`: run.toml's two tables as
+/// JSON, the pairs and standings as CSV (counted from the games so far for a run
+/// that has not finished, as the report does), and where the games are.
+#[pyfunction]
+pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let results = py.detach(|| Results::load(&dir)).map_err(py_error)?;
+    let csv = |rows: Vec<u8>| PyBytes::new(py, &rows);
+    let loaded = PyDict::new(py);
+    loaded.set_item("experiment", json(&results.experiment)?)?;
+    loaded.set_item("run", json(&results.run)?)?;
+    let pairs = csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?;
+    let standings = csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?;
+    loaded.set_item("pairs_csv", csv(pairs))?;
+    loaded.set_item("standings_csv", csv(standings))?;
+    let games = games_file::find(&dir).map(|(path, _)| path);
+    loaded.set_item("games_path", games)?;
+    loaded.set_item("partial", results.partial)?;
+    Ok(loaded)
+}
+
+/// The bytes of a games file, decompressed if it is `games.csv.zst`.
+#[pyfunction]
+pub fn read_games<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py
+        .detach(|| -> Result<Vec<u8>, Error> {
+            let mut bytes = Vec::new();
+            games_file::reader(&path)?
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::io_during("read", &path, e))?;
+            Ok(bytes)
+        })
+        .map_err(py_error)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Every strategy with its parameters, as `reversi-lab strategies --format json` prints them.
+#[pyfunction]
+pub fn strategies_json() -> PyResult<String> {
+    let mut out = Vec::new();
+    let args = StrategiesArgs {
+        format: OutputFormat::Json,
+    };
+    list_strategies(&args, &mut out).map_err(py_error)?;
+    String::from_utf8(out).map_err(|e| py_error(Error::Internal(e.to_string())))
+}
+
+/// Leaves of the game tree `depth` plies below `board` (a pass counts as a ply, a
+/// finished game as one leaf at every depth past its end): the CLI's `perft`.
+#[pyfunction]
+pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: u32) -> PyResult<u64> {
+    if depth > 30 {
+        return Err(PyValueError::new_err(format!(
+            "perft depth {depth} is out of range: use 0 to 30"
+        )));
+    }
+    let state = board.state().copied(false);
+    Ok(py.detach(move || state.perft(depth)))
+}

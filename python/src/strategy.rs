@@ -1,0 +1,191 @@
+//! `Strategy`: a player described in the CLI's spec syntax (or a dict, as in a config
+//! file) that chooses and values moves on a `Board`.
+
+use crate::board::Board;
+use crate::errors::value_error;
+use crate::state::State;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use reversi_lab::board::{Geometry, Position};
+use reversi_lab::game::Rules;
+use reversi_lab::lab::schedule::game_rng;
+use reversi_lab::strategy::{Context, Memory, Strategy as Player, StrategySpec};
+use reversi_lab::with_geometry;
+use std::any::Any;
+use std::collections::HashMap;
+
+/// A strategy made for one geometry and rule set, with its memory (the
+/// transposition tables) kept between calls.
+struct Built<G: Geometry> {
+    player: Box<dyn Player<G>>,
+    memory: Memory<G>,
+}
+
+/// A strategy such as `Strategy("alphabeta:depth=4,eval=mobility")`.
+#[pyclass(module = "reversi_lab", name = "Strategy")]
+pub struct Strategy {
+    text: String,
+    spec: StrategySpec,
+    /// One `Built<G>` per board size and rules it has played under.
+    built: HashMap<(u32, Rules), Box<dyn Any + Send + Sync>>,
+}
+
+/// A spec as one line: a string as given, a dict as a TOML inline table (which the
+/// one-line syntax also reads).
+fn spec_text(spec: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = spec.cast::<PyString>() {
+        return Ok(text.to_cow()?.into_owned());
+    }
+    if spec.cast::<PyDict>().is_ok() {
+        let json: String = spec
+            .py()
+            .import("json")?
+            .call_method1("dumps", (spec,))?
+            .extract()?;
+        let value: toml::Value = serde_json::from_str(&json).map_err(value_error)?;
+        return Ok(value.to_string());
+    }
+    Err(PyTypeError::new_err(
+        "a strategy is a spec string such as 'alphabeta:depth=4' or a dict such as {'kind': 'alphabeta', 'depth': 4}",
+    ))
+}
+
+impl Strategy {
+    /// The spec in the one-line syntax, as `match` passes it on.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// This strategy for geometry `G` under `rules`, made on first use; its memory
+    /// forgets the previous call, so a choice depends on the position and seed alone.
+    fn built<G: Geometry>(&mut self, rules: Rules) -> PyResult<&mut Built<G>> {
+        let key = (G::SIZE, rules);
+        if !self.built.contains_key(&key) {
+            let player = self.spec.build::<G>(rules).map_err(value_error)?;
+            let built = Built {
+                player,
+                memory: Memory::<G>::new(),
+            };
+            self.built.insert(key, Box::new(built));
+        }
+        let built = self
+            .built
+            .get_mut(&key)
+            .and_then(|b| b.downcast_mut::<Built<G>>())
+            .expect("stored under its own size");
+        built.memory.new_game();
+        Ok(built)
+    }
+
+    /// The position to play from, refused when the game is over or the strategy
+    /// would not finish in reasonable time (the CLI's checks).
+    fn position_of<G: Geometry>(&self, board: &Board) -> PyResult<Position<G>> {
+        let state = board.state();
+        if state.is_over() {
+            return Err(crate::errors::IllegalMoveError::new_err("the game is over"));
+        }
+        self.spec
+            .check_practical(state.empties())
+            .map_err(value_error)?;
+        Ok(state
+            .as_any()
+            .downcast_ref::<State<G>>()
+            .expect("the board's own size")
+            .position())
+    }
+}
+
+#[pymethods]
+impl Strategy {
+    /// A strategy from a one-line spec (`"alphabeta:depth=4,eval=mobility"`, see
+    /// `strategies()`) or a dict (`{"kind": "alphabeta", "depth": 4}`).
+    #[new]
+    fn new(spec: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = spec_text(spec)?;
+        let parsed = StrategySpec::parse(&text).map_err(value_error)?;
+        Ok(Strategy {
+            text,
+            spec: parsed,
+            built: HashMap::new(),
+        })
+    }
+
+    /// The spec in the one-line syntax.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.text
+    }
+
+    /// The kind of strategy (`"alphabeta"`, `"greedy"`, ...).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.spec.kind()
+    }
+
+    /// The move this strategy plays on `board` (`"pass"` when the side to move has
+    /// none); ties are broken by a generator seeded with `seed` (None: a random seed).
+    #[pyo3(signature = (board, seed = None))]
+    fn choose(
+        &mut self,
+        py: Python<'_>,
+        board: PyRef<'_, Board>,
+        seed: Option<u64>,
+    ) -> PyResult<String> {
+        let size = board.state().size();
+        if board.state().legal() == 0 && !board.state().is_over() {
+            return Ok("pass".to_string());
+        }
+        let rules = board.game_rules();
+        let seed = seed.unwrap_or_else(rand::random);
+        with_geometry!(size, G => {
+            let position = self.position_of::<G>(&board)?;
+            let built = self.built::<G>(rules)?;
+            let square = py.detach(|| {
+                let mut rng = game_rng(seed);
+                let mut context = Context { rng: &mut rng, memory: &mut built.memory };
+                built.player.choose(position.board, position.board.moves(), &mut context)
+            });
+            Ok(square.name(G::SIZE))
+        })
+    }
+
+    /// Each legal move's value on the strategy's own scale (larger is better for the
+    /// side to move), or None for strategies that choose by a rule (random,
+    /// corner-first, corner-edge, parity). Search values of won or lost games are
+    /// 2**30 plus the margin (minus for a loss); the solver's are the exact margin.
+    fn scores<'py>(
+        &mut self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let size = board.state().size();
+        let rules = board.game_rules();
+        let values = with_geometry!(size, G => {
+            let position = self.position_of::<G>(&board)?;
+            let built = self.built::<G>(rules)?;
+            let values = py.detach(|| {
+                let mut rng = game_rng(0);
+                let mut context = Context { rng: &mut rng, memory: &mut built.memory };
+                built.player.move_values(position.board, position.board.moves(), &mut context)
+            });
+            values.map(|v| v.into_iter().map(|(s, value)| (s.name(G::SIZE), value)).collect::<Vec<_>>())
+        });
+        let Some(values) = values else {
+            return Ok(None);
+        };
+        let dict = PyDict::new(py);
+        for (name, value) in values {
+            dict.set_item(name, value)?;
+        }
+        Ok(Some(dict))
+    }
+
+    fn __repr__(&self) -> String {
+        if self.text.contains('\'') {
+            format!("Strategy({:?})", self.text)
+        } else {
+            format!("Strategy('{}')", self.text)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+"""match: the CLI's match, from Python: summary, games, determinism, errors."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+import reversi_lab as rl
+
+GAMES_COLUMNS = [
+    "game_id", "pair_id", "opening", "black", "white", "black_discs", "white_discs",
+    "result", "margin", "plies", "passes", "moves", "seed",
+]
+
+
+def test_summary_and_games():
+    m = rl.match("greedy", "random", games=200, seed=3, threads=2, progress=False)
+    assert re.fullmatch(
+        r"greedy vs random: \d+ wins, \d+ draws?, \d+ loss(es)? \(win rate [\d.]+%, score [\d.]+% "
+        r"\[[\d.]+%, [\d.]+%\], 95% pentanomial interval over 100 game pairs\)",
+        m.summary,
+    ), m.summary
+    assert m.wins + m.draws + m.losses == 200 and m.model == "pentanomial" and m.n == 100
+    assert m.score_low <= m.score <= m.score_high
+    summary, games = m
+    assert summary == m.summary and str(m) == m.summary
+    assert list(games.columns) == GAMES_COLUMNS and len(games) == 200
+    assert list(games["game_id"]) == list(range(200))
+    assert list(games["black"][:4]) == ["greedy", "random", "greedy", "random"]
+    # Every game replays on a Board to the recorded end.
+    for row in games.head(40).itertuples():
+        board = rl.Board.from_transcript(row.moves)
+        if not board.is_game_over():
+            board.push_pass()
+        outcome = board.outcome()
+        assert (outcome.result, outcome.margin) == (row.result, row.margin)
+        assert (outcome.black_discs, outcome.white_discs) == (row.black_discs, row.white_discs)
+        assert row.plies == len(board.transcript()) // 2
+        assert row.passes == board.move_stack.count("pass")
+    a_points = [
+        1.0 if r.result == ("black" if r.black == "greedy" else "white") else 0.5 if r.result == "draw" else 0.0
+        for r in games.itertuples()
+    ]
+    assert sum(a_points) == pytest.approx(m.score * 200)
+
+
+def test_same_seed_same_games_on_any_thread_count():
+    one = rl.match("mobility", "random", games=60, seed=9, threads=1, openings=4, progress=False)
+    two = rl.match(rl.Strategy("mobility"), rl.Strategy("random"), games=60, seed=9, threads=2, openings=4, progress=False)
+    pd.testing.assert_frame_equal(one.games, two.games)
+    openings = one.games["opening"]
+    assert all(len(o) == 8 for o in openings)  # 4 plies of two characters
+    assert all(openings[2 * k] == openings[2 * k + 1] for k in range(30))
+    assert all(g.startswith(o) for g, o in zip(one.games["moves"], openings))
+
+
+def test_the_games_equal_the_cli_csv(cli, tmp_path):
+    csv = tmp_path / "games.csv"
+    out = subprocess.run(
+        [cli, "match", "greedy", "corner-edge", "--games", "51", "--seed", "5", "--size", "6",
+         "--openings", "2", "--anti", "--csv", str(csv)],
+        check=True, capture_output=True, text=True,
+    )
+    m = rl.match("greedy", "corner-edge", games=51, seed=5, size=6, openings=2, anti=True, progress=False)
+    assert m.summary == out.stdout.strip()
+    expected = pd.read_csv(csv, keep_default_na=False, dtype={"opening": str, "moves": str})
+    got = m.games.astype({"seed": expected["seed"].dtype})
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+
+
+def test_without_games_and_with_polars():
+    m = rl.match("greedy", "greedy", games=10, keep_games=False, progress=False)
+    with pytest.raises(ValueError, match="keep_games=True"):
+        m.games
+    polars = pytest.importorskip("polars")
+    frame = rl.match("greedy", "random", games=10, progress=False, backend="polars").games
+    assert isinstance(frame, polars.DataFrame) and frame.columns == GAMES_COLUMNS
+
+
+def test_errors_are_the_cli_messages():
+    with pytest.raises(ValueError, match=r"^--games 0: play at least 1 game$"):
+        rl.match("greedy", "random", games=0)
+    with pytest.raises(ValueError, match=r"^strategy A: unknown strategy 'gredy' \(did you mean 'greedy'\?"):
+        rl.match("gredy", "random", games=2)
+    with pytest.raises(ValueError, match=r"^strategy B: strategy 'solver' solves every move exactly"):
+        rl.match("greedy", "solver", games=2)
+    with pytest.raises(ValueError, match="unsupported board size 5"):
+        rl.match("greedy", "random", size=5)
+    with pytest.raises(ValueError, match="unknown backend"):
+        rl.match("greedy", "random", backend="excel")
+
+
+def test_progress_reaches_the_total():
+    seen = []
+    raw = rl._core.play_match(
+        "greedy", "random", games=3000, seed=1, threads=1, size=8, anti=False,
+        scoring="count", openings=0, keep_games=False, progress=lambda done, total: seen.append((done, total)),
+    )
+    assert seen[-1] == (3000, 3000) and "vs random" in raw.summary
+
+
+def test_a_failing_progress_callback_stops_the_match():
+    def fail(done, total):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        rl._core.play_match(
+            "alphabeta:depth=2", "random", games=100000, seed=1, threads=1, size=8, anti=False,
+            scoring="count", openings=0, keep_games=False, progress=fail,
+        )
+
+
+def test_ctrl_c_interrupts_a_long_match():
+    # The handler is set in the child: a shell may start it with SIGINT ignored.
+    script = (
+        "import signal, time, reversi_lab as rl\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "print('playing', flush=True)\n"
+        "try:\n"
+        "    rl.match('alphabeta:depth=4', 'random', games=10**6, threads=2, progress=False)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "playing"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert out.strip() == "interrupted" and child.returncode == 0
+    assert time.monotonic() - sent < 10
+
+
+def test_a_match_lets_other_python_threads_run():
+    done = threading.Event()
+    result = {}
+
+    def play():
+        result["match"] = rl.match("alphabeta:depth=3", "greedy", games=1000, threads=1, progress=False)
+        done.set()
+
+    worker = threading.Thread(target=play)
+    started = time.perf_counter()
+    worker.start()
+    spins = 0
+    while not done.is_set():
+        spins += 1
+    worker.join()
+    # Holding the interpreter lock for the whole match would leave the loop a few
+    # switch intervals (5 ms each) at most.
+    assert time.perf_counter() - started > 0.05 and spins > 100_000
+    assert result["match"].wins + result["match"].draws + result["match"].losses == 1000
