@@ -281,6 +281,13 @@ impl<G: Geometry> Game<G> {
     pub fn transcript(&self) -> String {
         format_transcript(&self.moves, G::SIZE)
     }
+
+    /// Appends the transcript of the moves so far to `out`.
+    pub fn write_transcript(&self, out: &mut String) {
+        for square in &self.moves {
+            square.push_name(G::SIZE, out);
+        }
+    }
 }
 
 /// Writes moves as a transcript (`f5d6c3`).

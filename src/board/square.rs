@@ -2,6 +2,30 @@
 
 use std::fmt;
 
+/// Every square's name on every board size up to 10 (zero-padded to three bytes),
+/// made at compile time: naming a square is then a lookup.
+static NAMES: [[[u8; 3]; 100]; 11] = {
+    let mut names = [[[0u8; 3]; 100]; 11];
+    let mut size = 1;
+    while size <= 10 {
+        let mut index = 0;
+        while index < size * size {
+            let (column, row) = (index % size, index / size + 1);
+            let name = &mut names[size][index];
+            name[0] = b'a' + column as u8;
+            if row >= 10 {
+                name[1] = b'0' + (row / 10) as u8;
+                name[2] = b'0' + (row % 10) as u8;
+            } else {
+                name[1] = b'0' + row as u8;
+            }
+            index += 1;
+        }
+        size += 1;
+    }
+    names
+};
+
 /// A square index, row-major from the top-left corner. The board size gives it
 /// meaning, so naming and parsing take the size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -48,15 +72,20 @@ impl Square {
         name
     }
 
-    /// Appends the square's name to `out` without allocating (transcripts are written
-    /// for every game a run plays).
+    /// Appends the square's name to `out` without allocating or dividing (transcripts
+    /// are written for every game a run plays).
+    #[inline]
     pub fn push_name(self, size: u32, out: &mut String) {
-        out.push((b'a' + self.column(size) as u8) as char);
-        let row = self.row(size) + 1;
-        if row >= 10 {
-            out.push((b'0' + (row / 10) as u8) as char);
+        let name = &NAMES[size as usize][self.0 as usize];
+        // SAFETY: the table holds ASCII letters and digits only, so `out` stays UTF-8.
+        let bytes = unsafe { out.as_mut_vec() };
+        // Byte by byte: copying a slice is a call to memcpy, dearer than these pushes.
+        bytes.reserve(3);
+        bytes.push(name[0]);
+        bytes.push(name[1]);
+        if name[2] != 0 {
+            bytes.push(name[2]);
         }
-        out.push((b'0' + (row % 10) as u8) as char);
     }
 
     /// Parses a square name (`f5`, `F5`, `j10`) for a board of `size`.

@@ -6,8 +6,8 @@ use super::OutputFormat;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
-use crate::lab::rows::{csv_header, csv_row, GameRecord};
-use crate::lab::runner::game_record;
+use crate::lab::rows::{csv_header, GameRecord};
+use crate::lab::runner::write_game_row;
 use crate::lab::setup::{OpeningsFile, SetupFile};
 use crate::lab::{Driver, Flow, Schedule, Setup, Slot};
 use crate::stats::{Paired, Pentanomial, Trinomial};
@@ -271,10 +271,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                         ((slot, opening, deal.seats, deal.seed), deal)
                     },
                     |g, (slot, opening, seats, seed), game| {
-                        let record = game_record(g, 0, opening, seats.map(|i| names[i]), seed, &game, setup.rules);
                         let mut row = Vec::with_capacity(256);
-                        csv_row(&record, &mut row);
-                        (MatchTally::game(g, a_margin(slot, record.margin)), row)
+                        let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, &game, setup.rules, &mut row);
+                        (MatchTally::game(g, a_margin(slot, margin)), row)
                     },
                     &never,
                     |(one, row)| {

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod driver;
 pub mod experiment;
+mod flat_csv;
 pub mod folder;
 pub mod games_file;
 pub mod merge;

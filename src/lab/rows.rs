@@ -4,27 +4,29 @@
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::path::Path;
 
-/// One row of `games.csv`, in the column order the README documents.
+/// One row of `games.csv`, in the column order the README documents. Its text fields
+/// borrow where a run writes rows (no allocation per game) and own where rows are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct GameRecord<'a> {
     /// 0-based index of the game in the run.
     pub game_id: u64,
     /// 0-based index of the pair of players.
     pub pair_id: u64,
     /// The opening transcript (empty: the start position).
-    pub opening: String,
+    pub opening: Cow<'a, str>,
     /// Black's player name.
-    pub black: String,
+    pub black: Cow<'a, str>,
     /// White's player name.
-    pub white: String,
+    pub white: Cow<'a, str>,
     /// Black discs at the end.
     pub black_discs: u32,
     /// White discs at the end.
     pub white_discs: u32,
     /// `black`, `white` or `draw`.
-    pub result: String,
+    pub result: Cow<'a, str>,
     /// Black's margin under the rules (positive: black won).
     pub margin: i32,
     /// Discs placed (moves), openings included.
@@ -32,7 +34,7 @@ pub struct GameRecord {
     /// Passes.
     pub passes: u32,
     /// The whole game as a transcript from the start position.
-    pub moves: String,
+    pub moves: Cow<'a, str>,
     /// The game's random seed.
     pub seed: u64,
 }
@@ -326,8 +328,9 @@ pub fn csv_header<T: Serialize + Default>() -> Vec<u8> {
 }
 
 /// One row without a header, appended to `into` as CSV bytes (for workers that format
-/// rows in parallel). Each thread keeps one writer: a new one per row would allocate
-/// and zero its 8 KB buffer for every game.
+/// rows in parallel). Flat rows of integers and text take the fast path of
+/// [`super::flat_csv`]; others go through a csv writer each thread keeps (a new one
+/// per row would allocate and zero its 8 KB buffer for every game).
 pub fn csv_row<T: Serialize>(row: &T, into: &mut Vec<u8>) {
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -355,6 +358,11 @@ pub fn csv_row<T: Serialize>(row: &T, into: &mut Vec<u8>) {
             (RefCell::new(writer), bytes)
         };
     }
+    let start = into.len();
+    if super::flat_csv::write_row(row, into).is_ok() {
+        return;
+    }
+    into.truncate(start);
     WRITER.with(|(writer, bytes)| {
         let mut writer = writer.borrow_mut();
         writer.serialize(row).expect("a row serialises to memory");

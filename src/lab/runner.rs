@@ -143,7 +143,7 @@ fn resume_games(
             && schedule
                 .seats(slot)
                 .map(|i| experiment.players[i].name.as_str())
-                == [row.black.as_str(), row.white.as_str()];
+                == [&*row.black, &*row.white];
         if !fits {
             return Err(Error::input(format!(
                 "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with --out",
@@ -362,34 +362,46 @@ pub(crate) fn write_tables(
     Ok((pairs, standings))
 }
 
-/// The `games.csv` row of a finished game: game number `index` of pair `pair`,
-/// opened by `opening`, between `names` (black, white), seeded by `seed`.
-#[must_use]
-pub fn game_record<G: Geometry>(
+/// Appends the `games.csv` row of a finished game to `into` and returns black's
+/// margin: game number `index` of pair `pair`, opened by `opening`, between `names`
+/// (black, white), seeded by `seed`. The row borrows its text, and the transcript is
+/// written into a buffer each thread keeps, so a row costs no allocation of its own.
+#[allow(clippy::too_many_arguments)]
+pub fn write_game_row<G: Geometry>(
     index: u64,
     pair: u64,
-    opening: String,
+    opening: &str,
     names: [&str; 2],
     seed: u64,
     game: &Game<G>,
     rules: Rules,
-) -> GameRecord {
-    let outcome = game.outcome(rules).expect("played to the end");
-    GameRecord {
-        game_id: index,
-        pair_id: pair,
-        opening,
-        black: names[0].to_string(),
-        white: names[1].to_string(),
-        black_discs: outcome.black_discs,
-        white_discs: outcome.white_discs,
-        result: outcome.result_name().to_string(),
-        margin: outcome.margin,
-        plies: game.moves().len() as u32,
-        passes: game.passes(),
-        moves: game.transcript(),
-        seed,
+    into: &mut Vec<u8>,
+) -> i32 {
+    thread_local! {
+        static MOVES: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
+    let outcome = game.outcome(rules).expect("played to the end");
+    MOVES.with_borrow_mut(|moves| {
+        moves.clear();
+        game.write_transcript(moves);
+        let record = GameRecord {
+            game_id: index,
+            pair_id: pair,
+            opening: opening.into(),
+            black: names[0].into(),
+            white: names[1].into(),
+            black_discs: outcome.black_discs,
+            white_discs: outcome.white_discs,
+            result: outcome.result_name().into(),
+            margin: outcome.margin,
+            plies: game.moves().len() as u32,
+            passes: game.passes(),
+            moves: moves.as_str().into(),
+            seed,
+        };
+        csv_row(&record, into);
+    });
+    outcome.margin
 }
 
 /// Plays games `done..` through the driver, writing and counting them in order.
@@ -436,13 +448,14 @@ fn play<G: Geometry>(
         },
         |_, (index, slot, opening, seats, seed), game| {
             let names = seats.map(|i| experiment.players[i].name.as_str());
-            let record = game_record(index, slot.pair, opening, names, seed, &game, rules);
             let mut csv = Vec::with_capacity(256);
-            csv_row(&record, &mut csv);
+            let black_margin = write_game_row(
+                index, slot.pair, &opening, names, seed, &game, rules, &mut csv,
+            );
             Played {
                 csv,
                 slot,
-                black_margin: record.margin,
+                black_margin,
             }
         },
         options.stop,

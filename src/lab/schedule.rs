@@ -194,7 +194,13 @@ impl Schedule {
     /// The game's opening and the position it leaves.
     #[must_use]
     pub fn start<G: Geometry>(&self, slot: Slot) -> (String, Game<G>) {
-        let opening = self.opening(slot.pair, slot.opening_index());
+        let k = slot.opening_index();
+        if let Openings::RandomPlies(plies) = self.openings {
+            // Played here rather than parsed back from its transcript.
+            let game = random_opening_game::<G>(plies, self.seeds.opening(slot.pair, k));
+            return (game.transcript(), game);
+        }
+        let opening = self.opening(slot.pair, k);
         let game = Game::<G>::from_transcript(&opening)
             .expect("openings are checked when the setup is validated");
         (opening, game)
@@ -216,6 +222,11 @@ impl Schedule {
 
 /// `plies` uniformly random moves from the start (fewer if the game ends first).
 pub fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
+    random_opening_game::<G>(plies, seed).transcript()
+}
+
+/// The game [`random_opening`] writes down.
+fn random_opening_game<G: Geometry>(plies: u32, seed: u64) -> Game<G> {
     let mut rng = game_rng(seed);
     let mut game = Game::<G>::new();
     for _ in 0..plies {
@@ -225,7 +236,7 @@ pub fn random_opening<G: Geometry>(plies: u32, seed: u64) -> String {
         }
         game.play_unchecked(crate::strategy::random_square(moves, &mut rng));
     }
-    game.transcript()
+    game
 }
 
 #[cfg(test)]
@@ -271,5 +282,25 @@ mod tests {
         assert_eq!((twin, twin_deal.seats), (opening.clone(), [0, 2]));
         assert_ne!(deal.seed, twin_deal.seed);
         assert_eq!(opening.len(), 8);
+    }
+
+    #[test]
+    fn a_random_opening_leaves_the_game_its_transcript_replays() {
+        let setup = Setup {
+            openings: Openings::RandomPlies(9),
+            ..Setup::default()
+        };
+        let schedule = Schedule::new(&setup, vec![(0, 1)], 40);
+        for game in 0..40 {
+            let (opening, start) = schedule.start::<Size8>(schedule.slot(game));
+            let replayed = Game::<Size8>::from_transcript(&opening).unwrap();
+            assert_eq!(start.moves(), replayed.moves());
+            assert_eq!(start.position(), replayed.position());
+            assert_eq!(start.passes(), replayed.passes());
+            assert_eq!(
+                opening,
+                schedule.opening(0, schedule.slot(game).opening_index())
+            );
+        }
     }
 }
