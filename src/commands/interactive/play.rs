@@ -16,11 +16,11 @@ use std::io::{self, BufRead, IsTerminal, Write};
 /// The opponent's strength when `--vs` is not given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// `greedy`: the move that flips most.
+    /// One move ahead.
     Easy,
-    /// `alphabeta:depth=4`.
+    /// A short search.
     Medium,
-    /// `alphabeta:depth=10,endgame=18`.
+    /// A deep search that plays the endgame perfectly.
     Hard,
 }
 
