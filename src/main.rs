@@ -69,6 +69,17 @@ enum Command {
     /// Where a line lists moves with scores (`; G8:+18; ...`, as the FFO suites do),
     /// the solution is checked against them; the exit code is 1 if any disagrees.
     Solve(commands::SolveArgs),
+    /// Play against a strategy (or a friend, --vs human) at a prompt, move by move.
+    ///
+    /// At the prompt: a square such as f5, hints, eval, undo, save FILE, help, quit.
+    /// The board is drawn after every move, in colour on a terminal.
+    Play(commands::PlayArgs),
+    /// Watch two strategies play one game, drawn move by move with each mover's value for its move.
+    Watch(commands::WatchArgs),
+    /// Step through a recorded game: a results folder's game (--game ID) or a transcript (--moves).
+    ///
+    /// Enter or n: next move; p: previous; a number: jump to that move; q: quit.
+    Replay(commands::ReplayArgs),
 }
 
 /// A flag set by the first Ctrl-C (the run stops after the games in flight);
@@ -123,6 +134,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Match(args) => {
             commands::play_match(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Play(args) => {
+            commands::play(&args, &mut std::io::stdin().lock(), out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Watch(args) => {
+            commands::watch(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Replay(args) => {
+            commands::replay(&args, &mut std::io::stdin().lock(), out)?;
             ExitCode::SUCCESS
         }
         Command::Solve(args) => {

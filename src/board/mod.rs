@@ -3,6 +3,7 @@
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod avx2;
 mod bits;
+mod drawing;
 mod geometry;
 mod lines;
 mod position;
@@ -10,6 +11,7 @@ mod square;
 mod symmetry;
 
 pub use bits::{Bits, Indices};
+pub use drawing::{Drawing, COLOUR_LEGEND, PLAIN_LEGEND};
 pub use geometry::{Geometry, Size10, Size4, Size6, Size8, SIZES};
 pub use lines::{neighbours, stable_discs, Line};
 pub use position::{ParsePositionError, Position};

@@ -5,7 +5,6 @@ use super::geometry::Geometry;
 use super::square::{Color, Square};
 use super::Board;
 use std::fmt;
-use std::fmt::Write as _;
 
 /// A board together with the colour to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,39 +153,7 @@ impl<G: Geometry> Position<G> {
 impl<G: Geometry> fmt::Display for Position<G> {
     /// An ASCII drawing with coordinates: `X` black, `O` white, `.` empty, `*` a legal move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (black, white) = (self.black(), self.white());
-        let moves = self.board.moves();
-        let mut out = String::new();
-        let header: String = (0..G::SIZE)
-            .map(|c| format!(" {}", (b'a' + c as u8) as char))
-            .collect();
-        writeln!(out, "   {header}").ok();
-        for row in 0..G::SIZE {
-            write!(out, "{:>2} ", row + 1).ok();
-            for column in 0..G::SIZE {
-                let index = Square::at(column, row, G::SIZE).index();
-                let c = if black.has(index) {
-                    'X'
-                } else if white.has(index) {
-                    'O'
-                } else if moves.has(index) {
-                    '*'
-                } else {
-                    '.'
-                };
-                write!(out, " {c}").ok();
-            }
-            writeln!(out).ok();
-        }
-        write!(
-            out,
-            "{} to move; black {}, white {}",
-            self.side,
-            black.count(),
-            white.count()
-        )
-        .ok();
-        f.write_str(&out)
+        write!(f, "{}", super::Drawing::new(*self))
     }
 }
 

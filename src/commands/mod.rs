@@ -2,6 +2,7 @@
 //! each command's clap option struct sits next to the function that runs it.
 
 mod cluster;
+pub mod interactive;
 mod lab;
 mod matches;
 mod play;
@@ -9,6 +10,7 @@ mod position;
 mod recipes;
 
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
+pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
 pub use lab::{
     ablate, experiment, report, run, tune, with_overrides, AblateArgs, Ending, OutputArgs, RunArgs,
     TuneArgs, DEFAULT_EXPERIMENT,

@@ -75,7 +75,8 @@ fn resolve_size(size: Option<u32>, obf: Option<&str>) -> Result<u32> {
     }
 }
 
-fn parse_position<G: Geometry>(obf: Option<&str>) -> Result<Position<G>> {
+/// The position an OBF line (or none: the start) gives, for a board of geometry `G`.
+pub(super) fn parse_position<G: Geometry>(obf: Option<&str>) -> Result<Position<G>> {
     match obf {
         None => Ok(Position::start()),
         Some(line) => Position::from_obf(line).map_err(|e| Error::input(e.to_string())),
@@ -94,6 +95,15 @@ pub struct PositionArgs {
     /// Start from this OBF position (squares of X/O/-, a space, the side to move), or a file holding one.
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
+}
+
+impl PositionArgs {
+    /// The board size and the OBF line of `--position` (read from its file if it
+    /// names one), checked to agree.
+    pub fn resolve(&self) -> Result<(u32, Option<String>)> {
+        let text = self.position.as_deref().map(obf_text).transpose()?;
+        Ok((resolve_size(self.size, text.as_deref())?, text))
+    }
 }
 
 /// Options of `reversi-lab perft`.

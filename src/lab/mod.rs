@@ -12,6 +12,7 @@ pub mod folder;
 pub mod games_file;
 pub mod merge;
 pub mod provenance;
+pub mod recorded;
 pub mod rows;
 pub mod runner;
 pub mod schedule;
@@ -21,6 +22,7 @@ pub mod tally;
 
 pub use driver::{play_game, Driver, Flow, Streamed};
 pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
+pub use recorded::{load_game, RecordedGame};
 pub use rows::{GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
 pub use runner::{run, RunOptions, RunSummary};
 pub use schedule::{Deal, Schedule, Seeds, Slot};

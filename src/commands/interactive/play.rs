@@ -1,0 +1,553 @@
+//! `reversi-lab play`: a person against a strategy, or two people at one keyboard,
+//! move by move at a prompt.
+
+use super::{finish_output, prompt, result_text, rules_text, transcript_text, Input, Track};
+use crate::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
+use crate::commands::play::RulesArgs;
+use crate::commands::position::{parse_position, PositionArgs};
+use crate::error::{Error, Result};
+use crate::game::Rules;
+use crate::lab::schedule::{game_rng, Seeds};
+use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
+use crate::with_geometry;
+use rand::Rng;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+/// The opponent's strength when `--vs` is not given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Level {
+    /// One move ahead.
+    Easy,
+    /// A short search.
+    Medium,
+    /// A deep search that plays the endgame perfectly.
+    Hard,
+}
+
+impl Level {
+    /// The strategy spec the level stands for (the `--help` text and the README
+    /// list these; a test keeps them in step).
+    #[must_use]
+    pub const fn spec(self) -> &'static str {
+        match self {
+            Level::Easy => "greedy",
+            Level::Medium => "alphabeta:depth=4",
+            Level::Hard => "alphabeta:depth=10,endgame=18",
+        }
+    }
+}
+
+/// Which colour the person plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideChoice {
+    /// Black, who moves first.
+    Black,
+    /// White.
+    White,
+    /// Drawn from the game's seed.
+    Random,
+}
+
+/// What `eval` asks when the opponent has no values of its own (a person, or a
+/// strategy that chooses by a rule): a search that solves the last 14 empties exactly.
+pub const EVAL_FALLBACK: &str = "alphabeta:depth=6,endgame=14";
+
+/// Options of `reversi-lab play`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The opponent: a strategy spec as for `match` (see `strategies`), or `human`
+    /// for two people at one keyboard [default: the --level's spec].
+    #[arg(long, conflicts_with = "level")]
+    pub vs: Option<String>,
+    /// The opponent's strength without --vs: easy = greedy, medium =
+    /// alphabeta:depth=4, hard = alphabeta:depth=10,endgame=18 (10 plies deep, the
+    /// last 18 empty squares solved exactly).
+    #[arg(long, value_enum, default_value_t = Level::Medium)]
+    pub level: Level,
+    /// Your colour (black moves first); random draws it from the game's seed.
+    #[arg(long, visible_alias = "color", value_enum, default_value_t = SideChoice::Black)]
+    pub colour: SideChoice,
+    /// Where the game starts.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Moves played from the start (or --position) before the game begins, such as f5d6c3.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Scoring rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Seed: game r of the session (0 first, 1 after "play again", ...) draws the
+    /// opponent's choices and --colour random from the seed of game r of a match.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// What a line at the prompt asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Command {
+    Move(Square),
+    Hints,
+    Eval,
+    Undo,
+    Save(String),
+    Help,
+    Quit,
+    Empty,
+    /// Looks like a square but is not one of this board.
+    NotASquare(String),
+    Unknown(String),
+}
+
+fn parse_command(line: &str, size: u32) -> Command {
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    let word = word.to_ascii_lowercase();
+    let simple = |command| {
+        if rest.is_empty() {
+            command
+        } else {
+            Command::Unknown(line.to_string())
+        }
+    };
+    match word.as_str() {
+        "" => Command::Empty,
+        "hints" | "hint" => simple(Command::Hints),
+        "eval" => simple(Command::Eval),
+        "undo" => simple(Command::Undo),
+        "help" | "?" => simple(Command::Help),
+        "quit" | "q" | "exit" => simple(Command::Quit),
+        "save" if !rest.is_empty() => Command::Save(rest.to_string()),
+        "save" => Command::Unknown(line.to_string()),
+        _ => {
+            let mut chars = word.chars();
+            let letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+            let digits = chars.as_str();
+            let looks_like_square = letter
+                && !digits.is_empty()
+                && digits.len() <= 3
+                && digits.bytes().all(|b| b.is_ascii_digit());
+            match Square::parse(&word, size) {
+                Some(square) if rest.is_empty() => Command::Move(square),
+                _ if looks_like_square && rest.is_empty() => Command::NotASquare(word),
+                _ => Command::Unknown(line.to_string()),
+            }
+        }
+    }
+}
+
+const HELP: &str = "\
+commands:
+  f5         play a square (upper or lower case)
+  hints      show or hide the legal moves on the board (*)
+  eval       each legal move's value for the side to move, by the opponent's strategy
+  undo       take back your last move and the reply
+  save FILE  write the transcript to FILE
+  help       this list
+  quit       stop (so does Ctrl-D), printing the transcript";
+
+const fn seat(colour: Color) -> usize {
+    match colour {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// How a round ended.
+enum End {
+    Over,
+    Quit,
+}
+
+/// A session at the prompt: one game after another from the same start.
+struct Session<'a, G: Geometry> {
+    initial: Track<G>,
+    track: Track<G>,
+    opponent: Option<(&'a str, &'a dyn Strategy<G>)>,
+    fallback: &'a dyn Strategy<G>,
+    rules: Rules,
+    choice: SideChoice,
+    seed: u64,
+    human: [bool; 2],
+    hints: bool,
+    colour: bool,
+    rng: GameRng,
+    memory: Memory<G>,
+}
+
+impl<G: Geometry> Session<'_, G> {
+    fn run(&mut self, input: &mut Input<'_>, out: &mut dyn Write) -> io::Result<()> {
+        for round in 0.. {
+            if let End::Quit = self.round(round, input, out)? {
+                return Ok(());
+            }
+            loop {
+                prompt(out, "play again? [y/n] ")?;
+                let answer = input.line(out)?.map(|a| a.to_ascii_lowercase());
+                match answer.as_deref() {
+                    Some("y" | "yes") => break,
+                    Some("n" | "no" | "q" | "quit") => return Ok(()),
+                    None => return Ok(()),
+                    Some(_) => writeln!(out, "answer y or n")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn round(&mut self, round: u64, input: &mut Input<'_>, out: &mut dyn Write) -> io::Result<End> {
+        self.track = self.initial.clone();
+        self.rng = game_rng(Seeds(self.seed).game(0, round));
+        self.memory.new_game();
+        let you = match self.choice {
+            SideChoice::Black => Color::Black,
+            SideChoice::White => Color::White,
+            SideChoice::Random if self.rng.gen::<bool>() => Color::Black,
+            SideChoice::Random => Color::White,
+        };
+        let size = G::SIZE;
+        let rules = rules_text(self.rules);
+        match self.opponent {
+            Some((name, _)) => {
+                self.human = [you == Color::Black, you == Color::White];
+                let letter = match (self.colour, you) {
+                    (true, _) => "",
+                    (false, Color::Black) => " (X)",
+                    (false, Color::White) => " (O)",
+                };
+                writeln!(
+                    out,
+                    "game {}: you play {you}{letter} against {name}; {size}x{size}, {rules}",
+                    round + 1,
+                )?;
+            }
+            None => writeln!(
+                out,
+                "game {}: two players at one keyboard; {size}x{size}, {rules}",
+                round + 1
+            )?,
+        }
+        writeln!(out, "type a square such as f5 to play, or help")?;
+        self.draw(out)?;
+        if self.track.passed_at_start() {
+            let passer = self.track.game().side().opposite();
+            writeln!(out, "{passer} has no legal move and passes")?;
+        }
+        loop {
+            let game = self.track.game();
+            if let Some(outcome) = game.outcome(self.rules) {
+                let verdict = match (self.opponent, outcome.winner) {
+                    (None, _) => "",
+                    (Some(_), None) => ": a draw",
+                    (Some(_), Some(c)) if self.human[seat(c)] => ": you win",
+                    (Some(_), Some(_)) => ": you lose",
+                };
+                writeln!(
+                    out,
+                    "game over: {}{verdict}",
+                    result_text(&outcome, self.rules)
+                )?;
+                writeln!(out, "transcript: {}", transcript_text(game))?;
+                return Ok(End::Over);
+            }
+            let side = game.side();
+            if !self.human[seat(side)] {
+                self.computer_moves(out)?;
+                continue;
+            }
+            let you = if self.opponent.is_some() {
+                " (you)"
+            } else {
+                ""
+            };
+            prompt(out, &format!("{side}{you}> "))?;
+            let Some(line) = input.line(out)? else {
+                writeln!(out, "transcript so far: {}", transcript_text(game))?;
+                return Ok(End::Quit);
+            };
+            if self.obey(&line, out)? {
+                return Ok(End::Quit);
+            }
+        }
+    }
+
+    /// Carries out one line typed at the prompt; true when it was `quit`.
+    fn obey(&mut self, line: &str, out: &mut dyn Write) -> io::Result<bool> {
+        let legal = self.legal_text();
+        match parse_command(line, G::SIZE) {
+            Command::Move(square) => match self.track.play(square) {
+                Ok(_) => self.announce(out)?,
+                Err(e) => writeln!(out, "{e}")?,
+            },
+            Command::Hints => {
+                self.hints = !self.hints;
+                writeln!(
+                    out,
+                    "hints {}",
+                    if self.hints { "on (*)" } else { "off" }
+                )?;
+                self.draw(out)?;
+            }
+            Command::Eval => self.eval(out)?,
+            Command::Undo => self.undo(out)?,
+            Command::Save(path) => {
+                let text = format!("{}\n", self.track.game().transcript());
+                match std::fs::write(&path, text) {
+                    Ok(()) => writeln!(out, "saved the transcript to {path}")?,
+                    Err(e) => writeln!(out, "cannot write {path}: {e} (try another file)")?,
+                }
+            }
+            Command::Help => {
+                let legend = if self.colour {
+                    COLOUR_LEGEND
+                } else {
+                    PLAIN_LEGEND
+                };
+                writeln!(out, "{HELP}\nboard: {legend}")?;
+            }
+            Command::Quit => {
+                let game = self.track.game();
+                writeln!(out, "transcript so far: {}", transcript_text(game))?;
+                return Ok(true);
+            }
+            Command::Empty => writeln!(out, "legal moves: {legal} (help lists the commands)")?,
+            Command::NotASquare(word) => writeln!(
+                out,
+                "'{word}' is not a square of the {0}x{0} board (columns a-{1}, rows 1-{0}); legal moves: {legal}",
+                G::SIZE,
+                (b'a' + G::SIZE as u8 - 1) as char
+            )?,
+            Command::Unknown(text) => writeln!(
+                out,
+                "unknown command '{}': type a square (legal: {legal}), hints, eval, undo, save FILE, help or quit",
+                text.escape_debug()
+            )?,
+        }
+        Ok(false)
+    }
+
+    fn legal_text(&self) -> String {
+        squares(self.track.game().legal_moves())
+            .map(|s| s.name(G::SIZE))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn draw(&self, out: &mut dyn Write) -> io::Result<()> {
+        let game = self.track.game();
+        let show = self.hints && !game.is_over() && self.human[seat(game.side())];
+        let marks = if show {
+            game.legal_moves()
+        } else {
+            G::Bits::ZERO
+        };
+        writeln!(out, "{}", self.track.drawing(marks, self.colour))?;
+        writeln!(out, "{}", self.track.status())
+    }
+
+    /// Says what the last move was, draws the board and says if the other side passed.
+    fn announce(&self, out: &mut dyn Write) -> io::Result<()> {
+        let ply = *self.track.plies().last().expect("a move was just played");
+        let flipped: Vec<String> = squares(ply.flipped).map(|s| s.name(G::SIZE)).collect();
+        let who = match self.opponent {
+            Some((name, _)) if !self.human[seat(ply.by)] => format!(" ({name})"),
+            Some(_) => " (you)".to_string(),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "{}{who} plays {}, flipping {}",
+            ply.by,
+            ply.square.name(G::SIZE),
+            flipped.join(" ")
+        )?;
+        self.draw(out)?;
+        if ply.pass_after {
+            let passer = ply.by.opposite();
+            writeln!(
+                out,
+                "{passer} has no legal move and passes: {} moves again",
+                ply.by
+            )?;
+        }
+        Ok(())
+    }
+
+    fn computer_moves(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let (_, strategy) = self.opponent.expect("only a strategy moves by itself");
+        let game = self.track.game();
+        let moves = game.legal_moves();
+        let square = if moves.count() == 1 {
+            Square::new(moves.lowest())
+        } else {
+            let mut context = Context {
+                rng: &mut self.rng,
+                memory: &mut self.memory,
+            };
+            strategy.choose(game.board(), moves, &mut context)
+        };
+        self.track
+            .play(square)
+            .expect("strategies choose legal moves");
+        self.announce(out)
+    }
+
+    /// Each legal move's value for the side to move, best first: the opponent's
+    /// own values, or the fallback search's.
+    fn eval(&self, out: &mut dyn Write) -> io::Result<()> {
+        let game = self.track.game();
+        let (board, moves) = (game.board(), game.legal_moves());
+        let mut memory = Memory::new();
+        let mut rng = game_rng(self.seed);
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+        };
+        let own = self
+            .opponent
+            .and_then(|(name, s)| Some((name, s.move_values(board, moves, &mut context)?)));
+        let (name, mut values) = match own {
+            Some(found) => found,
+            None => {
+                let values = self.fallback.move_values(board, moves, &mut context);
+                (EVAL_FALLBACK, values.expect("alphabeta has move values"))
+            }
+        };
+        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        let list: Vec<String> = values
+            .iter()
+            .map(|(square, value)| format!("{} {value:+}", square.name(G::SIZE)))
+            .collect();
+        writeln!(
+            out,
+            "eval by {name} (larger is better for {}): {}",
+            game.side(),
+            list.join(", ")
+        )
+    }
+
+    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let fixed = self.initial.plies().len();
+        let plies = self.track.plies();
+        let own = plies.iter().rposition(|p| self.human[seat(p.by)]);
+        match own.filter(|&i| i >= fixed) {
+            None => writeln!(
+                out,
+                "nothing to undo (undo goes back no further than the start of the game)"
+            ),
+            Some(index) => {
+                let count = plies.len() - index;
+                self.track.truncate(index);
+                writeln!(
+                    out,
+                    "took back {count} move{}",
+                    if count == 1 { "" } else { "s" }
+                )?;
+                self.draw(out)
+            }
+        }
+    }
+}
+
+/// `reversi-lab play`: reads commands line by line from `input` until the person
+/// quits or the input ends; draws in colour when standard output is a terminal.
+pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+    let (size, obf) = args.position.resolve()?;
+    let rules = args.rules.rules();
+    let text = match args.vs.as_deref() {
+        Some(name) if name.eq_ignore_ascii_case("human") => None,
+        Some(spec) => Some(spec),
+        None => Some(args.level.spec()),
+    };
+    let spec = text
+        .map(|text| {
+            StrategySpec::parse(text).map_err(|e| Error::input(format!("--vs {text}: {e}")))
+        })
+        .transpose()?;
+    let fallback_spec = StrategySpec::parse(EVAL_FALLBACK).expect("EVAL_FALLBACK is a spec");
+    let colour = std::io::stdout().is_terminal();
+    with_geometry!(size, G => {
+        let mut initial = Track::<G>::new(parse_position::<G>(obf.as_deref())?);
+        if let Some(moves) = &args.moves {
+            initial.play_transcript(moves)?;
+        }
+        let empties = initial.game().board().empty_count();
+        let strategy = match (&spec, text) {
+            (Some(spec), Some(text)) => Some(
+                spec.check_practical(empties)
+                    .and_then(|()| spec.build::<G>(rules))
+                    .map_err(|e| Error::input(format!("--vs {text}: {e}")))?,
+            ),
+            _ => None,
+        };
+        let fallback = fallback_spec
+            .build::<G>(rules)
+            .map_err(|e| Error::Internal(format!("{EVAL_FALLBACK}: {e}")))?;
+        let mut session = Session {
+            track: initial.clone(),
+            initial,
+            opponent: text.zip(strategy.as_deref()),
+            fallback: fallback.as_ref(),
+            rules,
+            choice: args.colour,
+            seed: args.seed,
+            human: [true, true],
+            hints: false,
+            colour,
+            rng: game_rng(args.seed),
+            memory: Memory::new(),
+        };
+        finish_output(session.run(&mut Input::new(input), out))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn commands_parse_with_reasons() {
+        let f5 = Square::parse("f5", 8).unwrap();
+        assert_eq!(parse_command("F5", 8), Command::Move(f5));
+        assert_eq!(parse_command("hints", 8), Command::Hints);
+        assert_eq!(
+            parse_command("save my game.txt", 8),
+            Command::Save("my game.txt".into())
+        );
+        assert_eq!(parse_command("z9", 8), Command::NotASquare("z9".into()));
+        assert_eq!(parse_command("f5", 4), Command::NotASquare("f5".into()));
+        assert_eq!(
+            parse_command("j10", 10),
+            Command::Move(Square::at(9, 9, 10))
+        );
+        assert_eq!(parse_command("dance", 8), Command::Unknown("dance".into()));
+        assert_eq!(parse_command("save", 8), Command::Unknown("save".into()));
+        assert_eq!(parse_command("f5 d6", 8), Command::Unknown("f5 d6".into()));
+        assert_eq!(parse_command("", 8), Command::Empty);
+    }
+
+    #[test]
+    fn level_specs_parse_are_practical_and_are_documented() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        let help = Cli::command().render_long_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        for level in [Level::Easy, Level::Medium, Level::Hard] {
+            let spec = StrategySpec::parse(level.spec()).unwrap();
+            spec.check_practical(60).unwrap();
+            let name = format!("{level:?}").to_ascii_lowercase();
+            assert!(
+                help.contains(&format!("{name} = {}", level.spec())),
+                "--help does not give {name} = {}: {help}",
+                level.spec()
+            );
+        }
+        StrategySpec::parse(EVAL_FALLBACK)
+            .unwrap()
+            .check_practical(96)
+            .unwrap();
+    }
+}

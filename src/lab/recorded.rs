@@ -1,0 +1,83 @@
+//! One game of a results folder, with the size and rules it was played under: what
+//! `replay` steps through (and what an animation of a game draws).
+
+use super::experiment::Experiment;
+use super::games_file;
+use super::rows::{GameRecord, RunRecord};
+use crate::error::{Error, Result};
+use crate::game::Rules;
+use std::path::Path;
+
+/// A recorded game and what it takes to play it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedGame {
+    /// Board size.
+    pub size: u32,
+    /// The rules it was scored under.
+    pub rules: Rules,
+    /// The whole game as a transcript from the start position, opening included.
+    pub moves: String,
+    /// One line naming the game: `game 12 of results/default: greedy (black) vs ...`.
+    pub title: String,
+    /// Its row of `games.csv`.
+    pub record: GameRecord,
+}
+
+/// Game `id` (the `game_id` column) of the results folder `dir`, with the size and
+/// rules of the experiment its `run.toml` recorded. A missing folder, file or game
+/// is bad input naming the fix.
+pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
+    if !dir.is_dir() {
+        return Err(Error::input(format!(
+            "results folder {} does not exist: give the folder a run wrote, such as results/default",
+            dir.display()
+        )));
+    }
+    let run_path = dir.join("run.toml");
+    if !run_path.is_file() {
+        return Err(Error::input(format!(
+            "{} is not a results folder (no run.toml): give the folder a run wrote, such as results/default",
+            dir.display()
+        )));
+    }
+    let record = RunRecord::load(&run_path)?;
+    let experiment = Experiment::recorded(&record.experiment, dir)?;
+    let Some((path, _)) = games_file::find(dir) else {
+        return Err(Error::input(format!(
+            "{} has no games.csv: replay a folder that holds games (a tune's are in its validation folders)",
+            dir.display()
+        )));
+    };
+    let mut reader = games_file::csv_reader(&path)?;
+    let mut highest = None;
+    for row in reader.deserialize::<GameRecord>() {
+        let row = row.map_err(|e| Error::csv("read", &path, e))?;
+        if row.game_id == id {
+            let title = format!(
+                "game {id} of {}: {} (black) vs {} (white), {}",
+                dir.display(),
+                row.black,
+                row.white,
+                match row.result.as_str() {
+                    "draw" => "a draw".to_string(),
+                    winner => format!("{winner} won by {}", row.margin.abs()),
+                }
+            );
+            return Ok(RecordedGame {
+                size: experiment.setup.size,
+                rules: experiment.setup.rules,
+                moves: row.moves.clone(),
+                title,
+                record: row,
+            });
+        }
+        highest = highest.max(Some(row.game_id));
+    }
+    Err(Error::input(match highest {
+        Some(last) => format!(
+            "game {id} is not in {}: its games are numbered 0 to {last} (the game_id column)",
+            path.display()
+        ),
+        None => format!("{} holds no games yet", path.display()),
+    }))
+}
