@@ -239,7 +239,7 @@ fn draw_frame(buffer: &mut [u8], look: Look, replay: &Replay, ply: usize, title:
         let (x, y) = look.centre(square);
         root.draw(&Circle::new(
             (x as i32, y as i32),
-            (radius / 4).max(3),
+            (radius / 3).max(3),
             Look::LAST.filled(),
         ))
         .map_err(e)?;
@@ -279,6 +279,8 @@ struct Palette {
 
 impl Palette {
     const STEPS: u32 = 5;
+    /// The index left unused by the colours: "unchanged" in every frame after the first.
+    const CLEAR: u8 = 255;
 
     fn new() -> Self {
         let keys = [
@@ -305,7 +307,7 @@ impl Palette {
                 }
             }
         }
-        debug_assert!(colors.len() <= 256);
+        debug_assert!(colors.len() < usize::from(Self::CLEAR));
         Palette {
             colors,
             cache: HashMap::new(),
@@ -389,9 +391,20 @@ fn write_gif(path: &Path, replay: &Replay, title: &str) -> Result<()> {
             Some(before) => changed(before, &pixels, w),
             None => (0, 0, w, h),
         };
+        // Inside the changed rectangle, pixels as they were are transparent: runs of
+        // one index, which the compression shrinks to almost nothing.
         let mut part = Vec::with_capacity(width * height);
         for row in top..top + height {
-            part.extend_from_slice(&pixels[row * w + left..row * w + left + width]);
+            let span = row * w + left..row * w + left + width;
+            match &previous {
+                Some(before) => part.extend(
+                    pixels[span.clone()]
+                        .iter()
+                        .zip(&before[span])
+                        .map(|(&now, &was)| if now == was { Palette::CLEAR } else { now }),
+                ),
+                None => part.extend_from_slice(&pixels[span]),
+            }
         }
         let frame = gif::Frame {
             left: left as u16,
@@ -400,6 +413,7 @@ fn write_gif(path: &Path, replay: &Replay, title: &str) -> Result<()> {
             height: height as u16,
             delay: delay_cs(ply, replay.plies()),
             dispose: gif::DisposalMethod::Keep,
+            transparent: previous.is_some().then_some(Palette::CLEAR),
             buffer: std::borrow::Cow::Owned(part),
             ..gif::Frame::default()
         };

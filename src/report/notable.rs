@@ -23,6 +23,8 @@ pub struct Notable {
     pub widest: Option<GameRecord>,
     /// The game with the fewest moves (the first such).
     pub shortest: Option<GameRecord>,
+    /// The most moves any game of the pair had.
+    pub longest: u32,
 }
 
 /// Picks the notable games of the chosen pairs as the rows go by.
@@ -90,6 +92,7 @@ impl Picker {
         if better(&pick.shortest, |r| -i64::from(r.plies)) {
             pick.shortest = Some(row.clone());
         }
+        pick.longest = pick.longest.max(row.plies);
     }
 
     /// The picks, in pair order.
@@ -153,10 +156,12 @@ pub(crate) fn section(results: &Results) -> Option<Section> {
             pair.player_a, pair.player_b
         )));
         let mut shown: Vec<(Vec<&str>, &GameRecord)> = Vec::new();
+        // When every game filled the board, the first is no shorter than the rest.
+        let shortest = pick.shortest.as_ref().filter(|s| s.plies < pick.longest);
         for (label, row) in [
-            ("Biggest upset", &pick.upset),
-            ("Largest margin", &pick.widest),
-            ("Shortest game", &pick.shortest),
+            ("Biggest upset", pick.upset.as_ref()),
+            ("Largest margin", pick.widest.as_ref()),
+            ("Shortest game", shortest),
         ] {
             let Some(row) = row else { continue };
             match shown.iter_mut().find(|(_, r)| r.game_id == row.game_id) {
@@ -176,6 +181,12 @@ pub(crate) fn section(results: &Results) -> Option<Section> {
                 ));
             }
             _ => {}
+        }
+        if shortest.is_none() {
+            section = section.with(Block::Text(format!(
+                "Every game of this pair lasted {} moves.",
+                pick.longest
+            )));
         }
         for (labels, row) in shown {
             let mut caption = labels.join(", ");
@@ -199,4 +210,56 @@ pub(crate) fn section(results: &Results) -> Option<Section> {
         }
     }
     Some(section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::DeserializeOwned;
+
+    fn rows<T: DeserializeOwned>(text: &str) -> Vec<T> {
+        csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn picks_the_underdogs_widest_win_the_largest_margin_and_the_shortest() {
+        let pairs: Vec<PairRow> = rows(include_str!("../../tests/data/round-robin/pairs.csv"));
+        let standings: Vec<StandingRow> =
+            rows(include_str!("../../tests/data/round-robin/standings.csv"));
+        let games: Vec<GameRecord> = rows(include_str!("../../tests/data/round-robin/games.csv"));
+        let mut picker = Picker::new(&pairs, &standings);
+        for game in &games {
+            picker.offer(game.pair_id as usize, game);
+        }
+        let picks = picker.finish();
+        assert_eq!(picks.len(), 3);
+        let first = &picks[0];
+        assert_eq!(first.underdog.as_deref(), Some("greedy"), "rated -128");
+        let id = |g: &Option<GameRecord>| g.as_ref().map(|g| g.game_id);
+        assert_eq!(id(&first.upset), Some(2), "greedy's wins: +18 (game 2), +2");
+        assert_eq!(id(&first.widest), Some(7), "42 discs");
+        assert_eq!((id(&first.shortest), first.longest), (Some(0), 60));
+        assert_eq!(id(&picks[2].upset), Some(21), "corner-first's widest win");
+
+        // A large field: the pairs with the most games, in pair order.
+        let many: Vec<PairRow> = (0..MAX_PAIRS as u64 + 3)
+            .map(|k| PairRow {
+                games: 100 + k % 4,
+                ..pairs[0].clone()
+            })
+            .collect();
+        let shown: Vec<usize> = Picker::new(&many, &standings)
+            .finish()
+            .iter()
+            .map(|n| n.pair_id)
+            .collect();
+        assert_eq!(
+            shown,
+            [0, 1, 2, 3, 5, 6, 7, 9, 10, 11],
+            "ties: the earlier pair"
+        );
+    }
 }

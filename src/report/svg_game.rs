@@ -103,37 +103,54 @@ pub fn svg(replay: &Replay, title: &str) -> String {
     }
     // The discs: one circle per square that ever holds one, its colour animated.
     let last = &replay.frames[plies];
-    let paint = |color: Option<Color>| match color {
-        Some(Color::Black) => (css(Look::BLACK), css(Look::BLACK)),
-        Some(Color::White) => (css(Look::WHITE), css(Look::WHITE_EDGE)),
-        None => ("none".to_string(), "none".to_string()),
+    // Chrome cannot animate a paint to or from `none`, so an empty square's disc is
+    // hidden instead, in the colour it will first have (a disc, once placed, stays).
+    let paint = |color: Color| match color {
+        Color::Black => (css(Look::BLACK), css(Look::BLACK)),
+        Color::White => (css(Look::WHITE), css(Look::WHITE_EDGE)),
     };
     for index in 0..look.n * look.n {
-        if replay.frames.iter().all(|f| f.at(index).is_none()) {
+        let Some(first) = replay.frames.iter().find_map(|f| f.at(index)) else {
             continue;
-        }
+        };
         let (x, y) = look.centre(Square::new(index));
-        let (fill, stroke) = paint(last.at(index));
+        let (fill, stroke) = paint(last.at(index).unwrap_or(first));
         write!(
             out,
             r#"<circle cx="{x}" cy="{y}" r="{}" fill="{fill}" stroke="{stroke}">"#,
             look.radius()
         )
         .ok();
-        let colors: Vec<(String, String)> =
-            replay.frames.iter().map(|f| paint(f.at(index))).collect();
-        let fills: Vec<(usize, &str)> = colors
+        let colors: Vec<(String, String)> = replay
+            .frames
+            .iter()
+            .map(|f| paint(f.at(index).unwrap_or(first)))
+            .collect();
+        let pick = |part: fn(&(String, String)) -> &String| -> Vec<(usize, &str)> {
+            colors
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (k, part(c).as_str()))
+                .collect()
+        };
+        let shown: Vec<(usize, &str)> = replay
+            .frames
             .iter()
             .enumerate()
-            .map(|(k, c)| (k, c.0.as_str()))
+            .map(|(k, f)| {
+                (
+                    k,
+                    if f.at(index).is_some() {
+                        "visible"
+                    } else {
+                        "hidden"
+                    },
+                )
+            })
             .collect();
-        let strokes: Vec<(usize, &str)> = colors
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (k, c.1.as_str()))
-            .collect();
-        animate(&mut out, "fill", &fills, &starts, dur);
-        animate(&mut out, "stroke", &strokes, &starts, dur);
+        animate(&mut out, "fill", &pick(|c| &c.0), &starts, dur);
+        animate(&mut out, "stroke", &pick(|c| &c.1), &starts, dur);
+        animate(&mut out, "visibility", &shown, &starts, dur);
         out.push_str("</circle>");
     }
     // One group per step: visible during its step only (the last one without animation).
@@ -172,7 +189,7 @@ pub fn svg(replay: &Replay, title: &str) -> String {
             write!(
                 out,
                 r#"<circle cx="{x}" cy="{y}" r="{}" fill="{}"/>"#,
-                (look.radius() / 4).max(3),
+                (look.radius() / 3).max(3),
                 css(Look::LAST)
             )
             .ok();
@@ -212,6 +229,10 @@ mod tests {
         let svg = svg(&replay, "a <small> game");
         assert_eq!(svg.matches(r#"<g class="step""#).count(), 11 + 1);
         assert!(!svg.contains("<script"));
+        assert!(
+            !svg.contains("none;") && !svg.contains(";none"),
+            "Chrome animates no paint to none"
+        );
         assert!(svg.contains("a &lt;small&gt; game"));
         assert!(svg.contains(r#"data-ply="11" data-black="14" data-white="1""#));
         assert!(svg.contains("Black wins by 14 (14-1)"));
