@@ -134,7 +134,7 @@ impl Look {
         Self::TITLE + Self::MARGIN + self.board() + 18 + 22 * k
     }
 
-    pub const fn hex(color: RGBColor) -> [u8; 3] {
+    pub const fn rgb(color: RGBColor) -> [u8; 3] {
         [color.0, color.1, color.2]
     }
 }
@@ -294,7 +294,7 @@ impl Palette {
             Look::LAST,
             Look::FLIPPED,
         ]
-        .map(Look::hex);
+        .map(Look::rgb);
         let mut colors: Vec<[u8; 3]> = keys.to_vec();
         for (i, a) in keys.iter().enumerate() {
             for b in &keys[i + 1..] {
