@@ -49,7 +49,11 @@ fn compressed_games_equal_the_plain_ones_and_everything_reads_them() {
             fs::read(d.join("z").join(file)).unwrap()
         );
     }
-    assert!(d.join("z/report.html").exists());
+    let html = fs::read_to_string(d.join("z/report.html")).unwrap();
+    assert!(
+        html.contains(r#"<section id="notable">"#) && html.contains(r#"class="rv""#),
+        "the notable games come from games.csv.zst too"
+    );
 
     // A kill mid-run: the compressed file cut inside a block, the run marked running.
     let bytes = fs::read(&packed).unwrap();

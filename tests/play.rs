@@ -587,3 +587,59 @@ fn replay_reads_compressed_10x10_games_and_transcripts() {
         .code(2)
         .stderr(predicate::str::contains("transcript ply 1"));
 }
+
+#[test]
+fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
+    let dir = results(&format!(
+        "name = \"tiny\"\nseed = 3\nsize = 6\ngames_per_pair = 2\n[rules]\nanti = true\n{PLAYERS}"
+    ));
+    let out = dir.path().join("out");
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let row: Vec<&str> = games.lines().nth(1).unwrap().split(',').collect();
+    let plies: usize = row[9].parse().unwrap();
+    for name in ["game.gif", "game.svg", "game.html"] {
+        let file = dir.path().join(name);
+        bin()
+            .arg("replay")
+            .arg(&out)
+            .args(["--game", "0", "--out"])
+            .arg(&file)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("wrote "));
+        // A second write needs --force, and the first file is kept until then.
+        let before = std::fs::read(&file).unwrap();
+        bin()
+            .arg("replay")
+            .arg(&out)
+            .args(["--game", "0", "--out"])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--force"));
+        assert_eq!(std::fs::read(&file).unwrap(), before);
+        bin()
+            .arg("replay")
+            .arg(&out)
+            .args(["--game", "0", "--force", "--out"])
+            .arg(&file)
+            .assert()
+            .success();
+    }
+    // The GIF has a frame for the start and one a ply.
+    let file = std::fs::File::open(dir.path().join("game.gif")).unwrap();
+    let mut decoder = gif::DecodeOptions::new().read_info(file).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, plies + 1);
+    let page = std::fs::read_to_string(dir.path().join("game.html")).unwrap();
+    assert!(!page.contains("https://") && !page.contains("http://"));
+    bin()
+        .args(["replay", "--moves", "f5d6", "--out"])
+        .arg(dir.path().join("game.png"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".gif"));
+}

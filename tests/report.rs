@@ -101,7 +101,34 @@ fn round_robin_report_and_charts() {
             "report.md lacks {needle}\n{markdown}"
         );
     }
+    // Notable games: the underdog's widest win by the standings' ratings, the largest
+    // margin; every game filled the board, so none is the shortest.
+    for needle in [
+        "## Notable games",
+        "### greedy vs weighted-classic",
+        "Biggest upset: game 2: greedy (black) beat weighted-classic (white) by 18, 41-23, in 60 moves",
+        "Largest margin: game 7: weighted-classic (black) beat greedy (white) by 42",
+        "Biggest upset: game 21: corner-first (black) beat weighted-classic (white) by 8",
+        "Every game of this pair lasted 60 moves.",
+        "report.html shows it on a board",
+    ] {
+        assert!(
+            markdown.contains(needle),
+            "report.md lacks {needle}\n{markdown}"
+        );
+    }
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains(r#"<section id="notable">"#));
+    assert!(
+        html.contains(r#"id="game-2" tabindex="0""#),
+        "a viewer per game"
+    );
+    assert_eq!(
+        html.matches("<script>").count(),
+        1,
+        "one script for every viewer"
+    );
+    assert!(!html.contains("https://") && !html.contains(" src="));
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<svg"), "charts are inlined");
     assert!(!html.contains("src=\"http"), "no network needed");

@@ -20,7 +20,7 @@ pub struct RecordedGame {
     /// One line naming the game: `game 12 of results/default: greedy (black) vs ...`.
     pub title: String,
     /// Its row of `games.csv`.
-    pub record: GameRecord,
+    pub record: GameRecord<'static>,
 }
 
 /// Game `id` (the `game_id` column) of the results folder `dir`, with the size and
@@ -58,7 +58,7 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
                 dir.display(),
                 row.black,
                 row.white,
-                match row.result.as_str() {
+                match &*row.result {
                     "draw" => "a draw".to_string(),
                     winner => format!("{winner} won by {}", row.margin.abs()),
                 }
@@ -66,7 +66,7 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
             return Ok(RecordedGame {
                 size: experiment.setup.size,
                 rules: experiment.setup.rules,
-                moves: row.moves.clone(),
+                moves: row.moves.to_string(),
                 title,
                 record: row,
             });

@@ -1,19 +1,13 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
 
+use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
 use crate::lab::games_file;
 use crate::lab::rows::{read_csv, RunRecord, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
+use crate::lab::GameRecord;
 use crate::stats::{sprt_bounds, Pentanomial};
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
-
-#[derive(Deserialize)]
-struct GameRow {
-    pair_id: usize,
-    black: String,
-    margin: i32,
-}
 
 /// A head-to-head run's history, sampled: (games, score, low, high) and (pairs, LLR).
 #[derive(Clone, Debug, Default)]
@@ -46,6 +40,8 @@ pub struct Results {
     pub margins: Vec<Vec<f32>>,
     /// Head-to-head history (empty for other formats).
     pub history: History,
+    /// The notable games of each pair shown (the pairs with the most games).
+    pub notable: Vec<Notable>,
     /// For a run still going or interrupted: (games played so far, games in all);
     /// the pairs and standings are then counted from `games.csv` as it stands.
     pub partial: Option<(u64, u64)>,
@@ -171,10 +167,11 @@ impl Results {
         };
         let mut penta = Pentanomial::default();
         let mut pending: Option<f64> = None;
+        let mut picker = Picker::new(&pairs, &standings);
         let mut reader = games_file::csv_reader(&games_path)?;
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
-        for (index, row) in reader.deserialize::<GameRow>().enumerate() {
+        for (index, row) in reader.deserialize::<GameRecord>().enumerate() {
             if partial.is_some_and(|(played, _)| index as u64 >= played) {
                 break; // a run still writing, or a partial row left by a kill
             }
@@ -185,7 +182,8 @@ impl Results {
                     index + 2
                 ))
             })?;
-            let Some(pair) = pairs.get(row.pair_id) else {
+            let pair_id = row.pair_id as usize;
+            let Some(pair) = pairs.get(pair_id) else {
                 return Err(Error::input(format!(
                     "{}: game {index} names pair {} but pairs.csv has {}: the files come from different runs",
                     games_path.display(),
@@ -198,7 +196,8 @@ impl Results {
             } else {
                 -row.margin
             };
-            margins[row.pair_id].push(a_margin as f32);
+            margins[pair_id].push(a_margin as f32);
+            picker.offer(pair_id, &row);
             if head_to_head {
                 let points = match a_margin.signum() {
                     1 => 1.0,
@@ -224,6 +223,7 @@ impl Results {
             }
         }
         Ok(Results {
+            notable: picker.finish(),
             partial,
             dir: dir.to_path_buf(),
             experiment,

@@ -2,6 +2,7 @@
 //! results folder (run, ablation, tune) builds one; each format (`markdown.rs`,
 //! `html.rs`) renders any of them, so the formats never disagree on content.
 
+use super::replay::Replay;
 use crate::chart::Chart;
 
 /// A whole report.
@@ -60,6 +61,23 @@ pub enum Block {
     Table(Table),
     /// A chart drawn into the folder's `charts/`.
     Chart(Chart),
+    /// A game: its transcript, and in HTML a board to step through.
+    Game(GameView),
+}
+
+/// A game as a report shows it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// The element id of its viewer (`game-17`).
+    pub id: String,
+    /// What the game is and why it is shown.
+    pub caption: String,
+    /// Its `game_id` in games.csv.
+    pub game: u64,
+    /// The moves from the standard start.
+    pub transcript: String,
+    /// The game move by move.
+    pub replay: Replay,
 }
 
 /// A table of text cells.

@@ -2,14 +2,15 @@
 //! list at the top and the charts inlined as SVG.
 
 use super::doc::{Block, Document, Table};
-use super::ReportFormat;
+use super::{viewer, ReportFormat};
 use crate::error::{Error, Result};
 use std::fmt::Write as _;
 
 /// The HTML report.
 pub struct Html;
 
-fn escape(text: &str) -> String {
+/// Text made safe inside HTML (and SVG) elements and attribute values.
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -52,7 +53,8 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:1200px;margin:2em aut
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;vertical-align:top}\
 .l{text-align:left}td:not(.l){white-space:nowrap}.wide{overflow-x:auto}th{background:#f0f0f0}nav{background:#f7f7f7;border:1px solid #ddd;padding:0.5em 1.5em;display:inline-block}\
 nav ol{margin:0.3em 0;padding-left:1.2em}.warning{color:#a00}\
-svg{max-width:100%;height:auto}code{font-size:90%}";
+svg{max-width:100%;height:auto}code{font-size:90%}figure.game{margin:0.5em 2em 1em 0;display:inline-block;vertical-align:top;max-width:24em}\
+figure.game figcaption{font-size:95%}figure.game p{margin:0.2em 0}code.transcript{word-break:break-all;font-size:80%;color:#555}";
 
 impl ReportFormat for Html {
     fn file_name(&self) -> &'static str {
@@ -61,10 +63,20 @@ impl ReportFormat for Html {
 
     fn render(&self, doc: &Document) -> Result<String> {
         let title = escape(&doc.title);
+        let has_games = doc
+            .sections
+            .iter()
+            .flat_map(|s| &s.blocks)
+            .any(|b| matches!(b, Block::Game(_)));
+        let games_style = if has_games {
+            viewer::style()
+        } else {
+            String::new()
+        };
         let mut out = String::new();
         write!(
             out,
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}{games_style}</style></head><body>\n<h1>{title}</h1>\n"
         )
         .ok();
         if let Some(warning) = &doc.warning {
@@ -122,6 +134,18 @@ impl ReportFormat for Html {
                         table(&mut out, t);
                         Some(())
                     }
+                    Block::Game(game) => {
+                        // A report's games open at their end: the final position says
+                        // most at a glance.
+                        write!(
+                            out,
+                            "<figure class=\"game\"><figcaption>{}</figcaption>\n{}\n<p><code class=\"transcript\">{}</code></p></figure>\n",
+                            escape(&game.caption),
+                            viewer::markup(&game.replay, &game.id, Some(game.game), game.replay.plies()),
+                            escape(&game.transcript)
+                        )
+                        .ok()
+                    }
                     Block::Chart(chart) => {
                         let svg = std::fs::read_to_string(&chart.svg)
                             .map_err(|e| Error::io_during("read", &chart.svg, e))?;
@@ -139,6 +163,10 @@ impl ReportFormat for Html {
                 };
             }
             out.push_str("</section>\n");
+        }
+        if has_games {
+            // One script runs every viewer; it needs the page loaded, so it comes last.
+            writeln!(out, "<script>{}</script>", viewer::SCRIPT).ok();
         }
         out.push_str("</body></html>\n");
         Ok(out)

@@ -68,6 +68,9 @@ impl ReportFormat for Markdown {
                         table(&mut out, t);
                         Some(())
                     }
+                    Block::Game(game) => {
+                        writeln!(out, "{}\n\n```\n{}\n```\n", game.caption, game.transcript).ok()
+                    }
                     Block::Chart(chart) => writeln!(
                         out,
                         "### {}\n\n![{}](charts/{}.svg)\n",

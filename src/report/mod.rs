@@ -2,19 +2,26 @@
 //! file per format, for every kind of results folder: a run (an ablation is a run
 //! with `ablation.csv` beside it) or a tune.
 
+pub mod animate;
 pub(crate) mod charts;
 mod data;
 pub mod doc;
 mod field;
 mod html;
 mod markdown;
+mod notable;
+pub mod replay;
 mod run;
+mod svg_game;
 mod tune;
+mod viewer;
 
 pub use crate::chart::{interval_chart, Chart};
+pub use animate::write_game;
 pub use charts::draw_all;
 pub use data::{PairRow, Results, StandingRow};
 pub use doc::Document;
+pub use notable::Notable;
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! folder holds one.
 
 use super::doc::{Block, Document, Section, Table};
-use super::{elo_interval, field, percent_interval, Chart, PairRow, Results};
+use super::{elo_interval, field, notable, percent_interval, Chart, PairRow, Results};
 use crate::studies::ablate::{self, Worth};
 
 /// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
@@ -346,6 +346,7 @@ pub(crate) fn document(
     );
     sections
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
+    sections.extend(notable::section(results));
     sections.push(Section::new("statistics", "Statistics").with(Block::List(statistics(results))));
     Document {
         title: if ablation.is_some() {

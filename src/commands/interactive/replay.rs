@@ -37,8 +37,16 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Play it through without waiting for input, this many milliseconds a move.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "out")]
     pub auto: Option<u64>,
+    /// Write the game to a file instead of stepping through it, in the format its
+    /// extension names: .gif (an animated picture, one frame a ply), .svg (an animated
+    /// drawing, no script) or .html (one self-contained page with a step-through board).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// With --out: replace the file if it exists.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// What a line typed during a replay asks for.
@@ -86,6 +94,17 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
             ))
         }
     };
+    if let Some(path) = &args.out {
+        if path.exists() && !args.force {
+            return Err(Error::input(format!(
+                "{} already exists: choose another --out file, or add --force to replace it",
+                path.display()
+            )));
+        }
+        crate::report::write_game(path, size, rules, &moves, &title)?;
+        writeln!(out, "wrote {}", path.display()).ok();
+        return Ok(());
+    }
     let terminal = std::io::stdout().is_terminal();
     with_geometry!(size, G => {
         let mut whole = Track::<G>::new(Position::start());
