@@ -20,7 +20,8 @@ const TABLE_MIN_DEPTH: u32 = 2;
 const MOBILITY_MIN_DEPTH: u32 = 5;
 
 /// Remaining depth from which the grouped loop searches the moves after the first
-/// with a null window (principal variation search); the ordered list always does.
+/// with a null window (principal variation search), when ordering is on (the plain
+/// search is plain alpha-beta); the ordered list always does.
 const PVS_MIN_DEPTH: u32 = 3;
 
 /// The killer slots kept per remaining depth: the last two moves that caused a
@@ -297,6 +298,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
                 let square = Square::new(index);
                 let child = board.play(square);
                 let value = if best == i32::MIN
+                    || !self.player.ordering
                     || depth < PVS_MIN_DEPTH
                     || i64::from(beta) - i64::from(alpha) <= 1
                 {
