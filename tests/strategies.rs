@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use reversi_lab::board::{
-    squares, stable_discs, Bits, Board, Color, Geometry, Position, Size4, Size6, Size8, Square,
+    squares, stable_discs, Bits, Board, Color, Geometry, Position, Size10, Size4, Size6, Size8,
+    Square,
 };
 use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::schedule::game_rng;
@@ -324,6 +325,71 @@ proptest! {
         let expected = minimax_root(board, depth, eval.as_ref(), rules);
         let player = alphabeta::<Size6>(depth, "mobility", true, true, rules);
         prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected);
+    }
+}
+
+/// Checks every search option against the plain search (no ordering, no table:
+/// itself checked against minimax above) at `depth`, on `board` and on the position
+/// two plies later searched with the same memory (so with a table that the first
+/// search filled, as in a game): the best value and every move that reaches it.
+fn same_as_plain<G: Geometry>(
+    board: Board<G>,
+    depth: u32,
+    eval: &str,
+    rules: Rules,
+) -> Result<(), TestCaseError> {
+    let plain = alphabeta::<G>(depth, eval, false, false, rules);
+    let later = {
+        let after = board.play(Square::new(board.moves().lowest()));
+        let moves = after.moves();
+        let after = if moves.is_empty() {
+            after.pass()
+        } else {
+            after.play(Square::new(moves.lowest()))
+        };
+        Some(after).filter(|b| !b.moves().is_empty())
+    };
+    // (table, ordering, node budget): a budget deepens iteratively, with aspiration windows.
+    for (table, ordering, nodes) in [
+        (true, true, None),
+        (true, true, Some(u64::MAX / 2)),
+        (true, false, None),
+        (false, true, None),
+    ] {
+        let mut player = alphabeta::<G>(depth, eval, table, ordering, rules);
+        player.nodes = nodes;
+        let mut memory = Memory::new();
+        for position in std::iter::once(board).chain(later) {
+            let expected = plain.search(position, position.moves(), &mut Memory::new());
+            let found = player.search(position, position.moves(), &mut memory);
+            prop_assert_eq!(
+                found,
+                expected,
+                "table {} ordering {} nodes {:?}",
+                table,
+                ordering,
+                nodes
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn deep_alphabeta_equals_the_plain_search(seed in any::<u64>(), plies in 0usize..54, depth in 5u32..8, anti in any::<bool>()) {
+        let rules = Rules { scoring: if anti { Scoring::Count } else { Scoring::WinnerGetsEmpties }, anti };
+        if let Some(board) = random_position::<Size8>(seed, plies) {
+            same_as_plain(board, depth, "weighted", rules)?;
+        }
+        if let Some(board) = random_position::<Size6>(seed, plies % 30) {
+            same_as_plain(board, depth, "mobility", rules)?;
+        }
+        if let Some(board) = random_position::<Size10>(seed, plies + 20) {
+            same_as_plain(board, depth.min(6), "eval", rules)?;
+        }
     }
 }
 

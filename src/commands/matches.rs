@@ -9,7 +9,7 @@ use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::rows::{csv_header, GameRecord};
 use crate::lab::runner::write_game_row;
 use crate::lab::setup::{OpeningsFile, SetupFile};
-use crate::lab::{Driver, Flow, Schedule, Setup, Slot};
+use crate::lab::{Cost, Driver, Flow, Schedule, Setup, Slot};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
@@ -241,12 +241,12 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     };
     let names = [args.a.as_str(), args.b.as_str()];
     let started = Instant::now();
-    let (tally, threads) = with_geometry!(setup.size, G => {
+    let (tally, costs, threads) = with_geometry!(setup.size, G => {
         let [sa, sb] = plan.players::<G>()?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         let driver = Driver::<G>::new(setup.threads)?;
         let a_margin = |slot: Slot, margin: i32| if slot.a_black() { margin } else { -margin };
-        let tally: MatchTally = match &mut csv {
+        let (tally, costs): (MatchTally, Vec<Cost>) = match &mut csv {
             None => driver.sum(
                 &players,
                 0..args.games,
@@ -263,7 +263,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                 // Rows go to the file in game order while the next games play.
                 let mut tally = MatchTally::default();
                 let never = AtomicBool::new(false);
-                driver.stream(
+                let streamed = driver.stream(
                     &players,
                     0..args.games,
                     |g| {
@@ -283,10 +283,10 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                     },
                 )?;
                 writer.flush().map_err(|e| Error::io(&**path, e))?;
-                tally
+                (tally, streamed.costs)
             }
         };
-        (tally, driver.threads())
+        (tally, costs, driver.threads())
     });
     let seconds = started.elapsed().as_secs_f64();
     match args.format {
@@ -303,7 +303,22 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         if threads == 1 { "" } else { "s" },
         args.seed
     );
+    eprintln!("{}", cost_line(&costs));
     Ok(games)
+}
+
+/// What each side's moves cost, for the line after the speed: nodes and
+/// milliseconds per move chosen.
+#[must_use]
+pub fn cost_line(costs: &[Cost]) -> String {
+    let side = |name: &str, cost: &Cost| {
+        format!(
+            "{name} {:.0} nodes/move, {:.3} ms/move",
+            cost.nodes_per_move().unwrap_or(0.0),
+            cost.ms_per_move().unwrap_or(0.0)
+        )
+    };
+    format!("cost: {}; {}", side("A", &costs[0]), side("B", &costs[1]))
 }
 
 /// The match as one JSON object (the `--format json` output; its keys are stable).

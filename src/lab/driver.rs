@@ -1,6 +1,7 @@
 //! The one parallel play driver: a thread pool, each worker's strategy memory, the
 //! game loop, and in-order streaming of results while the next games play.
 
+use super::cost::Cost;
 use super::schedule::{game_rng, Deal};
 use super::setup::check_threads;
 use crate::board::{Bits, Color, Geometry, Square};
@@ -17,19 +18,38 @@ use std::time::Instant;
 /// player's memory is reset first, so the game depends on its seed alone.
 pub fn play_game<G: Geometry>(
     players: [&dyn Strategy<G>; 2],
-    mut game: Game<G>,
+    game: Game<G>,
     rng: &mut GameRng,
     memories: [&mut Memory<G>; 2],
 ) -> Game<G> {
+    play_game_costed(players, game, rng, memories).0
+}
+
+/// [`play_game`], also returning what the game cost each seat (black, white).
+pub fn play_game_costed<G: Geometry>(
+    players: [&dyn Strategy<G>; 2],
+    mut game: Game<G>,
+    rng: &mut GameRng,
+    memories: [&mut Memory<G>; 2],
+) -> (Game<G>, [Cost; 2]) {
     let [black, white] = memories;
     black.new_game();
     white.new_game();
     let memories = [black, white];
+    let nodes_before = memories.each_ref().map(|m| m.nodes);
+    let mut costs = [Cost {
+        games: 1,
+        ..Cost::default()
+    }; 2];
     loop {
         let board = game.board();
         let moves = game.legal_moves();
         if moves.is_empty() {
-            return game; // passes are automatic, so no move means the game is over
+            // Passes are automatic, so no move means the game is over.
+            for (seat, cost) in costs.iter_mut().enumerate() {
+                cost.nodes = memories[seat].nodes - nodes_before[seat];
+            }
+            return (game, costs);
         }
         let seat = match game.side() {
             Color::Black => 0,
@@ -42,7 +62,11 @@ pub fn play_game<G: Geometry>(
                 rng,
                 memory: &mut *memories[seat],
             };
-            players[seat].choose(board, moves, &mut context)
+            let clock = Instant::now();
+            let square = players[seat].choose(board, moves, &mut context);
+            costs[seat].nanos += clock.elapsed().as_nanos() as u64;
+            costs[seat].moves += 1;
+            square
         };
         assert!(
             moves.has(square.index()),
@@ -50,6 +74,16 @@ pub fn play_game<G: Geometry>(
             square.name(G::SIZE)
         );
         game.play_unchecked(square);
+    }
+}
+
+/// What one game cost its two players: (player index, cost) for black and white.
+type Spent = [(usize, Cost); 2];
+
+/// Adds a game's costs to per-player totals.
+fn add_spent(totals: &mut [Cost], spent: Spent) {
+    for (player, cost) in spent {
+        totals[player] += cost;
     }
 }
 
@@ -75,12 +109,15 @@ pub enum Flow {
 }
 
 /// How a stream ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Streamed {
     /// Results handed to the consumer.
     pub consumed: u64,
     /// Whether the stop flag ended it early.
     pub interrupted: bool,
+    /// What the consumed games cost, per player (games played ahead and dropped
+    /// are not counted, so these match the results handed over).
+    pub costs: Vec<Cost>,
 }
 
 /// A pool of worker threads, each with its own strategy memory reused from game
@@ -108,7 +145,7 @@ impl<G: Geometry> Driver<G> {
     }
 
     /// Plays one game on the calling worker, with that worker's memories.
-    fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> Game<G> {
+    fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> (Game<G>, Spent) {
         let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
         let mut memories = self.memories[worker]
             .lock()
@@ -126,12 +163,13 @@ impl<G: Geometry> Driver<G> {
             [&mut high[0], &mut low[white]]
         };
         let mut rng = game_rng(deal.seed);
-        play_game(
+        let (game, [black_cost, white_cost]) = play_game_costed(
             [players[black], players[white]],
             deal.start,
             &mut rng,
             seats,
-        )
+        );
+        (game, [(black, black_cost), (white, white_cost)])
     }
 
     /// Plays every game of `games` in parallel: `deal(i)` says who plays game `i`
@@ -145,6 +183,21 @@ impl<G: Geometry> Driver<G> {
         finish: impl Fn(u64, D, Game<G>) -> T + Sync,
         stop: Option<&AtomicBool>,
     ) -> Vec<Option<T>> {
+        self.play_costed(players, games, deal, finish, stop)
+            .into_iter()
+            .map(|row| row.map(|(result, _)| result))
+            .collect()
+    }
+
+    /// [`play`](Self::play), each result with what its game cost.
+    fn play_costed<T: Send, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
+        finish: impl Fn(u64, D, Game<G>) -> T + Sync,
+        stop: Option<&AtomicBool>,
+    ) -> Vec<Option<(T, Spent)>> {
         self.pool.install(|| {
             games
                 .into_par_iter()
@@ -153,31 +206,46 @@ impl<G: Geometry> Driver<G> {
                         return None;
                     }
                     let (data, deal) = deal(index);
-                    let game = self.play_one(players, deal);
-                    Some(finish(index, data, game))
+                    let (game, spent) = self.play_one(players, deal);
+                    Some((finish(index, data, game), spent))
                 })
                 .collect()
         })
     }
 
-    /// Plays every game of `games` in parallel, like [`play`](Self::play), and adds
-    /// up the results (tallies that implement `Sum`).
+    /// Plays every game of `games` in parallel, like [`stream`](Self::stream), and
+    /// adds up the results (tallies that implement `Sum`) and what they cost per player.
     pub fn sum<T: Send + std::iter::Sum, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
         games: Range<u64>,
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
         finish: impl Fn(u64, D, Game<G>) -> T + Sync,
-    ) -> T {
+    ) -> (T, Vec<Cost>) {
+        let none = || {
+            (
+                std::iter::empty::<T>().sum(),
+                vec![Cost::default(); players.len()],
+            )
+        };
         self.pool.install(|| {
             games
                 .into_par_iter()
                 .map(|index| {
                     let (data, deal) = deal(index);
-                    let game = self.play_one(players, deal);
-                    finish(index, data, game)
+                    let (game, spent) = self.play_one(players, deal);
+                    (finish(index, data, game), spent)
                 })
-                .sum()
+                .fold(none, |(total, mut costs), (result, spent)| {
+                    add_spent(&mut costs, spent);
+                    ([total, result].into_iter().sum(), costs)
+                })
+                .reduce(none, |(a, mut costs), (b, more)| {
+                    for (cost, more) in costs.iter_mut().zip(more) {
+                        *cost += more;
+                    }
+                    ([a, b].into_iter().sum(), costs)
+                })
         })
     }
 
@@ -195,11 +263,12 @@ impl<G: Geometry> Driver<G> {
         mut sink: impl FnMut(T) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
         let mut consumed = 0u64;
+        let mut costs = vec![Cost::default(); players.len()];
         let mut interrupted = false;
         let mut concluded = false;
         let mut scheduled = games.start;
         let mut chunk = 256u64;
-        let mut pending: Option<Vec<Option<T>>> = None;
+        let mut pending: Option<Vec<Option<(T, Spent)>>> = None;
         loop {
             let ahead = if scheduled < games.end && !concluded && !interrupted {
                 let end = (scheduled + chunk).min(games.end);
@@ -217,11 +286,12 @@ impl<G: Geometry> Driver<G> {
                 rayon::join(
                     || -> Result<()> {
                         for row in pending.take().into_iter().flatten() {
-                            let Some(row) = row else {
+                            let Some((row, spent)) = row else {
                                 interrupted = true;
                                 break;
                             };
                             consumed += 1;
+                            add_spent(&mut costs, spent);
                             if sink(row)? == Flow::Stop {
                                 concluded = true;
                                 break;
@@ -229,7 +299,11 @@ impl<G: Geometry> Driver<G> {
                         }
                         Ok(())
                     },
-                    || ahead.map(|range| self.play(players, range, &deal, &finish, Some(stop))),
+                    || {
+                        ahead.map(|range| {
+                            self.play_costed(players, range, &deal, &finish, Some(stop))
+                        })
+                    },
                 )
             });
             drained?;
@@ -237,8 +311,9 @@ impl<G: Geometry> Driver<G> {
                 // Stopped while the next chunk played: keep the games it finished
                 // up to the first one it skipped, still in order.
                 interrupted = true;
-                for row in computed.into_iter().flatten().map_while(|row| row) {
+                for (row, spent) in computed.into_iter().flatten().map_while(|row| row) {
                     consumed += 1;
+                    add_spent(&mut costs, spent);
                     if sink(row)? == Flow::Stop {
                         interrupted = false; // the SPRT concluded: the run is complete
                         break;
@@ -262,6 +337,7 @@ impl<G: Geometry> Driver<G> {
         Ok(Streamed {
             consumed,
             interrupted,
+            costs,
         })
     }
 }
@@ -333,12 +409,11 @@ mod tests {
                 },
             )
             .unwrap();
+        assert_eq!((streamed.consumed, streamed.interrupted), (701, false));
         assert_eq!(
-            streamed,
-            Streamed {
-                consumed: 701,
-                interrupted: false
-            }
+            streamed.costs.iter().map(|c| c.games).sum::<u64>(),
+            2 * 701,
+            "only the consumed games are counted"
         );
         assert_eq!(seen, (0..=700).collect::<Vec<_>>());
         stop.store(true, Ordering::Relaxed);
@@ -356,5 +431,59 @@ mod tests {
             streamed.interrupted && streamed.consumed < 5000,
             "{streamed:?}"
         );
+    }
+
+    #[test]
+    fn costs_count_every_choice_and_do_not_depend_on_threads() {
+        let search = StrategySpec::parse("alphabeta:depth=2,eval=mobility")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let random = StrategySpec::parse("random")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let players = [search.as_ref(), random.as_ref()];
+        // What is counted, without the time: (games, moves, nodes).
+        let counted = |costs: &[Cost]| -> Vec<(u64, u64, u64)> {
+            costs.iter().map(|c| (c.games, c.moves, c.nodes)).collect()
+        };
+        let summed = |threads| {
+            let driver = Driver::<Size6>::new(Some(threads)).unwrap();
+            let (choices, costs): (u64, Vec<Cost>) =
+                driver.sum(&players, 0..40, deal, |_, _, game| {
+                    // A choice is asked for wherever more than one move is legal.
+                    let mut replay = Game::<Size6>::new();
+                    let mut choices = 0;
+                    for &square in game.moves() {
+                        choices += u64::from(replay.legal_moves().count() > 1);
+                        replay.play_unchecked(square);
+                    }
+                    choices
+                });
+            (choices, counted(&costs))
+        };
+        let (choices, costs) = summed(1);
+        assert_eq!((choices, costs.clone()), summed(2));
+        assert_eq!(costs[0].0 + costs[1].0, 80);
+        assert_eq!(costs[0].1 + costs[1].1, choices);
+        assert!(
+            costs[0].2 > costs[0].1,
+            "a depth-2 search visits nodes: {costs:?}"
+        );
+        assert_eq!(costs[1].2, 0, "random searches nothing");
+        let stop = AtomicBool::new(false);
+        let driver = Driver::<Size6>::new(Some(2)).unwrap();
+        let streamed = driver
+            .stream(
+                &players,
+                0..40,
+                deal,
+                |_, _, _| (),
+                &stop,
+                |()| Ok(Flow::Continue),
+            )
+            .unwrap();
+        assert_eq!(counted(&streamed.costs), costs);
     }
 }

@@ -2,11 +2,14 @@
 //! back into game order and recomputes every figure from the games, so the merged folder
 //! equals, byte for byte, what one machine would have written.
 
+use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::experiment::Experiment;
 use super::folder::{differences, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
-use super::rows::{csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
-use super::runner::write_tables;
+use super::rows::{
+    csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
+};
+use super::runner::{write_atomically, write_tables};
 use super::schedule::Schedule;
 use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
@@ -312,6 +315,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     }
     fs::rename(&temporary, &games_path).map_err(|e| Error::io_during("rename", &games_path, e))?;
     let (pairs, standings) = write_tables(experiment, &tallies, &out)?;
+    merge_costs(&parts, experiment, &out)?;
     let status = tallies.sprt_done.unwrap_or(Status::Complete);
     let info = RunInfo {
         version: recorded.run.version.clone(),
@@ -338,6 +342,22 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         pairs,
         standings,
     })
+}
+
+/// Writes the sum of the shards' `costs.csv` (a shard without one adds nothing):
+/// the cost of every game the shards played, which may be more games than the
+/// merged `games.csv` keeps when an SPRT stops the merged run early.
+fn merge_costs(parts: &[Part], experiment: &Experiment, out: &Path) -> Result<()> {
+    let names: Vec<&str> = experiment.players.iter().map(|p| p.name.as_str()).collect();
+    let mut total = vec![Cost::default(); names.len()];
+    for part in parts {
+        let costs = read_costs(&part.dir.join(COSTS_FILE), &names)?;
+        for (sum, cost) in total.iter_mut().zip(costs) {
+            *sum += cost;
+        }
+    }
+    let path = out.join(COSTS_FILE);
+    write_atomically(&path, &csv_bytes(&cost_rows(&names, &total), &path)?)
 }
 
 /// Where the columns `merge` checks sit in a `games.csv` row.

@@ -5,6 +5,7 @@
 //! [`Schedule`] (which game is which) and [`Driver`] (who plays it, where).
 
 pub mod config;
+pub mod cost;
 pub mod driver;
 pub mod experiment;
 mod flat_csv;
@@ -20,10 +21,11 @@ pub mod setup;
 pub mod shard;
 pub mod tally;
 
-pub use driver::{play_game, Driver, Flow, Streamed};
+pub use cost::Cost;
+pub use driver::{play_game, play_game_costed, Driver, Flow, Streamed};
 pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
 pub use recorded::{load_game, RecordedGame};
-pub use rows::{GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
+pub use rows::{CostRow, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
 pub use runner::{run, RunOptions, RunSummary};
 pub use schedule::{Deal, Schedule, Seeds, Slot};
 pub use setup::{Openings, Setup, SetupFile};

@@ -1,5 +1,5 @@
 //! The rows of every results file (`games.csv`, `pairs.csv`, `standings.csv`,
-//! `run.toml`'s `[run]`): written by the runner and read back by reports and
+//! `costs.csv`, `run.toml`'s `[run]`): written by the runner and read back by reports and
 //! `--resume`. CSV headers come from these types; no column list is kept elsewhere.
 
 use crate::error::{Error, Result};
@@ -56,7 +56,7 @@ pub mod decimals {
             }
         )*};
     }
-    decimals!(one: 1, two: 2, three: 3, four: 4);
+    decimals!(one: 1, two: 2, three: 3, four: 4, six: 6);
 }
 
 /// One row of `pairs.csv`, from the first player's (A's) point of view. An
@@ -189,6 +189,29 @@ pub struct StandingRow {
     pub rating_low: Option<f64>,
     #[serde(serialize_with = "decimals::one")]
     pub rating_high: Option<f64>,
+}
+
+/// One row of `costs.csv`: what one player's moves cost (see `lab::cost`). Time is
+/// thinking time on the worker thread, so it grows when threads share cores.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CostRow {
+    /// The player's name.
+    pub player: String,
+    /// Games it played.
+    pub games: u64,
+    /// Moves it chose (forced moves, a single legal move, are not asked for).
+    pub moves: u64,
+    /// Nodes its searches visited (0 for strategies that do not search).
+    pub nodes: u64,
+    /// `nodes / moves`.
+    #[serde(serialize_with = "decimals::one")]
+    pub nodes_per_move: Option<f64>,
+    /// Seconds spent choosing moves.
+    #[serde(serialize_with = "decimals::six")]
+    pub seconds: Option<f64>,
+    /// Milliseconds per move chosen.
+    #[serde(serialize_with = "decimals::four")]
+    pub ms_per_move: Option<f64>,
 }
 
 /// How a run stands, as `run.toml` records it.

@@ -2,6 +2,7 @@
 //! `games.csv` in game order, and writes `pairs.csv`, `standings.csv` and `run.toml`;
 //! resumes a folder where its `games.csv` ends.
 
+use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Driver, Flow};
 use super::experiment::Experiment;
 use super::folder::{differences, move_aside, remove_aside, FolderLock};
@@ -100,7 +101,7 @@ struct Played {
 }
 
 /// Writes `contents` to `path` through a temporary file, so a reader never sees half a file.
-fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     let temporary = path.with_extension("tmp");
     fs::write(&temporary, contents).map_err(|e| Error::io(&temporary, e))?;
     fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))
@@ -322,6 +323,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         tallies.sprt_done.unwrap_or(Status::Complete)
     };
     let played = streamed.consumed;
+    write_costs(experiment, &out, done > 0, &streamed.costs)?;
     // A shard's figures would describe a sample of the games: `merge` writes them.
     let (pairs, standings) = if status == Status::Interrupted || shard.is_some() {
         (Vec::new(), Vec::new())
@@ -345,6 +347,21 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         pairs,
         standings,
     })
+}
+
+/// Writes `costs.csv`: what this invocation's games cost each player, added to the
+/// costs already recorded when it resumed a folder (so the file covers every game
+/// of `games.csv`, save those of an invocation killed before it could write).
+fn write_costs(experiment: &Experiment, out: &Path, resumed: bool, costs: &[Cost]) -> Result<()> {
+    let names: Vec<&str> = experiment.players.iter().map(|p| p.name.as_str()).collect();
+    let path = out.join(COSTS_FILE);
+    let before = if resumed {
+        read_costs(&path, &names)?
+    } else {
+        vec![Cost::default(); names.len()]
+    };
+    let total: Vec<Cost> = before.iter().zip(costs).map(|(a, b)| *a + *b).collect();
+    write_atomically(&path, &csv_bytes(&cost_rows(&names, &total), &path)?)
 }
 
 /// Writes `pairs.csv` and `standings.csv` from the tallies of every game, and returns their rows.

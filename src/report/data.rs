@@ -1,9 +1,10 @@
-//! Loading a results folder: run.toml, pairs.csv, standings.csv, and what the charts need from games.csv.
+//! Loading a results folder: run.toml, pairs.csv, standings.csv, costs.csv, and what the charts need from games.csv.
 
 use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
+use crate::lab::cost::COSTS_FILE;
 use crate::lab::games_file;
-use crate::lab::rows::{read_csv, RunRecord, Status};
+use crate::lab::rows::{read_csv, CostRow, RunRecord, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::lab::GameRecord;
 use crate::stats::{sprt_bounds, Pentanomial};
@@ -42,6 +43,8 @@ pub struct Results {
     pub history: History,
     /// The notable games of each pair shown (the pairs with the most games).
     pub notable: Vec<Notable>,
+    /// `costs.csv`: what each player's moves cost (None for folders made before it existed).
+    pub costs: Option<Vec<CostRow>>,
     /// For a run still going or interrupted: (games played so far, games in all);
     /// the pairs and standings are then counted from `games.csv` as it stands.
     pub partial: Option<(u64, u64)>,
@@ -222,9 +225,16 @@ impl Results {
                 }
             }
         }
+        let costs_path = dir.join(COSTS_FILE);
+        let costs = if costs_path.is_file() {
+            Some(read_csv(&costs_path)?)
+        } else {
+            None
+        };
         Ok(Results {
             notable: picker.finish(),
             partial,
+            costs,
             dir: dir.to_path_buf(),
             experiment,
             run,

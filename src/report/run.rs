@@ -5,7 +5,13 @@
 
 use super::doc::{Block, Document, Section, Table};
 use super::{elo_interval, field, notable, percent_interval, Chart, PairRow, Results};
+use crate::lab::rows::CostRow;
 use crate::studies::ablate::{self, Worth};
+
+/// What the cost table counts.
+const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single legal move is played \
+    without asking the strategy), nodes its searches visited (0 for strategies that do not search), \
+    and thinking time on the worker thread, which grows when threads share cores and so varies from run to run.";
 
 /// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
 pub(crate) fn model_cell(p: &PairRow) -> String {
@@ -192,6 +198,37 @@ fn standings(results: &Results) -> Table {
     )
 }
 
+/// What each player's moves cost, from `costs.csv`.
+fn costs(rows: &[CostRow]) -> Table {
+    let decimals = |x: Option<f64>, d: usize| x.map_or("-".into(), |v| format!("{v:.d$}"));
+    let rows = rows
+        .iter()
+        .map(|c| {
+            vec![
+                c.player.clone(),
+                c.games.to_string(),
+                c.moves.to_string(),
+                c.nodes.to_string(),
+                decimals(c.nodes_per_move, 0),
+                decimals(c.seconds, 2),
+                decimals(c.ms_per_move, 3),
+            ]
+        })
+        .collect();
+    Table::new(
+        &[
+            "player",
+            "games",
+            "moves chosen",
+            "nodes",
+            "nodes/move",
+            "seconds",
+            "ms/move",
+        ],
+        rows,
+    )
+}
+
 fn pairs(results: &Results) -> Table {
     let sprt = results.pairs.iter().any(|p| p.sprt_llr.is_some());
     let mut header = vec![
@@ -346,6 +383,13 @@ pub(crate) fn document(
     );
     sections
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
+    if let Some(rows) = &results.costs {
+        sections.push(
+            Section::new("costs", "Cost per player")
+                .with(Block::Text(COSTS_NOTE.into()))
+                .with(Block::Table(costs(rows))),
+        );
+    }
     sections.extend(notable::section(results));
     sections.push(Section::new("statistics", "Statistics").with(Block::List(statistics(results))));
     Document {

@@ -65,29 +65,31 @@ impl<G: Geometry> Games<'_, G> {
         let mut players = vec![x];
         players.extend_from_slice(opponents);
         let rules = self.tune.setup.rules;
-        self.driver.sum(
-            &players,
-            0..games,
-            |g| {
-                let slot = Slot {
-                    pair: iteration,
-                    game_in_pair: g,
-                };
-                let opponent = 1 + (g / 2) as usize % opponents.len();
-                let seats = if slot.a_black() {
-                    [0, opponent]
-                } else {
-                    [opponent, 0]
-                };
-                let (_, start) = self.schedule.start::<G>(slot);
-                let seed = self.schedule.seed(slot);
-                (slot, Deal { seats, start, seed })
-            },
-            |_, slot, game| {
-                let margin = game.outcome(rules).expect("played to the end").margin;
-                Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
-            },
-        )
+        self.driver
+            .sum(
+                &players,
+                0..games,
+                |g| {
+                    let slot = Slot {
+                        pair: iteration,
+                        game_in_pair: g,
+                    };
+                    let opponent = 1 + (g / 2) as usize % opponents.len();
+                    let seats = if slot.a_black() {
+                        [0, opponent]
+                    } else {
+                        [opponent, 0]
+                    };
+                    let (_, start) = self.schedule.start::<G>(slot);
+                    let seed = self.schedule.seed(slot);
+                    (slot, Deal { seats, start, seed })
+                },
+                |_, slot, game| {
+                    let margin = game.outcome(rules).expect("played to the end").margin;
+                    Trinomial::of_margin(if slot.a_black() { margin } else { -margin })
+                },
+            )
+            .0
     }
 }
 
