@@ -203,11 +203,7 @@ fn solve_prints_and_checks_scores() {
     }
     let position: Position<Size8> = *game.position();
     let board: Board<Size8> = position.board;
-    let solution = Solver {
-        rules: Rules::default(),
-        table_bits: 12,
-    }
-    .solve(board, &mut Memory::new());
+    let solution = Solver::new(Rules::default(), 12).solve(board, &mut Memory::new());
     let best = reversi_lab::board::squares(solution.best)
         .next()
         .unwrap()
