@@ -116,7 +116,6 @@ impl Solver {
             limit: budget.nodes.unwrap_or(u64::MAX),
             deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
             parallel: self.threads > 1,
-            tune: search::Tune::from_env(),
         };
         let run = || {
             let mut search = Search::new(&shared);
@@ -192,7 +191,7 @@ fn root<G: Geometry>(
             ties |= G::Bits::bit(u32::from(index));
         }
     }
-    if !search.shared.stop.load(Relaxed) {
+    if !search.halted() {
         let exact = Bounds {
             lower: best,
             upper: best,

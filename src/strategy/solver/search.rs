@@ -14,11 +14,11 @@ pub(super) const INF: i32 = 1000;
 /// Empties at or below which `last` finishes the game without move generation.
 pub(super) const LAST: u32 = 4;
 /// Empties at or above which the table is used: below, a probe costs more than it saves.
-const TABLE_MIN: u32 = 7;
+const TABLE_MIN: u32 = 8;
 /// Empties at or above which moves are sorted fastest-first; below, by parity alone.
 const ORDER_MIN: u32 = 7;
 /// Empties at or above which every child is looked up before searching (ETC).
-const ETC_MIN: u32 = 10;
+const ETC_MIN: u32 = 14;
 /// Empties at or above which stable discs may prove a cut-off.
 const STABILITY_MIN: u32 = 7;
 /// Empties at or above which a node's younger brothers are searched in parallel.
@@ -38,39 +38,27 @@ pub(super) struct Shared<'a, G: Geometry> {
     pub deadline: Option<Instant>,
     /// Whether nodes may split over rayon's threads.
     pub parallel: bool,
-    pub tune: Tune,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Tune {
-    pub table_min: u32,
-    pub order_min: u32,
-    pub etc_min: u32,
-    pub stability_min: u32,
-    pub split_min: u32,
+/// The cut-off flags of the splits a helper works under: once a brother
+/// cuts off, everything below it is wasted work and stops.
+#[derive(Clone, Copy)]
+pub(super) struct Abort<'c> {
+    flag: &'c AtomicBool,
+    up: Option<&'c Abort<'c>>,
 }
 
-impl Tune {
-    pub fn from_env() -> Self {
-        let v: Vec<u32> = std::env::var("SOLVER_TUNE")
-            .unwrap_or_default()
-            .split(',')
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        let g = |i: usize, d: u32| v.get(i).copied().unwrap_or(d);
-        Tune {
-            table_min: g(0, TABLE_MIN),
-            order_min: g(1, ORDER_MIN),
-            etc_min: g(2, ETC_MIN),
-            stability_min: g(3, STABILITY_MIN),
-            split_min: g(4, SPLIT_MIN),
-        }
+impl Abort<'_> {
+    fn raised(&self) -> bool {
+        self.flag.load(Relaxed) || self.up.is_some_and(Abort::raised)
     }
 }
 
 /// One thread's search.
 pub(super) struct Search<'s, 'a, G: Geometry> {
     pub shared: &'s Shared<'a, G>,
+    /// The splits this search is a helper of.
+    abort: Option<&'s Abort<'s>>,
     /// Positions visited by this search and the helpers it waited for.
     pub nodes: u64,
     synced: u64,
@@ -96,6 +84,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     pub fn new(shared: &'s Shared<'a, G>) -> Self {
         Search {
             shared,
+            abort: None,
             nodes: 0,
             synced: 0,
             next_sync: SYNC_EVERY.min(shared.limit),
@@ -110,7 +99,14 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         if self.nodes >= self.next_sync {
             self.sync();
         }
-        self.shared.stop.load(Relaxed)
+        self.halted()
+    }
+
+    /// Whether values are now meaningless: the budget is spent or a brother
+    /// of a split above cut off.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.shared.stop.load(Relaxed) || self.abort.is_some_and(Abort::raised)
     }
 
     /// Reports this search's new nodes and checks the budget.
@@ -189,7 +185,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             list: [(0, 0); 128],
             len: 0,
         };
-        let etc = empties >= self.shared.tune.etc_min;
+        let etc = empties >= ETC_MIN;
         let odd = self.odd_regions(board.empty());
         for index in Indices(moves) {
             let child = board.play(Square::new(index));
@@ -238,16 +234,16 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             }
             return -self.node(passed, -beta, -alpha, empties);
         }
-        if empties >= self.shared.tune.stability_min {
+        if empties >= STABILITY_MIN {
             if let Some(value) = self.stability_cut(board, alpha, beta) {
                 return value;
             }
         }
-        if empties < self.shared.tune.order_min {
+        if empties < ORDER_MIN {
             return self.parity_node(board, moves, alpha, beta);
         }
         let mut hint = None;
-        if empties >= self.shared.tune.table_min {
+        if empties >= TABLE_MIN {
             if let Some(bounds) = self.shared.table.probe(board) {
                 if bounds.lower >= beta || bounds.lower == bounds.upper {
                     return bounds.lower;
@@ -288,9 +284,9 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             }
             if position == 0
                 && self.shared.parallel
-                && empties >= self.shared.tune.split_min
+                && empties >= SPLIT_MIN
                 && list.len() > 2
-                && !self.shared.stop.load(Relaxed)
+                && !self.halted()
             {
                 // Young brothers wait: the first move is searched, the rest split.
                 let (value, square) = self.split(board, &list[1..], alpha, beta);
@@ -301,7 +297,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                 break;
             }
         }
-        if empties >= self.shared.tune.table_min && !self.shared.stop.load(Relaxed) {
+        if empties >= TABLE_MIN && !self.halted() {
             let bounds = if best >= beta {
                 Bounds {
                     lower: best,
@@ -339,9 +335,10 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     }
 
     /// Searches `rest` in parallel, each with the best alpha known when it
-    /// starts; stops starting moves once one cuts off. Returns the best value
-    /// and its move: every value is a true bound for its move, so the maximum
-    /// is exact inside the window and a bound outside it, as in the serial loop.
+    /// starts; once one cuts off, the others stop and their values are
+    /// dropped. Returns the best value and its move: every value kept is a
+    /// true bound for its move, so the maximum is exact inside the window and
+    /// a bound outside it, as in the serial loop.
     fn split(
         &mut self,
         board: Board<G>,
@@ -350,28 +347,42 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         beta: i32,
     ) -> (i32, Option<Square>) {
         let shared_alpha = AtomicI32::new(alpha);
+        let cut = AtomicBool::new(false);
+        let abort = Abort {
+            flag: &cut,
+            up: self.abort,
+        };
         let shared = self.shared;
-        let found: Vec<(i32, u8, Search<'s, 'a, G>)> = rest
+        let found: Vec<(Option<i32>, u8, Search<'_, '_, G>)> = rest
             .par_iter()
             .map(|&(_, index)| {
                 let mut helper = Search::new(shared);
+                helper.abort = Some(&abort);
                 let alpha = shared_alpha.load(Relaxed);
-                if alpha >= beta {
-                    return (-INF, index, helper);
+                if alpha >= beta || helper.halted() {
+                    return (None, index, helper);
                 }
                 let child = board.play(Square::new(u32::from(index)));
                 let value = helper.scout(child, alpha, beta);
+                if helper.halted() {
+                    return (None, index, helper);
+                }
                 if value > alpha {
                     shared_alpha.fetch_max(value.min(beta), Relaxed);
                 }
-                (value, index, helper)
+                if value >= beta {
+                    cut.store(true, Relaxed);
+                }
+                (Some(value), index, helper)
             })
             .collect();
         let mut best = (-INF, None);
         for (value, index, helper) in found {
             self.absorb(helper);
-            if value > best.0 {
-                best = (value, Some(Square::new(u32::from(index))));
+            if let Some(value) = value {
+                if value > best.0 {
+                    best = (value, Some(Square::new(u32::from(index))));
+                }
             }
         }
         best
