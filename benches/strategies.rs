@@ -97,10 +97,7 @@ fn solver(c: &mut Criterion) {
             game.board()
         })
         .collect();
-    let solver = Solver {
-        rules: Rules::default(),
-        table_bits: 20,
-    };
+    let solver = Solver::new(Rules::default(), 20);
     let mut memory = Memory::new();
     let mut group = c.benchmark_group("solver");
     group.sample_size(10);

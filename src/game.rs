@@ -31,11 +31,20 @@ impl Rules {
     #[inline(always)]
     #[must_use]
     pub fn final_score<G: Geometry>(self, board: Board<G>) -> i32 {
-        let own = board.player_count() as i32;
-        let other = board.opponent_count() as i32;
+        self.score_of_counts(
+            board.player_count() as i32,
+            board.opponent_count() as i32,
+            board.empty_count() as i32,
+        )
+    }
+
+    /// The final score from the disc counts alone (`own` for the side to move),
+    /// for solvers that know the counts without building the board.
+    #[inline(always)]
+    #[must_use]
+    pub fn score_of_counts(self, own: i32, other: i32, empties: i32) -> i32 {
         let mut score = if self.anti { other - own } else { own - other };
-        if self.scoring == Scoring::WinnerGetsEmpties && score != 0 {
-            let empties = board.empty_count() as i32;
+        if matches!(self.scoring, Scoring::WinnerGetsEmpties) && score != 0 {
             score += score.signum() * empties;
         }
         score

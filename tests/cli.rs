@@ -203,11 +203,7 @@ fn solve_prints_and_checks_scores() {
     }
     let position: Position<Size8> = *game.position();
     let board: Board<Size8> = position.board;
-    let solution = Solver {
-        rules: Rules::default(),
-        table_bits: 12,
-    }
-    .solve(board, &mut Memory::new());
+    let solution = Solver::new(Rules::default(), 12).solve(board, &mut Memory::new());
     let best = reversi_lab::board::squares(solution.best)
         .next()
         .unwrap()
@@ -231,6 +227,26 @@ fn solve_prints_and_checks_scores() {
         "{text}"
     );
     assert!(text.contains("ok"), "{text}");
+    // Every best move, on two threads: the same score, and the move found above among them.
+    let output = bin()
+        .args(["solve", good.to_str().unwrap(), "--table-bits", "16"])
+        .args(["--all", "--threads", "2", "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["score"], solution.score, "{text}");
+    let all = line["best"].as_array().unwrap();
+    assert!(
+        all.iter()
+            .any(|m| m.as_str().unwrap().eq_ignore_ascii_case(&best)),
+        "{text}"
+    );
+    let output = bin()
+        .args(["solve", good.to_str().unwrap(), "--threads", "2000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
     let bad = dir.path().join("bad.obf");
     std::fs::write(
         &bad,

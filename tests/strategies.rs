@@ -11,7 +11,8 @@ use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::{play_game, Deal, Driver};
 use reversi_lab::strategy::{
-    terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Solver, Strategy, StrategySpec,
+    terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Mode, Solver, Strategy,
+    StrategySpec,
 };
 
 fn sq(name: &str) -> Square {
@@ -426,7 +427,7 @@ proptest! {
                 expected_best |= 1 << s.index();
             }
         }
-        let solver = Solver { rules, table_bits: 12 };
+        let solver = Solver::new(rules, 12).with_mode(Mode::All);
         let solution = solver.solve(board, &mut Memory::new());
         prop_assert_eq!(solution.score, expected);
         prop_assert_eq!(solution.best, expected_best);
@@ -441,22 +442,16 @@ proptest! {
 fn solver_solves_whole_4x4_games() {
     // The whole 4x4 game from the start, solved two ways.
     let board = Board::<Size4>::start();
-    let solution = Solver {
-        rules: Rules::default(),
-        table_bits: 12,
-    }
-    .solve(board, &mut Memory::new());
+    let solution = Solver::new(Rules::default(), 12).solve(board, &mut Memory::new());
     assert_eq!(solution.score, brute_force(board, Rules::default()));
 }
 
 #[test]
 fn alphabeta_endgame_plays_like_the_solver() {
     let board = random_position::<Size8>(3, 50).unwrap();
-    let exact = Solver {
-        rules: Rules::default(),
-        table_bits: 14,
-    }
-    .solve(board, &mut Memory::new());
+    let exact = Solver::new(Rules::default(), 14)
+        .with_mode(Mode::All)
+        .solve(board, &mut Memory::new());
     let expected: Vec<String> = squares(exact.best).map(|s| s.name(8)).collect();
     let mut expected = expected;
     expected.sort();
@@ -603,11 +598,7 @@ fn the_solver_wins_anti_reversi_endgames_by_losing_discs() {
         anti: true,
     };
     let board = random_position::<Size8>(21, 52).unwrap();
-    let solution = Solver {
-        rules,
-        table_bits: 12,
-    }
-    .solve(board, &mut Memory::new());
+    let solution = Solver::new(rules, 12).solve(board, &mut Memory::new());
     assert_eq!(solution.score, brute_force(board, rules));
     let _ = Position::<Size8>::start();
 }
@@ -640,10 +631,7 @@ fn move_values_are_what_strategies_choose_by() {
     }
     // The endgame hands over to the solver, values included.
     let late = random_position::<Size8>(3, 52).unwrap();
-    let solver = Solver {
-        rules: Rules::default(),
-        table_bits: 12,
-    };
+    let solver = Solver::new(Rules::default(), 12);
     let exact = solver.move_values(late, late.moves(), &mut Memory::new());
     let mut context = Context {
         rng: &mut rng,

@@ -5,7 +5,8 @@ use super::OutputFormat;
 use crate::board::{squares, Geometry, Position};
 use crate::error::{Error, Result};
 use crate::game::{Rules, Scoring};
-use crate::strategy::{Budget, Memory, Solver};
+use crate::lab::setup::check_threads;
+use crate::strategy::{Budget, Memory, Mode, Solver};
 use crate::with_geometry;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -90,6 +91,12 @@ pub struct SolveArgs {
     /// Give up on a position after this many seconds (it is reported as unsolved).
     #[arg(long)]
     pub time: Option<f64>,
+    /// Report every best move (slower: each must be proved equal), not just one.
+    #[arg(long)]
+    pub all: bool,
+    /// Threads searching each position (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     /// Scoring rules.
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -100,7 +107,7 @@ pub struct SolveArgs {
 
 /// Refuses a table larger than half the machine's available memory.
 fn check_table_memory<G: Geometry>(bits: u32) -> Result<()> {
-    let bytes = crate::strategy::TranspositionTable::<G>::bytes(bits);
+    let bytes = crate::strategy::SolverTable::<G>::bytes(bits);
     let available = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| {
@@ -174,10 +181,14 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             None => None,
         },
     };
-    let solver = Solver {
-        rules: args.rules.rules(),
-        table_bits,
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        t => check_threads(t, &format!("--threads {t}"))?,
     };
+    let mode = if args.all { Mode::All } else { Mode::One };
+    let solver = Solver::new(args.rules.rules(), table_bits)
+        .with_mode(mode)
+        .with_threads(threads);
     let sizes: Vec<u32> = lines
         .iter()
         .map(|&(number, line)| {

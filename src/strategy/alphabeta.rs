@@ -153,10 +153,7 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
 
     /// The exact solver this player hands the endgame to.
     fn solver(&self) -> Solver {
-        Solver {
-            rules: self.rules,
-            table_bits: self.table_bits,
-        }
+        Solver::for_play(self.rules, self.table_bits)
     }
 }
 

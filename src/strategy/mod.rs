@@ -24,7 +24,7 @@ pub use minimum_disc::MinimumDisc;
 pub use mobility::MobilityEval;
 pub use parity::Parity;
 pub use random::RandomMove;
-pub use solver::{Budget, Solver};
+pub use solver::{Budget, Mode, Solver, SolverTable};
 pub use spec::StrategySpec;
 pub use stability::StabilityEval;
 pub use table::TranspositionTable;
@@ -41,7 +41,7 @@ pub type GameRng = ChaCha8Rng;
 #[derive(Debug, Default)]
 pub struct Memory<G: Geometry> {
     search_table: Option<TranspositionTable<G>>,
-    solver_table: Option<TranspositionTable<G>>,
+    solver_table: Option<SolverTable<G>>,
     /// Nodes searched since the memory was made (search strategies count here).
     pub nodes: u64,
 }
@@ -60,31 +60,44 @@ impl<G: Geometry> Memory<G> {
     /// Forgets everything learnt in the previous game, so that a game's moves
     /// depend only on that game (and so on neither thread count nor game order).
     pub fn new_game(&mut self) {
-        for table in [&mut self.search_table, &mut self.solver_table]
-            .into_iter()
-            .flatten()
-        {
+        if let Some(table) = &mut self.search_table {
+            table.clear();
+        }
+        if let Some(table) = &mut self.solver_table {
             table.clear();
         }
     }
 
     /// The heuristic search's transposition table, made on first use with 2^`bits` entries.
     pub fn search_table(&mut self, bits: u32) -> &mut TranspositionTable<G> {
-        table_slot(&mut self.search_table, bits)
+        table_slot(
+            &mut self.search_table,
+            bits,
+            TranspositionTable::bits,
+            TranspositionTable::new,
+        )
     }
 
     /// The exact solver's table, kept apart because its values are on another scale.
-    pub fn solver_table(&mut self, bits: u32) -> &mut TranspositionTable<G> {
-        table_slot(&mut self.solver_table, bits)
+    pub fn solver_table(&mut self, bits: u32) -> &mut SolverTable<G> {
+        table_slot(
+            &mut self.solver_table,
+            bits,
+            SolverTable::bits,
+            SolverTable::new,
+        )
     }
 }
 
-fn table_slot<G: Geometry>(
-    slot: &mut Option<TranspositionTable<G>>,
+/// The table in `slot`, made anew when there is none or it has another size.
+fn table_slot<T>(
+    slot: &mut Option<T>,
     bits: u32,
-) -> &mut TranspositionTable<G> {
-    if slot.as_ref().is_none_or(|t| t.bits() != bits) {
-        *slot = Some(TranspositionTable::new(bits));
+    bits_of: impl Fn(&T) -> u32,
+    make: impl Fn(u32) -> T,
+) -> &mut T {
+    if slot.as_ref().is_none_or(|t| bits_of(t) != bits) {
+        *slot = Some(make(bits));
     }
     slot.as_mut().expect("just made")
 }

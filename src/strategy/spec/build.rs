@@ -112,10 +112,7 @@ impl StrategySpec {
             StrategySpec::Alphabeta(spec) => spec
                 .eval
                 .with_evaluator::<G, _>(SearchOver { spec, rules })?,
-            StrategySpec::Solver { table_bits } => Box::new(Solver {
-                rules,
-                table_bits: *table_bits,
-            }),
+            StrategySpec::Solver { table_bits } => Box::new(Solver::for_play(rules, *table_bits)),
         })
     }
 }

@@ -1,0 +1,236 @@
+//! `solver`: exact endgame play: the best final score and a best move (or all of them).
+
+mod last;
+mod search;
+mod table;
+
+pub use table::{Bounds, SolverTable};
+
+use super::{random_square, Context, Memory, Strategy};
+use crate::board::{squares, Bits, Board, Geometry, Square};
+use crate::game::Rules;
+use search::{Search, Shared, INF};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Which best moves a solve reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// One best move: later moves only have to be proved no better (the fastest).
+    #[default]
+    One,
+    /// Every move that reaches the best score: each must be proved equal or worse.
+    All,
+}
+
+/// Plays the move with the best exact final score under the rules in force.
+#[derive(Clone, Copy, Debug)]
+pub struct Solver {
+    /// The rules the final score is counted under.
+    pub rules: Rules,
+    /// log2 of the transposition table size.
+    pub table_bits: u32,
+    /// One best move or all of them.
+    pub mode: Mode,
+    /// Threads searching each position (1: the calling thread alone).
+    pub threads: usize,
+}
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution<B: Bits> {
+    /// The exact final score for the side to move (positive: a win by that margin).
+    pub score: i32,
+    /// A best move (`Mode::One`) or every move that reaches the score
+    /// (`Mode::All`); empty when the side to move must pass.
+    pub best: B,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// How much a solve may spend before it gives up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions visited.
+    pub nodes: Option<u64>,
+    /// Wall time.
+    pub time: Option<Duration>,
+}
+
+impl Solver {
+    /// A one-best-move, single-threaded solver.
+    #[must_use]
+    pub const fn new(rules: Rules, table_bits: u32) -> Self {
+        Solver {
+            rules,
+            table_bits,
+            mode: Mode::One,
+            threads: 1,
+        }
+    }
+
+    /// The same solver reporting best moves as `mode` says.
+    #[must_use]
+    pub const fn with_mode(self, mode: Mode) -> Self {
+        Solver { mode, ..self }
+    }
+
+    /// The same solver on `threads` threads.
+    #[must_use]
+    pub const fn with_threads(self, threads: usize) -> Self {
+        Solver { threads, ..self }
+    }
+
+    /// The solver games play with: every best move, so that ties are broken at
+    /// random by the game's generator, as games always have been.
+    #[must_use]
+    pub const fn for_play(rules: Rules, table_bits: u32) -> Self {
+        Solver::new(rules, table_bits).with_mode(Mode::All)
+    }
+
+    /// Solves `board` exactly: its score and its best move (or moves, by `mode`).
+    pub fn solve<G: Geometry>(&self, board: Board<G>, memory: &mut Memory<G>) -> Solution<G::Bits> {
+        match self.solve_within(board, memory, Budget::default()) {
+            Ok(solution) => solution,
+            Err(_) => unreachable!("an unlimited budget is never spent"),
+        }
+    }
+
+    /// Solves `board` within `budget`. When the budget runs out the search stops
+    /// and returns `Err` with the nodes visited (the table is cleared, so no
+    /// value of the unfinished search is ever reused). With more than one
+    /// thread the score is the same, and so is the best move in `Mode::One`:
+    /// the first move in the root's order that reaches the score.
+    pub fn solve_within<G: Geometry>(
+        &self,
+        board: Board<G>,
+        memory: &mut Memory<G>,
+        budget: Budget,
+    ) -> Result<Solution<G::Bits>, u64> {
+        let table = memory.solver_table(self.table_bits);
+        let shared = Shared {
+            rules: self.rules,
+            table,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            limit: budget.nodes.unwrap_or(u64::MAX),
+            deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
+            parallel: self.threads > 1,
+        };
+        let run = || {
+            let mut search = Search::new(&shared);
+            let found = root(&mut search, board, self.mode);
+            search.sync();
+            (found, search.nodes)
+        };
+        let pool = (self.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        let ((score, best), nodes) = match &pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        };
+        let spent = shared.stop.load(Relaxed);
+        memory.nodes += nodes;
+        if spent {
+            memory.solver_table(self.table_bits).clear();
+            Err(nodes)
+        } else {
+            Ok(Solution { score, best, nodes })
+        }
+    }
+}
+
+/// The root: moves in the same order as at any node; each later move is first
+/// proved worse than the best so far (`Mode::One`) or than the best minus one
+/// (`Mode::All`, so that equal moves are found) and searched exactly only if not.
+fn root<G: Geometry>(
+    search: &mut Search<'_, '_, G>,
+    board: Board<G>,
+    mode: Mode,
+) -> (i32, G::Bits) {
+    let moves = board.moves();
+    if moves.is_empty() {
+        let passed = board.pass();
+        let score = if passed.can_move() {
+            -search.value(passed, -INF, INF)
+        } else {
+            search.shared.rules.final_score(board)
+        };
+        return (score, G::Bits::ZERO);
+    }
+    let empties = board.empty_count();
+    let hint = search.shared.table.probe(board).and_then(|b| b.best);
+    let Ok(order) = search.order(board, moves, hint, INF, empties) else {
+        unreachable!("nothing reaches an infinite beta")
+    };
+    let margin = match mode {
+        Mode::One => 0,
+        Mode::All => 1,
+    };
+    let mut best = -INF;
+    let mut ties = G::Bits::ZERO;
+    let mut first = None;
+    for (position, &(_, index)) in order.moves().iter().enumerate() {
+        let child = board.play(Square::new(u32::from(index)));
+        let value = if position == 0 {
+            -search.value(child, -INF, INF)
+        } else {
+            search.scout(child, best - margin, INF)
+        };
+        if value > best {
+            best = value;
+            ties = G::Bits::bit(u32::from(index));
+            first = Some(Square::new(u32::from(index)));
+        } else if value == best && mode == Mode::All {
+            ties |= G::Bits::bit(u32::from(index));
+        }
+    }
+    if !search.halted() {
+        let exact = Bounds {
+            lower: best,
+            upper: best,
+            best: first,
+        };
+        search.shared.table.store(board, empties, exact);
+    }
+    (best, ties)
+}
+
+impl Solver {
+    /// Every move's exact final score for the side to move.
+    pub fn move_values<G: Geometry>(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        memory: &mut Memory<G>,
+    ) -> Vec<(Square, i32)> {
+        squares(moves)
+            .map(|s| (s, -self.solve(board.play(s), memory).score))
+            .collect()
+    }
+}
+
+impl<G: Geometry> Strategy<G> for Solver {
+    fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let solution = self.solve(board, context.memory);
+        random_square(solution.best, context.rng)
+    }
+
+    fn move_values(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32)>> {
+        Some(Solver::move_values(self, board, moves, context.memory))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,390 @@
+//! The solver's search: null-window alpha-beta (PVS) with fastest-first ordering,
+//! a shared table, enhanced transposition and stability cut-offs, and Young
+//! Brothers Wait splitting over rayon's threads.
+
+use super::table::{Bounds, SolverTable};
+use crate::board::{stable_discs, Bits, Board, Geometry, Indices, Square};
+use crate::game::Rules;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Above every score (scores never leave -CELLS..=CELLS).
+pub(super) const INF: i32 = 1000;
+/// Empties at or below which `last` finishes the game without move generation.
+pub(super) const LAST: u32 = 4;
+/// Empties at or above which the table is used: below, a probe costs more than it saves.
+const TABLE_MIN: u32 = 8;
+/// Empties at or above which moves are sorted fastest-first; below, by parity alone.
+const ORDER_MIN: u32 = 7;
+/// Empties at or above which every child is looked up before searching (ETC).
+const ETC_MIN: u32 = 14;
+/// Empties at or above which stable discs may prove a cut-off.
+const STABILITY_MIN: u32 = 7;
+/// Empties at or above which a node's younger brothers are searched in parallel.
+const SPLIT_MIN: u32 = 13;
+/// Nodes between two looks at the budget and the clock.
+const SYNC_EVERY: u64 = 4096;
+
+/// What every thread of one solve shares.
+pub(super) struct Shared<'a, G: Geometry> {
+    pub rules: Rules,
+    pub table: &'a SolverTable<G>,
+    /// Set once the budget is spent: from then on values are meaningless.
+    pub stop: AtomicBool,
+    /// Nodes reported by all threads so far (for the budget).
+    pub nodes: AtomicU64,
+    pub limit: u64,
+    pub deadline: Option<Instant>,
+    /// Whether nodes may split over rayon's threads.
+    pub parallel: bool,
+}
+
+/// The cut-off flags of the splits a helper works under: once a brother
+/// cuts off, everything below it is wasted work and stops.
+#[derive(Clone, Copy)]
+pub(super) struct Abort<'c> {
+    flag: &'c AtomicBool,
+    up: Option<&'c Abort<'c>>,
+}
+
+impl Abort<'_> {
+    fn raised(&self) -> bool {
+        self.flag.load(Relaxed) || self.up.is_some_and(Abort::raised)
+    }
+}
+
+/// One thread's search.
+pub(super) struct Search<'s, 'a, G: Geometry> {
+    pub shared: &'s Shared<'a, G>,
+    /// The splits this search is a helper of.
+    abort: Option<&'s Abort<'s>>,
+    /// Positions visited by this search and the helpers it waited for.
+    pub nodes: u64,
+    synced: u64,
+    next_sync: u64,
+    /// The board's four quarters, the regions whose parity orders moves.
+    pub quadrants: [G::Bits; 4],
+}
+
+/// A move list: (ordering key, square), best key first after sorting.
+pub(super) struct Moves {
+    list: [(i32, u8); 128],
+    len: usize,
+}
+
+impl Moves {
+    /// The moves, best first.
+    pub fn moves(&self) -> &[(i32, u8)] {
+        &self.list[..self.len]
+    }
+}
+
+impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
+    pub fn new(shared: &'s Shared<'a, G>) -> Self {
+        Search {
+            shared,
+            abort: None,
+            nodes: 0,
+            synced: 0,
+            next_sync: SYNC_EVERY.min(shared.limit),
+            quadrants: super::last::quadrants::<G>(),
+        }
+    }
+
+    /// Whether the budget is spent. Checked at every interior node, cheaply:
+    /// the shared count and the clock only every `SYNC_EVERY` nodes.
+    #[inline]
+    pub fn stopped(&mut self) -> bool {
+        if self.nodes >= self.next_sync {
+            self.sync();
+        }
+        self.halted()
+    }
+
+    /// Whether values are now meaningless: the budget is spent or a brother
+    /// of a split above cut off.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.shared.stop.load(Relaxed) || self.abort.is_some_and(Abort::raised)
+    }
+
+    /// Reports this search's new nodes and checks the budget.
+    pub fn sync(&mut self) {
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.nodes - self.synced, Relaxed)
+            + (self.nodes - self.synced);
+        self.synced = self.nodes;
+        let left = self.shared.limit.saturating_sub(total);
+        self.next_sync = self.nodes + SYNC_EVERY.min(left.max(1));
+        let late = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
+        if total >= self.shared.limit || late {
+            self.shared.stop.store(true, Relaxed);
+        }
+    }
+
+    /// Takes over a helper's nodes once it is done.
+    fn absorb(&mut self, mut helper: Search<'_, '_, G>) {
+        helper.sync();
+        self.nodes += helper.nodes;
+        self.synced += helper.nodes;
+    }
+
+    /// The exact score of `board` if it lies inside (alpha, beta); otherwise a
+    /// bound on the far side of the window (fail-soft).
+    #[inline]
+    pub fn value(&mut self, board: Board<G>, alpha: i32, beta: i32) -> i32 {
+        let empties = board.empty_count();
+        if empties <= LAST {
+            return self.last(board, alpha, beta, empties);
+        }
+        self.node(board, alpha, beta, empties)
+    }
+
+    /// Bounds from stable discs: the discs that count against the side to move
+    /// (the opponent's, or its own under the anti rules) can never change
+    /// hands, so they cap its score; the others set a floor.
+    fn stability_cut(&self, board: Board<G>, alpha: i32, beta: i32) -> Option<i32> {
+        let cells = G::CELLS as i32;
+        let anti = self.shared.rules.anti;
+        let (against, for_) = if anti {
+            (board.player, board.opponent)
+        } else {
+            (board.opponent, board.player)
+        };
+        // Stable discs are a subset of the discs: skip when even all of them cannot cut.
+        let may_fail_low = cells - 2 * against.count() as i32 <= alpha;
+        let may_fail_high = 2 * for_.count() as i32 - cells >= beta;
+        if !may_fail_low && !may_fail_high {
+            return None;
+        }
+        let (own, other) = stable_discs(board);
+        let (against, for_) = if anti { (own, other) } else { (other, own) };
+        let upper = cells - 2 * against.count() as i32;
+        if upper <= alpha {
+            return Some(upper);
+        }
+        let lower = 2 * for_.count() as i32 - cells;
+        (lower >= beta).then_some(lower)
+    }
+
+    /// Orders the moves fastest-first: the fewest replies (corners counted
+    /// twice), then corners and moves into odd regions. The table's move goes
+    /// first. With ETC, returns `Err` with a value that cuts off already.
+    pub(super) fn order(
+        &mut self,
+        board: Board<G>,
+        moves: G::Bits,
+        hint: Option<Square>,
+        beta: i32,
+        empties: u32,
+    ) -> Result<Moves, i32> {
+        let mut list = Moves {
+            list: [(0, 0); 128],
+            len: 0,
+        };
+        let etc = empties >= ETC_MIN;
+        let odd = self.odd_regions(board.empty());
+        for index in Indices(moves) {
+            let child = board.play(Square::new(index));
+            if etc {
+                if let Some(bounds) = self.shared.table.probe(child) {
+                    if -bounds.upper >= beta {
+                        return Err(-bounds.upper);
+                    }
+                }
+            }
+            let key = if hint == Some(Square::new(index)) {
+                i32::MAX
+            } else {
+                let replies = child.moves();
+                let mobility = replies.count() + (replies & G::CORNERS).count();
+                let corner = if G::CORNERS.has(index) { 4 } else { 0 };
+                let parity = if odd.has(index) { 2 } else { 0 };
+                -(mobility as i32) * 16 + corner + parity
+            };
+            list.list[list.len] = (key, index as u8);
+            list.len += 1;
+        }
+        let slice = &mut list.list[..list.len];
+        // Insertion sort: a handful of moves, and stable for equal keys.
+        for i in 1..slice.len() {
+            let mut j = i;
+            while j > 0 && slice[j - 1].0 < slice[j].0 {
+                slice.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        Ok(list)
+    }
+
+    /// A node with more than `LAST` empties.
+    fn node(&mut self, board: Board<G>, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
+        if self.stopped() {
+            return 0;
+        }
+        self.nodes += 1;
+        let moves = board.moves();
+        if moves.is_empty() {
+            let passed = board.pass();
+            if !passed.can_move() {
+                return self.shared.rules.final_score(board);
+            }
+            return -self.node(passed, -beta, -alpha, empties);
+        }
+        if empties >= STABILITY_MIN {
+            if let Some(value) = self.stability_cut(board, alpha, beta) {
+                return value;
+            }
+        }
+        if empties < ORDER_MIN {
+            return self.parity_node(board, moves, alpha, beta);
+        }
+        let mut hint = None;
+        if empties >= TABLE_MIN {
+            if let Some(bounds) = self.shared.table.probe(board) {
+                if bounds.lower >= beta || bounds.lower == bounds.upper {
+                    return bounds.lower;
+                }
+                if bounds.upper <= alpha {
+                    return bounds.upper;
+                }
+                alpha = alpha.max(bounds.lower);
+                beta = beta.min(bounds.upper);
+                hint = bounds.best;
+            }
+        }
+        let list = match self.order(board, moves, hint, beta, empties) {
+            Ok(list) => list,
+            Err(value) => return value,
+        };
+        let list = list.moves();
+        let alpha_in = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for (position, &(_, index)) in list.iter().enumerate() {
+            let square = Square::new(u32::from(index));
+            let child = board.play(square);
+            let value = if position == 0 {
+                -self.value(child, -beta, -alpha)
+            } else {
+                self.scout(child, alpha, beta)
+            };
+            if value > best {
+                best = value;
+                best_move = Some(square);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            if position == 0
+                && self.shared.parallel
+                && empties >= SPLIT_MIN
+                && list.len() > 2
+                && !self.halted()
+            {
+                // Young brothers wait: the first move is searched, the rest split.
+                let (value, square) = self.split(board, &list[1..], alpha, beta);
+                if value > best {
+                    best = value;
+                    best_move = square;
+                }
+                break;
+            }
+        }
+        if empties >= TABLE_MIN && !self.halted() {
+            let bounds = if best >= beta {
+                Bounds {
+                    lower: best,
+                    upper: INF,
+                    best: best_move,
+                }
+            } else if best > alpha_in {
+                Bounds {
+                    lower: best,
+                    upper: best,
+                    best: best_move,
+                }
+            } else {
+                Bounds {
+                    lower: -INF,
+                    upper: best,
+                    best: best_move,
+                }
+            };
+            self.shared.table.store(board, empties, bounds);
+        }
+        best
+    }
+
+    /// A later move's value: a null-window probe at alpha, searched again with
+    /// the window above it only if the probe says it may be better.
+    #[inline]
+    pub(super) fn scout(&mut self, child: Board<G>, alpha: i32, beta: i32) -> i32 {
+        let probe = -self.value(child, -alpha - 1, -alpha);
+        if probe > alpha && probe < beta {
+            -self.value(child, -beta, -probe)
+        } else {
+            probe
+        }
+    }
+
+    /// Searches `rest` in parallel, each with the best alpha known when it
+    /// starts; once one cuts off, the others stop and their values are
+    /// dropped. Returns the best value and its move: every value kept is a
+    /// true bound for its move, so the maximum is exact inside the window and
+    /// a bound outside it, as in the serial loop.
+    fn split(
+        &mut self,
+        board: Board<G>,
+        rest: &[(i32, u8)],
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<Square>) {
+        let shared_alpha = AtomicI32::new(alpha);
+        let cut = AtomicBool::new(false);
+        let abort = Abort {
+            flag: &cut,
+            up: self.abort,
+        };
+        let shared = self.shared;
+        let found: Vec<(Option<i32>, u8, Search<'_, '_, G>)> = rest
+            .par_iter()
+            .map(|&(_, index)| {
+                let mut helper = Search::new(shared);
+                helper.abort = Some(&abort);
+                let alpha = shared_alpha.load(Relaxed);
+                if alpha >= beta || helper.halted() {
+                    return (None, index, helper);
+                }
+                let child = board.play(Square::new(u32::from(index)));
+                let value = helper.scout(child, alpha, beta);
+                if helper.halted() {
+                    return (None, index, helper);
+                }
+                if value > alpha {
+                    shared_alpha.fetch_max(value.min(beta), Relaxed);
+                }
+                if value >= beta {
+                    cut.store(true, Relaxed);
+                }
+                (Some(value), index, helper)
+            })
+            .collect();
+        let mut best = (-INF, None);
+        for (value, index, helper) in found {
+            self.absorb(helper);
+            if let Some(value) = value {
+                if value > best.0 {
+                    best = (value, Some(Square::new(u32::from(index))));
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,204 @@
+//! The solver's transposition table: 2-way buckets of one cache line, shared by
+//! the search threads, each entry a proven interval for the exact score,
+//! deepest entries kept first.
+
+use crate::board::{Bits, Board, Geometry, Square};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Entries per bucket: a position may sit in either. Two 8x8 entries and the
+/// lock fill one 64-byte cache line, so a probe costs one memory access.
+const WAYS: usize = 2;
+
+/// What the table knows of a position: its exact score lies in `lower..=upper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The best move found, tried first next time.
+    pub best: Option<Square>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot<B: Bits> {
+    player: B,
+    opponent: B,
+    lower: i8,
+    upper: i8,
+    /// Empty squares of the position: the bigger its tree, the longer it is kept.
+    empties: u8,
+    best: Option<Square>,
+    /// The table generation it was stored in (0: never stored).
+    generation: u8,
+}
+
+type Slots<B> = [Slot<B>; WAYS];
+
+/// A bucket and its lock, one cache line on 8x8.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket<B: Bits>(Mutex<Slots<B>>);
+
+/// A table of 2^bits entries in buckets of 2, safe to share between threads
+/// (each bucket has its own lock; with two threads they almost never meet).
+/// `clear` bumps a generation counter instead of wiping memory.
+#[derive(Debug)]
+pub struct SolverTable<G: Geometry> {
+    buckets: Vec<Bucket<G::Bits>>,
+    bits: u32,
+    generation: u8,
+}
+
+/// Scores never leave -128..=127 (at most 100 squares), so `i8` holds every bound.
+fn narrow(value: i32) -> i8 {
+    value.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8
+}
+
+impl<G: Geometry> SolverTable<G> {
+    /// A table of 2^`bits` entries (`bits` at least 1).
+    #[must_use]
+    pub fn new(bits: u32) -> Self {
+        let buckets = (0..1usize << (bits - 1))
+            .map(|_| Bucket::default())
+            .collect();
+        SolverTable {
+            buckets,
+            bits,
+            generation: 1,
+        }
+    }
+
+    /// Bytes a table of 2^`bits` entries takes.
+    #[must_use]
+    pub const fn bytes(bits: u32) -> u64 {
+        (std::mem::size_of::<Bucket<G::Bits>>() as u64) << (bits - 1)
+    }
+
+    /// log2 of the number of entries.
+    #[must_use]
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Once every 4 billion solves: old generations would come back to life.
+            for bucket in &mut self.buckets {
+                *bucket.0.get_mut().unwrap_or_else(PoisonError::into_inner) = Slots::default();
+            }
+            self.generation = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, board: Board<G>) -> MutexGuard<'_, Slots<G::Bits>> {
+        let index = board.hash() as usize & (self.buckets.len() - 1);
+        // A panic elsewhere cannot leave a bucket half-written: slots are Copy.
+        self.buckets[index]
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What is known of `board`, if it was stored since the last `clear`.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, board: Board<G>) -> Option<Bounds> {
+        let bucket = self.bucket(board);
+        bucket
+            .iter()
+            .find(|s| {
+                s.generation == self.generation
+                    && s.player == board.player
+                    && s.opponent == board.opponent
+            })
+            .map(|s| Bounds {
+                lower: i32::from(s.lower),
+                upper: i32::from(s.upper),
+                best: s.best,
+            })
+    }
+
+    /// Stores what a search of `board` proved. A known position keeps the
+    /// intersection of old and new intervals; a new one replaces the bucket's
+    /// stale or smallest-tree entry.
+    #[inline]
+    pub fn store(&self, board: Board<G>, empties: u32, bounds: Bounds) {
+        let generation = self.generation;
+        let mut bucket = self.bucket(board);
+        let mut victim = 0;
+        let mut victim_rank = u32::MAX;
+        for (i, slot) in bucket.iter_mut().enumerate() {
+            let current = slot.generation == generation;
+            if current && slot.player == board.player && slot.opponent == board.opponent {
+                slot.lower = slot.lower.max(narrow(bounds.lower));
+                slot.upper = slot.upper.min(narrow(bounds.upper));
+                if bounds.best.is_some() {
+                    slot.best = bounds.best;
+                }
+                return;
+            }
+            let rank = if current {
+                1 + u32::from(slot.empties)
+            } else {
+                0
+            };
+            if rank < victim_rank {
+                victim_rank = rank;
+                victim = i;
+            }
+        }
+        bucket[victim] = Slot {
+            player: board.player,
+            opponent: board.opponent,
+            lower: narrow(bounds.lower),
+            upper: narrow(bounds.upper),
+            empties: empties.min(255) as u8,
+            best: bounds.best,
+            generation,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size8;
+
+    fn bounds(lower: i32, upper: i32) -> Bounds {
+        Bounds {
+            lower,
+            upper,
+            best: None,
+        }
+    }
+
+    #[test]
+    fn stores_intersects_and_clears() {
+        assert_eq!(std::mem::size_of::<Bucket<u64>>(), 64);
+        let mut table = SolverTable::<Size8>::new(10);
+        let board = Board::<Size8>::start();
+        assert!(table.probe(board).is_none());
+        table.store(board, 60, bounds(-4, 64));
+        table.store(board, 60, bounds(-64, 10));
+        assert_eq!(table.probe(board), Some(bounds(-4, 10)));
+        assert!(table.probe(board.pass()).is_none());
+        table.clear();
+        assert!(table.probe(board).is_none());
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_smallest_tree() {
+        // With one bucket every position shares it.
+        let table = SolverTable::<Size8>::new(1);
+        let boards: Vec<Board<Size8>> = (0..3u64).map(|i| Board::new(1 << i, 1 << 40)).collect();
+        table.store(boards[0], 10, bounds(0, 0));
+        table.store(boards[1], 11, bounds(0, 0));
+        table.store(boards[2], 20, bounds(0, 0));
+        assert!(table.probe(boards[0]).is_none(), "the smallest tree goes");
+        assert!(boards[1..].iter().all(|&b| table.probe(b).is_some()));
+    }
+}
