@@ -312,10 +312,12 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
 #[must_use]
 pub fn cost_line(costs: &[Cost]) -> String {
     let side = |name: &str, cost: &Cost| {
+        let time = cost
+            .ms_per_move()
+            .map_or_else(|| "not timed".to_string(), |ms| format!("{ms:.3} ms/move"));
         format!(
-            "{name} {:.0} nodes/move, {:.3} ms/move",
+            "{name} {:.0} nodes/move, {time}",
             cost.nodes_per_move().unwrap_or(0.0),
-            cost.ms_per_move().unwrap_or(0.0)
         )
     };
     format!("cost: {}; {}", side("A", &costs[0]), side("B", &costs[1]))

@@ -22,6 +22,9 @@ pub struct Cost {
     pub nodes: u64,
     /// Nanoseconds spent choosing those moves.
     pub nanos: u64,
+    /// Whether the moves were timed (only a searching strategy's are: see
+    /// [`crate::strategy::Strategy::searches`]).
+    pub timed: bool,
 }
 
 impl Add for Cost {
@@ -33,6 +36,7 @@ impl Add for Cost {
             moves: self.moves + other.moves,
             nodes: self.nodes + other.nodes,
             nanos: self.nanos + other.nanos,
+            timed: self.timed || other.timed,
         }
     }
 }
@@ -62,10 +66,10 @@ impl Cost {
         (self.moves > 0).then(|| self.nodes as f64 / self.moves as f64)
     }
 
-    /// Milliseconds per move chosen (None before any move).
+    /// Milliseconds per move chosen (None before any move, or when not timed).
     #[must_use]
     pub fn ms_per_move(self) -> Option<f64> {
-        (self.moves > 0).then(|| self.seconds() * 1e3 / self.moves as f64)
+        (self.moves > 0 && self.timed).then(|| self.seconds() * 1e3 / self.moves as f64)
     }
 
     /// The `costs.csv` row of player `name`.
@@ -77,7 +81,7 @@ impl Cost {
             moves: self.moves,
             nodes: self.nodes,
             nodes_per_move: self.nodes_per_move(),
-            seconds: Some(self.seconds()),
+            seconds: self.timed.then(|| self.seconds()),
             ms_per_move: self.ms_per_move(),
         }
     }
@@ -90,6 +94,7 @@ impl Cost {
             moves: row.moves,
             nodes: row.nodes,
             nanos: (row.seconds.unwrap_or(0.0).max(0.0) * 1e9).round() as u64,
+            timed: row.seconds.is_some(),
         }
     }
 }
@@ -134,6 +139,7 @@ mod tests {
             moves: 50,
             nodes: 12_345,
             nanos: 1_500_000_000,
+            timed: true,
         };
         let rows = cost_rows(&["a", "b"], &[a, Cost::default()]);
         let dir = tempfile::tempdir().unwrap();
@@ -141,7 +147,7 @@ mod tests {
         let bytes = csv_bytes(&rows, &path).unwrap();
         assert_eq!(
             String::from_utf8(bytes.clone()).unwrap(),
-            "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move\na,2,50,12345,246.9,1.500000,30.0000\nb,0,0,0,,0.000000,\n"
+            "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move\na,2,50,12345,246.9,1.500000,30.0000\nb,0,0,0,,,\n"
         );
         std::fs::write(&path, bytes).unwrap();
         let back = read_costs(&path, &["b", "a", "c"]).unwrap();

@@ -62,11 +62,16 @@ pub fn play_game_costed<G: Geometry>(
                 rng,
                 memory: &mut *memories[seat],
             };
-            let clock = Instant::now();
-            let square = players[seat].choose(board, moves, &mut context);
-            costs[seat].nanos += clock.elapsed().as_nanos() as u64;
             costs[seat].moves += 1;
-            square
+            if players[seat].searches() {
+                let clock = Instant::now();
+                let square = players[seat].choose(board, moves, &mut context);
+                costs[seat].nanos += clock.elapsed().as_nanos() as u64;
+                costs[seat].timed = true;
+                square
+            } else {
+                players[seat].choose(board, moves, &mut context)
+            }
         };
         assert!(
             moves.has(square.index()),

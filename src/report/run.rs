@@ -11,7 +11,9 @@ use crate::studies::ablate::{self, Worth};
 /// What the cost table counts.
 const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single legal move is played \
     without asking the strategy), nodes its searches visited (0 for strategies that do not search), \
-    and thinking time on the worker thread, which grows when threads share cores and so varies from run to run.";
+    and thinking time on the worker thread for strategies that search (a one-ply rule's move costs about \
+    as much as reading the clock, so it is not timed: its time is empty), which grows when threads share \
+    cores and so varies from run to run.";
 
 /// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
 pub(crate) fn model_cell(p: &PairRow) -> String {

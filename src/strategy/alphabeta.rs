@@ -158,6 +158,10 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
 }
 
 impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         if board.empty_count() <= self.endgame {
             return self.solver().choose(board, moves, context);

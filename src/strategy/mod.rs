@@ -129,6 +129,13 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         let _ = (board, moves, context);
         None
     }
+
+    /// Whether its moves are timed for `costs.csv`: a search takes microseconds to
+    /// seconds, while a one-ply rule takes about as long as reading the clock, so
+    /// timing each of its moves would slow a run by a third and measure mostly the clock.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 /// A static evaluation of a position from the point of view of the side to move

@@ -217,6 +217,10 @@ impl Solver {
 }
 
 impl<G: Geometry> Strategy<G> for Solver {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         let solution = self.solve(board, context.memory);
         random_square(solution.best, context.rng)
