@@ -135,6 +135,20 @@ impl<G: Geometry> Track<G> {
     }
 }
 
+/// A move's value as a strategy reports it, in words where it is a proven result.
+#[must_use]
+pub fn value_text(value: i32) -> String {
+    use crate::strategy::{EVAL_LIMIT, WIN};
+    // A search that sees the end reports WIN plus the margin: say it in discs.
+    if value > EVAL_LIMIT {
+        format!("wins by {}", value - WIN)
+    } else if value < -EVAL_LIMIT {
+        format!("loses by {}", -(value + WIN))
+    } else {
+        format!("{value:+}")
+    }
+}
+
 /// What the rules say in words, for result lines.
 #[must_use]
 pub fn rules_text(rules: Rules) -> String {
@@ -283,5 +297,14 @@ mod tests {
             scoring: Scoring::Count,
         };
         assert!(result_text(&outcome, anti).contains("anti rules: fewer discs win"));
+    }
+
+    #[test]
+    fn proven_results_are_told_in_discs() {
+        use crate::strategy::WIN;
+        assert_eq!(value_text(WIN + 42), "wins by 42");
+        assert_eq!(value_text(-WIN - 6), "loses by 6");
+        assert_eq!(value_text(-17), "-17");
+        assert_eq!(value_text(0), "+0");
     }
 }

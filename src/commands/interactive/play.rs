@@ -1,7 +1,9 @@
 //! `reversi-lab play`: a person against a strategy, or two people at one keyboard,
 //! move by move at a prompt.
 
-use super::{finish_output, prompt, result_text, rules_text, transcript_text, Input, Track};
+use super::{
+    finish_output, prompt, result_text, rules_text, transcript_text, value_text, Input, Track,
+};
 use crate::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
 use crate::commands::play::RulesArgs;
 use crate::commands::position::{parse_position, PositionArgs};
@@ -415,7 +417,7 @@ impl<G: Geometry> Session<'_, G> {
         values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
         let list: Vec<String> = values
             .iter()
-            .map(|(square, value)| format!("{} {value:+}", square.name(G::SIZE)))
+            .map(|(square, value)| format!("{} {}", square.name(G::SIZE), value_text(*value)))
             .collect();
         writeln!(
             out,

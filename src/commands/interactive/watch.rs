@@ -1,6 +1,6 @@
 //! `reversi-lab watch`: two strategies play one game, drawn move by move.
 
-use super::{finish_output, pause, result_text, transcript_text, Track, CLEAR_SCREEN};
+use super::{finish_output, pause, result_text, transcript_text, value_text, Track, CLEAR_SCREEN};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::commands::matches::{MatchArgs, MatchPlan};
 use crate::commands::play::RulesArgs;
@@ -138,8 +138,8 @@ fn show_game<G: Geometry>(
             };
             player.choose(board, moves, &mut context)
         };
-        let score =
-            value(square, &mut scratch).map_or(String::new(), |v| format!(" (its value {v:+})"));
+        let score = value(square, &mut scratch)
+            .map_or(String::new(), |v| format!(" (its value {})", value_text(v)));
         let ply = track.play(square).expect("strategies choose legal moves");
         let flipped: Vec<String> = squares(ply.flipped).map(|s| s.name(G::SIZE)).collect();
         line = format!(
