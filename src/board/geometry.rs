@@ -153,6 +153,19 @@ macro_rules! with_geometry {
     };
 }
 
+/// The board's four quarters (on odd halves the middle goes to the lower ones).
+#[must_use]
+pub fn quadrants<G: Geometry>() -> [G::Bits; 4] {
+    let mut out = [G::Bits::ZERO; 4];
+    let half = G::SIZE / 2;
+    for index in 0..G::CELLS {
+        let (row, column) = (index / G::SIZE, index % G::SIZE);
+        let quadrant = usize::from(row >= half) * 2 + usize::from(column >= half);
+        out[quadrant] |= G::Bits::bit(index);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +187,19 @@ mod tests {
         assert_eq!(Size10::FULL.count_ones(), 100);
         assert_eq!(Size10::EDGES.count_ones(), 36);
         assert_eq!(Size10::INNER_COLUMNS.count_ones(), 80);
+    }
+
+    #[test]
+    fn quadrants_cover_the_board_once() {
+        fn check<G: Geometry>() {
+            let q = quadrants::<G>();
+            assert_eq!(q[0] | q[1] | q[2] | q[3], G::FULL);
+            assert_eq!(q.iter().map(|b| b.count()).sum::<u32>(), G::CELLS);
+            assert!(q.iter().all(|b| b.count() == G::CELLS / 4));
+        }
+        check::<Size4>();
+        check::<Size8>();
+        check::<Size10>();
+        assert_eq!(quadrants::<Size8>()[0], 0x0F0F_0F0F);
     }
 }

@@ -12,7 +12,7 @@ mod symmetry;
 
 pub use bits::{Bits, Indices};
 pub use drawing::{Drawing, COLOUR_LEGEND, PLAIN_LEGEND};
-pub use geometry::{Geometry, Size10, Size4, Size6, Size8, SIZES};
+pub use geometry::{quadrants, Geometry, Size10, Size4, Size6, Size8, SIZES};
 pub use lines::{neighbours, stable_discs, Line};
 pub use position::{ParsePositionError, Position};
 pub use square::{Color, Square};

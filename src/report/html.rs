@@ -2,20 +2,13 @@
 //! list at the top and the charts inlined as SVG.
 
 use super::doc::{Block, Document, Table};
+use super::look::escape;
 use super::{viewer, ReportFormat};
 use crate::error::{Error, Result};
 use std::fmt::Write as _;
 
 /// The HTML report.
 pub struct Html;
-
-/// Text made safe inside HTML (and SVG) elements and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// Cells are right-aligned by the style sheet; text columns (class `l`) are not,
 /// so a number sits under its header and names read from the left. Numbers do not

@@ -8,6 +8,7 @@ mod data;
 pub mod doc;
 mod field;
 mod html;
+mod look;
 mod markdown;
 mod notable;
 pub mod replay;

@@ -4,8 +4,7 @@
 //! marks and is visible only during its step. Without animation (a static renderer)
 //! the picture shows the final position.
 
-use super::animate::{counts, css, delay_cs, Look};
-use super::html::escape;
+use super::look::{counts, css, delay_cs, escape, Look};
 use super::replay::Replay;
 use crate::board::{Color, Square};
 use std::fmt::Write as _;

@@ -3,8 +3,7 @@
 //! page (each keeps its own state). The engine computed the frames, so the script
 //! knows no rule: it shows frame k, counts its discs and marks what changed.
 
-use super::animate::{css, Look};
-use super::html::escape;
+use super::look::{css, escape, Look};
 use super::replay::Replay;
 use std::fmt::Write as _;
 

@@ -5,19 +5,6 @@
 use super::search::{Search, INF};
 use crate::board::{Bits, Board, Geometry, Indices, Square};
 
-/// The board's four quarters (on odd halves the middle goes to the lower ones).
-#[must_use]
-pub fn quadrants<G: Geometry>() -> [G::Bits; 4] {
-    let mut out = [G::Bits::ZERO; 4];
-    let half = G::SIZE / 2;
-    for index in 0..G::CELLS {
-        let (row, column) = (index / G::SIZE, index % G::SIZE);
-        let quadrant = usize::from(row >= half) * 2 + usize::from(column >= half);
-        out[quadrant] |= G::Bits::bit(index);
-    }
-    out
-}
-
 impl<G: Geometry> Search<'_, '_, G> {
     /// The squares of the quarters with an odd number of empties: moving there
     /// tends to leave the last move of the region to the mover.
@@ -147,25 +134,5 @@ impl<G: Geometry> Search<'_, '_, G> {
             return rules.score_of_counts(own - flips, other + flips + 1, 0);
         }
         rules.score_of_counts(own, other, 1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::{Size10, Size4, Size8};
-
-    #[test]
-    fn quadrants_cover_the_board_once() {
-        fn check<G: Geometry>() {
-            let q = quadrants::<G>();
-            assert_eq!(q[0] | q[1] | q[2] | q[3], G::FULL);
-            assert_eq!(q.iter().map(|b| b.count()).sum::<u32>(), G::CELLS);
-            assert!(q.iter().all(|b| b.count() == G::CELLS / 4));
-        }
-        check::<Size4>();
-        check::<Size8>();
-        check::<Size10>();
-        assert_eq!(quadrants::<Size8>()[0], 0x0F0F_0F0F);
     }
 }

@@ -88,7 +88,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             nodes: 0,
             synced: 0,
             next_sync: SYNC_EVERY.min(shared.limit),
-            quadrants: super::last::quadrants::<G>(),
+            quadrants: crate::board::quadrants::<G>(),
         }
     }
 
