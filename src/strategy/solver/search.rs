@@ -5,6 +5,7 @@
 use super::table::{Bounds, SolverTable};
 use crate::board::{stable_discs, Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
+use crate::strategy::mobility::potential_mobility;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -171,7 +172,10 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     }
 
     /// Orders the moves fastest-first: the fewest replies (corners counted
-    /// twice), then corners and moves into odd regions. The table's move goes
+    /// twice) and the fewest empty squares the opponent could one day reach,
+    /// then corners and moves into odd regions. The weights were chosen by
+    /// the nodes over FFO #40-#44 on one thread: the potential-mobility term and
+    /// a corner bonus of 12 rather than 4 cut them by 12%. The table's move goes
     /// first. With ETC, returns `Err` with a value that cuts off already.
     pub(super) fn order(
         &mut self,
@@ -201,9 +205,10 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             } else {
                 let replies = child.moves();
                 let mobility = replies.count() + (replies & G::CORNERS).count();
-                let corner = if G::CORNERS.has(index) { 4 } else { 0 };
+                let corner = if G::CORNERS.has(index) { 12 } else { 0 };
                 let parity = if odd.has(index) { 2 } else { 0 };
-                -(mobility as i32) * 16 + corner + parity
+                let potential = potential_mobility(child) as i32;
+                -(mobility as i32) * 16 + corner + parity - potential * 2
             };
             list.list[list.len] = (key, index as u8);
             list.len += 1;
