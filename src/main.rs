@@ -49,7 +49,7 @@ enum Command {
     /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
     Cluster(commands::ClusterArgs),
     /// Draw the charts and write report.md and report.html for a results folder: a
-    /// run's, an ablation's or a tune's.
+    /// run's, an ablation's, a sweep's or a tune's.
     Report {
         /// The results folder, such as results/default.
         results: std::path::PathBuf,

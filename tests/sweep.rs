@@ -148,6 +148,57 @@ fn a_tiny_depth_sweep() {
 }
 
 #[test]
+fn neighbours_and_a_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let chain = TINY.replace(
+        "values = [1, 2, 3]",
+        "values = [1, 2, 3]\nplays = \"neighbours\"",
+    );
+    fs::write(d.join("chain.toml"), chain).unwrap();
+    ok(d, &["sweep", "chain.toml", "--out", "chain", "--quiet"]);
+    let pairs = fs::read_to_string(d.join("chain/pairs.csv")).unwrap();
+    let played: Vec<&str> = pairs.lines().skip(1).map(|l| &l[..15]).collect();
+    assert_eq!(played, ["depth=1,depth=2", "depth=2,depth=3"], "{pairs}");
+    let report = fs::read_to_string(d.join("chain/report.md")).unwrap();
+    assert!(
+        report.contains("head-to-head over the previous [95%]"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Neighbouring values played each other"),
+        "{report}"
+    );
+    let panel = TINY.replace(
+        "values = [1, 2, 3]",
+        "values = [1, 3]\nplays = \"panel\"\npanel = [\"greedy\", { name = \"ab2\", strategy = \"alphabeta:depth=2\" }]",
+    );
+    fs::write(d.join("panel.toml"), panel).unwrap();
+    ok(d, &["sweep", "panel.toml", "--out", "panel", "--quiet"]);
+    let text = fs::read_to_string(d.join("panel/sweep.csv")).unwrap();
+    assert_eq!(text.lines().count(), 3, "the variants only: {text}");
+    let pairs = fs::read_to_string(d.join("panel/pairs.csv")).unwrap();
+    assert_eq!(
+        pairs.lines().count(),
+        5,
+        "2 variants x 2 panel players: {pairs}"
+    );
+    let report = fs::read_to_string(d.join("panel/report.md")).unwrap();
+    assert!(
+        report.contains("played a fixed panel, not each other: "),
+        "{report}"
+    );
+    assert!(
+        report.contains("greedy (") && report.contains("ab2 ("),
+        "{report}"
+    );
+    assert!(
+        !report.contains("Neighbouring values played each other"),
+        "{report}"
+    );
+}
+
+#[test]
 fn a_folder_is_never_overwritten_silently() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -245,8 +245,9 @@ pub fn draw(dir: &Path, rows: &[SweepRow], results: &Results) -> Result<Vec<Char
     Ok(charts)
 }
 
-/// What the sweep measured, one paragraph per entry.
-fn explanation(rows: &[SweepRow], panel: &[(String, f64)]) -> Vec<String> {
+/// What the sweep measured, one paragraph per entry; `direct` says whether
+/// neighbouring values played each other.
+fn explanation(rows: &[SweepRow], panel: &[(String, f64)], direct: bool) -> Vec<String> {
     let Some(first) = rows.first() else {
         return Vec::new();
     };
@@ -259,6 +260,13 @@ fn explanation(rows: &[SweepRow], panel: &[(String, f64)]) -> Vec<String> {
         first.parameter,
         if first.scale == Scale::Log { " (log scale: per doubling)" } else { "" }
     )];
+    if direct {
+        lines.push(
+            "Neighbouring values played each other: their head-to-head Elo (pairs.csv, with its own interval) \
+             measures the same step from their games alone."
+                .into(),
+        );
+    }
     if !panel.is_empty() {
         let names: Vec<String> = panel
             .iter()
@@ -277,13 +285,20 @@ fn explanation(rows: &[SweepRow], panel: &[(String, f64)]) -> Vec<String> {
         gains.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
         gains.last(),
     ) {
-        lines.push(format!(
-            "Largest gain per {step}: {} Elo, reaching {}; the last step, to {}, gains {} Elo per {step}.",
+        let mut line = format!(
+            "Largest gain per {step}: {} Elo, reaching {}",
             signed(best.1, 0),
-            best.0.variant,
-            last.0.variant,
-            signed(last.1, 0)
-        ));
+            best.0.variant
+        );
+        if last.0.variant != best.0.variant {
+            line.push_str(&format!(
+                "; the last step, to {}, gains {} Elo per {step}",
+                last.0.variant,
+                signed(last.1, 0)
+            ));
+        }
+        line.push('.');
+        lines.push(line);
     }
     lines
 }
@@ -295,9 +310,6 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
         format!("Sweep: strength against cost over {}", r.parameter)
     });
     let mut section = Section::new("sweep", heading);
-    for line in explanation(rows, &panel(rows, results)) {
-        section = section.with(Block::Text(line));
-    }
     let ms = |name: &str| {
         results
             .costs
@@ -306,11 +318,36 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
             .and_then(|c| c.ms_per_move)
             .map_or("-".to_string(), |ms| format!("{ms:.3}"))
     };
+    // The direct games between neighbouring values, when they played each other:
+    // a second look at each step's gain, with its own interval.
+    let direct = |before: &str, after: &str| {
+        results.pairs.iter().find_map(|p| {
+            let flip = |x: Option<f64>| x.map(|x| -x);
+            if p.player_a == after && p.player_b == before {
+                Some(super::elo_interval(p.elo, p.elo_low, p.elo_high))
+            } else if p.player_a == before && p.player_b == after {
+                Some(super::elo_interval(
+                    flip(p.elo),
+                    flip(p.elo_high),
+                    flip(p.elo_low),
+                ))
+            } else {
+                None
+            }
+        })
+    };
+    let played_each_other = rows
+        .windows(2)
+        .any(|w| direct(&w[0].variant, &w[1].variant).is_some());
+    for line in explanation(rows, &panel(rows, results), played_each_other) {
+        section = section.with(Block::Text(line));
+    }
     let step = rows.first().map_or("step", |r| r.scale.step_name());
     let per_step = format!("gain per {step}");
     let table_rows = rows
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let or_dash = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".into(), f);
             vec![
                 r.variant.clone(),
@@ -320,6 +357,9 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
                 super::elo_interval(r.rating, r.rating_low, r.rating_high),
                 or_dash(r.gain, &|g| signed(g, 0)),
                 or_dash(r.gain_per_step, &|g| signed(g, 1)),
+                i.checked_sub(1)
+                    .and_then(|j| direct(&rows[j].variant, &r.variant))
+                    .unwrap_or_else(|| "-".into()),
                 or_dash(r.nodes_per_move, &|n| format!("{n:.1}")),
                 or_dash(r.gain_per_node_doubling, &|g| signed(g, 1)),
                 ms(&r.variant),
@@ -335,6 +375,7 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
             "rating [95%]",
             "gain",
             &per_step,
+            "head-to-head over the previous [95%]",
             "nodes/move",
             "gain per doubling of nodes",
             "ms/move",
@@ -344,6 +385,11 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
     section = section.with(Block::Text(
         "Time per move is thinking time on a worker thread (costs.csv): it grows when threads share cores; nodes per move do not depend on the machine.".into(),
     ));
+    if !charts.iter().any(|c| c.name == "sweep-cost") {
+        section = section.with(Block::Text(
+            "No chart against cost: some variant searches no node (a one-ply strategy), which a log axis of nodes per move cannot show.".into(),
+        ));
+    }
     for chart in charts {
         section = section.with(Block::Chart(chart.clone()));
     }

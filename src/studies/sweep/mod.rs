@@ -14,8 +14,8 @@ use crate::strategy::StrategySpec;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::{Spanned, Table, Value};
-pub use values::Scale;
-use values::{Range, SweepValue};
+use values::Range;
+pub use values::{Scale, SweepValue};
 
 /// The file a sweep writes next to the usual results: one row per variant.
 pub const SWEEP_FILE: &str = "sweep.csv";
