@@ -34,6 +34,11 @@ enum Command {
     /// Writes the usual results plus ablation.csv, ablation.md and charts/ablation.*
     /// (with alone = true also charts/ablation-alone.*: each feature used alone).
     Ablate(commands::AblateArgs),
+    /// Sweep one parameter of a strategy (depth, a node budget, a weight): each variant's
+    /// rating with its 95% interval in one fit over all games, against its cost.
+    ///
+    /// Writes the usual results plus sweep.csv, charts/sweep-rating.* and charts/sweep-cost.*.
+    Sweep(commands::SweepArgs),
     /// Join the shards of a sharded run (`run --shard I/N`) into one run's results,
     /// byte-identical to a run on one machine, and write its report.
     ///
@@ -44,7 +49,7 @@ enum Command {
     /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
     Cluster(commands::ClusterArgs),
     /// Draw the charts and write report.md and report.html for a results folder: a
-    /// run's, an ablation's or a tune's.
+    /// run's, an ablation's, a sweep's or a tune's.
     Report {
         /// The results folder, such as results/default.
         results: std::path::PathBuf,
@@ -108,6 +113,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(args) => exit(Ending::from(&commands::run(&args, interrupt_flag(), out)?)),
         Command::Tune(args) => exit(commands::tune(&args, interrupt_flag(), out)?),
         Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
+        Command::Sweep(args) => exit(commands::sweep(&args, interrupt_flag(), out)?),
         Command::Merge(args) => {
             commands::merge(&args, out)?;
             ExitCode::SUCCESS

@@ -268,6 +268,8 @@ fn every_committed_experiment_is_valid() {
                 reversi_lab::studies::tune::Tune::load(&path).map(|_| ())
             } else if name.starts_with("ablation-") {
                 reversi_lab::studies::ablate::Ablation::load(&path).map(|_| ())
+            } else if name.starts_with("sweep-") {
+                reversi_lab::studies::sweep::Sweep::load(&path).map(|_| ())
             } else {
                 reversi_lab::lab::Experiment::load(&path).map(|_| ())
             };

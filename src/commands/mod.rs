@@ -8,6 +8,7 @@ mod matches;
 mod play;
 mod position;
 mod recipes;
+mod sweep;
 
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
 pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
@@ -18,6 +19,7 @@ pub use lab::{
 pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
+pub use sweep::{sweep, SweepArgs};
 
 /// How a command prints its result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

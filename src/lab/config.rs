@@ -106,6 +106,8 @@ fn kind_of(has: impl Fn(&str) -> bool) -> Option<(&'static str, &'static str)> {
         Some(("an experiment", "run"))
     } else if has("player") {
         Some(("an ablation", "ablate"))
+    } else if has("sweep") {
+        Some(("a sweep", "sweep"))
     } else {
         None
     }

@@ -22,6 +22,8 @@ pub enum Format {
     Gauntlet,
     /// Exactly two players.
     HeadToHead,
+    /// Each player against the next in the list (a chain: a sweep's neighbouring values).
+    Neighbours,
 }
 
 /// The SPRT early stop for head-to-head runs.
@@ -415,6 +417,7 @@ impl Experiment {
                     })
                     .collect()
             }
+            Format::Neighbours => (1..n).map(|b| (b - 1, b)).collect(),
         }
     }
 

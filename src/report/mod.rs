@@ -1,6 +1,6 @@
 //! Reports a person reads: charts (PNG and SVG) and `report.md` / `report.html`, one
-//! file per format, for every kind of results folder: a run (an ablation is a run
-//! with `ablation.csv` beside it) or a tune.
+//! file per format, for every kind of results folder: a run (an ablation or a sweep
+//! is a run with `ablation.csv` or `sweep.csv` beside it) or a tune.
 
 pub mod animate;
 pub(crate) mod charts;
@@ -14,6 +14,7 @@ mod notable;
 pub mod replay;
 mod run;
 mod svg_game;
+mod sweep;
 mod tune;
 mod viewer;
 
@@ -58,7 +59,15 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             None => None,
         };
-        let doc = run::document(&results, &charts, ablation.as_ref());
+        let mut doc = run::document(&results, &charts, ablation.as_ref());
+        // A sweep's own section comes first, its charts beside it rather than among the run's.
+        if let Some(rows) = crate::studies::sweep::read_rows(dir)? {
+            let drawn = sweep::draw(&dir.join("charts"), &rows, &results)?;
+            doc.sections
+                .insert(0, sweep::section(&rows, &results, &drawn));
+            doc.title = format!("Sweep report: {}", results.setting("name"));
+            charts.extend(drawn);
+        }
         (doc, charts)
     };
     let mut written: Vec<PathBuf> = charts

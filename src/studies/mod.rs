@@ -1,5 +1,6 @@
-//! Studies built on the lab layer: tuning evaluation weights by play, and measuring
-//! what each feature of an evaluation is worth.
+//! Studies built on the lab layer: tuning evaluation weights by play, measuring
+//! what each feature of an evaluation is worth, and sweeping a parameter for strength against cost.
 
 pub mod ablate;
+pub mod sweep;
 pub mod tune;

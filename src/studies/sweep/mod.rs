@@ -1,0 +1,419 @@
+//! `reversi-lab sweep`: one parameter of a strategy over a list of values, every
+//! variant rated in one Bradley-Terry fit over all the games, beside what its moves cost.
+
+mod values;
+
+use crate::error::{closest, Error, Result, Source};
+use crate::lab::config::read_config;
+use crate::lab::cost::{read_costs, COSTS_FILE};
+use crate::lab::experiment::check_games_per_pair;
+use crate::lab::rows::{csv_bytes, read_csv};
+use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
+use crate::strategy::spec::KINDS;
+use crate::strategy::StrategySpec;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use toml::{Spanned, Table, Value};
+use values::Range;
+pub use values::{Scale, SweepValue};
+
+/// The file a sweep writes next to the usual results: one row per variant.
+pub const SWEEP_FILE: &str = "sweep.csv";
+
+/// A sweep file's own keys; the shared setup (board, openings, seed, threads) sits beside them.
+#[derive(Deserialize)]
+struct SweepFile {
+    name: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    games_per_pair: Option<u64>,
+    sweep: Spanned<SweepTable>,
+}
+
+/// The `[sweep]` table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepTable {
+    /// The strategy whose parameter varies.
+    base: Spanned<Value>,
+    /// The parameter, dotted for a nested strategy's (`eval.mobility`).
+    parameter: Spanned<String>,
+    /// The values, in increasing order.
+    #[serde(default)]
+    values: Option<Spanned<Vec<Value>>>,
+    /// Or values spread between two ends.
+    #[serde(default)]
+    range: Option<Spanned<Range>>,
+    /// How the values are spaced: the charts' axis and what a step's gain is per.
+    #[serde(default)]
+    scale: Scale,
+    /// Whom each variant plays.
+    #[serde(default)]
+    plays: Plays,
+    /// The fixed opponents of `plays = "panel"`: one-line specs, or `{ name, strategy }`.
+    #[serde(default)]
+    panel: Vec<Spanned<Value>>,
+}
+
+/// Whom each variant plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Plays {
+    /// Every other variant.
+    #[default]
+    RoundRobin,
+    /// A fixed panel of other strategies (and not each other).
+    Panel,
+    /// The variants next to it in the list (the value below and the value above).
+    Neighbours,
+}
+
+/// One variant of the base strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Its player name (`depth=3`).
+    pub name: String,
+    /// The parameter's value.
+    pub value: SweepValue,
+}
+
+/// A sweep, validated: the experiment it plays and its variants in increasing order.
+#[derive(Debug)]
+pub struct Sweep {
+    /// The games: the variants (first, in order) and any panel.
+    pub experiment: Experiment,
+    /// The parameter, as the file names it.
+    pub parameter: String,
+    /// How the values are spaced.
+    pub scale: Scale,
+    /// The variants.
+    pub variants: Vec<Variant>,
+}
+
+/// The table that holds `path`'s last key inside a strategy table, with the key:
+/// `eval.mobility` is `mobility` in the `eval` table. Errors say what is wrong
+/// with the path and which parameters exist.
+fn parameter_slot<'t>(
+    table: &'t mut Table,
+    path: &str,
+) -> std::result::Result<(&'t mut Table, String), String> {
+    let mut keys: Vec<&str> = path.split('.').collect();
+    let last = keys.pop().unwrap_or_default().to_string();
+    let mut here = table;
+    let mut walked = String::new();
+    for key in keys {
+        let kind = here
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        match here.get_mut(key) {
+            Some(Value::Table(inner)) if inner.contains_key("kind") => here = inner,
+            Some(_) => {
+                return Err(format!(
+                    "`{walked}{key}` of {kind} is not a strategy with parameters of its own: name one of {kind}'s parameters"
+                ))
+            }
+            None => return Err(no_such_parameter(&kind, key)),
+        }
+        walked.push_str(key);
+        walked.push('.');
+    }
+    let kind = here
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_string();
+    let info = KINDS.iter().find(|k| k.name == kind);
+    if !info.is_some_and(|info| info.params.iter().any(|p| p.name == last)) {
+        return Err(no_such_parameter(&kind, &last));
+    }
+    if matches!(here.get(&last), Some(Value::Table(_))) {
+        return Err(format!(
+            "`{path}` is a strategy, not a number: sweep one of its parameters, such as `{path}.<name>` (see `reversi-lab strategies`)"
+        ));
+    }
+    Ok((here, last))
+}
+
+/// "alphabeta has no parameter `dept` (did you mean `depth`? ...)".
+fn no_such_parameter(kind: &str, key: &str) -> String {
+    let names: Vec<&str> = KINDS
+        .iter()
+        .find(|k| k.name == kind)
+        .map(|k| k.params.iter().map(|p| p.name).collect())
+        .unwrap_or_default();
+    if names.is_empty() {
+        return format!("strategy '{kind}' has no parameters to sweep: choose a base that has (see `reversi-lab strategies`)");
+    }
+    let hint = closest(key, names.iter().copied())
+        .map(|best| format!("did you mean `{best}`? "))
+        .unwrap_or_default();
+    format!(
+        "strategy '{kind}' has no parameter `{key}` ({hint}its parameters: {}; a nested strategy's as eval.<name>)",
+        names.join(", ")
+    )
+}
+
+/// A panel entry as a player: a one-line spec names itself; a table gives `name` and `strategy`.
+fn panel_player(entry: &Value) -> std::result::Result<(String, StrategySpec), String> {
+    match entry {
+        Value::String(text) => StrategySpec::parse(text)
+            .map(|spec| (text.clone(), spec))
+            .map_err(|e| format!("panel '{text}': {e}")),
+        Value::Table(table) => {
+            let name = table.get("name").and_then(Value::as_str);
+            let strategy = table.get("strategy");
+            match (name, strategy, table.len()) {
+                (Some(name), Some(strategy), 2) => StrategySpec::from_value(strategy)
+                    .map(|spec| (name.to_string(), spec))
+                    .map_err(|e| format!("panel '{name}': {e}")),
+                _ => Err("a panel entry is a one-line spec (\"greedy\") or { name = \"...\", strategy = ... }".into()),
+            }
+        }
+        other => Err(format!(
+            "a panel entry is a one-line spec or a table, not a {}",
+            other.type_str()
+        )),
+    }
+}
+
+impl Sweep {
+    /// Reads and validates a sweep file.
+    pub fn load(path: &Path) -> Result<Self> {
+        crate::lab::config::load(path, Self::parse)
+    }
+
+    /// Validates sweep text; `origin` names it in errors and `base` is the folder
+    /// relative paths start from.
+    pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
+        let source = Source { origin, text };
+        let file = read_config::<SweepFile>(&source)?;
+        let in_file = |e: Error| crate::lab::config::in_file(origin, e);
+        let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
+        let own = file.own;
+        let sweep_at = own.sweep.span().start;
+        let sweep = own.sweep.into_inner();
+        let at = |span: usize, message: String| source.error(Some(span), &message);
+        let base_at = sweep.base.span().start;
+        let spec = StrategySpec::from_value(sweep.base.get_ref())
+            .map_err(|e| at(base_at, format!("base: {e}")))?;
+        let parameter_at = sweep.parameter.span().start;
+        let parameter = sweep.parameter.into_inner();
+        let mut table = spec.to_table();
+        let (slot, key) = parameter_slot(&mut table, &parameter)
+            .map_err(|m| at(parameter_at, format!("parameter: {m}")))?;
+        let float = matches!(slot.get(&key), Some(Value::Float(_)));
+        let values = match (sweep.values, sweep.range) {
+            (Some(values), None) => {
+                let span = values.span().start;
+                values::listed(values.get_ref()).map_err(|m| at(span, format!("values: {m}")))?
+            }
+            (None, Some(range)) => {
+                let span = range.span().start;
+                range
+                    .get_ref()
+                    .values(sweep.scale, float)
+                    .map_err(|m| at(span, format!("range: {m}")))?
+            }
+            _ => {
+                return Err(at(
+                    sweep_at,
+                    "[sweep] needs either values = [1, 2, 3] or range = { from = 1, to = 8, steps = 8 }, not both or neither".into(),
+                ))
+            }
+        };
+        values::check_scale(&values, sweep.scale).map_err(|m| at(sweep_at, m))?;
+        let mut variants = Vec::new();
+        let mut specs = Vec::new();
+        for value in values {
+            let mut table = table.clone();
+            let (slot, key) = parameter_slot(&mut table, &parameter).expect("checked above");
+            slot.insert(key, value.toml(float));
+            let variant = StrategySpec::from_table(&table)
+                .map_err(|e| at(parameter_at, format!("{parameter} = {value}: {e}")))?;
+            specs.push(variant);
+            variants.push(Variant {
+                name: format!("{parameter}={value}"),
+                value,
+            });
+        }
+        let mut panel = Vec::new();
+        for entry in &sweep.panel {
+            let player = panel_player(entry.get_ref()).map_err(|m| at(entry.span().start, m))?;
+            panel.push(player);
+        }
+        match (sweep.plays, panel.is_empty()) {
+            (Plays::Panel, true) => {
+                return Err(at(
+                    sweep_at,
+                    "plays = \"panel\" needs panel = [\"greedy\", ...]: the strategies every variant plays".into(),
+                ))
+            }
+            (Plays::RoundRobin | Plays::Neighbours, false) => {
+                return Err(at(
+                    sweep_at,
+                    "panel is only for plays = \"panel\": remove it, or set plays = \"panel\"".into(),
+                ))
+            }
+            _ => {}
+        }
+        let description = own.description.unwrap_or_else(|| {
+            format!(
+                "sweep: {parameter} of {} over {} values",
+                spec.kind(),
+                variants.len()
+            )
+        });
+        let mut builder = Experiment::builder(own.name, setup).description(description);
+        builder = match sweep.plays {
+            Plays::RoundRobin => builder.format(Format::RoundRobin),
+            Plays::Neighbours => builder.format(Format::Neighbours),
+            Plays::Panel => {
+                let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                builder.gauntlet(&names)
+            }
+        };
+        if let Some(games) = own.games_per_pair {
+            builder = builder.games_per_pair(games);
+        }
+        for (variant, spec) in variants.iter().zip(specs) {
+            builder = builder.player(variant.name.clone(), spec);
+        }
+        for (name, spec) in panel {
+            builder = builder.player(name, spec);
+        }
+        let experiment = builder.build().map_err(in_file)?;
+        Ok(Sweep {
+            experiment,
+            parameter,
+            scale: sweep.scale,
+            variants,
+        })
+    }
+}
+
+/// One row of `sweep.csv`: one variant's strength and cost. Every column is
+/// byte-identical whatever the thread count; time per move, which is not, is in
+/// `costs.csv` (`ms_per_move`) under the same player name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// The variant's player name (`depth=3`).
+    pub variant: String,
+    /// The parameter swept (`depth`, `eval.mobility`).
+    pub parameter: String,
+    /// Its value in this variant.
+    pub value: f64,
+    /// `linear` or `log`: how the values are spaced.
+    pub scale: Scale,
+    /// Games the variant played.
+    pub games: u64,
+    /// Its score over them (draws half).
+    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
+    pub score: Option<f64>,
+    /// Its rating in the fit over all games (standings.csv's).
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub rating: Option<f64>,
+    /// The rating's 95% interval, lower end.
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub rating_low: Option<f64>,
+    /// The rating's 95% interval, upper end.
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub rating_high: Option<f64>,
+    /// Rating over the previous variant's (empty for the first).
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub gain: Option<f64>,
+    /// `gain` per step of the parameter: per unit on a linear scale (Elo per
+    /// extra ply for depth), per doubling on a log scale.
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub gain_per_step: Option<f64>,
+    /// Moves the variant chose (forced moves not counted).
+    pub moves: u64,
+    /// Nodes searched per move chosen (0 for a strategy that does not search).
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub nodes_per_move: Option<f64>,
+    /// `gain` per doubling of nodes per move over the previous variant: what extra
+    /// search buys, whatever the parameter (empty when either searches no node).
+    #[serde(serialize_with = "crate::lab::rows::decimals::one")]
+    pub gain_per_node_doubling: Option<f64>,
+}
+
+/// The rows of `sweep.csv` from the run's standings and costs.
+pub fn rows(sweep: &Sweep, standings: &[StandingRow], dir: &Path) -> Result<Vec<SweepRow>> {
+    let names: Vec<&str> = sweep.variants.iter().map(|v| v.name.as_str()).collect();
+    let costs = read_costs(&dir.join(COSTS_FILE), &names)?;
+    let mut rows: Vec<SweepRow> = Vec::new();
+    for (variant, cost) in sweep.variants.iter().zip(costs) {
+        let standing = standings
+            .iter()
+            .find(|s| s.player == variant.name)
+            .ok_or_else(|| Error::Internal(format!("no standing for {}", variant.name)))?;
+        let value = variant.value.number();
+        let previous = rows.last();
+        let gain = previous.and_then(|p| Some(standing.rating? - p.rating?));
+        let step = previous.map(|p| sweep.scale.steps(p.value, value));
+        let nodes_per_move = cost.nodes_per_move();
+        let doublings = previous.and_then(|p| {
+            let (before, now) = (p.nodes_per_move?, nodes_per_move?);
+            (before > 0.0 && now > 0.0 && now != before).then(|| Scale::Log.steps(before, now))
+        });
+        rows.push(SweepRow {
+            variant: variant.name.clone(),
+            parameter: sweep.parameter.clone(),
+            value,
+            scale: sweep.scale,
+            games: standing.games,
+            score: standing.score,
+            rating: standing.rating,
+            rating_low: standing.rating_low,
+            rating_high: standing.rating_high,
+            gain,
+            gain_per_step: gain.zip(step).map(|(g, s)| g / s),
+            moves: cost.moves,
+            nodes_per_move,
+            gain_per_node_doubling: gain.zip(doublings).map(|(g, d)| g / d),
+        });
+    }
+    Ok(rows)
+}
+
+/// Reads `sweep.csv` from a results folder, if it has one.
+pub fn read_rows(dir: &Path) -> Result<Option<Vec<SweepRow>>> {
+    let path = dir.join(SWEEP_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    read_csv(&path).map(Some)
+}
+
+/// Runs the sweep and writes `sweep.csv` next to the usual results (the report,
+/// drawn by the caller, adds its charts). `games` and `threads` override the file.
+pub fn sweep(
+    path: &Path,
+    games: Option<u64>,
+    threads: Option<usize>,
+    options: &RunOptions<'_>,
+) -> Result<(RunSummary, Vec<SweepRow>)> {
+    let mut sweep = Sweep::load(path)?;
+    if let Some(games) = games {
+        sweep.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+    }
+    if let Some(threads) = threads {
+        sweep.experiment.setup.threads = Some(crate::lab::setup::check_threads(
+            threads,
+            &format!("--threads {threads}"),
+        )?);
+    }
+    let summary = run(&sweep.experiment, options)?;
+    if summary.status == Status::Interrupted {
+        return Ok((summary, Vec::new()));
+    }
+    let rows = rows(&sweep, &summary.standings, &summary.out)?;
+    let csv_path = summary.out.join(SWEEP_FILE);
+    std::fs::write(&csv_path, csv_bytes(&rows, &csv_path)?).map_err(|e| Error::io(&csv_path, e))?;
+    Ok((summary, rows))
+}
+
+#[cfg(test)]
+mod tests;

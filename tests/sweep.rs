@@ -1,0 +1,269 @@
+//! `reversi-lab sweep` on a tiny sweep (6x6, depth 1 to 3): its files and their
+//! documented header, ratings that rise with depth, the same sweep.csv whatever the
+//! thread count, the report, the folder conventions and one-line errors.
+
+use assert_cmd::Command;
+use reversi_lab::lab::rows::{read_csv, CostRow};
+use std::fs;
+use std::path::Path;
+
+/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, stdout, stderr) = run_in(dir, args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+/// Depth 1 to 3 of a mobility search on 6x6: a few seconds.
+const TINY: &str = r#"
+name = "tiny"
+seed = 11
+size = 6
+games_per_pair = 16
+[openings]
+random_plies = 4
+[sweep]
+base = "alphabeta:eval=mobility"
+parameter = "depth"
+values = [1, 2, 3]
+"#;
+
+/// The documented header of sweep.csv (README, "Sweep").
+const HEADER: &str = "variant,parameter,value,scale,games,score,rating,rating_low,rating_high,gain,gain_per_step,moves,nodes_per_move,gain_per_node_doubling";
+
+#[test]
+fn a_tiny_depth_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("tiny.toml"), TINY).unwrap();
+    let out = ok(
+        d,
+        &[
+            "sweep",
+            "tiny.toml",
+            "--out",
+            "one",
+            "--quiet",
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(out.contains("depth=3"), "{out}");
+    ok(
+        d,
+        &[
+            "sweep",
+            "tiny.toml",
+            "--out",
+            "two",
+            "--quiet",
+            "--threads",
+            "2",
+        ],
+    );
+    let one = d.join("one");
+    for file in [
+        "sweep.csv",
+        "costs.csv",
+        "standings.csv",
+        "report.md",
+        "report.html",
+        "charts/sweep-rating.png",
+        "charts/sweep-rating.svg",
+        "charts/sweep-cost.png",
+        "charts/sweep-cost.svg",
+    ] {
+        assert!(one.join(file).is_file(), "{file} missing");
+    }
+    let text = fs::read_to_string(one.join("sweep.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], HEADER);
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[1].starts_with("depth=1,depth,1.0,linear,32,"),
+        "{text}"
+    );
+    // Every column is byte-identical whatever the thread count: time per move,
+    // which is not, lives in costs.csv.
+    assert_eq!(
+        text,
+        fs::read_to_string(d.join("two/sweep.csv")).unwrap(),
+        "sweep.csv depends on the thread count"
+    );
+    // Deeper is stronger, and costs more nodes.
+    let rows: Vec<Vec<String>> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let number = |row: &Vec<String>, column: usize| row[column].parse::<f64>().unwrap();
+    assert!(number(&rows[2], 6) > number(&rows[0], 6), "{text}");
+    for pair in rows.windows(2) {
+        assert!(number(&pair[1], 12) > number(&pair[0], 12), "{text}");
+        let gain = number(&pair[1], 6) - number(&pair[0], 6);
+        assert!((number(&pair[1], 9) - gain).abs() < 0.11, "{text}");
+    }
+    assert_eq!(rows[0][9], "", "the first variant has no gain");
+    // Ratings match the standings' fit.
+    let standings = fs::read_to_string(one.join("standings.csv")).unwrap();
+    let rating = &rows[1][6];
+    assert!(
+        standings
+            .lines()
+            .any(|l| l.contains("depth=2") && l.contains(&format!(",{rating},"))),
+        "{standings}"
+    );
+    let costs: Vec<CostRow> = read_csv(&one.join("costs.csv")).unwrap();
+    assert!(
+        costs.iter().all(|c| c.ms_per_move.is_some()),
+        "searches are timed"
+    );
+    let report = fs::read_to_string(one.join("report.md")).unwrap();
+    assert!(report.starts_with("# Sweep report: tiny"), "{report}");
+    assert!(
+        report.contains("## Sweep: strength against cost over depth"),
+        "{report}"
+    );
+    assert!(report.contains("charts/sweep-cost.svg"), "{report}");
+    // `report` draws it again from the folder.
+    fs::remove_file(one.join("report.md")).unwrap();
+    fs::remove_file(one.join("charts/sweep-rating.png")).unwrap();
+    ok(d, &["report", "one"]);
+    assert!(one.join("charts/sweep-rating.png").is_file());
+    let again = fs::read_to_string(one.join("report.md")).unwrap();
+    assert!(again.contains("gain per unit"), "{again}");
+}
+
+#[test]
+fn neighbours_and_a_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let chain = TINY.replace(
+        "values = [1, 2, 3]",
+        "values = [1, 2, 3]\nplays = \"neighbours\"",
+    );
+    fs::write(d.join("chain.toml"), chain).unwrap();
+    ok(d, &["sweep", "chain.toml", "--out", "chain", "--quiet"]);
+    let pairs = fs::read_to_string(d.join("chain/pairs.csv")).unwrap();
+    let played: Vec<&str> = pairs.lines().skip(1).map(|l| &l[..15]).collect();
+    assert_eq!(played, ["depth=1,depth=2", "depth=2,depth=3"], "{pairs}");
+    let report = fs::read_to_string(d.join("chain/report.md")).unwrap();
+    assert!(
+        report.contains("head-to-head over the previous [95%]"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Neighbouring values played each other"),
+        "{report}"
+    );
+    let panel = TINY.replace(
+        "values = [1, 2, 3]",
+        "values = [1, 3]\nplays = \"panel\"\npanel = [\"greedy\", { name = \"ab2\", strategy = \"alphabeta:depth=2\" }]",
+    );
+    fs::write(d.join("panel.toml"), panel).unwrap();
+    ok(d, &["sweep", "panel.toml", "--out", "panel", "--quiet"]);
+    let text = fs::read_to_string(d.join("panel/sweep.csv")).unwrap();
+    assert_eq!(text.lines().count(), 3, "the variants only: {text}");
+    let pairs = fs::read_to_string(d.join("panel/pairs.csv")).unwrap();
+    assert_eq!(
+        pairs.lines().count(),
+        5,
+        "2 variants x 2 panel players: {pairs}"
+    );
+    let report = fs::read_to_string(d.join("panel/report.md")).unwrap();
+    assert!(
+        report.contains("played a fixed panel, not each other: "),
+        "{report}"
+    );
+    assert!(
+        report.contains("greedy (") && report.contains("ab2 ("),
+        "{report}"
+    );
+    assert!(
+        !report.contains("Neighbouring values played each other"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_folder_is_never_overwritten_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = TINY.replace("games_per_pair = 16", "games_per_pair = 2");
+    fs::write(d.join("s.toml"), small).unwrap();
+    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet"]);
+    let before = fs::read(d.join("r/sweep.csv")).unwrap();
+    let (code, _, stderr) = run_in(d, &["sweep", "s.toml", "--out", "r", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--force") || stderr.contains("--resume"),
+        "{stderr}"
+    );
+    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--resume"]);
+    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--force"]);
+    assert_eq!(before, fs::read(d.join("r/sweep.csv")).unwrap());
+}
+
+#[test]
+fn bad_sweeps_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (from, to, says) in [
+        (
+            "parameter = \"depth\"",
+            "parameter = \"dpth\"",
+            "did you mean `depth`?",
+        ),
+        (
+            "alphabeta:eval=mobility",
+            "random",
+            "has no parameters to sweep",
+        ),
+        (
+            "values = [1, 2, 3]",
+            "values = [3, 2]",
+            "in increasing order",
+        ),
+        (
+            "values = [1, 2, 3]",
+            "values = [1, \"deep\"]",
+            "not a number",
+        ),
+        ("values = [1, 2, 3]", "values = [0, 1]", "depth = 0"),
+        (
+            "values = [1, 2, 3]",
+            "range = { from = 0, to = 100, steps = 3 }\nscale = \"log\"",
+            "from above 0",
+        ),
+        (
+            "values = [1, 2, 3]",
+            "values = [1, 2]\nplays = \"panel\"",
+            "needs panel",
+        ),
+    ] {
+        fs::write(d.join("bad.toml"), TINY.replace(from, to)).unwrap();
+        let (code, stdout, stderr) = run_in(d, &["sweep", "bad.toml", "--quiet"]);
+        assert_eq!(code, 2, "{to}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(says), "{to}: {stderr}");
+    }
+    // A sweep file given to `run` says which command reads it.
+    fs::write(d.join("tiny.toml"), TINY).unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "tiny.toml", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("reversi-lab sweep tiny.toml"), "{stderr}");
+}
