@@ -11,6 +11,7 @@ mod html;
 mod look;
 mod markdown;
 mod notable;
+mod quality;
 pub mod replay;
 mod run;
 mod svg_game;
@@ -58,7 +59,11 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             None => None,
         };
-        let doc = run::document(&results, &charts, ablation.as_ref());
+        let mut doc = run::document(&results, &charts, ablation.as_ref());
+        if let Some((section, drawn)) = quality::section(dir)? {
+            doc.sections.push(section);
+            charts.extend(drawn);
+        }
         (doc, charts)
     };
     let mut written: Vec<PathBuf> = charts

@@ -1,5 +1,6 @@
-//! Studies built on the lab layer: tuning evaluation weights by play, and measuring
-//! what each feature of an evaluation is worth.
+//! Studies built on the lab layer: tuning evaluation weights by play, measuring
+//! what each feature of an evaluation is worth, and move quality against perfect play.
 
 pub mod ablate;
+pub mod analyze;
 pub mod tune;
