@@ -81,14 +81,15 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         };
         writeln!(
             out,
-            "{}: {} moves, best {}, mean loss {} discs, blunders (>= {}) {}, first to throw the result in {} games",
+            "{}: {} moves, best {}, mean loss {} discs, blunders (>= {}) {}, first to change the exact result in {} game{}",
             row.player,
             thousands(row.moves),
             percent(row.best_share),
             loss,
             row.blunder_at,
             percent(row.blunder_rate),
-            row.first_turns
+            row.first_turns,
+            if row.first_turns == 1 { "" } else { "s" }
         )
         .ok();
     }

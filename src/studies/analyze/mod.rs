@@ -169,8 +169,13 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
     };
     if !interrupted {
         let moves: Vec<MoveRow> = read_csv(&out.join(ANALYSIS_FILE))?;
-        analysis.quality = quality_rows(&moves, options.endgame, options.blunder);
-        quality::write_quality(&out.join(QUALITY_FILE), &analysis.quality)?;
+        quality::write_quality(
+            &out.join(QUALITY_FILE),
+            &quality_rows(&moves, options.endgame, options.blunder),
+        )?;
+        // Read back, so that what is printed and drawn is rounded as the file is
+        // (and as `report` shows it).
+        analysis.quality = read_quality(&out)?.unwrap_or_default();
         analysis.charts = draw_charts(&out.join("charts"), &analysis.quality)?;
     }
     Ok(analysis)
@@ -443,5 +448,27 @@ pub fn turn(best: i32, played: i32) -> &'static str {
         (1, -1) => "win-loss",
         (0, -1) => "draw-loss",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_are_changes_for_the_worse_of_the_exact_result() {
+        assert_eq!(turn(4, -2), "win-loss");
+        assert_eq!(turn(4, 0), "win-draw");
+        assert_eq!(turn(0, -6), "draw-loss");
+        assert_eq!(turn(4, 2), "");
+        assert_eq!(turn(-4, -10), "");
+    }
+
+    #[test]
+    fn the_header_comes_from_the_row_type() {
+        assert_eq!(
+            String::from_utf8(header_line()).unwrap(),
+            "game_id,ply,empties,colour,player,legal,move,best_move,best_score,played_score,loss,turn\n"
+        );
     }
 }

@@ -272,3 +272,55 @@ fn draw<DB: DrawingBackend>(
         .draw()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game_id: u64, player: &str, empties: u32, legal: u32, loss: i32, turn: &str) -> MoveRow {
+        MoveRow {
+            game_id,
+            empties,
+            player: player.into(),
+            legal,
+            loss,
+            turn: turn.into(),
+            ..MoveRow::default()
+        }
+    }
+
+    #[test]
+    fn sums_per_player_with_a_game_clustered_interval() {
+        let moves = [
+            row(0, "a", 3, 2, 0, ""),
+            row(0, "b", 2, 3, 8, "win-loss"),
+            row(0, "a", 1, 1, 0, ""),
+            row(1, "a", 3, 4, 4, "draw-loss"),
+            row(1, "b", 2, 2, 2, "win-draw"),
+        ];
+        let rows = quality_rows(&moves, 3, 6);
+        let keys: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.player.as_str(), r.empties.as_str()))
+            .collect();
+        // No row for 1 empty: its only move was forced.
+        assert_eq!(keys, [("a", "all"), ("a", "3"), ("b", "all"), ("b", "2")]);
+        let a = &rows[0];
+        assert_eq!((a.games, a.moves, a.best, a.blunders), (2, 2, 1, 0));
+        assert_eq!(a.loss_mean, Some(2.0));
+        // Games as clusters: per-game sums 0 and 4 around 2 per move, G/(G-1) = 2,
+        // se = sqrt(2 * (4 + 4)) / 2 = 2.
+        assert!((a.loss_high.unwrap() - (2.0 + Z95 * 2.0)).abs() < 1e-9);
+        assert_eq!((a.turns, a.first_turns), (1, 1));
+        let b = &rows[2];
+        assert_eq!((b.blunders, b.turns, b.first_turns), (1, 2, 1));
+        assert_eq!(b.blunder_rate, Some(0.5));
+    }
+
+    #[test]
+    fn one_game_has_no_interval() {
+        let rows = quality_rows(&[row(0, "a", 2, 2, 3, "")], 2, 6);
+        assert_eq!(rows[0].loss_mean, Some(3.0));
+        assert_eq!((rows[0].loss_low, rows[0].loss_high), (None, None));
+    }
+}
