@@ -87,6 +87,7 @@ fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
             .moves()
             .len();
         let mut game = Game::<Size6>::new();
+        let mut game_turned = false;
         for (i, &square) in moves.moves().iter().enumerate() {
             let board = game.board();
             if i >= opening && board.empty_count() <= k {
@@ -114,6 +115,8 @@ fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
                 assert_eq!(&*row.player, &**name);
                 let turned = best.signum() > row.played_score.signum();
                 assert_eq!(!row.turn.is_empty(), turned, "{row:?}");
+                assert_eq!(row.first_turn, turned && !game_turned, "{row:?}");
+                game_turned |= turned;
             }
             game.play_unchecked(square);
         }

@@ -74,6 +74,9 @@ pub struct MoveRow {
     /// Whether the move changed the exact result: `win-draw`, `win-loss`,
     /// `draw-loss`, or empty.
     pub turn: String,
+    /// Whether this is the game's first move (among those analysed) that changed
+    /// the exact result.
+    pub first_turn: bool,
 }
 
 /// How an analysis runs.
@@ -397,6 +400,7 @@ fn analyse_game<G: Geometry>(
     let mut game = Game::<G>::new();
     let mut rows = Vec::new();
     let mut positions = 0;
+    let mut turned = false;
     for (i, &square) in played.moves().iter().enumerate() {
         let board = game.board();
         let empties = board.empty_count();
@@ -429,7 +433,12 @@ fn analyse_game<G: Geometry>(
                 played_score,
                 loss: best.score - played_score,
                 turn: turn(best.score, played_score).to_string(),
+                first_turn: false,
             });
+            if let Some(row) = rows.last_mut().filter(|r| !r.turn.is_empty() && !turned) {
+                row.first_turn = true;
+                turned = true;
+            }
         }
         game.play_unchecked(square);
     }
@@ -468,7 +477,7 @@ mod tests {
     fn the_header_comes_from_the_row_type() {
         assert_eq!(
             String::from_utf8(header_line()).unwrap(),
-            "game_id,ply,empties,colour,player,legal,move,best_move,best_score,played_score,loss,turn\n"
+            "game_id,ply,empties,colour,player,legal,move,best_move,best_score,played_score,loss,turn,first_turn\n"
         );
     }
 }

@@ -10,7 +10,7 @@ use crate::stats::Z95;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The `empties` value of a player's row over every analysed position.
@@ -67,8 +67,8 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn add(&mut self, row: &MoveRow, blunder: u32, first_turn: bool) {
-        if first_turn {
+    fn add(&mut self, row: &MoveRow, blunder: u32) {
+        if row.first_turn {
             self.first_turns += 1;
         }
         if !row.turn.is_empty() {
@@ -129,15 +129,10 @@ impl Bucket {
 #[must_use]
 pub fn quality_rows(moves: &[MoveRow], endgame: u32, blunder: u32) -> Vec<QualityRow> {
     let mut players: BTreeMap<&str, (Bucket, BTreeMap<u32, Bucket>)> = BTreeMap::new();
-    let mut turned = HashSet::new();
     for row in moves {
-        let first_turn = !row.turn.is_empty() && turned.insert(row.game_id);
         let (all, by_empties) = players.entry(&row.player).or_default();
-        all.add(row, blunder, first_turn);
-        by_empties
-            .entry(row.empties)
-            .or_default()
-            .add(row, blunder, first_turn);
+        all.add(row, blunder);
+        by_empties.entry(row.empties).or_default().add(row, blunder);
     }
     let mut rows = Vec::new();
     for (player, (all, by_empties)) in &players {
@@ -279,6 +274,7 @@ mod tests {
 
     fn row(game_id: u64, player: &str, empties: u32, legal: u32, loss: i32, turn: &str) -> MoveRow {
         MoveRow {
+            first_turn: false,
             game_id,
             empties,
             player: player.into(),
@@ -293,9 +289,15 @@ mod tests {
     fn sums_per_player_with_a_game_clustered_interval() {
         let moves = [
             row(0, "a", 3, 2, 0, ""),
-            row(0, "b", 2, 3, 8, "win-loss"),
+            MoveRow {
+                first_turn: true,
+                ..row(0, "b", 2, 3, 8, "win-loss")
+            },
             row(0, "a", 1, 1, 0, ""),
-            row(1, "a", 3, 4, 4, "draw-loss"),
+            MoveRow {
+                first_turn: true,
+                ..row(1, "a", 3, 4, 4, "draw-loss")
+            },
             row(1, "b", 2, 2, 2, "win-draw"),
         ];
         let rows = quality_rows(&moves, 3, 6);
