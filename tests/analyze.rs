@@ -261,6 +261,9 @@ fn bad_input_exits_2_naming_the_fix() {
     }
     let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--blunder", "0"]);
     assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--threads", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("use at least 1 thread"), "{err}");
     ok(dir.path(), &["analyze", "field", "--endgame", "6", "-q"]);
     let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", "6"]);
     assert_eq!(code, 2, "{err}");

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::lab::folder::FolderLock;
 use crate::lab::rows::{read_csv, GameRecord};
+use crate::lab::setup::check_threads;
 use crate::lab::{games_file, recorded_run};
 use crate::progress::Progress;
 use crate::strategy::solver::Solver;
@@ -143,16 +144,16 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
             "--blunder 0 would count every move: give at least 1 disc (the default is 6)",
         ));
     }
+    let threads = match options.threads {
+        Some(t) => check_threads(t, &format!("--threads {t}"))?,
+        None => rayon::current_num_threads(),
+    };
     let run = recorded_run(dir, "analyze")?;
     let out = out.unwrap_or(dir).to_path_buf();
     fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
     let _lock = FolderLock::acquire(&out)?;
     let games = read_games(&run.games)?;
     let start = prepare(&out, &games, options)?;
-    let threads = options
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
     let solver = Solver::new(run.rules, TABLE_BITS);
     let started = Instant::now();
     let (positions, nodes, analysed, interrupted) = with_geometry!(run.size, G => {
