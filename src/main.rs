@@ -85,6 +85,12 @@ enum Command {
     ///
     /// Enter or n: next move; p: previous; a number: jump to that move; q: quit.
     Replay(commands::ReplayArgs),
+    /// Move quality against perfect play: solve every position of a results folder's
+    /// games with at most K empties exactly and measure each move's disc loss.
+    ///
+    /// Writes analysis.csv (per move), quality.csv (per player and empties) and
+    /// charts/quality-*; `report` then shows a quality section. --resume continues.
+    Analyze(commands::AnalyzeArgs),
 }
 
 /// A flag set by the first Ctrl-C (the run stops after the games in flight);
@@ -114,6 +120,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Tune(args) => exit(commands::tune(&args, interrupt_flag(), out)?),
         Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
         Command::Sweep(args) => exit(commands::sweep(&args, interrupt_flag(), out)?),
+        Command::Analyze(args) => exit(commands::analyze(&args, interrupt_flag(), out)?),
         Command::Merge(args) => {
             commands::merge(&args, out)?;
             ExitCode::SUCCESS

@@ -1,6 +1,7 @@
 //! What each subcommand does, called by the thin binary with its parsed options:
 //! each command's clap option struct sits next to the function that runs it.
 
+mod analyze;
 mod cluster;
 pub mod interactive;
 mod lab;
@@ -10,6 +11,7 @@ mod position;
 mod recipes;
 mod sweep;
 
+pub use analyze::{analyze, AnalyzeArgs};
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
 pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
 pub use lab::{

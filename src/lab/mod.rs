@@ -24,7 +24,7 @@ pub mod tally;
 pub use cost::Cost;
 pub use driver::{play_game, play_game_costed, Driver, Flow, Streamed};
 pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
-pub use recorded::{load_game, RecordedGame};
+pub use recorded::{load_game, recorded_run, RecordedGame, RecordedRun};
 pub use rows::{CostRow, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status};
 pub use runner::{run, RunOptions, RunSummary};
 pub use schedule::{Deal, Schedule, Seeds, Slot};

@@ -6,7 +6,7 @@ use super::games_file;
 use super::rows::{GameRecord, RunRecord};
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A recorded game and what it takes to play it again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,10 +23,21 @@ pub struct RecordedGame {
     pub record: GameRecord<'static>,
 }
 
-/// Game `id` (the `game_id` column) of the results folder `dir`, with the size and
-/// rules of the experiment its `run.toml` recorded. A missing folder, file or game
-/// is bad input naming the fix.
-pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
+/// What a results folder's games were played under, and where they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedRun {
+    /// Board size.
+    pub size: u32,
+    /// The rules the games were scored under.
+    pub rules: Rules,
+    /// Its games file (`games.csv` or `games.csv.zst`).
+    pub games: PathBuf,
+}
+
+/// The size, rules and games file of the results folder `dir`, from its `run.toml`.
+/// A missing folder or file is bad input naming the fix (`verb` says what the
+/// command does with the games, as in "replay a folder that holds games").
+pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
     if !dir.is_dir() {
         return Err(Error::input(format!(
             "results folder {} does not exist: give the folder a run wrote, such as results/default",
@@ -42,12 +53,25 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
     }
     let record = RunRecord::load(&run_path)?;
     let experiment = Experiment::recorded(&record.experiment, dir)?;
-    let Some((path, _)) = games_file::find(dir) else {
+    let Some((games, _)) = games_file::find(dir) else {
         return Err(Error::input(format!(
-            "{} has no games.csv: replay a folder that holds games (a tune's are in its validation folders)",
+            "{} has no games.csv: {verb} a folder that holds games (a tune's are in its validation folders)",
             dir.display()
         )));
     };
+    Ok(RecordedRun {
+        size: experiment.setup.size,
+        rules: experiment.setup.rules,
+        games,
+    })
+}
+
+/// Game `id` (the `game_id` column) of the results folder `dir`, with the size and
+/// rules of the experiment its `run.toml` recorded. A missing folder, file or game
+/// is bad input naming the fix.
+pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
+    let run = recorded_run(dir, "replay")?;
+    let path = run.games;
     let mut reader = games_file::csv_reader(&path)?;
     let mut highest = None;
     for row in reader.deserialize::<GameRecord>() {
@@ -64,8 +88,8 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
                 }
             );
             return Ok(RecordedGame {
-                size: experiment.setup.size,
-                rules: experiment.setup.rules,
+                size: run.size,
+                rules: run.rules,
                 moves: row.moves.to_string(),
                 title,
                 record: row,

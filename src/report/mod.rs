@@ -11,6 +11,7 @@ mod html;
 mod look;
 mod markdown;
 mod notable;
+mod quality;
 pub mod replay;
 mod run;
 mod svg_game;
@@ -66,6 +67,10 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             doc.sections
                 .insert(0, sweep::section(&rows, &results, &drawn));
             doc.title = format!("Sweep report: {}", results.setting("name"));
+            charts.extend(drawn);
+        }
+        if let Some((section, drawn)) = quality::section(dir)? {
+            doc.sections.push(section);
             charts.extend(drawn);
         }
         (doc, charts)

@@ -1,0 +1,73 @@
+//! The report's move-quality section, shown when `analyze` has written `quality.csv`:
+//! each player's moves against perfect play, overall and by empties, with the charts.
+
+use super::doc::{Block, Section, Table};
+use crate::chart::Chart;
+use crate::error::Result;
+use crate::studies::analyze::{draw_charts, read_quality, QualityRow, ALL};
+use std::path::Path;
+
+/// The section and its charts (drawn again into `dir/charts`), if `dir` holds `quality.csv`.
+pub(crate) fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
+    let Some(rows) = read_quality(dir)? else {
+        return Ok(None);
+    };
+    let charts = draw_charts(&dir.join("charts"), &rows)?;
+    let most = rows
+        .iter()
+        .filter_map(|r| r.empties.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    let blunder = rows.first().map_or(0, |r| r.blunder_at);
+    let mut section = Section::new("quality", "Move quality against perfect play").with(
+        Block::Text(format!(
+            "Every position with at most {most} empty squares was solved exactly under the run's rules \
+             (reversi-lab analyze), so these numbers are true values for these games, not estimates: \
+             a move's disc loss is the exact best score minus the exact score after the move played. \
+             Only moves with a choice count (forced moves are left out); the opening's moves are not the players'. \
+             The interval of the mean loss is a 95% normal interval with games as clusters (the moves of one game are not independent). \
+             A blunder loses at least {blunder} discs. \"Threw\" counts the games whose exact result a player's move changed first \
+             (win to draw or loss, draw to loss). Per move: analysis.csv; per player and empties: quality.csv."
+        )),
+    );
+    section = section.with(Block::Table(overall(&rows)));
+    for chart in &charts {
+        section = section.with(Block::Chart(chart.clone()));
+    }
+    Ok(Some((section, charts)))
+}
+
+fn overall(rows: &[QualityRow]) -> Table {
+    let percent = |x: Option<f64>| x.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v));
+    let body = rows
+        .iter()
+        .filter(|r| r.empties == ALL)
+        .map(|r| {
+            vec![
+                r.player.clone(),
+                r.moves.to_string(),
+                percent(r.best_share),
+                match (r.loss_mean, r.loss_low, r.loss_high) {
+                    (Some(m), Some(l), Some(h)) => format!("{m:.2} [{l:.2}, {h:.2}]"),
+                    (Some(m), _, _) => format!("{m:.2}"),
+                    _ => "-".into(),
+                },
+                percent(r.blunder_rate),
+                r.turns.to_string(),
+                r.first_turns.to_string(),
+            ]
+        })
+        .collect();
+    Table::new(
+        &[
+            "player",
+            "moves",
+            "best move",
+            "mean disc loss [95%]",
+            "blunders",
+            "result changes",
+            "threw first",
+        ],
+        body,
+    )
+}

@@ -1,0 +1,280 @@
+//! `analyze`: every analysed move checked against a plain minimax of its position
+//! (normal and anti rules), byte-identical output on 1 and 2 threads and after a
+//! resume, the report's section, and bad input refused with exit 2.
+
+use assert_cmd::Command;
+use reversi_lab::board::{squares, Bits, Board, Geometry, Size6};
+use reversi_lab::game::{Game, Rules, Scoring};
+use reversi_lab::lab::rows::{read_csv, GameRecord};
+use reversi_lab::studies::analyze::MoveRow;
+use std::fs;
+use std::path::Path;
+
+/// A 6x6 run: a random and a greedy player, short random openings.
+fn config(rules: &str) -> String {
+    format!(
+        r#"
+name = "tiny"
+seed = 7
+size = 6
+games_per_pair = 16
+{rules}
+[openings]
+random_plies = 2
+[[players]]
+name = "random"
+strategy = "random"
+[[players]]
+name = "greedy"
+strategy = "greedy"
+"#
+    )
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = run_in(dir, args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+/// A run of `config(rules)` in `dir/field`.
+fn played(dir: &Path, rules: &str) {
+    fs::write(dir.join("tiny.toml"), config(rules)).unwrap();
+    ok(dir, &["run", "tiny.toml", "--out", "field", "-q"]);
+}
+
+/// The reference: the exact score for the side to move by plain minimax.
+fn minimax<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
+    let moves = board.moves();
+    if moves.is_empty() {
+        let passed = board.pass();
+        return if passed.can_move() {
+            -minimax(passed, rules)
+        } else {
+            rules.final_score(board)
+        };
+    }
+    squares(moves)
+        .map(|s| -minimax(board.play(s), rules))
+        .max()
+        .unwrap()
+}
+
+/// Checks every row of `analysis.csv` against minimax, and that every move made
+/// after the opening with at most `k` empties has its row.
+fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
+    let games: Vec<GameRecord> = read_csv(&folder.join("games.csv")).unwrap();
+    let rows: Vec<MoveRow> = read_csv(&folder.join("analysis.csv")).unwrap();
+    let mut expected = 0;
+    for record in &games {
+        let moves = Game::<Size6>::from_transcript(&record.moves).unwrap();
+        let opening = Game::<Size6>::from_transcript(&record.opening)
+            .unwrap()
+            .moves()
+            .len();
+        let mut game = Game::<Size6>::new();
+        let mut game_turned = false;
+        for (i, &square) in moves.moves().iter().enumerate() {
+            let board = game.board();
+            if i >= opening && board.empty_count() <= k {
+                let row = &rows[expected];
+                expected += 1;
+                assert_eq!((row.game_id, row.ply), (record.game_id, i as u32 + 1));
+                let values: Vec<(String, i32)> = squares(board.moves())
+                    .map(|s| (s.name(6), -minimax(board.play(s), rules)))
+                    .collect();
+                let best = values.iter().map(|v| v.1).max().unwrap();
+                let value = |name: &str| values.iter().find(|v| v.0 == name).unwrap().1;
+                assert_eq!(row.best_score, best, "{row:?}");
+                assert_eq!(row.played_score, value(&row.played), "{row:?}");
+                assert_eq!(value(&row.best_move), best, "{row:?}");
+                assert_eq!(row.loss, best - row.played_score);
+                assert_eq!(row.legal as usize, values.len());
+                assert_eq!(row.empties, board.empty_count());
+                assert_eq!(row.played, square.name(6));
+                assert_eq!(row.colour, game.side().name());
+                let name = if row.colour == "black" {
+                    &record.black
+                } else {
+                    &record.white
+                };
+                assert_eq!(&*row.player, &**name);
+                let turned = best.signum() > row.played_score.signum();
+                assert_eq!(!row.turn.is_empty(), turned, "{row:?}");
+                assert_eq!(row.first_turn, turned && !game_turned, "{row:?}");
+                game_turned |= turned;
+            }
+            game.play_unchecked(square);
+        }
+    }
+    assert_eq!(rows.len(), expected, "one row per analysed move");
+    assert!(expected > 50, "the run analysed only {expected} moves");
+    assert!(rows.iter().any(|r| r.loss > 0), "some move lost discs");
+}
+
+#[test]
+fn rows_match_minimax_under_normal_and_anti_rules() {
+    for (rules_text, rules) in [
+        ("", Rules::default()),
+        (
+            "[rules]\nanti = true\nscoring = \"count\"",
+            Rules {
+                anti: true,
+                scoring: Scoring::Count,
+            },
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        played(dir.path(), rules_text);
+        let out = ok(dir.path(), &["analyze", "field", "--endgame", "8", "-q"]);
+        assert!(out.contains("analysed 16 of 16 games"), "{out}");
+        check_against_minimax(&dir.path().join("field"), rules, 8);
+        let quality = fs::read_to_string(dir.path().join("field/quality.csv")).unwrap();
+        assert!(
+            quality.starts_with("player,empties,games,moves,best,"),
+            "{quality}"
+        );
+        assert!(quality.contains("greedy,all,") && quality.contains("random,8,"));
+        for chart in ["quality-loss", "quality-blunders"] {
+            for ext in ["png", "svg"] {
+                assert!(dir
+                    .path()
+                    .join(format!("field/charts/{chart}.{ext}"))
+                    .is_file());
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_and_resume_give_identical_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    played(dir.path(), "");
+    let field = dir.path().join("field");
+    ok(
+        dir.path(),
+        &[
+            "analyze",
+            "field",
+            "--endgame",
+            "10",
+            "--threads",
+            "1",
+            "-q",
+        ],
+    );
+    let one = fs::read(field.join("analysis.csv")).unwrap();
+    let quality = fs::read(field.join("quality.csv")).unwrap();
+    ok(
+        dir.path(),
+        &[
+            "analyze",
+            "field",
+            "--endgame",
+            "10",
+            "--threads",
+            "2",
+            "--force",
+            "-q",
+        ],
+    );
+    assert_eq!(fs::read(field.join("analysis.csv")).unwrap(), one);
+    assert_eq!(fs::read(field.join("quality.csv")).unwrap(), quality);
+    // A kill in the middle of a row: resume drops the cut game and redoes it.
+    fs::write(field.join("analysis.csv"), &one[..one.len() * 2 / 3 + 5]).unwrap();
+    ok(
+        dir.path(),
+        &["analyze", "field", "--endgame", "10", "--resume", "-q"],
+    );
+    assert_eq!(fs::read(field.join("analysis.csv")).unwrap(), one);
+    assert_eq!(fs::read(field.join("quality.csv")).unwrap(), quality);
+    // Only the header left.
+    let header = one.iter().position(|&b| b == b'\n').unwrap() + 1;
+    fs::write(field.join("analysis.csv"), &one[..header]).unwrap();
+    ok(
+        dir.path(),
+        &[
+            "analyze",
+            "field",
+            "--endgame",
+            "10",
+            "--resume",
+            "-q",
+            "--threads",
+            "2",
+        ],
+    );
+    assert_eq!(fs::read(field.join("analysis.csv")).unwrap(), one);
+    // --out writes elsewhere, the same bytes.
+    ok(
+        dir.path(),
+        &[
+            "analyze",
+            "field",
+            "--endgame",
+            "10",
+            "--out",
+            "elsewhere",
+            "-q",
+        ],
+    );
+    assert_eq!(
+        fs::read(dir.path().join("elsewhere/analysis.csv")).unwrap(),
+        one
+    );
+    // The report shows the section.
+    ok(dir.path(), &["report", "field"]);
+    let report = fs::read_to_string(field.join("report.md")).unwrap();
+    assert!(
+        report.contains("Move quality against perfect play"),
+        "{report}"
+    );
+    assert!(report.contains("quality-loss"));
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run_in(dir.path(), &["analyze", "missing"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("missing does not exist"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    played(dir.path(), "");
+    for k in ["0", "21"] {
+        let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", k]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("out of range: give K from 1 to 20"), "{err}");
+    }
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--blunder", "0"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--threads", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("use at least 1 thread"), "{err}");
+    ok(dir.path(), &["analyze", "field", "--endgame", "6", "-q"]);
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", "6"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("already exists: --resume continues it, --force replaces it"),
+        "{err}"
+    );
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["analyze", "field", "--endgame", "7", "--resume"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--endgame 6, not 7"), "{err}");
+}
