@@ -2,6 +2,7 @@
 //! each command's clap option struct sits next to the function that runs it.
 
 mod cluster;
+mod compare;
 pub mod interactive;
 mod lab;
 mod matches;
@@ -10,6 +11,7 @@ mod position;
 mod recipes;
 
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
+pub use compare::{compare, export_games, CompareArgs, ExportArgs, ExportFormat};
 pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
 pub use lab::{
     ablate, experiment, report, run, tune, with_overrides, AblateArgs, Ending, OutputArgs, RunArgs,
