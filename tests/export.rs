@@ -215,3 +215,31 @@ fn bad_exports_are_refused_in_one_line() {
         .unwrap()
         .starts_with("(;GM[Othello]"));
 }
+
+#[test]
+fn an_unfinished_run_exports_its_complete_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let games = play(dir, "killed", 4, "");
+    let folder = dir.join("results/killed");
+    // As a kill leaves it: status running and half a row at the end of games.csv.
+    let run = fs::read_to_string(folder.join("run.toml")).unwrap();
+    fs::write(
+        folder.join("run.toml"),
+        run.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    let mut csv = fs::read_to_string(folder.join("games.csv")).unwrap();
+    csv.push_str("120,1,f5,gre");
+    fs::write(folder.join("games.csv"), csv).unwrap();
+    let text = ok(dir, &["export", "results/killed", "--format", "ggf"]);
+    assert_eq!(text.lines().count(), games.len());
+    // A finished run with a broken row is bad input naming the row.
+    fs::write(folder.join("run.toml"), run).unwrap();
+    let (code, _, stderr) = run_in(dir, &["export", "results/killed", "--format", "ggf"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(&format!("row {} cannot be read", games.len() + 2)),
+        "{stderr}"
+    );
+}

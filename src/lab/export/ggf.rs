@@ -139,14 +139,15 @@ impl GgfGame {
     /// The game as a transcript from the start position (passes implicit), checking
     /// every turn: the start is the standard one, each move is legal for the colour
     /// that the record says played it, and each pass is forced.
-    pub fn transcript(&self) -> std::result::Result<String, String> {
+    pub fn transcript(&self) -> Result<String> {
         if !SIZES.contains(&self.size) {
-            return Err(format!(
-                "board size {} is not one reversi-lab plays (4, 6, 8 or 10)",
-                self.size
-            ));
+            return Err(Error::input(format!(
+                "GGF game {} vs {}: board size {} is not one reversi-lab plays (4, 6, 8 or 10)",
+                self.black, self.white, self.size
+            )));
         }
         with_geometry!(self.size, G => self.replay::<G>())
+            .map_err(|e| Error::input(format!("GGF game {} vs {}: {e}", self.black, self.white)))
     }
 
     fn replay<G: Geometry>(&self) -> std::result::Result<String, String> {
@@ -384,7 +385,10 @@ mod tests {
     #[test]
     fn bad_games_are_named() {
         let illegal = GGS_GAME.replace("B[d3//0.01]", "B[a1]");
-        let err = read_games(&illegal).unwrap()[0].transcript().unwrap_err();
+        let err = read_games(&illegal).unwrap()[0]
+            .transcript()
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("turn 1: a1 is not a legal move"), "{err}");
         let octagon = GGS_GAME.replace("TY[8]", "TY[88]");
         assert!(read_games(&octagon)

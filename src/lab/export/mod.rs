@@ -5,7 +5,7 @@
 pub mod ggf;
 
 use super::games_file;
-use super::rows::{csv_header, csv_row, GameRecord, MoveRow, RunRecord};
+use super::rows::{csv_header, csv_row, GameRecord, MoveRow, RunRecord, Status};
 use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
@@ -36,6 +36,7 @@ pub struct Turn<G: Geometry> {
 
 /// Every turn of a game played from the start, passes written out: a pass comes
 /// wherever the side to move has no move and the game is not over.
+#[must_use]
 pub fn turns<G: Geometry>(moves: &[Square]) -> Vec<Turn<G>> {
     let mut out = Vec::with_capacity(moves.len() + 4);
     let mut position = Position::<G>::start();
@@ -69,6 +70,8 @@ pub struct Recorded {
     pub rules: Rules,
     /// When the run started (RFC 3339).
     pub started: String,
+    /// Whether the run has finished (else `games.csv` may end in a row cut by a kill).
+    pub finished: bool,
 }
 
 impl Recorded {
@@ -107,6 +110,7 @@ impl Recorded {
             size,
             rules,
             started: record.run.started,
+            finished: !matches!(record.run.status, Status::Running | Status::Interrupted),
         })
     }
 }
@@ -140,13 +144,18 @@ fn stream<G: Geometry>(
     }
     let mut games = 0u64;
     for (index, row) in reader.deserialize::<GameRecord>().enumerate() {
-        let row = row.map_err(|e| {
-            Error::input(format!(
-                "{}: row {} cannot be read: {e}",
-                path.display(),
-                index + 2
-            ))
-        })?;
+        let row = match row {
+            Ok(row) => row,
+            // A run still playing, or killed: its last row may be cut short.
+            Err(_) if !recorded.finished => break,
+            Err(e) => {
+                return Err(Error::input(format!(
+                    "{}: row {} cannot be read: {e}",
+                    path.display(),
+                    index + 2
+                )))
+            }
+        };
         let game = Game::<G>::from_transcript(&row.moves).map_err(|e| {
             Error::input(format!(
                 "{}: game {} cannot be replayed: {e} (is the folder's run.toml the one that played it?)",
