@@ -390,13 +390,15 @@ impl Comparison {
             "No player's strategy changed: every change below is noise or a difference of seeds, games or openings.".into()
         } else {
             format!(
-                "The strategy changed under the same name for: {}. The other players are the same in both runs.",
+                "The strategy changed under the same name for: {}. The other players are the same in both runs. \
+                 For evidence that does not depend on the anchor below, compare the changed players' rows of \
+                 pairs.csv in A and B: their score against each unchanged opponent.",
                 changed.join(", ")
             )
         });
         lines.push(format!(
             "Ratings are each run's Bradley-Terry fit (standings.csv), whose ratings average 0 over the field: a change \
-             is relative to the field's average. If one of {n} players gains D Elo, its own change reads about D(n-1)/n \
+             is relative to the field's average. If one of the n = {n} players gains D Elo, its own change reads about D(n-1)/n \
              and every other player's about -D/n, though their strength did not change. The change's 95% interval is \
              change +/- 1.96 sqrt(se_A^2 + se_B^2) (the runs are independent; se from each rating's interval)."
         ));
