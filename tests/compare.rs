@@ -32,7 +32,7 @@ fn ok(dir: &Path, args: &[&str]) -> String {
 /// A field of four; `depth` is the searching player's, `size` the board's.
 fn field(name: &str, seed: u64, depth: u32, size: u32) -> String {
     format!(
-        "name = \"{name}\"\nseed = {seed}\nsize = {size}\ngames_per_pair = 60\n[openings]\nrandom_plies = 2\n\
+        "name = \"{name}\"\nseed = {seed}\nsize = {size}\ngames_per_pair = 120\n[openings]\nrandom_plies = 2\n\
          [[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n\
          [[players]]\nname = \"search\"\nstrategy = {{ kind = \"alphabeta\", depth = {depth}, eval = {{ kind = \"mobility\" }} }}\n\
          [[players]]\nname = \"random\"\nstrategy = \"random\"\n\
@@ -74,6 +74,12 @@ fn seeds_alone_change_nothing_and_a_stronger_strategy_is_found() {
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r.significant_holm == "no"), "{rows:?}");
     assert!(rows.iter().all(|r| r.spec_changed == "no"));
+    // Nothing changed, so nothing singles out an anchor: the field's mean, said so.
+    assert!(rows.iter().all(|r| r.anchor == "mean"));
+    assert!(
+        stdout.contains("No player's strategy changed") && stdout.contains("the field's mean"),
+        "{stdout}"
+    );
     for r in &rows {
         // The interval is change +/- 1.96 sqrt(se_a^2 + se_b^2), se from each rating's interval.
         let se = |low: f64, high: f64| (high - low) / (2.0 * 1.959_964);
@@ -106,10 +112,26 @@ fn seeds_alone_change_nothing_and_a_stronger_strategy_is_found() {
     assert_eq!(search.spec_changed, "yes");
     assert!(search.change.unwrap() > 0.0, "{search:?}");
     assert_eq!(search.significant_holm, "yes", "{search:?}");
-    assert!(rows
-        .iter()
-        .filter(|r| r.player != "search")
-        .all(|r| r.spec_changed == "no"));
+    // Anchored on the unchanged players (the default), their changes are noise: none
+    // is significant, though the field's mean moved with `search`.
+    assert!(
+        stdout.contains("Anchor: the players whose strategy is the same in both runs"),
+        "{stdout}"
+    );
+    for r in rows.iter().filter(|r| r.player != "search") {
+        assert_eq!(r.spec_changed, "no");
+        assert_eq!(r.anchor, "unchanged");
+        assert_eq!(r.significant_holm, "no", "{r:?}");
+    }
+    // Their mean is 0 in both runs.
+    let mean = |f: fn(&Change) -> Option<f64>| {
+        rows.iter()
+            .filter(|r| r.player != "search")
+            .map(|r| f(r).unwrap())
+            .sum::<f64>()
+            / 3.0
+    };
+    assert!(mean(|r| r.rating_a).abs() < 0.2 && mean(|r| r.rating_b).abs() < 0.2);
     let md = fs::read_to_string(dir.join("deeper/compare.md")).unwrap();
     assert!(
         md.contains("The strategy changed under the same name for: search."),
@@ -154,6 +176,85 @@ fn seeds_alone_change_nothing_and_a_stronger_strategy_is_found() {
         ],
     );
     assert_eq!(fs::read(dir.join("deeper/compare.csv")).unwrap(), csv);
+
+    // --anchor NAME: that player is rated 0 in both runs, its change 0 and untested.
+    let stdout = ok(
+        dir,
+        &[
+            "compare",
+            "results/before",
+            "results/deeper",
+            "--out",
+            "on-greedy",
+            "--anchor",
+            "greedy",
+        ],
+    );
+    assert!(stdout.contains("Anchor: greedy"), "{stdout}");
+    let rows = changes(&dir.join("on-greedy"));
+    let greedy = rows.iter().find(|r| r.player == "greedy").unwrap();
+    assert_eq!(
+        (
+            greedy.rating_a,
+            greedy.rating_b,
+            greedy.change,
+            greedy.p_value
+        ),
+        (Some(0.0), Some(0.0), Some(0.0), None),
+        "{greedy:?}"
+    );
+    assert!(rows.iter().all(|r| r.anchor == "greedy"));
+    // One player anchors less firmly than three: the interval is wider, the gain the same.
+    let search = rows.iter().find(|r| r.player == "search").unwrap();
+    assert!(search.change.unwrap() > 50.0, "{search:?}");
+
+    // --anchor mean: the field's mean, as each run's standings.csv has it.
+    ok(
+        dir,
+        &[
+            "compare",
+            "results/before",
+            "results/deeper",
+            "--out",
+            "on-mean",
+            "--anchor",
+            "mean",
+        ],
+    );
+    let rows = changes(&dir.join("on-mean"));
+    let standings: Vec<reversi_lab::lab::rows::StandingRow> =
+        read_csv(&dir.join("results/deeper/standings.csv")).unwrap();
+    for r in &rows {
+        assert_eq!(r.anchor, "mean");
+        let s = standings.iter().find(|s| s.player == r.player).unwrap();
+        assert!(
+            (r.rating_b.unwrap() - s.rating.unwrap()).abs() < 0.11,
+            "{r:?}"
+        );
+    }
+    let md = fs::read_to_string(dir.join("on-mean/compare.md")).unwrap();
+    assert!(md.contains("Anchor: the field's mean"), "{md}");
+
+    // An unknown anchor: one line naming it, exit 2, nothing written.
+    let (code, stdout, stderr) = run_in(
+        dir,
+        &[
+            "compare",
+            "results/before",
+            "results/deeper",
+            "--out",
+            "on-nobody",
+            "--anchor",
+            "nobody",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--anchor nobody: no such player"),
+        "{stderr}"
+    );
+    assert!(stdout.is_empty() && !dir.join("on-nobody").exists());
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::lab::export::{export, Format};
 use crate::lab::folder::FolderLock;
-use crate::studies::compare::{compare as compare_runs, default_out, COMPARE_FILES};
+use crate::studies::compare::{compare as compare_runs, default_out, Anchor, COMPARE_FILES};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,14 @@ pub struct CompareArgs {
     pub a: PathBuf,
     /// The second results folder (after): the same players, size, rules and format.
     pub b: PathBuf,
+    /// What the ratings are measured from: `unchanged` (the mean of the players whose
+    /// strategy is the same in A and B), `mean` (the field's) or a player's name.
+    #[arg(
+        long,
+        default_value = "unchanged",
+        value_name = "unchanged|mean|PLAYER"
+    )]
+    pub anchor: String,
     /// Output folder (default: results/compare-<A>-vs-<B>).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -55,7 +63,7 @@ fn output_folder(dir: &Path, force: bool) -> Result<()> {
 
 /// Runs `reversi-lab compare`: prints the table and writes the folder.
 pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
-    let comparison = compare_runs(&args.a, &args.b)?;
+    let comparison = compare_runs(&args.a, &args.b, &Anchor::parse(&args.anchor))?;
     let dir = args
         .out
         .clone()
@@ -64,6 +72,7 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
     let _lock = FolderLock::acquire(&dir)?;
     let chart = comparison.write(&dir)?;
     let stdout = |e: std::io::Error| Error::io("standard output", e);
+    writeln!(out, "{}\n", comparison.anchor.note).map_err(stdout)?;
     write!(out, "{}", comparison.table()).map_err(stdout)?;
     let last = comparison.explanation().pop().unwrap_or_default();
     writeln!(out, "\n{last}").map_err(stdout)?;

@@ -5,9 +5,9 @@
 use crate::chart::{interval_chart, Chart};
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::{csv_bytes, decimals, read_csv, RunRecord, StandingRow, Status};
+use crate::lab::rows::{csv_bytes, decimals, read_csv, PairRow, RunRecord, StandingRow, Status};
 use crate::numbers::{elo_interval, signed};
-use crate::stats::{holm, phi, Z95};
+use crate::stats::{bradley_terry_covariance, holm, phi, RatingFit, Trinomial, Z95};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,6 +28,8 @@ pub struct Side {
     pub experiment: Table,
     /// Its standings.csv.
     pub standings: Vec<StandingRow>,
+    /// Its pairs.csv: the tallies the ratings are refitted from for their covariance.
+    pub pairs: Vec<PairRow>,
 }
 
 impl Side {
@@ -61,11 +63,59 @@ impl Side {
                 dir.display()
             )));
         }
+        let pairs_path = dir.join("pairs.csv");
+        if !pairs_path.is_file() {
+            return Err(Error::input(format!(
+                "{} has no pairs.csv: compare folders of finished runs, whose pairs.csv the rating changes' intervals need",
+                dir.display()
+            )));
+        }
         Ok(Side {
             dir: dir.to_path_buf(),
             experiment: record.experiment,
             standings: read_csv(&standings_path)?,
+            pairs: read_csv(&pairs_path)?,
         })
+    }
+
+    /// The Bradley-Terry fit of this run's pairs.csv, players in the order of `names`:
+    /// (rating, se) each and the ratings' covariance (Elo²). It is the fit of
+    /// standings.csv, redone because standings.csv keeps no covariances.
+    fn fit(&self, names: &[String]) -> Result<RatingFit> {
+        let index = |name: &str| {
+            names.iter().position(|n| n == name).ok_or_else(|| {
+                Error::input(format!(
+                    "{}: pairs.csv names {name}, who is not in standings.csv: the folder's files come from different runs",
+                    self.dir.display()
+                ))
+            })
+        };
+        let mut matrix = vec![vec![Trinomial::default(); names.len()]; names.len()];
+        for row in &self.pairs {
+            let (a, b) = (index(&row.player_a)?, index(&row.player_b)?);
+            let t = Trinomial {
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+            };
+            matrix[a][b] += t;
+            matrix[b][a] += t.mirrored();
+        }
+        let (ratings, covariance) = bradley_terry_covariance(&matrix);
+        for (name, &(refit, _)) in names.iter().zip(&ratings) {
+            let recorded = self
+                .standings
+                .iter()
+                .find(|r| &r.player == name)
+                .and_then(|r| r.rating);
+            if let Some(recorded) = recorded.filter(|r| (r - refit).abs() > 0.5) {
+                return Err(Error::input(format!(
+                    "{}: pairs.csv gives {name} a rating of {refit:.1} but standings.csv {recorded:.1}: the folder's files come from different runs",
+                    self.dir.display()
+                )));
+            }
+        }
+        Ok((ratings, covariance))
     }
 
     /// A top-level value of the experiment as text (`-` when absent).
@@ -159,6 +209,137 @@ fn or_none(text: &str) -> &str {
     }
 }
 
+/// What both runs' ratings are measured from, so that a change means the same in both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// The mean of the players whose strategy is the same in both runs (the default):
+    /// a change is then measured against the players that did not change.
+    Unchanged,
+    /// The mean of the whole field (each fit's own anchor).
+    Mean,
+    /// One named player, whose change is then 0 by definition.
+    Player(String),
+}
+
+impl Anchor {
+    /// `unchanged`, `mean` or a player's name, as `--anchor` takes it.
+    #[must_use]
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "unchanged" => Self::Unchanged,
+            "mean" => Self::Mean,
+            name => Self::Player(name.to_string()),
+        }
+    }
+}
+
+/// The anchor a comparison used: its label in `compare.csv`, its players, and how it
+/// came about (a fallback says why).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnchorUsed {
+    /// `unchanged`, `mean` or the anchor player's name: compare.csv's `anchor` column.
+    pub label: String,
+    /// The players whose mean rating is 0 in both runs.
+    pub players: Vec<String>,
+    /// One sentence for compare.md and stdout.
+    pub note: String,
+}
+
+impl AnchorUsed {
+    /// Resolves `anchor` over the field (`changed[i]`: player i's strategy changed).
+    fn resolve(anchor: &Anchor, names: &[String], changed: &[bool]) -> Result<Self> {
+        let mean = |why: &str| {
+            AnchorUsed {
+            label: "mean".into(),
+            players: names.to_vec(),
+            note: format!(
+                "{why}Anchor: the field's mean (each run's ratings average 0 over all {} players), so a change is \
+                 relative to the field: if one player gains D Elo, its own change reads about D(n-1)/n and every other \
+                 player's about -D/n, though their strength did not change.",
+                names.len()
+            ),
+        }
+        };
+        match anchor {
+            Anchor::Mean => Ok(mean("")),
+            Anchor::Unchanged => {
+                let same: Vec<String> = names
+                    .iter()
+                    .zip(changed)
+                    .filter(|(_, &c)| !c)
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                if same.is_empty() {
+                    Ok(mean(
+                        "Every player's strategy changed, so no player can anchor the change. ",
+                    ))
+                } else if same.len() == names.len() {
+                    Ok(mean("No player's strategy changed (nothing to anchor on apart from the field). "))
+                } else {
+                    Ok(AnchorUsed {
+                        label: "unchanged".into(),
+                        note: format!(
+                            "Anchor: the players whose strategy is the same in both runs ({}): each run's ratings are \
+                             shifted so that their mean is 0, so a change is measured against them (--anchor mean for \
+                             the field's mean, --anchor PLAYER for one player).",
+                            same.join(", ")
+                        ),
+                        players: same,
+                    })
+                }
+            }
+            Anchor::Player(name) => {
+                if !names.contains(name) {
+                    return Err(Error::input(format!(
+                        "--anchor {name}: no such player in the field ({}); give one of them, `unchanged` or `mean`",
+                        names.join(", ")
+                    )));
+                }
+                Ok(AnchorUsed {
+                    label: name.clone(),
+                    players: vec![name.clone()],
+                    note: format!(
+                        "Anchor: {name} (rated 0 in both runs, so its change is 0 by definition and untested)."
+                    ),
+                })
+            }
+        }
+    }
+}
+
+/// Ratings shifted so the anchors' mean is 0, with the standard error of each shifted
+/// rating, `sqrt(w' C w)` for the contrast `w = e_i - (1/m) sum of the anchors' e_j`
+/// and the fit's covariance C: exact for the fit's normal approximation, since the
+/// ratings of one fit are correlated (ignoring that would misstate the error).
+fn anchored(fit: &RatingFit, anchors: &[usize]) -> Vec<(f64, f64)> {
+    let (ratings, covariance) = fit;
+    let k = ratings.len();
+    let m = anchors.len() as f64;
+    let shift = anchors.iter().map(|&j| ratings[j].0).sum::<f64>() / m;
+    (0..k)
+        .map(|i| {
+            let mut w = vec![0.0; k];
+            w[i] += 1.0;
+            for &j in anchors {
+                w[j] -= 1.0 / m;
+            }
+            let variance: f64 = (0..k)
+                .filter(|&a| w[a] != 0.0)
+                .flat_map(|a| (0..k).map(move |b| (a, b)))
+                .filter(|&(_, b)| w[b] != 0.0)
+                .map(|(a, b)| w[a] * covariance[a][b] * w[b])
+                .sum();
+            // Round-off leaves the anchor player's own contrast a hair from 0.
+            let se = if w.iter().all(|x| x.abs() < 1e-12) {
+                0.0
+            } else {
+                variance.max(0.0).sqrt()
+            };
+            (ratings[i].0 - shift, se)
+        })
+        .collect()
+}
+
 /// One row of `compare.csv`: a player's rating in both runs and its change.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Change {
@@ -166,9 +347,12 @@ pub struct Change {
     pub player: String,
     /// `yes` when its strategy differs between the runs.
     pub spec_changed: String,
+    /// What the ratings are measured from: `unchanged` (the mean of the players whose
+    /// strategy did not change), `mean` (the field's) or the anchor player's name.
+    pub anchor: String,
     /// Games it played in run A.
     pub games_a: u64,
-    /// Its rating in A (Bradley-Terry Elo, the field averaging 0).
+    /// Its rating in A (Bradley-Terry Elo, the anchor's mean 0).
     #[serde(serialize_with = "decimals::one")]
     pub rating_a: Option<f64>,
     /// Its 95% interval's lower end in A.
@@ -218,46 +402,62 @@ pub struct Comparison {
     pub changes: Vec<Change>,
     /// The settings that differ but are allowed to (`seed`, `games_per_pair`, ...), as text.
     pub differences: Vec<String>,
+    /// What both runs' ratings are measured from.
+    pub anchor: AnchorUsed,
 }
 
-/// A rating and its standard error, from the interval `rating +/- 1.96 se` of standings.csv.
-fn estimate(row: &StandingRow) -> Option<(f64, f64)> {
-    let (r, low, high) = (row.rating?, row.rating_low?, row.rating_high?);
-    let se = (high - low) / (2.0 * Z95);
-    (r.is_finite() && se.is_finite()).then_some((r, se))
-}
-
-/// Compares two finished runs of the same field; runs of different fields are refused
-/// with a one-line message naming the difference.
-pub fn compare(a: &Path, b: &Path) -> Result<Comparison> {
+/// Compares two finished runs of the same field, their ratings measured from `anchor`;
+/// runs of different fields, or an anchor not in the field, are refused with a
+/// one-line message naming the problem.
+pub fn compare(a: &Path, b: &Path, anchor: &Anchor) -> Result<Comparison> {
     let (a, b) = (Side::load(a)?, Side::load(b)?);
     if let Some(message) = refusal(&a, &b)? {
         return Err(Error::input(message));
     }
-    let specs_b = b.players();
-    let spec_changed = |name: &str, spec: &Option<Value>| {
-        specs_b
+    let names: Vec<String> = a.standings.iter().map(|r| r.player.clone()).collect();
+    for name in &names {
+        if !b.standings.iter().any(|r| &r.player == name) {
+            return Err(Error::input(format!(
+                "{}: standings.csv has no row for {name}: the folder's files come from different runs",
+                b.dir.display()
+            )));
+        }
+    }
+    let (specs_a, specs_b) = (a.players(), b.players());
+    let spec = |specs: &[(String, Option<Value>)], name: &str| {
+        specs
             .iter()
             .find(|(n, _)| n == name)
-            .is_some_and(|(_, s)| s != spec)
+            .map(|(_, s)| s.clone())
     };
-    let specs_a = a.players();
-    let mut changes = Vec::new();
-    for row_a in &a.standings {
-        let Some(row_b) = b.standings.iter().find(|r| r.player == row_a.player) else {
-            return Err(Error::input(format!(
-                "{}: standings.csv has no row for {}: the folder's files come from different runs",
-                b.dir.display(),
-                row_a.player
-            )));
-        };
-        let changed = specs_a
+    let changed: Vec<bool> = names
+        .iter()
+        .map(|n| spec(&specs_a, n) != spec(&specs_b, n))
+        .collect();
+    let anchor = AnchorUsed::resolve(anchor, &names, &changed)?;
+    let anchors: Vec<usize> = anchor
+        .players
+        .iter()
+        .filter_map(|p| names.iter().position(|n| n == p))
+        .collect();
+    let (fit_a, fit_b) = (
+        anchored(&a.fit(&names)?, &anchors),
+        anchored(&b.fit(&names)?, &anchors),
+    );
+    let games = |side: &Side, name: &str| {
+        side.standings
             .iter()
-            .find(|(n, _)| *n == row_a.player)
-            .is_some_and(|(n, s)| spec_changed(n, s));
-        let (change, low, high, p) = match (estimate(row_a), estimate(row_b)) {
+            .find(|r| r.player == name)
+            .map_or(0, |r| r.games)
+    };
+    let finite = |(r, se): (f64, f64)| (r.is_finite() && se.is_finite()).then_some((r, se));
+    let mut changes = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let (ea, eb) = (finite(fit_a[i]), finite(fit_b[i]));
+        let (change, low, high, p) = match (ea, eb) {
             (Some((ra, sa)), Some((rb, sb))) => {
                 let d = rb - ra;
+                // The runs are independent: their variances add.
                 let se = sa.hypot(sb);
                 let p = if se > 0.0 {
                     2.0 * phi(-d.abs() / se)
@@ -268,17 +468,25 @@ pub fn compare(a: &Path, b: &Path) -> Result<Comparison> {
             }
             _ => (None, None, None, f64::NAN),
         };
+        let rating = |e: Option<(f64, f64)>| {
+            e.map_or((None, None, None), |(r, se)| {
+                (Some(r), Some(r - Z95 * se), Some(r + Z95 * se))
+            })
+        };
+        let ((rating_a, rating_a_low, rating_a_high), (rating_b, rating_b_low, rating_b_high)) =
+            (rating(ea), rating(eb));
         changes.push(Change {
-            player: row_a.player.clone(),
-            spec_changed: if changed { "yes" } else { "no" }.into(),
-            games_a: row_a.games,
-            rating_a: row_a.rating,
-            rating_a_low: row_a.rating_low,
-            rating_a_high: row_a.rating_high,
-            games_b: row_b.games,
-            rating_b: row_b.rating,
-            rating_b_low: row_b.rating_low,
-            rating_b_high: row_b.rating_high,
+            player: name.clone(),
+            spec_changed: if changed[i] { "yes" } else { "no" }.into(),
+            anchor: anchor.label.clone(),
+            games_a: games(&a, name),
+            rating_a,
+            rating_a_low,
+            rating_a_high,
+            games_b: games(&b, name),
+            rating_b,
+            rating_b_low,
+            rating_b_high,
             change,
             change_low: low,
             change_high: high,
@@ -313,6 +521,7 @@ pub fn compare(a: &Path, b: &Path) -> Result<Comparison> {
         b,
         changes,
         differences,
+        anchor,
     })
 }
 
@@ -396,12 +605,14 @@ impl Comparison {
                 changed.join(", ")
             )
         });
-        lines.push(format!(
-            "Ratings are each run's Bradley-Terry fit (standings.csv), whose ratings average 0 over the field: a change \
-             is relative to the field's average. If one of the n = {n} players gains D Elo, its own change reads about D(n-1)/n \
-             and every other player's about -D/n, though their strength did not change. The change's 95% interval is \
-             change +/- 1.96 sqrt(se_A^2 + se_B^2) (the runs are independent; se from each rating's interval)."
-        ));
+        lines.push(self.anchor.note.clone());
+        lines.push(
+            "Ratings are each run's Bradley-Terry fit (standings.csv), refitted from pairs.csv for the covariance of \
+             its ratings and shifted so the anchor's mean is 0; a shifted rating's standard error is that of the \
+             contrast (rating less the anchor's mean) under the fit's covariance, so the anchor's own uncertainty is \
+             included. The change's 95% interval is change +/- 1.96 sqrt(se_A^2 + se_B^2) (the runs are independent)."
+                .into(),
+        );
         lines.push(format!(
             "With {n} players some intervals exclude 0 by chance alone: the p-value tests \"no change\" (normal, \
              two-sided) and Holm's step-down correction over every player holds the chance of any false \"significant\" \
@@ -462,7 +673,10 @@ impl Comparison {
             dir,
             "compare",
             "Rating change from A to B",
-            "Elo change, B minus A (95% interval; * significant after Holm's correction)",
+            &format!(
+                "Elo change, B minus A, anchor {} (95% interval; * significant after Holm)",
+                self.anchor.label
+            ),
             &rows,
         )
     }
@@ -493,28 +707,54 @@ pub fn default_out(a: &Path, b: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    fn row(player: &str, rating: f64, half: f64) -> StandingRow {
-        StandingRow {
-            rank: 1,
-            player: player.into(),
-            games: 100,
-            wins: 50,
-            draws: 0,
-            losses: 50,
-            score: Some(0.5),
-            rating: Some(rating),
-            rating_low: Some(rating - half),
-            rating_high: Some(rating + half),
-        }
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(ToString::to_string).collect()
     }
 
     #[test]
-    fn the_se_comes_back_from_the_interval() {
-        let (r, se) = estimate(&row("x", 10.0, Z95 * 20.0)).unwrap();
-        assert!((r - 10.0).abs() < 1e-12 && (se - 20.0).abs() < 1e-9);
-        let mut none = row("y", 0.0, 1.0);
-        none.rating = None;
-        assert!(estimate(&none).is_none());
+    fn the_anchor_falls_back_to_the_mean_and_refuses_strangers() {
+        let field = names(&["a", "b", "c"]);
+        let used = AnchorUsed::resolve(&Anchor::Unchanged, &field, &[true, false, false]).unwrap();
+        assert_eq!(
+            (used.label.as_str(), used.players),
+            ("unchanged", names(&["b", "c"]))
+        );
+        for changed in [[false; 3], [true; 3]] {
+            let used = AnchorUsed::resolve(&Anchor::Unchanged, &field, &changed).unwrap();
+            assert_eq!(used.label, "mean");
+            assert!(used.note.contains("field's mean"), "{}", used.note);
+        }
+        let err = AnchorUsed::resolve(&Anchor::parse("zed"), &field, &[false; 3]).unwrap_err();
+        assert!(err.to_string().contains("--anchor zed"), "{err}");
+        assert_eq!(Anchor::parse("mean"), Anchor::Mean);
+    }
+
+    #[test]
+    fn a_shifted_rating_carries_the_anchors_covariance() {
+        // Three players, ratings 100, 0, -100; a covariance with correlated errors.
+        let cov = vec![
+            vec![400.0, -100.0, -300.0],
+            vec![-100.0, 200.0, -100.0],
+            vec![-300.0, -100.0, 400.0],
+        ];
+        let fit = (
+            vec![(100.0, 20.0), (0.0, 200f64.sqrt()), (-100.0, 20.0)],
+            cov,
+        );
+        // The field's mean (already 0): nothing moves, the se's are the fit's.
+        let mean = anchored(&fit, &[0, 1, 2]);
+        for (got, want) in mean.iter().zip(&fit.0) {
+            assert!((got.0 - want.0).abs() < 1e-9 && (got.1 - want.1).abs() < 1e-9);
+        }
+        // Anchored on player 1: its rating and se are 0; player 0's se is that of r0 - r1,
+        // var 400 + 200 - 2(-100) = 800.
+        let one = anchored(&fit, &[1]);
+        assert_eq!(one[1], (0.0, 0.0));
+        assert!((one[0].0 - 100.0).abs() < 1e-9 && (one[0].1 - 800f64.sqrt()).abs() < 1e-9);
+        // Anchored on players 1 and 2 (mean -50): player 1's contrast is (r1 - r2)/2,
+        // var (200 + 400 + 200) / 4 = 200.
+        let two = anchored(&fit, &[1, 2]);
+        assert!((two[1].0 - 50.0).abs() < 1e-9 && (two[1].1 - 200f64.sqrt()).abs() < 1e-9);
     }
 
     #[test]
