@@ -44,7 +44,8 @@ enum Command {
     /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
     Cluster(commands::ClusterArgs),
     /// Compare two runs of the same field (before and after a change): each player's
-    /// rating in both, the change with its 95% interval, Holm-corrected significance.
+    /// rating in both, the change with its 95% interval, Holm-corrected significance,
+    /// measured from the players whose strategy did not change (--anchor).
     ///
     /// Writes compare.md, compare.csv and charts/compare.{png,svg} to --out (default
     /// results/compare-<A>-vs-<B>) and prints the table. Refuses runs whose size, rules,
