@@ -3,4 +3,5 @@
 
 pub mod ablate;
 pub mod compare;
+pub mod compare_anchor;
 pub mod tune;
