@@ -48,6 +48,16 @@ enum Command {
     /// Write a recipe that plays an experiment's shards on a cluster: a Slurm job array
     /// with a dependent merge job, or a Kubernetes Indexed Job with a merge Job.
     Cluster(commands::ClusterArgs),
+    /// Compare two runs of the same field (before and after a change): each player's
+    /// rating in both, the change with its 95% interval, Holm-corrected significance,
+    /// measured from the players whose strategy did not change (--anchor).
+    ///
+    /// Writes compare.md, compare.csv and charts/compare.{png,svg} to --out (default
+    /// results/compare-<A>-vs-<B>) and prints the table. Refuses runs whose size, rules,
+    /// format or players differ (a strategy may change under the same name).
+    Compare(commands::CompareArgs),
+    /// Write a results folder's games as GGF (one game per line) or as one CSV row per move.
+    Export(commands::ExportArgs),
     /// Draw the charts and write report.md and report.html for a results folder: a
     /// run's, an ablation's, a sweep's or a tune's.
     Report {
@@ -127,6 +137,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Cluster(args) => {
             commands::cluster(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Compare(args) => {
+            commands::compare(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Export(args) => {
+            commands::export_games(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Report { results } => {

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod cluster;
+mod compare;
 pub mod interactive;
 mod lab;
 mod matches;
@@ -13,6 +14,7 @@ mod sweep;
 
 pub use analyze::{analyze, AnalyzeArgs};
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
+pub use compare::{compare, export_games, CompareArgs, ExportArgs, ExportFormat};
 pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
 pub use lab::{
     ablate, experiment, report, run, tune, with_overrides, AblateArgs, Ending, OutputArgs, RunArgs,

@@ -8,6 +8,7 @@ pub mod config;
 pub mod cost;
 pub mod driver;
 pub mod experiment;
+pub mod export;
 mod flat_csv;
 pub mod folder;
 pub mod games_file;

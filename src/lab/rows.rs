@@ -39,6 +39,29 @@ pub struct GameRecord<'a> {
     pub seed: u64,
 }
 
+/// One row of `reversi-lab export --format csv-moves`: one turn of one game, a move
+/// or a pass, in the column order the README documents. `games.csv` records no time per
+/// move, so there is no time column.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRow<'a> {
+    /// The game's `game_id` in `games.csv`.
+    pub game_id: u64,
+    /// 1-based turn in the game, passes counted (as GGF lists them).
+    pub ply: u32,
+    /// The name of the player whose turn it was.
+    pub player: Cow<'a, str>,
+    /// `black` or `white`.
+    pub colour: Cow<'a, str>,
+    /// The square played (`f5`), or `pass`.
+    pub square: Cow<'a, str>,
+    /// Whether the turn belongs to the game's opening (dealt, not chosen by the player).
+    pub opening: bool,
+    /// Black discs after the turn.
+    pub black_discs: u32,
+    /// White discs after the turn.
+    pub white_discs: u32,
+}
+
 /// Serde writers for numbers with a fixed count of decimals (`serialize_with =
 /// "decimals::four"`): NaN or None is an empty field, infinities `inf`/`-inf`, so
 /// results files read the same on every platform and read back as `Option<f64>`.

@@ -31,7 +31,7 @@ mod fit;
 mod ratings;
 
 pub use counts::{Moments, Pentanomial, Trinomial};
-pub use ratings::{bradley_terry, BRADLEY_TERRY_PRIOR_GAMES};
+pub use ratings::{bradley_terry, bradley_terry_covariance, RatingFit, BRADLEY_TERRY_PRIOR_GAMES};
 
 use statrs::distribution::{ContinuousCDF, Normal};
 

@@ -23,6 +23,18 @@ pub const BRADLEY_TERRY_PRIOR_GAMES: f64 = 0.5;
 /// error) per player; a player with no games gets NaN.
 #[must_use]
 pub fn bradley_terry(results: &[Vec<Trinomial>]) -> Vec<(f64, f64)> {
+    bradley_terry_covariance(results).0
+}
+
+/// A Bradley-Terry fit: (rating, standard error) per player and the ratings'
+/// covariance (Elo²).
+pub type RatingFit = (Vec<(f64, f64)>, Vec<Vec<f64>>);
+
+/// [`bradley_terry`] with the covariance of its ratings (Elo², `k x k`, NaN in the
+/// rows and columns of players without games): what a contrast such as a rating less
+/// the mean of some anchors needs, since the ratings of one fit are correlated.
+#[must_use]
+pub fn bradley_terry_covariance(results: &[Vec<Trinomial>]) -> RatingFit {
     let k = results.len();
     let games = |i: usize, j: usize| results[i][j].games() as f64;
     let points = |i: usize, j: usize| results[i][j].wins as f64 + 0.5 * results[i][j].draws as f64;
@@ -94,11 +106,17 @@ pub fn bradley_terry(results: &[Vec<Trinomial>]) -> Vec<(f64, f64)> {
         &centre * c * &centre
     });
     let mut out = vec![(f64::NAN, f64::NAN); k];
+    let mut elo_covariance = vec![vec![f64::NAN; k]; k];
     for (a, &i) in index.iter().enumerate() {
         let se = covariance
             .as_ref()
             .map_or(f64::NAN, |c| c[(a, a)].max(0.0).sqrt() * scale);
         out[i] = (ratings[i], se);
+        if let Some(c) = &covariance {
+            for (b, &j) in index.iter().enumerate() {
+                elo_covariance[i][j] = c[(a, b)] * scale * scale;
+            }
+        }
     }
-    out
+    (out, elo_covariance)
 }

@@ -333,6 +333,28 @@ fn bradley_terry_two_players_matches_the_elo_formula() {
 }
 
 #[test]
+fn bradley_terry_covariance_gives_the_se_of_a_difference() {
+    let t = Trinomial {
+        wins: 60,
+        draws: 0,
+        losses: 40,
+    };
+    let results = vec![
+        vec![Trinomial::default(), t],
+        vec![t.mirrored(), Trinomial::default()],
+    ];
+    let (fit, cov) = bradley_terry_covariance(&results);
+    assert_eq!(fit, bradley_terry(&results));
+    assert!(close(cov[0][0].sqrt(), fit[0].1, 1e-9));
+    // The two ratings of one fit move against each other: the difference's se is
+    // twice each one's, not sqrt(2) times (what independence would say).
+    let se_diff = (cov[0][0] + cov[1][1] - 2.0 * cov[0][1]).sqrt();
+    let formula = 1.0 / (100.0f64 * 0.6 * 0.4).sqrt() * 400.0 / std::f64::consts::LN_10;
+    assert!(close(se_diff, 2.0 * fit[0].1, 1e-6));
+    assert!(close(se_diff, formula, 1.0), "{se_diff} vs {formula}");
+}
+
+#[test]
 fn bradley_terry_keeps_a_perfect_score_finite() {
     let t = |w, l| Trinomial {
         wins: w,

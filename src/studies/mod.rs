@@ -1,8 +1,10 @@
 //! Studies built on the lab layer: tuning evaluation weights by play, measuring
 //! what each feature of an evaluation is worth, sweeping a parameter for strength against
-//! cost, and move quality against perfect play.
+//! cost, move quality against perfect play, and whether a change helped (`compare`).
 
 pub mod ablate;
 pub mod analyze;
+pub mod compare;
+pub mod compare_anchor;
 pub mod sweep;
 pub mod tune;

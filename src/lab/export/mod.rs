@@ -1,0 +1,261 @@
+//! `reversi-lab export`: a results folder's games in other shapes, streamed game by
+//! game from `games.csv` (or `.zst`): GGF for Othello servers and analysis programs
+//! ([`ggf`]), or one CSV row per move ([`MoveRow`]) for move-level analysis.
+
+pub mod ggf;
+
+use super::games_file;
+use super::rows::{csv_header, csv_row, GameRecord, MoveRow, RunRecord, Status};
+use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
+use crate::error::{Error, Result};
+use crate::game::{Game, Rules};
+use crate::with_geometry;
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::Path;
+
+/// What `export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One game per line in the Generic Game Format.
+    Ggf,
+    /// One CSV row per turn ([`MoveRow`]).
+    CsvMoves,
+}
+
+/// One turn of a game: who moved, the square (None: a pass) and the position after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn<G: Geometry> {
+    /// The colour whose turn it was.
+    pub side: Color,
+    /// The square played, or None for a pass.
+    pub square: Option<Square>,
+    /// The position after the turn.
+    pub after: Position<G>,
+}
+
+/// Every turn of a game played from the start, passes written out: a pass comes
+/// wherever the side to move has no move and the game is not over.
+#[must_use]
+pub fn turns<G: Geometry>(moves: &[Square]) -> Vec<Turn<G>> {
+    let mut out = Vec::with_capacity(moves.len() + 4);
+    let mut position = Position::<G>::start();
+    for &square in moves {
+        if !position.board.can_move() {
+            let side = position.side;
+            position = position.pass();
+            out.push(Turn {
+                side,
+                square: None,
+                after: position,
+            });
+        }
+        let side = position.side;
+        position = position.play(square);
+        out.push(Turn {
+            side,
+            square: Some(square),
+            after: position,
+        });
+    }
+    out
+}
+
+/// The size and rules a results folder's games were played under, and the date its
+/// run started (from `run.toml`).
+pub struct Recorded {
+    /// Board size.
+    pub size: u32,
+    /// Rules.
+    pub rules: Rules,
+    /// When the run started (RFC 3339).
+    pub started: String,
+    /// Whether the run has finished (else `games.csv` may end in a row cut by a kill).
+    pub finished: bool,
+}
+
+impl Recorded {
+    /// Reads `dir/run.toml`.
+    pub fn load(dir: &Path) -> Result<Self> {
+        let path = dir.join("run.toml");
+        if !path.is_file() {
+            return Err(Error::input(format!(
+                "{} is not a results folder (no run.toml): give the folder a run wrote, such as results/default",
+                dir.display()
+            )));
+        }
+        let record = RunRecord::load(&path)?;
+        let bad = |what: &str| {
+            Error::input(format!(
+                "{}: {what} cannot be read (was it written by reversi-lab?)",
+                path.display()
+            ))
+        };
+        let size = match record.experiment.get("size") {
+            None => 8,
+            Some(v) => v
+                .as_integer()
+                .and_then(|s| u32::try_from(s).ok())
+                .filter(|s| SIZES.contains(s))
+                .ok_or_else(|| bad("[experiment] size"))?,
+        };
+        let rules = match record.experiment.get("rules") {
+            None => Rules::default(),
+            Some(v) => v
+                .clone()
+                .try_into()
+                .map_err(|_| bad("[experiment.rules]"))?,
+        };
+        Ok(Recorded {
+            size,
+            rules,
+            started: record.run.started,
+            finished: !matches!(record.run.status, Status::Running | Status::Interrupted),
+        })
+    }
+}
+
+/// Writes every game of the results folder `dir` to `out` in `format`; returns the
+/// number of games. Games stream one at a time, so memory does not grow with the file.
+pub fn export(dir: &Path, format: Format, out: &mut dyn Write) -> Result<u64> {
+    let recorded = Recorded::load(dir)?;
+    let Some((path, _)) = games_file::find(dir) else {
+        return Err(Error::input(format!(
+            "{} has no games.csv: export a folder that holds games (a tune's are in its validation folders)",
+            dir.display()
+        )));
+    };
+    with_geometry!(recorded.size, G => stream::<G>(&path, &recorded, format, out))
+}
+
+fn stream<G: Geometry>(
+    path: &Path,
+    recorded: &Recorded,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    let write_error = |e: std::io::Error| Error::io("the export's output", e);
+    let mut reader = games_file::csv_reader(path)?;
+    let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut text = String::new();
+    let date = ggf::date(&recorded.started);
+    if format == Format::CsvMoves {
+        buffer.extend_from_slice(&csv_header::<MoveRow>());
+    }
+    let mut games = 0u64;
+    for (index, row) in reader.deserialize::<GameRecord>().enumerate() {
+        let row = match row {
+            Ok(row) => row,
+            // A run still playing, or killed: its last row may be cut short.
+            Err(_) if !recorded.finished => break,
+            Err(e) => {
+                return Err(Error::input(format!(
+                    "{}: row {} cannot be read: {e}",
+                    path.display(),
+                    index + 2
+                )))
+            }
+        };
+        let game = Game::<G>::from_transcript(&row.moves).map_err(|e| {
+            Error::input(format!(
+                "{}: game {} cannot be replayed: {e} (is the folder's run.toml the one that played it?)",
+                path.display(),
+                row.game_id
+            ))
+        })?;
+        let turns = turns::<G>(game.moves());
+        match format {
+            Format::Ggf => {
+                text.clear();
+                ggf::write_game::<G>(&row, recorded.rules, &date, &turns, &mut text)?;
+                text.push('\n');
+                buffer.extend_from_slice(text.as_bytes());
+            }
+            Format::CsvMoves => move_rows::<G>(&row, &turns, &mut buffer),
+        }
+        games += 1;
+        if buffer.len() >= 1 << 16 {
+            match out.write_all(&buffer) {
+                // A reader that stopped early (`| head`) is not a failure.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(games),
+                other => other.map_err(write_error)?,
+            }
+            buffer.clear();
+        }
+    }
+    match out.write_all(&buffer).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(games),
+        other => other.map(|()| games).map_err(write_error),
+    }
+}
+
+/// Appends a game's rows of `csv-moves` to `into`.
+fn move_rows<G: Geometry>(row: &GameRecord<'_>, turns: &[Turn<G>], into: &mut Vec<u8>) {
+    let mut name = String::with_capacity(3);
+    // The opening is a prefix of the transcript: its turns are those whose squares'
+    // names fit inside its text (passes in an opening belong to it too).
+    let mut written = 0usize;
+    let opening_length = row.opening.len();
+    for (i, turn) in turns.iter().enumerate() {
+        name.clear();
+        let (square, in_opening) = match turn.square {
+            Some(square) => {
+                square.push_name(G::SIZE, &mut name);
+                written += name.len();
+                (Cow::Borrowed(name.as_str()), written <= opening_length)
+            }
+            None => (Cow::Borrowed("pass"), written < opening_length),
+        };
+        let player = match turn.side {
+            Color::Black => &row.black,
+            Color::White => &row.white,
+        };
+        let counts = &turn.after;
+        csv_row(
+            &MoveRow {
+                game_id: row.game_id,
+                ply: i as u32 + 1,
+                player: Cow::Borrowed(player),
+                colour: Cow::Borrowed(turn.side.name()),
+                square,
+                opening: in_opening,
+                black_discs: counts.black().count(),
+                white_discs: counts.white().count(),
+            },
+            into,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size8;
+
+    /// Game 1 of tests/golden/round-robin: 60 moves, 2 passes, 24 to 40.
+    const GOLDEN: &str = "f5f4e3d2g3d6c1g4c5g2h4d3d7c7g1h2e6g5g6f2b8f6e1h6g7e2f3e7e8c2d1b6a7f8g8h7c3b5a5c6b7h8f7d8h5b4a3b2c4b1f1c8a2a1b3h3h1a8a6a4";
+
+    #[test]
+    fn passes_are_written_out_where_the_rules_make_them() {
+        let game = Game::<Size8>::from_transcript(GOLDEN).unwrap();
+        let turns = turns::<Size8>(game.moves());
+        let passes: Vec<&Turn<Size8>> = turns.iter().filter(|t| t.square.is_none()).collect();
+        assert_eq!(passes.len(), 2);
+        assert_eq!(turns.len(), 62);
+        // Turns alternate colours strictly once passes are in: what GGF needs.
+        assert!(turns.windows(2).all(|w| w[0].side != w[1].side));
+        // A pass leaves the board as it was.
+        for (i, t) in turns.iter().enumerate().skip(1) {
+            if t.square.is_none() {
+                assert_eq!(t.after.black(), turns[i - 1].after.black());
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_turn_has_the_final_counts() {
+        let game = Game::<Size8>::from_transcript(GOLDEN).unwrap();
+        let last = turns::<Size8>(game.moves()).last().unwrap().after;
+        assert_eq!((last.black().count(), last.white().count()), (24, 40));
+    }
+}
