@@ -5,6 +5,7 @@ mod cluster;
 pub mod interactive;
 mod lab;
 mod matches;
+mod openings;
 mod play;
 mod position;
 mod recipes;
@@ -16,6 +17,7 @@ pub use lab::{
     TuneArgs, DEFAULT_EXPERIMENT,
 };
 pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
+pub use openings::{openings, OpeningsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 

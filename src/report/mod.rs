@@ -5,6 +5,7 @@
 pub mod animate;
 pub(crate) mod charts;
 mod data;
+mod diversity;
 pub mod doc;
 mod field;
 mod html;
@@ -58,6 +59,10 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             None => None,
         };
+        if let Some(warning) = diversity::warning(&results) {
+            // Said where the run is watched too, not only in the report.
+            eprintln!("warning: {warning}");
+        }
         let doc = run::document(&results, &charts, ablation.as_ref());
         (doc, charts)
     };

@@ -1,5 +1,6 @@
-//! Studies built on the lab layer: tuning evaluation weights by play, and measuring
-//! what each feature of an evaluation is worth.
+//! Studies built on the lab layer: tuning evaluation weights by play, measuring
+//! what each feature of an evaluation is worth, and balanced opening lists.
 
 pub mod ablate;
+pub mod openings;
 pub mod tune;
