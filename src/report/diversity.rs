@@ -97,13 +97,12 @@ pub fn warning(results: &Results) -> Option<String> {
         .fold((0, 0), |(g, d), &(_, _, pg, pd)| (g + pg, d + pd));
     let first = replayed.first()?;
     Some(format!(
-        "REPLAYED GAMES: {} of {} pairs played the same game (up to symmetry) more than once ({} games, {distinct} distinct; \
+        "REPLAYED GAMES: {} of {} pairs played the same game (up to symmetry) more than once ({games} games, {distinct} distinct; \
          first {} vs {}: {} games, {} distinct). A replayed game adds no information, so those pairs' \
          intervals are narrower than their games warrant: give deterministic strategies varied openings \
          ([openings] random_plies or file). See \"Distinct games\".",
         replayed.len(),
         results.pairs.len(),
-        games,
         first.0,
         first.1,
         first.2,
@@ -138,7 +137,7 @@ pub fn section(results: &Results) -> Section {
                 .into(),
         ))
         .with(Block::Table(Table::new(
-            &["A", "B", "games", "distinct games", "replays", "distinct share"],
+            &["A", "B", "games", "distinct games (effective sample)", "replays", "distinct share"],
             rows,
         )))
 }
