@@ -29,8 +29,8 @@ pub struct OpeningsArgs {
     /// strategies`): a position's value is the best of its moves' values for the side to move.
     #[arg(long)]
     pub eval: String,
-    /// Keep positions whose value is within this of even (in the evaluation's units;
-    /// discs for greedy leaves and wherever the position is solved exactly).
+    /// Keep positions whose value is within this of even (in the evaluation's units:
+    /// disc margins for `alphabeta:eval=greedy` and wherever the position is solved exactly).
     #[arg(long, allow_hyphen_values = true)]
     pub within: i32,
     /// Keep at most this many, the closest to even (ties in a fixed pseudo-random order
