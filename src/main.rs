@@ -84,6 +84,12 @@ enum Command {
     /// Where a line lists moves with scores (`; G8:+18; ...`, as the FFO suites do),
     /// the solution is checked against them; the exit code is 1 if any disagrees.
     Solve(commands::SolveArgs),
+    /// Write a list of balanced openings: every position PLIES moves from the start, one
+    /// per class of the 8 board symmetries, valued by a strategy, kept within D of even.
+    ///
+    /// One transcript per line with a '#' header recording the recipe: the format an
+    /// experiment's `[openings] file =` reads. The same options write the same bytes.
+    Openings(commands::OpeningsArgs),
     /// Play against a strategy (or a friend, --vs human) at a prompt, move by move.
     ///
     /// At the prompt: a square such as f5, hints, eval, undo, save FILE, help, quit.
@@ -165,6 +171,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Match(args) => {
             commands::play_match(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Openings(args) => {
+            commands::openings(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Play(args) => {

@@ -7,6 +7,7 @@ mod compare;
 pub mod interactive;
 mod lab;
 mod matches;
+mod openings;
 mod play;
 mod position;
 mod recipes;
@@ -21,6 +22,7 @@ pub use lab::{
     TuneArgs, DEFAULT_EXPERIMENT,
 };
 pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
+pub use openings::{openings, OpeningsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 pub use sweep::{sweep, SweepArgs};

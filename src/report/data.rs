@@ -1,5 +1,6 @@
 //! Loading a results folder: run.toml, pairs.csv, standings.csv, costs.csv, and what the charts need from games.csv.
 
+use super::diversity::Distinct;
 use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
 use crate::lab::cost::COSTS_FILE;
@@ -43,6 +44,8 @@ pub struct Results {
     pub history: History,
     /// The notable games of each pair shown (the pairs with the most games).
     pub notable: Vec<Notable>,
+    /// Per pair, the distinct games (by who played black and every move).
+    pub distinct: Vec<u64>,
     /// `costs.csv`: what each player's moves cost (None for folders made before it existed).
     pub costs: Option<Vec<CostRow>>,
     /// For a run still going or interrupted: (games played so far, games in all);
@@ -171,6 +174,11 @@ impl Results {
         let mut penta = Pentanomial::default();
         let mut pending: Option<f64> = None;
         let mut picker = Picker::new(&pairs, &standings);
+        let size = experiment
+            .get("size")
+            .and_then(toml::Value::as_integer)
+            .map_or(8, |s| s as u32);
+        let mut distinct = Distinct::new(pairs.len(), size);
         let mut reader = games_file::csv_reader(&games_path)?;
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
@@ -201,6 +209,7 @@ impl Results {
             };
             margins[pair_id].push(a_margin as f32);
             picker.offer(pair_id, &row);
+            distinct.offer(pair_id, &row);
             if head_to_head {
                 let points = match a_margin.signum() {
                     1 => 1.0,
@@ -233,6 +242,7 @@ impl Results {
         };
         Ok(Results {
             notable: picker.finish(),
+            distinct: distinct.finish(),
             partial,
             costs,
             dir: dir.to_path_buf(),

@@ -5,6 +5,7 @@
 pub mod animate;
 pub(crate) mod charts;
 mod data;
+mod diversity;
 pub mod doc;
 mod field;
 mod html;
@@ -60,6 +61,10 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             None => None,
         };
+        if let Some(warning) = diversity::warning(&results) {
+            // Said where the run is watched too, not only in the report.
+            eprintln!("warning: {warning}");
+        }
         let mut doc = run::document(&results, &charts, ablation.as_ref());
         // A sweep's own section comes first, its charts beside it rather than among the run's.
         if let Some(rows) = crate::studies::sweep::read_rows(dir)? {

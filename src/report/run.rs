@@ -385,6 +385,7 @@ pub(crate) fn document(
     );
     sections
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
+    sections.push(super::diversity::section(results));
     if let Some(rows) = &results.costs {
         sections.push(
             Section::new("costs", "Cost per player")
@@ -400,7 +401,13 @@ pub(crate) fn document(
         } else {
             format!("Experiment report: {name}")
         },
-        warning: super::partial_note(results),
+        warning: [
+            super::partial_note(results),
+            super::diversity::warning(results),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| format!("{a} {b}")),
         sections,
     }
 }

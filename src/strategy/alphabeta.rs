@@ -73,6 +73,19 @@ pub fn terminal_value<G: Geometry>(rules: Rules, board: Board<G>) -> i32 {
     }
 }
 
+/// The final margin a search value proves (it saw the end of the game: `WIN` plus
+/// the margin), or None for a value of the evaluation.
+#[must_use]
+pub const fn proven_margin(value: i32) -> Option<i32> {
+    if value > EVAL_LIMIT {
+        Some(value - WIN)
+    } else if value < -EVAL_LIMIT {
+        Some(value + WIN)
+    } else {
+        None
+    }
+}
+
 impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
     /// The best value at the final depth reached and every move that reaches it.
     pub fn search(

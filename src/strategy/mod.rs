@@ -15,7 +15,7 @@ mod stability;
 mod table;
 mod weighted;
 
-pub use alphabeta::{terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
+pub use alphabeta::{proven_margin, terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
 pub use corner::{CornerEdge, CornerFirst};
 pub use error::SpecError;
 pub use eval::{EvalWeights, FeatureEval, FEATURES};

@@ -1,10 +1,12 @@
 //! Studies built on the lab layer: tuning evaluation weights by play, measuring
 //! what each feature of an evaluation is worth, sweeping a parameter for strength against
-//! cost, move quality against perfect play, and whether a change helped (`compare`).
+//! cost, move quality against perfect play, whether a change helped (`compare`), and
+//! balanced opening lists.
 
 pub mod ablate;
 pub mod analyze;
 pub mod compare;
 pub mod compare_anchor;
+pub mod openings;
 pub mod sweep;
 pub mod tune;

@@ -138,14 +138,11 @@ impl<G: Geometry> Track<G> {
 /// A move's value as a strategy reports it, in words where it is a proven result.
 #[must_use]
 pub fn value_text(value: i32) -> String {
-    use crate::strategy::{EVAL_LIMIT, WIN};
     // A search that sees the end reports WIN plus the margin: say it in discs.
-    if value > EVAL_LIMIT {
-        format!("wins by {}", value - WIN)
-    } else if value < -EVAL_LIMIT {
-        format!("loses by {}", -(value + WIN))
-    } else {
-        format!("{value:+}")
+    match crate::strategy::proven_margin(value) {
+        Some(margin) if margin >= 0 => format!("wins by {margin}"),
+        Some(margin) => format!("loses by {}", -margin),
+        None => format!("{value:+}"),
     }
 }
 

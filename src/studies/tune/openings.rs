@@ -2,11 +2,12 @@
 //! so validation measures the tuned player on positions it was not tuned on.
 
 use super::config::Tune;
-use crate::board::{Bits, Color, Geometry, Symmetry};
+use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::lab::schedule::random_opening;
 use crate::lab::{Openings, Schedule, Seeds};
+use crate::studies::openings::{canonical as canonical_position, Canonical};
 use crate::with_geometry;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -41,18 +42,9 @@ pub struct HeldOut {
 }
 
 /// A position up to the 8 symmetries of the board: the smallest image.
-fn canonical<G: Geometry>(transcript: &str) -> (bool, u128, u128) {
+fn canonical<G: Geometry>(transcript: &str) -> Canonical {
     let game = Game::<G>::from_transcript(transcript).expect("openings are legal");
-    let position = game.position();
-    let black = position.side == Color::Black;
-    Symmetry::ALL
-        .iter()
-        .map(|&s| {
-            let board = position.board.transform(s);
-            (black, board.player.to_u128(), board.opponent.to_u128())
-        })
-        .min()
-        .expect("8 symmetries")
+    canonical_position(game.position())
 }
 
 /// Seed of held-out candidate `i` of `plies` plies: the random-opening recipe of
@@ -92,7 +84,7 @@ fn held_out_for<G: Geometry>(tune: &Tune, wanted: usize) -> Option<HeldOut> {
             (transcripts.clone(), longest as u32)
         }
     };
-    let seen: HashSet<(bool, u128, u128)> = training.iter().map(|t| canonical::<G>(t)).collect();
+    let seen: HashSet<Canonical> = training.iter().map(|t| canonical::<G>(t)).collect();
     // What validation drew before: the training's recipe under the validation seed.
     let before = Schedule::new(
         &crate::lab::Setup {
@@ -105,7 +97,7 @@ fn held_out_for<G: Geometry>(tune: &Tune, wanted: usize) -> Option<HeldOut> {
     let seen_before = (0..wanted as u64)
         .filter(|&k| seen.contains(&canonical::<G>(&before.opening(0, k))))
         .count();
-    let mut chosen: HashSet<(bool, u128, u128)> = HashSet::new();
+    let mut chosen: HashSet<Canonical> = HashSet::new();
     let mut transcripts = Vec::new();
     let mut by_plies = BTreeMap::new();
     let most = G::CELLS - 5;
