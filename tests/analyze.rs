@@ -2,13 +2,15 @@
 //! (normal and anti rules), byte-identical output on 1 and 2 threads and after a
 //! resume, the report's section, and bad input refused with exit 2.
 
-use assert_cmd::Command;
 use reversi_lab::board::{squares, Bits, Board, Geometry, Size6};
 use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::rows::{read_csv, GameRecord};
 use reversi_lab::studies::analyze::MoveRow;
 use std::fs;
 use std::path::Path;
+
+mod common;
+use common::{ok, run_in};
 
 /// A 6x6 run: a random and a greedy player, short random openings.
 fn config(rules: &str) -> String {
@@ -29,26 +31,6 @@ name = "greedy"
 strategy = "greedy"
 "#
     )
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, out, err) = run_in(dir, args);
-    assert_eq!(code, 0, "{args:?}: {err}");
-    out
 }
 
 /// A run of `config(rules)` in `dir/field`.

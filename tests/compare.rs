@@ -2,32 +2,13 @@
 //! change nothing significant; a stronger strategy under the same name is found and
 //! marked as changed; runs of different fields are refused in one line.
 
-use assert_cmd::Command;
 use reversi_lab::lab::rows::read_csv;
 use reversi_lab::studies::compare::Change;
 use std::fs;
 use std::path::Path;
 
-/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, stdout, stderr) = run_in(dir, args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    stdout
-}
+mod common;
+use common::{ok, run_in};
 
 /// A field of four; `depth` is the searching player's, `size` the board's.
 fn field(name: &str, seed: u64, depth: u32, size: u32) -> String {

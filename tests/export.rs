@@ -2,32 +2,13 @@
 //! transcript, players and result again; csv-moves has one row per turn and ends each
 //! game on its final counts; both stream from `games.csv` or `games.csv.zst`.
 
-use assert_cmd::Command;
 use reversi_lab::lab::export::ggf::read_games;
 use reversi_lab::lab::rows::{read_csv, GameRecord, MoveRow};
 use std::fs;
 use std::path::Path;
 
-/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, stdout, stderr) = run_in(dir, args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    stdout
-}
+mod common;
+use common::{ok, run_in};
 
 /// Random players on `size`, so games have passes and early ends; `extra` adds keys.
 fn play(dir: &Path, name: &str, size: u32, extra: &str) -> Vec<GameRecord<'static>> {

@@ -5,24 +5,11 @@ use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
 
+mod common;
+use common::{ok, run_in};
+
 fn bin() -> Command {
     Command::cargo_bin("reversi-lab").unwrap()
-}
-
-/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = bin().current_dir(dir).args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, stdout, stderr) = run_in(dir, args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    stdout
 }
 
 const PLAYERS: &str = "[openings]\nrandom_plies = 4\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"corners\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";

@@ -2,31 +2,11 @@
 //! documented header, ratings that rise with depth, the same sweep.csv whatever the
 //! thread count, the report, the folder conventions and one-line errors.
 
-use assert_cmd::Command;
 use reversi_lab::lab::rows::{read_csv, CostRow};
 use std::fs;
-use std::path::Path;
 
-/// Runs the binary in `dir`; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, stdout, stderr) = run_in(dir, args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    stdout
-}
+mod common;
+use common::{ok, run_in};
 
 /// Depth 1 to 3 of a mobility search on 6x6: a few seconds.
 const TINY: &str = r#"
