@@ -85,7 +85,8 @@ impl<G: Geometry> SolverTable<G> {
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            // Once every 4 billion solves: old generations would come back to life.
+            // Every 255 clears the counter wraps and old generations would come back to
+            // life: wipe the table then (for `analyze`, once every 255 games a worker solves).
             for bucket in &mut self.buckets {
                 *bucket.0.get_mut().unwrap_or_else(PoisonError::into_inner) = Slots::default();
             }
