@@ -90,7 +90,12 @@ def test_errors(tmp_path):
 
 def test_an_interrupted_run_resumes_to_the_same_games(tmp_path):
     experiment = dict(EXPERIMENT, name="long", size=8, games_per_pair=2000, threads=1)
-    experiment["players"] = EXPERIMENT["players"][:2]
+    # Slow enough (about 1.5 s on one core) that the first progress poll, 0.1 s in, always
+    # comes before the end: at depth 2 the 2000 games took 0.14 s on an idle machine.
+    experiment["players"] = [
+        EXPERIMENT["players"][0],
+        {"name": "search", "strategy": {"kind": "alphabeta", "depth": 4}},
+    ]
 
     def interrupt(done, total):
         raise KeyboardInterrupt
