@@ -259,4 +259,25 @@ fn bad_input_exits_2_naming_the_fix() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--endgame 6, not 7"), "{err}");
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--blunder", "5000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("give 1 to 200 discs"), "{err}");
+    // Another run's games never continue this analysis.
+    std::fs::create_dir(dir.path().join("other")).unwrap();
+    played(&dir.path().join("other"), "");
+    let (code, _, err) = run_in(
+        dir.path(),
+        &[
+            "analyze",
+            "other/field",
+            "--endgame",
+            "6",
+            "--out",
+            "field",
+            "--resume",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("resume from that folder"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

@@ -248,6 +248,16 @@ fn bad_input_is_refused_with_exit_code_2() {
             "--plies 0",
         ),
         (
+            vec![
+                "--plies", "2", "--eval", "greedy", "--out", "a.txt", "--csv", "a.txt",
+            ],
+            "both name a.txt",
+        ),
+        (
+            vec!["--plies", "2", "--eval", "greedy", "--out", "nowhere/a.txt"],
+            "the folder nowhere does not exist",
+        ),
+        (
             vec!["--plies", "13", "--eval", "greedy", "--out", "a.txt"],
             "--plies 13",
         ),

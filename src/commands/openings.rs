@@ -106,6 +106,23 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
             )));
         }
     }
+    if args.csv.as_ref() == Some(&args.out) {
+        return Err(Error::input(format!(
+            "--csv and --out both name {}: give the values' CSV a file of its own",
+            args.out.display()
+        )));
+    }
+    // The valuing can take many minutes: a folder that is not there is said now, not after.
+    for path in std::iter::once(&args.out).chain(args.csv.as_ref()) {
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+            return Err(Error::input(format!(
+                "{}: the folder {} does not exist; create it first, or write elsewhere",
+                path.display(),
+                folder.display()
+            )));
+        }
+    }
     let spec = StrategySpec::parse(&args.eval).map_err(|e| Error::input(format!("--eval: {e}")))?;
     let pool = thread_pool(args.threads)?;
     let recipe = Recipe {

@@ -44,6 +44,8 @@ pub const ANALYSIS_FILE: &str = "analysis.csv";
 pub const QUALITY_FILE: &str = "quality.csv";
 /// The settings an analysis was made with, checked by `--resume`.
 pub const SETTINGS_FILE: &str = "analysis.toml";
+/// The largest `--blunder`: no move loses more than twice the squares of a 10x10 board.
+const MAX_BLUNDER: u32 = 200;
 
 /// One row of `analysis.csv`: one move made with at most K empties, scores from
 /// the mover's side (positive: a win by that many discs under the run's rules).
@@ -127,6 +129,10 @@ pub struct Analysis {
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Settings {
     endgame: u32,
+    /// The results folder whose games are analysed, and how many there were: a resume
+    /// must continue the same games, never append another run's to them.
+    source: String,
+    games: u64,
 }
 
 /// Analyses the games of results folder `dir` into `out` (default: `dir` itself).
@@ -139,10 +145,11 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
             ENDGAME_RANGE.end()
         )));
     }
-    if options.blunder == 0 {
-        return Err(Error::input(
-            "--blunder 0 would count every move: give at least 1 disc (the default is 6)",
-        ));
+    if options.blunder == 0 || options.blunder > MAX_BLUNDER {
+        return Err(Error::input(format!(
+            "--blunder {}: give 1 to {MAX_BLUNDER} discs (the default is 6; 0 would count every move)",
+            options.blunder
+        )));
     }
     let threads = match options.threads {
         Some(t) => check_threads(t, &format!("--threads {t}"))?,
@@ -153,7 +160,8 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
     fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
     let _lock = FolderLock::acquire(&out)?;
     let games = read_games(&run.games)?;
-    let start = prepare(&out, &games, options)?;
+    let source = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let start = prepare(&out, &games, &source, options)?;
     let solver = Solver::new(run.rules, TABLE_BITS);
     let started = Instant::now();
     let (positions, nodes, analysed, interrupted) = with_geometry!(run.size, G => {
@@ -197,11 +205,18 @@ fn read_games(path: &Path) -> Result<Vec<GameRecord<'static>>> {
 /// Checks what `out` already holds against `--resume` and `--force`, writes
 /// `analysis.toml` and a fresh `analysis.csv` when starting over, and returns the
 /// index of the first game to analyse.
-fn prepare(out: &Path, games: &[GameRecord<'_>], options: &AnalyzeOptions<'_>) -> Result<usize> {
+fn prepare(
+    out: &Path,
+    games: &[GameRecord<'_>],
+    source: &Path,
+    options: &AnalyzeOptions<'_>,
+) -> Result<usize> {
     let path = out.join(ANALYSIS_FILE);
     let settings_path = out.join(SETTINGS_FILE);
     let settings = Settings {
         endgame: options.endgame,
+        source: source.display().to_string(),
+        games: games.len() as u64,
     };
     if path.is_file() && !options.force {
         if !options.resume {
@@ -218,6 +233,16 @@ fn prepare(out: &Path, games: &[GameRecord<'_>], options: &AnalyzeOptions<'_>) -
                 settings_path.display()
             ))
         })?;
+        if (&recorded.source, recorded.games) != (&settings.source, settings.games) {
+            return Err(Error::input(format!(
+                "{} holds the analysis of {} ({} games), not of {} ({} games): resume from that folder, or --force to start again",
+                path.display(),
+                recorded.source,
+                recorded.games,
+                settings.source,
+                settings.games
+            )));
+        }
         if recorded != settings {
             return Err(Error::input(format!(
                 "{} was made with --endgame {}, not {}: resume with --endgame {}, or --force to start again",
