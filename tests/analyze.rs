@@ -226,6 +226,7 @@ fn threads_and_resume_give_identical_bytes() {
         "{report}"
     );
     assert!(report.contains("quality-loss"));
+    assert!(report.contains("at most 10 empty squares"), "{report}");
 }
 
 #[test]
@@ -280,4 +281,9 @@ fn bad_input_exits_2_naming_the_fix() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("resume from that folder"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    // Its summary is a result too: kept even when analysis.csv is gone.
+    std::fs::remove_file(dir.path().join("field/analysis.csv")).unwrap();
+    let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", "6"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("quality.csv already exists"), "{err}");
 }

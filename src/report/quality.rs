@@ -4,7 +4,7 @@
 use super::doc::{Block, Section, Table};
 use crate::chart::Chart;
 use crate::error::Result;
-use crate::studies::analyze::{draw_charts, read_quality, QualityRow, ALL};
+use crate::studies::analyze::{draw_charts, read_quality, recorded_endgame, QualityRow, ALL};
 use std::path::Path;
 
 /// The section and its charts (drawn again into `dir/charts`), if `dir` holds `quality.csv`.
@@ -13,11 +13,13 @@ pub(crate) fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
         return Ok(None);
     };
     let charts = draw_charts(&dir.join("charts"), &rows)?;
-    let most = rows
-        .iter()
-        .filter_map(|r| r.empties.parse::<u32>().ok())
-        .max()
-        .unwrap_or(0);
+    // K itself, not the most empties seen: a K no game reached would otherwise be misstated.
+    let most = recorded_endgame(dir).unwrap_or_else(|| {
+        rows.iter()
+            .filter_map(|r| r.empties.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0)
+    });
     let blunder = rows.first().map_or(0, |r| r.blunder_at);
     let mut section = Section::new("quality", "Move quality against perfect play").with(
         Block::Text(format!(

@@ -193,6 +193,13 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
     Ok(analysis)
 }
 
+/// The `--endgame` K an analysis in `dir` was made with, as `analysis.toml` records it.
+#[must_use]
+pub fn recorded_endgame(dir: &Path) -> Option<u32> {
+    let text = fs::read_to_string(dir.join(SETTINGS_FILE)).ok()?;
+    toml::from_str::<Settings>(&text).ok().map(|s| s.endgame)
+}
+
 /// Every game of a games file, in its order.
 fn read_games(path: &Path) -> Result<Vec<GameRecord<'static>>> {
     let mut reader = games_file::csv_reader(path)?;
@@ -218,6 +225,13 @@ fn prepare(
         source: source.display().to_string(),
         games: games.len() as u64,
     };
+    let quality = out.join(QUALITY_FILE);
+    if !path.is_file() && quality.is_file() && !options.force {
+        return Err(Error::input(format!(
+            "{} already exists: --force replaces it, or --out DIR writes elsewhere",
+            quality.display()
+        )));
+    }
     if path.is_file() && !options.force {
         if !options.resume {
             return Err(Error::input(format!(
