@@ -77,13 +77,18 @@ impl Distinct {
     }
 }
 
-/// The pairs that replayed a game: (A, B, games, distinct games).
+/// Replays, as a share of a pair's games, above which the report warns.
+const WARN_REPLAYS_PERCENT: u64 = 5;
+
+/// The pairs whose replays are more than that share: (A, B, games, distinct games).
 fn replayed(results: &Results) -> Vec<(&str, &str, u64, u64)> {
     results
         .pairs
         .iter()
         .zip(&results.distinct)
-        .filter(|(p, &d)| d < p.games)
+        // A stray repeat (a short game two random-ish players happen to play twice)
+        // costs little; the warning is for pairs that lose a real share of their sample.
+        .filter(|(p, &d)| d * 100 < p.games * (100 - WARN_REPLAYS_PERCENT))
         .map(|(p, &d)| (p.player_a.as_str(), p.player_b.as_str(), p.games, d))
         .collect()
 }
