@@ -90,6 +90,11 @@ enum Command {
     /// One transcript per line with a '#' header recording the recipe: the format an
     /// experiment's `[openings] file =` reads. The same options write the same bytes.
     Openings(commands::OpeningsArgs),
+    /// Fit the 8x8 pattern evaluation (the solver's move ordering) to recorded games.
+    ///
+    /// Every position of every game, labelled with the game's final margin, fitted per
+    /// stage of 4 empties; prints the error on held-out games.
+    FitPatterns(commands::FitPatternsArgs),
     /// Play against a strategy (or a friend, --vs human) at a prompt, move by move.
     ///
     /// At the prompt: a square such as f5, hints, eval, undo, save FILE, help, quit.
@@ -175,6 +180,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Openings(args) => {
             commands::openings(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::FitPatterns(args) => {
+            commands::fit_patterns(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Play(args) => {

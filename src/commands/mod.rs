@@ -8,6 +8,7 @@ pub mod interactive;
 mod lab;
 mod matches;
 mod openings;
+mod patterns;
 mod play;
 mod position;
 mod recipes;
@@ -23,6 +24,7 @@ pub use lab::{
 };
 pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
 pub use openings::{openings, OpeningsArgs};
+pub use patterns::{fit_patterns, FitPatternsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 pub use sweep::{sweep, SweepArgs};

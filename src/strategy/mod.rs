@@ -8,6 +8,7 @@ mod greedy;
 mod minimum_disc;
 mod mobility;
 mod parity;
+pub mod pattern;
 mod random;
 pub mod solver;
 pub mod spec;

@@ -8,5 +8,6 @@ pub mod analyze;
 pub mod compare;
 pub mod compare_anchor;
 pub mod openings;
+pub mod patterns;
 pub mod sweep;
 pub mod tune;

@@ -9,6 +9,7 @@ pub use table::{Bounds, SolverTable};
 use super::{random_square, Context, Memory, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
+use crate::strategy::pattern::SCALE;
 use search::{Search, Shared, INF};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -179,7 +180,7 @@ fn root<G: Geometry>(
     for (position, &(_, index)) in order.moves().iter().enumerate() {
         let child = board.play(Square::new(u32::from(index)));
         let value = if position == 0 {
-            -search.value(child, -INF, INF)
+            first_value(search, child, empties)
         } else {
             search.scout(child, best - margin, INF)
         };
@@ -200,6 +201,37 @@ fn root<G: Geometry>(
         search.shared.table.store(board, empties, exact);
     }
     (best, ties)
+}
+
+/// Discs either side of the estimate the root's first move is first searched within
+/// (over FFO #40-#42 on one thread: 2.5% fewer nodes than a full window; 4 and 16
+/// did no better).
+const ASPIRATION: i32 = 8;
+/// Empties from which the root aspires (below, a solve is too quick to matter).
+const ASPIRATION_MIN: u32 = 16;
+
+/// The first move's exact value: searched first in a window around the pattern
+/// evaluation's estimate (aspiration), which proves most of the tree with narrow
+/// bounds; widened to the side it fails on until the value lies inside.
+fn first_value<G: Geometry>(search: &mut Search<'_, '_, G>, child: Board<G>, empties: u32) -> i32 {
+    let Some(eval) = search.eval.filter(|_| empties >= ASPIRATION_MIN) else {
+        return -search.value(child, -INF, INF);
+    };
+    let guess = -search.estimate(eval, child, 2, -INF * SCALE, INF * SCALE) / SCALE;
+    let (mut alpha, mut beta) = (guess - ASPIRATION, guess + ASPIRATION);
+    loop {
+        let value = -search.value(child, -beta, -alpha);
+        if search.halted() {
+            return value;
+        }
+        if value <= alpha {
+            (alpha, beta) = (-INF, value + 1);
+        } else if value >= beta {
+            (alpha, beta) = (value - 1, INF);
+        } else {
+            return value;
+        }
+    }
 }
 
 impl Solver {
