@@ -37,6 +37,9 @@ pub fn play_game_costed<G: Geometry>(
     white.new_game();
     let memories = [black, white];
     let nodes_before = memories.each_ref().map(|m| m.nodes);
+    // Asked once a game rather than once a move: a virtual call per move is a
+    // visible share of a random game.
+    let searches = players.map(|p| p.searches());
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
@@ -63,7 +66,7 @@ pub fn play_game_costed<G: Geometry>(
                 memory: &mut *memories[seat],
             };
             costs[seat].moves += 1;
-            if players[seat].searches() {
+            if searches[seat] {
                 let clock = Instant::now();
                 let square = players[seat].choose(board, moves, &mut context);
                 costs[seat].nanos += clock.elapsed().as_nanos() as u64;
