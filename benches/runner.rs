@@ -1,7 +1,9 @@
-//! The whole `run` pipeline (games, CSV formatting and writing, statistics): greedy
-//! against greedy from the start, as the throughput figure measures it.
+//! The whole `run` pipeline (games, CSV formatting and writing, statistics) beside
+//! `match` over the same games (no CSV): greedy against greedy from the start, as
+//! the throughput figure measures them (`run` should keep 90% of `match`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use reversi_lab::commands::{MatchArgs, MatchPlan, OutputFormat, RulesArgs};
 use reversi_lab::lab::{run, Experiment, Format, RunOptions, Setup};
 use reversi_lab::strategy::StrategySpec;
 use std::sync::atomic::AtomicBool;
@@ -21,6 +23,27 @@ fn experiment(threads: usize) -> Experiment {
         .player("b", greedy)
         .build()
         .unwrap()
+}
+
+/// `reversi-lab match greedy greedy --games GAMES --threads T`: the same games as
+/// the experiment's (one pair, seed 1, A black in even games).
+fn match_plan(threads: usize) -> MatchPlan {
+    MatchPlan::new(&MatchArgs {
+        a: "greedy".into(),
+        b: "greedy".into(),
+        games: GAMES,
+        seed: 1,
+        threads,
+        size: 8,
+        rules: RulesArgs {
+            anti: false,
+            scoring: Default::default(),
+        },
+        openings: 0,
+        csv: None,
+        format: OutputFormat::Text,
+    })
+    .unwrap()
 }
 
 fn runner(c: &mut Criterion) {
@@ -45,6 +68,13 @@ fn runner(c: &mut Criterion) {
                 run(&experiment, &options).unwrap()
             });
         });
+        let plan = match_plan(threads);
+        group.bench_function(
+            format!("match greedy vs greedy, {threads} thread(s)"),
+            |b| {
+                b.iter(|| plan.tally().unwrap().0);
+            },
+        );
     }
     group.finish();
 }

@@ -293,6 +293,8 @@ impl<G: Geometry> Game<G> {
 
     /// Appends the transcript of the moves so far to `out`.
     pub fn write_transcript(&self, out: &mut String) {
+        // Room for every name at once (3 bytes at most), so no push reallocates.
+        out.reserve(3 * self.moves.len());
         for square in &self.moves {
             square.push_name(G::SIZE, out);
         }

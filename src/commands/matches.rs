@@ -119,6 +119,15 @@ impl std::iter::Sum for MatchTally {
     }
 }
 
+/// A's margin in a game of `slot` from black's margin: A has black in even games.
+const fn a_margin(slot: Slot, black_margin: i32) -> i32 {
+    if slot.a_black() {
+        black_margin
+    } else {
+        -black_margin
+    }
+}
+
 /// `1 win`, `2 wins`.
 fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -212,6 +221,32 @@ impl MatchPlan {
         };
         Ok([build(&self.specs[0], "A")?, build(&self.specs[1], "B")?])
     }
+
+    /// Plays the match without writing its games (`match` without `--csv`): A's
+    /// tally, what each player's moves cost, and the threads used.
+    pub fn tally(&self) -> Result<(MatchTally, Vec<Cost>, usize)> {
+        with_geometry!(self.setup.size, G => self.tally_on::<G>())
+    }
+
+    fn tally_on<G: Geometry>(&self) -> Result<(MatchTally, Vec<Cost>, usize)> {
+        let [sa, sb] = self.players::<G>()?;
+        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        let driver = Driver::<G>::new(self.setup.threads)?;
+        let rules = self.setup.rules;
+        let (tally, costs) = driver.sum(
+            &players,
+            0..self.games,
+            |g| {
+                let (slot, _, deal) = self.schedule.deal::<G>(g);
+                (slot, deal)
+            },
+            |g, slot, game| {
+                let margin = game.outcome(rules).expect("played to the end").margin;
+                MatchTally::game(g, a_margin(slot, margin))
+            },
+        );
+        Ok((tally, costs, driver.threads()))
+    }
 }
 
 /// `reversi-lab match`: plays A against B from the start, colours alternating (A
@@ -241,53 +276,37 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     };
     let names = [args.a.as_str(), args.b.as_str()];
     let started = Instant::now();
-    let (tally, costs, threads) = with_geometry!(setup.size, G => {
-        let [sa, sb] = plan.players::<G>()?;
-        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
-        let driver = Driver::<G>::new(setup.threads)?;
-        let a_margin = |slot: Slot, margin: i32| if slot.a_black() { margin } else { -margin };
-        let (tally, costs): (MatchTally, Vec<Cost>) = match &mut csv {
-            None => driver.sum(
+    let (tally, costs, threads) = match &mut csv {
+        None => plan.tally()?,
+        Some((path, writer)) => with_geometry!(setup.size, G => {
+            let [sa, sb] = plan.players::<G>()?;
+            let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+            let driver = Driver::<G>::new(setup.threads)?;
+            // Rows go to the file in game order while the next games play.
+            let mut tally = MatchTally::default();
+            let never = AtomicBool::new(false);
+            let streamed = driver.stream_rows(
                 &players,
                 0..args.games,
                 |g| {
-                    let (slot, _, deal) = schedule.deal::<G>(g);
-                    (slot, deal)
+                    let (slot, opening, deal) = schedule.deal::<G>(g);
+                    ((slot, opening, deal.seats, deal.seed), deal)
                 },
-                |g, slot, game| {
-                    let margin = game.outcome(setup.rules).expect("played to the end").margin;
+                |g, (slot, opening, seats, seed), game, row| {
+                    let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, &game, setup.rules, row);
                     MatchTally::game(g, a_margin(slot, margin))
                 },
-            ),
-            Some((path, writer)) => {
-                // Rows go to the file in game order while the next games play.
-                let mut tally = MatchTally::default();
-                let never = AtomicBool::new(false);
-                let streamed = driver.stream(
-                    &players,
-                    0..args.games,
-                    |g| {
-                        let (slot, opening, deal) = schedule.deal::<G>(g);
-                        ((slot, opening, deal.seats, deal.seed), deal)
-                    },
-                    |g, (slot, opening, seats, seed), game| {
-                        let mut row = Vec::with_capacity(256);
-                        let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, &game, setup.rules, &mut row);
-                        (MatchTally::game(g, a_margin(slot, margin)), row)
-                    },
-                    &never,
-                    |(one, row)| {
-                        writer.write_all(&row).map_err(|e| Error::io(&**path, e))?;
-                        tally = std::mem::take(&mut tally) + one;
-                        Ok(Flow::Continue)
-                    },
-                )?;
-                writer.flush().map_err(|e| Error::io(&**path, e))?;
-                (tally, streamed.costs)
-            }
-        };
-        (tally, costs, driver.threads())
-    });
+                &never,
+                |one, row| {
+                    writer.write_all(row).map_err(|e| Error::io(&**path, e))?;
+                    tally = std::mem::take(&mut tally) + one;
+                    Ok(Flow::Continue)
+                },
+            )?;
+            writer.flush().map_err(|e| Error::io(&**path, e))?;
+            (tally, streamed.costs, driver.threads())
+        }),
+    };
     let seconds = started.elapsed().as_secs_f64();
     match args.format {
         OutputFormat::Text => writeln!(out, "{}", summary(&tally, &args.a, &args.b)).ok(),

@@ -11,7 +11,7 @@ use crate::strategy::{Context, GameRng, Memory, Strategy};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 /// Plays `game` to its end: `players[0]` plays black, `players[1]` white. Each
@@ -37,6 +37,9 @@ pub fn play_game_costed<G: Geometry>(
     white.new_game();
     let memories = [black, white];
     let nodes_before = memories.each_ref().map(|m| m.nodes);
+    // Asked once a game rather than once a move: a virtual call per move is a
+    // visible share of a random game.
+    let searches = players.map(|p| p.searches());
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
@@ -63,7 +66,7 @@ pub fn play_game_costed<G: Geometry>(
                 memory: &mut *memories[seat],
             };
             costs[seat].moves += 1;
-            if players[seat].searches() {
+            if searches[seat] {
                 let clock = Instant::now();
                 let square = players[seat].choose(board, moves, &mut context);
                 costs[seat].nanos += clock.elapsed().as_nanos() as u64;
@@ -254,10 +257,11 @@ impl<G: Geometry> Driver<G> {
         })
     }
 
-    /// Plays `games` chunk by chunk and hands each result to `sink` in game order,
-    /// on the calling thread, while the pool plays the next chunk. A chunk played past
-    /// the point where `sink` said stop, or past an interruption, is dropped, so what
-    /// `sink` sees never depends on chunk sizes or timing.
+    /// Plays `games` chunk by chunk and hands each result to `sink` in game order, on
+    /// a thread of its own (the writer), while the pool plays on. Once `sink` says stop,
+    /// or `stop` is set, the games played ahead are dropped: what `sink` sees never
+    /// depends on chunk sizes or timing, and after a stop it is the games finished up
+    /// to the first one skipped.
     pub fn stream<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
@@ -267,84 +271,141 @@ impl<G: Geometry> Driver<G> {
         stop: &AtomicBool,
         mut sink: impl FnMut(T) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
-        let mut consumed = 0u64;
-        let mut costs = vec![Cost::default(); players.len()];
-        let mut interrupted = false;
-        let mut concluded = false;
-        let mut scheduled = games.start;
-        let mut chunk = 256u64;
-        let mut pending: Option<Vec<Option<(T, Spent)>>> = None;
-        loop {
-            let ahead = if scheduled < games.end && !concluded && !interrupted {
-                let end = (scheduled + chunk).min(games.end);
-                let range = scheduled..end;
-                scheduled = end;
-                Some(range)
-            } else {
-                None
-            };
-            if pending.is_none() && ahead.is_none() {
-                break;
-            }
-            let clock = Instant::now();
-            let (drained, computed) = self.pool.install(|| {
-                rayon::join(
-                    || -> Result<()> {
-                        for row in pending.take().into_iter().flatten() {
-                            let Some((row, spent)) = row else {
-                                interrupted = true;
-                                break;
-                            };
-                            consumed += 1;
-                            add_spent(&mut costs, spent);
-                            if sink(row)? == Flow::Stop {
-                                concluded = true;
-                                break;
+        self.stream_rows(
+            players,
+            games,
+            deal,
+            |index, data, game, _| finish(index, data, game),
+            stop,
+            |row, _| sink(row),
+        )
+    }
+
+    /// [`stream`](Self::stream) for results written as bytes (CSV rows): `finish`
+    /// appends a game's bytes to a buffer its worker shares with the neighbouring
+    /// games, so a row costs no allocation of its own, and `sink` gets each result
+    /// with its bytes.
+    pub fn stream_rows<T: Send, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
+        finish: impl Fn(u64, D, Game<G>, &mut Vec<u8>) -> T + Sync,
+        stop: &AtomicBool,
+        mut sink: impl FnMut(T, &[u8]) -> Result<Flow> + Send,
+    ) -> Result<Streamed> {
+        // Set by the writer once it wants no more games (the sink said stop or failed).
+        let done = AtomicBool::new(false);
+        let halted = || stop.load(Ordering::Relaxed) || done.load(Ordering::Relaxed);
+        let wanted = games.end - games.start;
+        std::thread::scope(|scope| {
+            // One chunk waits while the writer drains another: enough to keep the
+            // workers busy, little memory.
+            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T>>>(1);
+            let done = &done;
+            let writer = scope.spawn(move || -> Result<Streamed> {
+                let mut streamed = Streamed {
+                    consumed: 0,
+                    interrupted: false,
+                    costs: vec![Cost::default(); players.len()],
+                };
+                let mut concluded = false;
+                'chunks: for chunk in received {
+                    for batch in chunk {
+                        let mut start = 0;
+                        for (row, spent, end) in batch.rows {
+                            streamed.consumed += 1;
+                            add_spent(&mut streamed.costs, spent);
+                            let flow = sink(row, &batch.bytes[start..end]);
+                            start = end;
+                            if !matches!(flow, Ok(Flow::Continue)) {
+                                done.store(true, Ordering::Relaxed);
+                                concluded = flow? == Flow::Stop;
+                                break 'chunks;
                             }
                         }
-                        Ok(())
-                    },
-                    || {
-                        ahead.map(|range| {
-                            self.play_costed(players, range, &deal, &finish, Some(stop))
-                        })
-                    },
-                )
-            });
-            drained?;
-            if stop.load(Ordering::Relaxed) && !interrupted && !concluded {
-                // Stopped while the next chunk played: keep the games it finished
-                // up to the first one it skipped, still in order.
-                interrupted = true;
-                for (row, spent) in computed.into_iter().flatten().map_while(|row| row) {
-                    consumed += 1;
-                    add_spent(&mut costs, spent);
-                    if sink(row)? == Flow::Stop {
-                        interrupted = false; // the SPRT concluded: the run is complete
-                        break;
+                        if batch.cut {
+                            break 'chunks; // games after the first one skipped are dropped
+                        }
                     }
                 }
-                break;
+                done.store(true, Ordering::Relaxed);
+                streamed.interrupted = !concluded && streamed.consumed < wanted;
+                Ok(streamed)
+            });
+            let mut scheduled = games.start;
+            let mut chunk = 256u64;
+            while scheduled < games.end && !halted() {
+                let end = (scheduled + chunk).min(games.end);
+                let clock = Instant::now();
+                let batches = self.play_batches(players, scheduled..end, &deal, &finish, &halted);
+                // Chunks of about a quarter of a second: responsive progress and
+                // interruption, little memory, and the wait for a chunk's last games
+                // (one batch at most) is a small share of it. Grow at most twice over
+                // per chunk: the next games may cost far more (a field's cheap pairs come first).
+                let rate = (end - scheduled) as f64 / clock.elapsed().as_secs_f64().max(1e-6);
+                chunk = ((rate * 0.25) as u64).clamp(16, (2 * chunk).min(1 << 15));
+                scheduled = end;
+                if chunks.send(batches).is_err() {
+                    break; // the writer has stopped
+                }
             }
-            if concluded || interrupted {
-                break; // whatever was played ahead is dropped
-            }
-            if let Some(rows) = computed {
-                // Chunks of about half a second: responsive progress and
-                // interruption, little overhead.
-                // Grow at most twice over per chunk: the next games may cost far
-                // more than these (a field's cheap pairs come first).
-                let rate = rows.len() as f64 / clock.elapsed().as_secs_f64().max(1e-6);
-                chunk = ((rate * 0.5) as u64).clamp(16, (2 * chunk).min(1 << 16));
-                pending = Some(rows);
-            }
-        }
-        Ok(Streamed {
-            consumed,
-            interrupted,
-            costs,
+            drop(chunks);
+            writer
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     }
+
+    /// Plays `games` in batches of consecutive games on the pool, each batch on one
+    /// worker, and returns the batches in order. Once `halted` says so, the games not
+    /// yet started are skipped, and a batch with one skipped is `cut` there.
+    fn play_batches<T: Send, D: Send>(
+        &self,
+        players: &[&dyn Strategy<G>],
+        games: Range<u64>,
+        deal: &(impl Fn(u64) -> (D, Deal<G>) + Sync),
+        finish: &(impl Fn(u64, D, Game<G>, &mut Vec<u8>) -> T + Sync),
+        halted: &(impl Fn() -> bool + Sync),
+    ) -> Vec<Batch<T>> {
+        let count = games.end - games.start;
+        // Some 16 batches per worker, so that a chunk of costly games still spreads
+        // over every worker; at most 64 games, so that the last batch ends soon.
+        let size = (count / (16 * self.threads() as u64)).clamp(1, 64);
+        self.pool.install(|| {
+            (0..count.div_ceil(size))
+                .into_par_iter()
+                .map(|b| {
+                    let first = games.start + b * size;
+                    let mut batch = Batch {
+                        rows: Vec::with_capacity(size as usize),
+                        bytes: Vec::new(),
+                        cut: false,
+                    };
+                    for index in first..(first + size).min(games.end) {
+                        if halted() {
+                            batch.cut = true;
+                            break;
+                        }
+                        let (data, deal) = deal(index);
+                        let (game, spent) = self.play_one(players, deal);
+                        let row = finish(index, data, game, &mut batch.bytes);
+                        batch.rows.push((row, spent, batch.bytes.len()));
+                    }
+                    batch
+                })
+                .collect()
+        })
+    }
+}
+
+/// Consecutive games played by one worker: each result with its cost and where its
+/// bytes end in `bytes`.
+struct Batch<T> {
+    rows: Vec<(T, Spent, usize)>,
+    bytes: Vec<u8>,
+    /// Whether the batch stopped at a game skipped after a stop.
+    cut: bool,
 }
 
 #[cfg(test)]
@@ -436,6 +497,60 @@ mod tests {
             streamed.interrupted && streamed.consumed < 5000,
             "{streamed:?}"
         );
+    }
+
+    #[test]
+    fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
+        let random = StrategySpec::parse("random")
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap();
+        let players = [random.as_ref(), random.as_ref()];
+        let stop = AtomicBool::new(false);
+        for threads in [1, 2] {
+            let driver = Driver::<Size6>::new(Some(threads)).unwrap();
+            let mut text = Vec::new();
+            let streamed = driver
+                .stream_rows(
+                    &players,
+                    0..3000,
+                    deal,
+                    |i, _, game, bytes| {
+                        bytes.extend_from_slice(format!("{i},{}\n", game.transcript()).as_bytes());
+                        i
+                    },
+                    &stop,
+                    |i, bytes| {
+                        assert!(bytes.starts_with(format!("{i},").as_bytes()));
+                        text.extend_from_slice(bytes);
+                        Ok(Flow::Continue)
+                    },
+                )
+                .unwrap();
+            assert_eq!((streamed.consumed, streamed.interrupted), (3000, false));
+            let text = String::from_utf8(text).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), 3000);
+            assert!(lines
+                .iter()
+                .enumerate()
+                .all(|(i, l)| l.starts_with(&format!("{i},"))));
+            let failed = driver.stream_rows(
+                &players,
+                0..3000,
+                deal,
+                |i, _, _, _| i,
+                &stop,
+                |i, _| {
+                    if i == 1234 {
+                        Err(Error::input("the disk is full"))
+                    } else {
+                        Ok(Flow::Continue)
+                    }
+                },
+            );
+            assert!(matches!(failed, Err(Error::Input(m)) if m == "the disk is full"));
+        }
     }
 
     #[test]

@@ -51,6 +51,12 @@ impl Field<'_> {
 }
 
 fn needs_quotes(text: &[u8]) -> bool {
+    // Most fields (names, results) are a few bytes: a plain scan beats memchr's setup there.
+    if text.len() < 32 {
+        return text
+            .iter()
+            .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+    }
     memchr::memchr3(b',', b'"', b'\n', text).is_some() || memchr::memchr(b'\r', text).is_some()
 }
 

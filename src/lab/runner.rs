@@ -10,7 +10,7 @@ use super::games_file::{self, GamesWriter};
 use super::rows::{
     csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
-use super::schedule::{Schedule, Slot};
+use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
 use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
@@ -90,14 +90,6 @@ impl RunSummary {
             self.out.display()
         )
     }
-}
-
-/// A played game on its way to `games.csv`: the row, formatted on the worker
-/// thread, and what the tallies need.
-struct Played {
-    csv: Vec<u8>,
-    slot: Slot,
-    black_margin: i32,
 }
 
 /// Writes `contents` to `path` through a temporary file, so a reader never sees half a file.
@@ -455,7 +447,7 @@ fn play<G: Geometry>(
     let rules = experiment.setup.rules;
     let mut since_flush = 0u64;
     let mut last_flush = Instant::now();
-    driver.stream(
+    driver.stream_rows(
         &players,
         done..end,
         |local| {
@@ -463,26 +455,19 @@ fn play<G: Geometry>(
             let (slot, opening, deal) = schedule.deal::<G>(index);
             ((index, slot, opening, deal.seats, deal.seed), deal)
         },
-        |_, (index, slot, opening, seats, seed), game| {
+        |_, (index, slot, opening, seats, seed), game, csv| {
             let names = seats.map(|i| experiment.players[i].name.as_str());
-            let mut csv = Vec::with_capacity(256);
-            let black_margin = write_game_row(
-                index, slot.pair, &opening, names, seed, &game, rules, &mut csv,
-            );
-            Played {
-                csv,
-                slot,
-                black_margin,
-            }
+            let black_margin =
+                write_game_row(index, slot.pair, &opening, names, seed, &game, rules, csv);
+            (slot, black_margin)
         },
         options.stop,
-        |row: Played| {
+        |(slot, black_margin), csv| {
             writer
-                .write_all(&row.csv)
+                .write_all(csv)
                 .map_err(|e| Error::io(games_path, e))?;
             since_flush += 1;
-            let concluded =
-                tallies.record_game(experiment, row.slot, row.black_margin) && shard.is_none();
+            let concluded = tallies.record_game(experiment, slot, black_margin) && shard.is_none();
             // Rows reach the disk in step with the progress shown, so a kill loses little.
             if since_flush >= 1024 || concluded || last_flush.elapsed().as_secs_f64() >= 1.0 {
                 last_flush = Instant::now();
