@@ -118,7 +118,7 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Flip kernel: portable, carry or avx2 (default: the fastest on this CPU,
-    /// measured in a few milliseconds for 8x8 depths of 9 or more).
+    /// measured in a few milliseconds for 8x8 depths of 10 or more).
     #[arg(long, value_parser = parse_kernel)]
     pub kernel: Option<FlipKernel>,
 }
