@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use reversi_lab::board::{
-    squares, Bits, Board, Color, Geometry, Position, Size10, Size4, Size6, Size8, Square, Symmetry,
+    squares, Bits, Board, Color, FlipKernel, Flipper, Geometry, Position, Size10, Size4, Size6,
+    Size8, Square, Symmetry,
 };
 use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::perft::perft;
@@ -298,5 +299,23 @@ proptest! {
             board.flips(Square::new(square)),
             reversi_lab::board::portable_flips::<Size8>(player, opponent, square)
         );
+    }
+
+    /// Every flip kernel equals the portable code, on boards where the opponent
+    /// holds about half the squares and on boards where it holds most of them
+    /// (long runs, reaching the edges).
+    #[test]
+    fn every_kernel_equals_portable_flips(
+        a in any::<u64>(), b in any::<u64>(), c in any::<u64>(), square in 0u32..64
+    ) {
+        let placed = 1u64 << square;
+        for opponent in [b & !placed, (b | c) & !placed] {
+            let player = a & !opponent & !placed;
+            let portable = reversi_lab::board::portable_flips::<Size8>(player, opponent, square);
+            for &kernel in FlipKernel::ALL {
+                let flips = reversi_lab::with_flipper!(kernel, F => F::flips::<Size8>(player, opponent, square));
+                prop_assert_eq!(flips, portable, "{:?}", kernel);
+            }
+        }
     }
 }
