@@ -148,6 +148,12 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             }
             return -self.value(passed, depth, -beta, -alpha);
         }
+        if depth == 1 && self.player.ordering {
+            let player = self.player;
+            if let Some(weights) = player.eval.square_weights() {
+                return self.value_by_weights(board, moves, weights, beta);
+            }
+        }
         let alpha_in = alpha;
         let mut table_move = None;
         let use_table = self.player.table && depth >= TABLE_MIN_DEPTH;
@@ -329,6 +335,58 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             }
         }
         self.store(board, depth, alpha_in, beta, best, best_move);
+        best
+    }
+
+    /// A node one ply above the horizon under an evaluation that sums square
+    /// weights: a move changes the mover's value by the weight of its square plus
+    /// twice that of each flipped disc (it changes sides), so each child's value
+    /// comes from this node's evaluation and the flips, without making or
+    /// evaluating the child; each counts as a node all the same. The values are
+    /// those of evaluating every child (a finished game still scores as one).
+    fn value_by_weights(
+        &mut self,
+        board: Board<G>,
+        moves: G::Bits,
+        weights: &[i32],
+        beta: i32,
+    ) -> i32 {
+        let here = self.player.eval.evaluate(board);
+        let last_empty = board.empty_count() == 1;
+        let mut best = i32::MIN;
+        let groups = [
+            moves & G::CORNERS,
+            moves & !G::CORNERS & !self.near_corners,
+            moves & self.near_corners,
+        ];
+        for group in groups {
+            for index in Indices(group) {
+                self.nodes += 1;
+                if self.nodes > self.budget {
+                    self.aborted = true;
+                    return 0;
+                }
+                let flips = board.flips(Square::new(index));
+                let value = if last_empty || flips == board.opponent {
+                    -terminal_value(
+                        self.player.rules,
+                        board.play_flips(Square::new(index), flips),
+                    )
+                } else {
+                    let mut gain = weights[index as usize];
+                    for flipped in Indices(flips) {
+                        gain += 2 * weights[flipped as usize];
+                    }
+                    here + gain
+                };
+                if value > best {
+                    best = value;
+                    if best >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
         best
     }
 
