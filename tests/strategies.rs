@@ -327,6 +327,28 @@ proptest! {
         let player = alphabeta::<Size6>(depth, "mobility", true, true, rules);
         prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected);
     }
+
+    /// Square-weight evaluations value the moves above the horizon from their
+    /// flips alone: on 4x4 and 6x6, where wipe-outs and full boards at the horizon
+    /// are common, under both rules.
+    #[test]
+    fn alphabeta_by_square_weights_equals_minimax(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, anti in any::<bool>()) {
+        let rules = Rules { scoring: if anti { Scoring::Count } else { Scoring::WinnerGetsEmpties }, anti };
+        for eval in ["greedy", "weighted:preset=explorer"] {
+            if let Some(board) = random_position::<Size4>(seed, plies % 10) {
+                let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size4>().unwrap();
+                let expected = minimax_root(board, depth, reference.as_ref(), rules);
+                let player = alphabeta::<Size4>(depth, eval, true, true, rules);
+                prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
+            }
+            if let Some(board) = random_position::<Size6>(seed, plies) {
+                let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size6>().unwrap();
+                let expected = minimax_root(board, depth, reference.as_ref(), rules);
+                let player = alphabeta::<Size6>(depth, eval, true, true, rules);
+                prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
+            }
+        }
+    }
 }
 
 /// Checks every search option against the plain search (no ordering, no table:
@@ -388,8 +410,12 @@ proptest! {
         if let Some(board) = random_position::<Size6>(seed, plies % 30) {
             same_as_plain(board, depth, "mobility", rules)?;
         }
+        if let Some(board) = random_position::<Size6>(seed, plies % 30) {
+            same_as_plain(board, depth, "weighted:preset=explorer", rules)?;
+        }
         if let Some(board) = random_position::<Size10>(seed, plies + 20) {
             same_as_plain(board, depth.min(6), "eval", rules)?;
+            same_as_plain(board, depth.min(6), "greedy", rules)?;
         }
     }
 }

@@ -34,4 +34,11 @@ impl<G: Geometry> Evaluator<G> for DiscEval {
     fn evaluate(&self, board: Board<G>) -> i32 {
         board.player_count() as i32 - board.opponent_count() as i32
     }
+
+    fn square_weights(&self) -> Option<&[i32]> {
+        Some(&ONES[..G::CELLS as usize])
+    }
 }
+
+/// The disc count as square weights: every square weighs one (10x10 at most).
+static ONES: [i32; 100] = [1; 100];

@@ -144,6 +144,14 @@ pub trait Strategy<G: Geometry>: Send + Sync {
 pub trait Evaluator<G: Geometry>: Send + Sync {
     /// The value of `board` for `board.player`.
     fn evaluate(&self, board: Board<G>) -> i32;
+
+    /// The square weights (row-major from a1) when the evaluation is exactly the
+    /// sum of the weights of own discs minus those of the opponent's, else None.
+    /// A search then values a move from the discs it flips, without the position
+    /// after it (see `alphabeta`'s horizon nodes).
+    fn square_weights(&self) -> Option<&[i32]> {
+        None
+    }
 }
 
 /// A uniformly random square of a non-empty set: the k-th square for k drawn by
@@ -240,6 +248,10 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for OnePly<E> {
 impl<G: Geometry> Evaluator<G> for Box<dyn Evaluator<G>> {
     fn evaluate(&self, board: Board<G>) -> i32 {
         (**self).evaluate(board)
+    }
+
+    fn square_weights(&self) -> Option<&[i32]> {
+        (**self).square_weights()
     }
 }
 

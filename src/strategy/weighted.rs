@@ -182,6 +182,10 @@ impl<G: Geometry> Evaluator<G> for WeightedEval {
             own - self.sum::<G>(board.opponent)
         }
     }
+
+    fn square_weights(&self) -> Option<&[i32]> {
+        (!self.own_only).then_some(&self.table[..])
+    }
 }
 
 #[cfg(test)]
@@ -210,6 +214,26 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("did you mean 'classic'"));
+    }
+
+    #[test]
+    fn square_weights_sum_to_the_evaluation() {
+        use crate::board::{Size8, Square};
+        let board = Board::<Size8>::start().play(Square::new(19));
+        let eval = WeightedEval::new(preset_table("paip", 8).unwrap(), false);
+        let weights = Evaluator::<Size8>::square_weights(&eval).unwrap();
+        let sum = |bits: u64| {
+            (0..64)
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| weights[i])
+                .sum::<i32>()
+        };
+        assert_eq!(
+            eval.evaluate(board),
+            sum(board.player) - sum(board.opponent)
+        );
+        let own_only = WeightedEval::new(preset_table("paip", 8).unwrap(), true);
+        assert!(Evaluator::<Size8>::square_weights(&own_only).is_none());
     }
 
     #[test]

@@ -43,6 +43,17 @@ const REPLY_WEIGHT: i32 = 1 << 12;
 const CORNER_BONUS: i32 = 3 * REPLY_WEIGHT;
 const DANGER_PENALTY: i32 = REPLY_WEIGHT;
 
+/// What a move at `index` flipping `flips` adds to the mover's square-weight
+/// evaluation: its square, and each flipped disc twice (it changes sides).
+#[inline]
+fn gain<B: Bits>(weights: &[i32], index: u32, flips: B) -> i32 {
+    let mut gain = weights[index as usize];
+    for flipped in Indices(flips) {
+        gain += 2 * weights[flipped as usize];
+    }
+    gain
+}
+
 /// One move of a node's list: its ordering key, its square and the position after it.
 #[derive(Clone, Copy)]
 struct Item<G: Geometry> {
@@ -113,14 +124,16 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// The value of `board` for its side to move, searched `depth` plies deep within
     /// (`alpha`, `beta`): exact inside the window, a bound outside it (fail-soft).
     pub fn value(&mut self, board: Board<G>, depth: u32, alpha: i32, beta: i32) -> i32 {
-        self.value_with(board, None, depth, alpha, beta)
+        self.value_with(board, None, None, depth, alpha, beta)
     }
 
-    /// [`value`](Self::value) of a position whose legal moves may be known already.
+    /// [`value`](Self::value) of a position whose legal moves may be known already,
+    /// and under square weights its evaluation (derived from the parent's).
     fn value_with(
         &mut self,
         board: Board<G>,
         known: Option<G::Bits>,
+        eval: Option<i32>,
         depth: u32,
         mut alpha: i32,
         beta: i32,
@@ -146,7 +159,15 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             if !passed.can_move() {
                 return terminal_value(self.player.rules, board);
             }
-            return -self.value(passed, depth, -beta, -alpha);
+            // A square-weight evaluation changes sign with the side to move.
+            return -self.value_with(passed, None, eval.map(|e| -e), depth, -beta, -alpha);
+        }
+        if depth == 1 && self.player.ordering {
+            let player = self.player;
+            if let Some(weights) = player.eval.square_weights() {
+                let here = eval.unwrap_or_else(|| player.eval.evaluate(board));
+                return self.value_by_weights(board, moves, weights, here, beta);
+            }
         }
         let alpha_in = alpha;
         let mut table_move = None;
@@ -231,11 +252,12 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             // Principal variation search: after the first move, prove with a null
             // window that a move is no better, and search again only if it is.
             let value = if position == 0 || i64::from(beta) - i64::from(alpha) <= 1 {
-                -self.value_with(child, Some(replies), depth - 1, -beta, -alpha)
+                -self.value_with(child, Some(replies), None, depth - 1, -beta, -alpha)
             } else {
-                let probe = -self.value_with(child, Some(replies), depth - 1, -alpha - 1, -alpha);
+                let probe =
+                    -self.value_with(child, Some(replies), None, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.value_with(child, Some(replies), depth - 1, -beta, -probe)
+                    -self.value_with(child, Some(replies), None, depth - 1, -beta, -probe)
                 } else {
                     probe
                 }
@@ -274,6 +296,14 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         let alpha_in = alpha;
         let mut best = i32::MIN;
         let mut best_move = None;
+        // Two plies above the horizon under square weights, the children's
+        // evaluations come from this node's and the flips (one evaluation here
+        // instead of one per child).
+        let player = self.player;
+        let weighted = (self.player.ordering && depth == 2)
+            .then(|| player.eval.square_weights())
+            .flatten()
+            .map(|weights| (weights, player.eval.evaluate(board)));
         let first = table_move.map_or(G::Bits::ZERO, |s| G::Bits::bit(s.index()));
         let rest = moves & !first;
         let groups = if self.player.ordering {
@@ -296,18 +326,20 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         'groups: for group in groups {
             for index in Indices(group) {
                 let square = Square::new(index);
-                let child = board.play(square);
+                let flips = board.flips(square);
+                let child = board.play_flips(square, flips);
+                let eval = weighted.map(|(weights, here)| -(here + gain(weights, index, flips)));
                 let value = if best == i32::MIN
                     || !self.player.ordering
                     || depth < PVS_MIN_DEPTH
                     || i64::from(beta) - i64::from(alpha) <= 1
                 {
-                    -self.value(child, depth - 1, -beta, -alpha)
+                    -self.value_with(child, None, eval, depth - 1, -beta, -alpha)
                 } else {
                     // Principal variation search, as in the ordered loop.
-                    let probe = -self.value(child, depth - 1, -alpha - 1, -alpha);
+                    let probe = -self.value_with(child, None, eval, depth - 1, -alpha - 1, -alpha);
                     if probe > alpha && probe < beta && !self.aborted {
-                        -self.value(child, depth - 1, -beta, -probe)
+                        -self.value_with(child, None, eval, depth - 1, -beta, -probe)
                     } else {
                         probe
                     }
@@ -329,6 +361,53 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             }
         }
         self.store(board, depth, alpha_in, beta, best, best_move);
+        best
+    }
+
+    /// A node one ply above the horizon under an evaluation that sums square
+    /// weights: each child's value is this node's evaluation `here` plus the
+    /// move's [`gain`], without making or evaluating the child (each counts as a
+    /// node all the same). The values are those of evaluating every child (a
+    /// finished game still scores as one).
+    fn value_by_weights(
+        &mut self,
+        board: Board<G>,
+        moves: G::Bits,
+        weights: &[i32],
+        here: i32,
+        beta: i32,
+    ) -> i32 {
+        let last_empty = board.empty_count() == 1;
+        let mut best = i32::MIN;
+        let groups = [
+            moves & G::CORNERS,
+            moves & !G::CORNERS & !self.near_corners,
+            moves & self.near_corners,
+        ];
+        for group in groups {
+            for index in Indices(group) {
+                self.nodes += 1;
+                if self.nodes > self.budget {
+                    self.aborted = true;
+                    return 0;
+                }
+                let flips = board.flips(Square::new(index));
+                let value = if last_empty || flips == board.opponent {
+                    -terminal_value(
+                        self.player.rules,
+                        board.play_flips(Square::new(index), flips),
+                    )
+                } else {
+                    here + gain(weights, index, flips)
+                };
+                if value > best {
+                    best = value;
+                    if best >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
         best
     }
 
