@@ -1,5 +1,6 @@
 //! `reversi-lab fit-patterns`: fits the 8x8 pattern evaluation to recorded games and
-//! writes the weights file the solver's move ordering reads.
+//! writes a weights file (the solver orders by the one built in:
+//! `src/strategy/pattern/weights-8x8.bin.zst`, read when the crate is compiled).
 
 use crate::error::{Error, Result};
 use crate::progress::thousands;

@@ -83,11 +83,14 @@ fn read_samples(dirs: &[PathBuf], merged: &[u32]) -> Result<(Vec<Sample>, usize)
     for dir in dirs {
         let run = recorded_run(dir, "fit patterns to")?;
         if run.size != 8 || run.rules != Rules::default() {
+            let what = if run.size == 8 {
+                "other rules than the standard ones".to_string()
+            } else {
+                format!("{}x{}", run.size, run.size)
+            };
             return Err(Error::input(format!(
-                "{} holds games on {}x{} under other rules: patterns are fitted to 8x8 games under the standard rules",
-                dir.display(),
-                run.size,
-                run.size
+                "{} holds games on {what}: patterns are fitted to 8x8 games under the standard rules",
+                dir.display()
             )));
         }
         let mut reader = games_file::csv_reader(&run.games)?;

@@ -22,7 +22,8 @@ pub const STAGES: usize = 16;
 /// The first bytes of a weights file, with its format's version.
 const MAGIC: &[u8] = b"reversi-lab patterns 1\n";
 
-/// The shipped weights, compressed (see the module's header for their recipe).
+/// The shipped weights, compressed, built into the binary (their recipe is in the
+/// header of `experiments/patterns-8x8.toml`).
 static SHIPPED: &[u8] = include_bytes!("weights-8x8.bin.zst");
 
 /// A weights file that cannot be read.
@@ -183,20 +184,31 @@ mod tests {
 
     #[test]
     fn symmetric_positions_evaluate_alike() {
-        use crate::board::{Size8, Symmetry};
+        use crate::board::{Size8, Square, Symmetry};
         let w = Weights::shipped();
+        // Positions along a game, from the opening to the endgame.
         let mut board = Board::<Size8>::start();
-        for square in ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2"] {
-            board = board.play(crate::board::Square::parse(square, 8).unwrap());
-        }
-        let here = w.evaluate_board(board).unwrap();
-        for s in Symmetry::ALL {
-            let there = w.evaluate_board(board.transform(s)).unwrap();
-            // Tables are fitted without forcing symmetry: close, not equal.
-            assert!(
-                (here - there).abs() <= 8 * SCALE,
-                "{s:?}: {here} vs {there}"
-            );
+        let mut state = 7u64;
+        for _ in 0..50 {
+            let moves = board.moves();
+            if moves == 0 {
+                board = board.pass();
+                if !board.can_move() {
+                    break;
+                }
+                continue;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = (state >> 33) as u32 % moves.count_ones();
+            let square = (0..pick).fold(moves, |m, _| m & (m - 1)).trailing_zeros();
+            board = board.play(Square::new(square));
+            let here = w.evaluate_board(board).unwrap();
+            for s in Symmetry::ALL {
+                // Configurations a symmetry relates share their weight (`fit-patterns`).
+                assert_eq!(w.evaluate_board(board.transform(s)).unwrap(), here, "{s:?}");
+            }
         }
     }
 }

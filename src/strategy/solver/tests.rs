@@ -179,3 +179,50 @@ fn a_finished_game_scores_itself() {
     let solution = Solver::new(Rules::default(), 10).solve(board, &mut Memory::new());
     assert_eq!((solution.score, solution.best), (62, 0));
 }
+
+/// Solves `board` on one thread with or without the pattern evaluation's ordering
+/// and aspiration: every best move and the score.
+fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
+    let table = SolverTable::new(16);
+    let shared = Shared {
+        rules,
+        table: &table,
+        stop: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        limit: u64::MAX,
+        deadline: None,
+        parallel: false,
+    };
+    let mut search = Search::new(&shared);
+    assert!(
+        search.eval.is_some(),
+        "8x8 under the standard rules orders by patterns"
+    );
+    if !pattern {
+        search.eval = None;
+    }
+    root(&mut search, board, Mode::All)
+}
+
+#[test]
+fn the_pattern_ordering_changes_no_score_or_best_move() {
+    // 8x8 under the standard rules, deep enough for the estimates (from 12
+    // empties) and the root's aspiration window (from 16).
+    let mut solved = 0;
+    for seed in 100..140u64 {
+        let Some(board) = random_position::<Size8>(seed, 17) else {
+            continue;
+        };
+        let rules = Rules::default();
+        assert_eq!(
+            solve_ordered(board, rules, true),
+            solve_ordered(board, rules, false),
+            "seed {seed}"
+        );
+        solved += 1;
+        if solved == 5 {
+            break;
+        }
+    }
+    assert_eq!(solved, 5);
+}
