@@ -10,7 +10,7 @@ use super::{random_square, Context, Memory, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::pattern::SCALE;
-use search::{Search, Shared, INF};
+use search::{Moves, Search, Shared, INF};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -167,9 +167,13 @@ fn root<G: Geometry>(
     }
     let empties = board.empty_count();
     let hint = search.shared.table.probe(board).and_then(|b| b.best);
-    let Ok(order) = search.order(board, moves, hint, INF, empties) else {
+    let mut order = Moves::new();
+    if search
+        .order(&mut order, board, moves, hint, INF, empties)
+        .is_some()
+    {
         unreachable!("nothing reaches an infinite beta")
-    };
+    }
     let margin = match mode {
         Mode::One => 0,
         Mode::All => 1,
@@ -177,7 +181,7 @@ fn root<G: Geometry>(
     let mut best = -INF;
     let mut ties = G::Bits::ZERO;
     let mut first = None;
-    for (position, &(_, index)) in order.moves().iter().enumerate() {
+    for (position, &index) in order.squares().iter().enumerate() {
         let child = board.play(Square::new(u32::from(index)));
         let value = if position == 0 {
             first_value(search, child, empties)

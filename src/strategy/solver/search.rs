@@ -82,16 +82,35 @@ pub(super) struct Search<'s, 'a, G: Geometry> {
     pub eval: Option<&'static Weights>,
 }
 
-/// A move list: (ordering key, square), best key first after sorting.
+/// A move list: squares and their ordering keys, best key first after sorting.
+/// Two arrays of plain integers, so that an empty list is a cheap memset (an
+/// array of `(i32, u8)` pairs was cleared field by field).
 pub(super) struct Moves {
-    list: [(i32, u8); 128],
+    keys: [i32; 128],
+    squares: [u8; 128],
     len: usize,
 }
 
+impl Default for Moves {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Moves {
-    /// The moves, best first.
-    pub fn moves(&self) -> &[(i32, u8)] {
-        &self.list[..self.len]
+    /// An empty list, filled by `Search::order` in the caller's frame (a returned
+    /// list was copied, a kilobyte a node).
+    pub fn new() -> Self {
+        Moves {
+            keys: [0; 128],
+            squares: [0; 128],
+            len: 0,
+        }
+    }
+
+    /// The moves' squares, best first.
+    pub fn squares(&self) -> &[u8] {
+        &self.squares[..self.len]
     }
 }
 
@@ -236,19 +255,17 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     /// pattern evaluation's estimate of the move. The weights were chosen by
     /// the nodes over FFO #40-#44 on one thread: the potential-mobility term and
     /// a corner bonus of 12 rather than 4 cut them by 12%. The table's move goes
-    /// first. With ETC, returns `Err` with a value that cuts off already.
+    /// first. With ETC, returns a value that cuts off already, if one does.
     pub(super) fn order(
         &mut self,
+        list: &mut Moves,
         board: Board<G>,
         moves: G::Bits,
         hint: Option<Square>,
         beta: i32,
         empties: u32,
-    ) -> Result<Moves, i32> {
-        let mut list = Moves {
-            list: [(0, 0); 128],
-            len: 0,
-        };
+    ) -> Option<i32> {
+        list.len = 0;
         let etc = empties >= ETC_MIN;
         let odd = self.odd_regions(board.empty());
         let shallow = self
@@ -260,7 +277,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             if etc {
                 if let Some(bounds) = self.shared.table.probe(child) {
                     if -bounds.upper >= beta {
-                        return Err(-bounds.upper);
+                        return Some(-bounds.upper);
                     }
                 }
             }
@@ -282,25 +299,32 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                 };
                 -(mobility as i32) * 16 + corner + parity - potential * 2 + estimate
             };
-            list.list[list.len] = (key, index as u8);
+            list.keys[list.len] = key;
+            list.squares[list.len] = index as u8;
             list.len += 1;
         }
-        let slice = &mut list.list[..list.len];
+        let (keys, squares) = (&mut list.keys[..list.len], &mut list.squares[..list.len]);
         // Insertion sort: a handful of moves, and stable for equal keys.
-        for i in 1..slice.len() {
+        for i in 1..keys.len() {
             let mut j = i;
-            while j > 0 && slice[j - 1].0 < slice[j].0 {
-                slice.swap(j - 1, j);
+            while j > 0 && keys[j - 1] < keys[j] {
+                keys.swap(j - 1, j);
+                squares.swap(j - 1, j);
                 j -= 1;
             }
         }
-        Ok(list)
+        None
     }
 
     /// A node with more than `LAST` empties.
     fn node(&mut self, board: Board<G>, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
         if self.stopped() {
             return 0;
+        }
+        if empties >= TABLE_MIN {
+            // The probe below is a cache miss more often than not: start the load
+            // now, so that it overlaps move generation and the stability bound.
+            self.shared.table.prefetch(board);
         }
         self.nodes += 1;
         let moves = board.moves();
@@ -333,15 +357,15 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                 hint = bounds.best;
             }
         }
-        let list = match self.order(board, moves, hint, beta, empties) {
-            Ok(list) => list,
-            Err(value) => return value,
-        };
-        let list = list.moves();
+        let mut list = Moves::new();
+        if let Some(value) = self.order(&mut list, board, moves, hint, beta, empties) {
+            return value;
+        }
+        let list = list.squares();
         let alpha_in = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (position, &(_, index)) in list.iter().enumerate() {
+        for (position, &index) in list.iter().enumerate() {
             let square = Square::new(u32::from(index));
             let child = board.play(square);
             let value = if position == 0 {
@@ -419,7 +443,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     fn split(
         &mut self,
         board: Board<G>,
-        rest: &[(i32, u8)],
+        rest: &[u8],
         alpha: i32,
         beta: i32,
     ) -> (i32, Option<Square>) {
@@ -432,7 +456,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         let shared = self.shared;
         let found: Vec<(Option<i32>, u8, Search<'_, '_, G>)> = rest
             .par_iter()
-            .map(|&(_, index)| {
+            .map(|&index| {
                 let mut helper = Search::new(shared);
                 helper.abort = Some(&abort);
                 let alpha = shared_alpha.load(Relaxed);

@@ -59,9 +59,10 @@ impl<G: Geometry> SolverTable<G> {
     /// A table of 2^`bits` entries (`bits` at least 1).
     #[must_use]
     pub fn new(bits: u32) -> Self {
-        let buckets = (0..1usize << (bits - 1))
-            .map(|_| Bucket::default())
-            .collect();
+        let count = 1usize << (bits - 1);
+        let mut buckets = Vec::with_capacity(count);
+        advise_huge_pages(&buckets);
+        buckets.extend((0..count).map(|_| Bucket::default()));
         SolverTable {
             buckets,
             bits,
@@ -102,6 +103,22 @@ impl<G: Geometry> SolverTable<G> {
             .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Starts loading `board`'s bucket into the cache, so that a probe soon after
+    /// does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, board: Board<G>) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let index = board.hash() as usize & (self.buckets.len() - 1);
+            let bucket: *const Bucket<G::Bits> = &self.buckets[index];
+            // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board;
     }
 
     /// What is known of `board`, if it was stored since the last `clear`.
@@ -162,6 +179,29 @@ impl<G: Geometry> SolverTable<G> {
             generation,
         };
     }
+}
+
+/// Asks the kernel to back the (still untouched) table with huge pages: a table
+/// of hundreds of megabytes in 4 KiB pages misses the TLB on almost every probe,
+/// and the page walk costs as much as the probe itself. Only a hint: where the
+/// kernel has no transparent huge pages, nothing changes.
+fn advise_huge_pages<T>(buckets: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = buckets.capacity() * std::mem::size_of::<T>();
+        const HUGE: usize = 2 << 20;
+        let start = (buckets.as_ptr() as usize).next_multiple_of(HUGE);
+        let end = (buckets.as_ptr() as usize + bytes) & !(HUGE - 1);
+        if end > start {
+            // SAFETY: the range lies inside the vector's own allocation, and
+            // MADV_HUGEPAGE changes how it is backed, never its contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
 }
 
 #[cfg(test)]
