@@ -154,7 +154,8 @@ impl<G: Geometry> Game<G> {
     pub fn from_position(position: Position<G>) -> Self {
         let mut game = Game {
             position,
-            legal: position.board.moves(),
+            // Set by `pass_if_needed` below.
+            legal: G::Bits::ZERO,
             moves: Vec::with_capacity(G::CELLS as usize),
             passes: 0,
         };
@@ -196,6 +197,7 @@ impl<G: Geometry> Game<G> {
         Ok(())
     }
 
+    #[inline]
     fn pass_if_needed(&mut self) {
         self.legal = self.position.board.moves();
         if self.legal.is_empty() {
@@ -293,21 +295,15 @@ impl<G: Geometry> Game<G> {
 
     /// Appends the transcript of the moves so far to `out`.
     pub fn write_transcript(&self, out: &mut String) {
-        // Room for every name at once (3 bytes at most), so no push reallocates.
-        out.reserve(3 * self.moves.len());
-        for square in &self.moves {
-            square.push_name(G::SIZE, out);
-        }
+        Square::push_names(&self.moves, G::SIZE, out);
     }
 }
 
 /// Writes moves as a transcript (`f5d6c3`).
 #[must_use]
 pub fn format_transcript(moves: &[Square], size: u32) -> String {
-    let mut out = String::with_capacity(moves.len() * 2);
-    for square in moves {
-        square.push_name(size, &mut out);
-    }
+    let mut out = String::with_capacity(moves.len() * 3);
+    Square::push_names(moves, size, &mut out);
     out
 }
 

@@ -43,6 +43,7 @@ struct Row<'a> {
 struct Field<'a>(&'a mut Vec<u8>);
 
 impl Field<'_> {
+    #[inline]
     fn integer(self, value: impl itoa::Integer) -> Result<(), Unsupported> {
         self.0
             .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
@@ -50,6 +51,7 @@ impl Field<'_> {
     }
 }
 
+#[inline]
 fn needs_quotes(text: &[u8]) -> bool {
     // Most fields (names, results) are a few bytes: a plain scan beats memchr's setup there.
     if text.len() < 32 {
@@ -64,6 +66,7 @@ impl<'a> ser::SerializeStruct for Row<'a> {
     type Ok = ();
     type Error = Unsupported;
 
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         _key: &'static str,
@@ -181,44 +184,54 @@ impl<'a> ser::Serializer for Field<'a> {
     type SerializeStruct = Impossible<(), Unsupported>;
     type SerializeStructVariant = Impossible<(), Unsupported>;
 
+    #[inline]
     fn serialize_bool(self, value: bool) -> Result<(), Unsupported> {
         self.0
             .extend_from_slice(if value { b"true" } else { b"false" });
         Ok(())
     }
 
+    #[inline]
     fn serialize_i8(self, value: i8) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_i16(self, value: i16) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_i32(self, value: i32) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_i64(self, value: i64) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_u8(self, value: u8) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_u16(self, value: u16) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_u32(self, value: u32) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_u64(self, value: u64) -> Result<(), Unsupported> {
         self.integer(value)
     }
 
+    #[inline]
     fn serialize_str(self, text: &str) -> Result<(), Unsupported> {
         let bytes = text.as_bytes();
         if needs_quotes(bytes) {

@@ -195,10 +195,15 @@ impl Schedule {
     #[must_use]
     pub fn start<G: Geometry>(&self, slot: Slot) -> (String, Game<G>) {
         let k = slot.opening_index();
-        if let Openings::RandomPlies(plies) = self.openings {
-            // Played here rather than parsed back from its transcript.
-            let game = random_opening_game::<G>(plies, self.seeds.opening(slot.pair, k));
-            return (game.transcript(), game);
+        match self.openings {
+            // No transcript to parse: a sizeable share of a random game's setup.
+            Openings::Start => return (String::new(), Game::new()),
+            Openings::RandomPlies(plies) => {
+                // Played here rather than parsed back from its transcript.
+                let game = random_opening_game::<G>(plies, self.seeds.opening(slot.pair, k));
+                return (game.transcript(), game);
+            }
+            Openings::List { .. } => {}
         }
         let opening = self.opening(slot.pair, k);
         let game = Game::<G>::from_transcript(&opening)

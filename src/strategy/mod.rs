@@ -137,6 +137,12 @@ pub trait Strategy<G: Geometry>: Send + Sync {
     fn searches(&self) -> bool {
         false
     }
+
+    /// Whether it plays [`random_square`] of the legal moves and nothing else, so that
+    /// the game loop may make that draw itself (a random game is mostly the loop).
+    fn uniform_random(&self) -> bool {
+        false
+    }
 }
 
 /// A static evaluation of a position from the point of view of the side to move
@@ -157,6 +163,7 @@ pub trait Evaluator<G: Geometry>: Send + Sync {
 /// A uniformly random square of a non-empty set: the k-th square for k drawn by
 /// `gen_range(0..count)`, the draw every recorded game was made with.
 #[must_use]
+#[inline]
 pub fn random_square<B: Bits>(set: B, rng: &mut GameRng) -> Square {
     let count = set.count();
     debug_assert!(count > 0, "random_square of an empty set");

@@ -11,4 +11,8 @@ impl<G: Geometry> Strategy<G> for RandomMove {
     fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
         random_square(moves, context.rng)
     }
+
+    fn uniform_random(&self) -> bool {
+        true
+    }
 }
