@@ -1,7 +1,9 @@
 //! Strategy benchmarks: playout speed (greedy), alpha-beta games at depth 4 and 6
-//! (plain against ordered with a table), and the exact solver.
+//! (plain against ordered with a table, over the same games), and the exact solver.
+//! `cargo bench --bench strategies -- --once NAME` plays one benchmark's games once
+//! and prints its moves per game (for callgrind: instructions per game, load-independent).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use reversi_lab::board::{Board, Size8};
 use reversi_lab::game::{Game, Rules};
 use reversi_lab::lab::play_game;
@@ -16,11 +18,18 @@ fn build(spec: &str) -> Box<dyn Strategy<Size8>> {
         .unwrap()
 }
 
-/// Plays `games` games, each opening with `random_plies` random moves, on one thread.
-fn play(a: &dyn Strategy<Size8>, b: &dyn Strategy<Size8>, games: u64, random_plies: usize) -> u32 {
+/// Plays `games` games, each opening with `random_plies` random moves, on one thread;
+/// returns the moves played and a digest of them (equal digests: the same games).
+fn play(
+    a: &dyn Strategy<Size8>,
+    b: &dyn Strategy<Size8>,
+    games: u64,
+    random_plies: usize,
+) -> (u32, u64) {
     let random = build("random");
     let mut memories = [Memory::new(), Memory::new()];
     let mut total = 0;
+    let mut digest = 0u64;
     for index in 0..games {
         let mut rng = game_rng(index);
         let mut game = Game::<Size8>::new();
@@ -35,8 +44,53 @@ fn play(a: &dyn Strategy<Size8>, b: &dyn Strategy<Size8>, games: u64, random_pli
         let players = if index % 2 == 0 { [a, b] } else { [b, a] };
         let game = play_game(players, game, &mut rng, memories.each_mut());
         total += game.moves().len() as u32;
+        for square in game.moves() {
+            digest = (digest ^ u64::from(square.index())).wrapping_mul(0x0000_0100_0000_01b3);
+        }
     }
-    total
+    (total, digest)
+}
+
+/// Random plies opening every alpha-beta benchmark game.
+const RANDOM_PLIES: usize = 4;
+
+/// The alpha-beta benchmarks: name, spec and games. The plain and the ordered search
+/// of a depth play the same games (same count, same openings): both choose among
+/// the same best moves with the game's generator, so the games are move for move
+/// alike and games per second compare the searches fairly.
+const ALPHABETA: &[(&str, &str, u64)] = &[
+    (
+        "alphabeta depth 4 plain",
+        "alphabeta:depth=4,eval=(weighted:preset=classic),table=false,ordering=false",
+        100,
+    ),
+    (
+        "alphabeta depth 4",
+        "alphabeta:depth=4,eval=(weighted:preset=classic)",
+        100,
+    ),
+    (
+        "alphabeta depth 6 plain",
+        "alphabeta:depth=6,eval=(weighted:preset=classic),table=false,ordering=false",
+        12,
+    ),
+    (
+        "alphabeta depth 6",
+        "alphabeta:depth=6,eval=(weighted:preset=classic)",
+        12,
+    ),
+];
+
+/// `--once NAME`: plays the games of the alpha-beta benchmark NAME once and prints
+/// the games and their moves.
+fn once(name: &str) {
+    let Some(&(_, spec, games)) = ALPHABETA.iter().find(|(n, _, _)| *n == name) else {
+        let names: Vec<&str> = ALPHABETA.iter().map(|(n, _, _)| *n).collect();
+        panic!("--once {name}: use one of {names:?}");
+    };
+    let player = build(spec);
+    let (moves, digest) = play(player.as_ref(), player.as_ref(), games, RANDOM_PLIES);
+    println!("{name}: {games} games, {moves} moves, digest {digest:016x}");
 }
 
 fn playouts(c: &mut Criterion) {
@@ -47,32 +101,18 @@ fn playouts(c: &mut Criterion) {
         b.iter(|| play(greedy.as_ref(), greedy.as_ref(), black_box(10_000), 0));
     });
     group.sample_size(10);
-    for (name, spec, games) in [
-        (
-            "alphabeta depth 4 plain",
-            "alphabeta:depth=4,eval=(weighted:preset=classic),table=false,ordering=false",
-            100,
-        ),
-        (
-            "alphabeta depth 4",
-            "alphabeta:depth=4,eval=(weighted:preset=classic)",
-            200,
-        ),
-        (
-            "alphabeta depth 6 plain",
-            "alphabeta:depth=6,eval=(weighted:preset=classic),table=false,ordering=false",
-            4,
-        ),
-        (
-            "alphabeta depth 6",
-            "alphabeta:depth=6,eval=(weighted:preset=classic)",
-            20,
-        ),
-    ] {
+    for &(name, spec, games) in ALPHABETA {
         let player = build(spec);
         group.throughput(Throughput::Elements(games));
         group.bench_function(name, |b| {
-            b.iter(|| play(player.as_ref(), player.as_ref(), black_box(games), 4));
+            b.iter(|| {
+                play(
+                    player.as_ref(),
+                    player.as_ref(),
+                    black_box(games),
+                    RANDOM_PLIES,
+                )
+            });
         });
     }
     group.finish();
@@ -117,4 +157,13 @@ fn solver(c: &mut Criterion) {
 }
 
 criterion_group!(benches, playouts, solver);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--once") {
+        once(args.get(at + 1).map_or("", String::as_str));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -38,7 +38,26 @@ impl<G: Geometry> Evaluator<G> for DiscEval {
     fn square_weights(&self) -> Option<&[i32]> {
         Some(&ONES[..G::CELLS as usize])
     }
+
+    #[inline]
+    fn weight_sum(&self, squares: G::Bits) -> i32 {
+        squares.count() as i32
+    }
 }
 
 /// The disc count as square weights: every square weighs one (10x10 at most).
 static ONES: [i32; 100] = [1; 100];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Size10, Size8};
+
+    #[test]
+    fn disc_weight_sum_is_the_disc_count() {
+        let set = 0b1011_0000_0110_u64 | 1 << 63;
+        assert_eq!(Evaluator::<Size8>::weight_sum(&DiscEval, set), 6);
+        let wide = 1u128 << 99 | 1 << 64 | 7;
+        assert_eq!(Evaluator::<Size10>::weight_sum(&DiscEval, wide), 5);
+    }
+}

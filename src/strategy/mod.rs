@@ -158,6 +158,15 @@ pub trait Evaluator<G: Geometry>: Send + Sync {
     fn square_weights(&self) -> Option<&[i32]> {
         None
     }
+
+    /// The sum of the square weights over `set` (zero without square weights):
+    /// what the discs a move flips are worth. Evaluations with a faster way than
+    /// one weight per square (a table by row, a disc count) say so here.
+    fn weight_sum(&self, set: G::Bits) -> i32 {
+        self.square_weights().map_or(0, |weights| {
+            squares(set).map(|s| weights[s.index() as usize]).sum()
+        })
+    }
 }
 
 /// A uniformly random square of a non-empty set: the k-th square for k drawn by
@@ -259,6 +268,10 @@ impl<G: Geometry> Evaluator<G> for Box<dyn Evaluator<G>> {
 
     fn square_weights(&self) -> Option<&[i32]> {
         (**self).square_weights()
+    }
+
+    fn weight_sum(&self, set: G::Bits) -> i32 {
+        (**self).weight_sum(set)
     }
 }
 

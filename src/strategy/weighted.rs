@@ -163,10 +163,12 @@ impl WeightedEval {
     pub fn sum<G: Geometry>(&self, bits: G::Bits) -> i32 {
         debug_assert_eq!(self.size, G::SIZE);
         let patterns = 1usize << G::SIZE;
+        // One bounds check for the whole table: every index below is a row's start
+        // plus a SIZE-bit field, which the compiler sees is in range.
+        let rows = &self.row_sums[..G::SIZE as usize * patterns];
         let mut total = 0;
         for row in 0..G::SIZE {
-            let pattern = bits.field(row * G::SIZE, G::SIZE);
-            total += self.row_sums[row as usize * patterns + pattern];
+            total += rows[row as usize * patterns + bits.field(row * G::SIZE, G::SIZE)];
         }
         total
     }
@@ -185,6 +187,12 @@ impl<G: Geometry> Evaluator<G> for WeightedEval {
 
     fn square_weights(&self) -> Option<&[i32]> {
         (!self.own_only).then_some(&self.table[..])
+    }
+
+    #[inline]
+    fn weight_sum(&self, squares: G::Bits) -> i32 {
+        // A row at a time, without a branch per square (a move flips 1 to 18 discs).
+        self.sum::<G>(squares)
     }
 }
 
@@ -234,6 +242,35 @@ mod tests {
         );
         let own_only = WeightedEval::new(preset_table("paip", 8).unwrap(), true);
         assert!(Evaluator::<Size8>::square_weights(&own_only).is_none());
+    }
+
+    /// `weight_sum` (a row at a time) agrees with adding the square weights one by
+    /// one (the trait's default), on every board size and on sets of many shapes.
+    fn weight_sum_is_the_sum_of_weights<G: Geometry>(preset: &str) {
+        let eval = WeightedEval::new(preset_table(preset, G::SIZE).unwrap(), false);
+        let weights = Evaluator::<G>::square_weights(&eval).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15_u128 * 0x1234_5678_9abc_def1;
+        for _ in 0..200 {
+            x = x.wrapping_mul(0x2545_f491_4f6c_dd1d_0000_0000_0000_0001) ^ (x >> 61);
+            let set = G::Bits::from_u128(x) & G::FULL;
+            let by_square: i32 = crate::board::Indices(set)
+                .map(|i| weights[i as usize])
+                .sum();
+            assert_eq!(Evaluator::<G>::weight_sum(&eval, set), by_square);
+        }
+        assert_eq!(Evaluator::<G>::weight_sum(&eval, G::Bits::ZERO), 0);
+        assert_eq!(
+            Evaluator::<G>::weight_sum(&eval, G::FULL),
+            weights.iter().sum::<i32>()
+        );
+    }
+
+    #[test]
+    fn weight_sums_agree_with_the_weights() {
+        use crate::board::{Size10, Size6, Size8};
+        weight_sum_is_the_sum_of_weights::<Size8>("classic");
+        weight_sum_is_the_sum_of_weights::<Size6>("explorer");
+        weight_sum_is_the_sum_of_weights::<Size10>("explorer");
     }
 
     #[test]

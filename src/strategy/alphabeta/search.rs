@@ -44,14 +44,16 @@ const CORNER_BONUS: i32 = 3 * REPLY_WEIGHT;
 const DANGER_PENALTY: i32 = REPLY_WEIGHT;
 
 /// What a move at `index` flipping `flips` adds to the mover's square-weight
-/// evaluation: its square, and each flipped disc twice (it changes sides).
+/// evaluation `eval` (with `weights`): its square, and each flipped disc twice (it
+/// changes sides), summed without a branch per disc (`Evaluator::weight_sum`).
 #[inline]
-fn gain<B: Bits>(weights: &[i32], index: u32, flips: B) -> i32 {
-    let mut gain = weights[index as usize];
-    for flipped in Indices(flips) {
-        gain += 2 * weights[flipped as usize];
-    }
-    gain
+fn gain<G: Geometry, E: Evaluator<G>>(
+    eval: &E,
+    weights: &[i32],
+    index: u32,
+    flips: G::Bits,
+) -> i32 {
+    weights[index as usize] + 2 * eval.weight_sum(flips)
 }
 
 /// One move of a node's list: its ordering key, its square and the position after it.
@@ -83,11 +85,24 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
     killers: [[Option<Square>; KILLERS]; KILLER_DEPTHS],
     /// The squares next to a corner (X- and C-squares), computed once.
     near_corners: G::Bits,
+    /// Under square weights, the other squares of positive weight: tried before
+    /// the rest one ply above the horizon, where a move's weight is most of its value.
+    good: G::Bits,
 }
 
 impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// A fresh search (no budget) for `player` with `memory`.
     pub fn new(player: &'a AlphaBeta<G, E>, memory: &'a mut Memory<G>) -> Self {
+        let near_corners = neighbours::<G>(G::CORNERS);
+        let mut good = G::Bits::ZERO;
+        if let Some(weights) = player.eval.square_weights() {
+            for (index, &weight) in weights.iter().enumerate() {
+                if weight > 0 {
+                    good |= G::Bits::bit(index as u32);
+                }
+            }
+        }
+        let good = good & !G::CORNERS & !near_corners;
         Search {
             player,
             memory,
@@ -96,7 +111,8 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             aborted: false,
             history: [0; 128],
             killers: [[None; KILLERS]; KILLER_DEPTHS],
-            near_corners: neighbours::<G>(G::CORNERS),
+            near_corners,
+            good,
         }
     }
 
@@ -114,6 +130,11 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// Notes that `square` caused a cut-off at remaining `depth`.
     fn cut_off(&mut self, square: Square, depth: u32) {
         self.history[square.index() as usize] += depth * depth;
+        self.killer(square, depth);
+    }
+
+    /// Makes `square` the first killer of remaining `depth`.
+    fn killer(&mut self, square: Square, depth: u32) {
         let slots = &mut self.killers[(depth as usize).min(KILLER_DEPTHS - 1)];
         if slots[0] != Some(square) {
             slots[1] = slots[0];
@@ -328,7 +349,8 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
                 let square = Square::new(index);
                 let flips = board.flips(square);
                 let child = board.play_flips(square, flips);
-                let eval = weighted.map(|(weights, here)| -(here + gain(weights, index, flips)));
+                let eval = weighted
+                    .map(|(weights, here)| -(here + gain(&player.eval, weights, index, flips)));
                 let value = if best == i32::MIN
                     || !self.player.ordering
                     || depth < PVS_MIN_DEPTH
@@ -379,10 +401,20 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     ) -> i32 {
         let last_empty = board.empty_count() == 1;
         let mut best = i32::MIN;
+        // The killers of the horizon first: a reply that refuted a sibling (a
+        // corner, a wall) often refutes this position too.
+        let mut killers = G::Bits::ZERO;
+        for square in self.killers(1).into_iter().flatten() {
+            killers |= G::Bits::bit(square.index());
+        }
+        let killers = killers & moves;
+        let rest = moves & !killers;
         let groups = [
-            moves & G::CORNERS,
-            moves & !G::CORNERS & !self.near_corners,
-            moves & self.near_corners,
+            killers,
+            rest & G::CORNERS,
+            rest & self.good,
+            rest & !G::CORNERS & !self.near_corners & !self.good,
+            rest & self.near_corners,
         ];
         for group in groups {
             for index in Indices(group) {
@@ -398,13 +430,13 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
                         board.play_flips(Square::new(index), flips),
                     )
                 } else {
-                    here + gain(weights, index, flips)
+                    here + gain(&self.player.eval, weights, index, flips)
                 };
-                if value > best {
-                    best = value;
-                    if best >= beta {
-                        return best;
-                    }
+                // A maximum without a branch; only the cut-off branches.
+                best = best.max(value);
+                if best >= beta {
+                    self.killer(Square::new(index), 1);
+                    return best;
                 }
             }
         }
