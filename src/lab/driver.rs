@@ -434,16 +434,17 @@ mod tests {
         (g, deal)
     }
 
+    fn strategy(spec: &str) -> Box<dyn Strategy<Size6>> {
+        StrategySpec::parse(spec)
+            .unwrap()
+            .build::<Size6>(Default::default())
+            .unwrap()
+    }
+
     #[test]
     fn results_come_in_order_and_do_not_depend_on_threads() {
-        let random = StrategySpec::parse("random")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
-        let greedy = StrategySpec::parse("greedy")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
+        let random = strategy("random");
+        let greedy = strategy("greedy");
         let players = [random.as_ref(), greedy.as_ref()];
         let play = |threads| {
             Driver::<Size6>::new(Some(threads)).unwrap().play(
@@ -478,10 +479,7 @@ mod tests {
 
     #[test]
     fn the_loop_draws_random_moves_as_the_strategy_would() {
-        let random = StrategySpec::parse("random")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
+        let random = strategy("random");
         assert!(random.uniform_random());
         let driver = Driver::<Size6>::new(Some(1)).unwrap();
         let play = |players: &[&dyn Strategy<Size6>]| {
@@ -494,10 +492,7 @@ mod tests {
 
     #[test]
     fn a_stream_stops_where_the_sink_says_and_on_the_stop_flag() {
-        let random = StrategySpec::parse("random")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
+        let random = strategy("random");
         let players = [random.as_ref(), random.as_ref()];
         let driver = Driver::<Size6>::new(Some(2)).unwrap();
         let stop = AtomicBool::new(false);
@@ -541,10 +536,7 @@ mod tests {
 
     #[test]
     fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
-        let random = StrategySpec::parse("random")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
+        let random = strategy("random");
         let players = [random.as_ref(), random.as_ref()];
         let stop = AtomicBool::new(false);
         for threads in [1, 2] {
@@ -595,14 +587,8 @@ mod tests {
 
     #[test]
     fn costs_count_every_choice_and_do_not_depend_on_threads() {
-        let search = StrategySpec::parse("alphabeta:depth=2,eval=mobility")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
-        let random = StrategySpec::parse("random")
-            .unwrap()
-            .build::<Size6>(Default::default())
-            .unwrap();
+        let search = strategy("alphabeta:depth=2,eval=mobility");
+        let random = strategy("random");
         let players = [search.as_ref(), random.as_ref()];
         // What is counted, without the time: (games, moves, nodes).
         let counted = |costs: &[Cost]| -> Vec<(u64, u64, u64)> {
