@@ -100,10 +100,12 @@ pub fn run_experiment<'py>(
         .map_err(py_error)?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {
-        written = py
-            .detach(|| write_report(&summary.out))
-            .map_err(py_error)?
-            .len();
+        let report = py.detach(|| write_report(&summary.out)).map_err(py_error)?;
+        // Where the CLI says them: on stderr, as well as in the report.
+        for warning in &report.warnings {
+            eprintln!("warning: {warning}");
+        }
+        written = report.files.len();
     }
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;

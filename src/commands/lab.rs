@@ -203,7 +203,7 @@ pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Run
 
 /// `reversi-lab report`: charts, report.md and report.html for a results folder.
 pub fn report(dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let written = crate::report::write_report(dir)?;
+    let written = super::write_report(dir)?;
     writeln!(
         out,
         "wrote {} files: {} and charts in {}",
@@ -242,7 +242,7 @@ pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<E
         return Ok(Ending::Interrupted);
     }
     // The tune's report, which also writes each validation run's.
-    crate::report::write_report(&summary.out)?;
+    super::write_report(&summary.out)?;
     writeln!(out, "results in {}", summary.out.display()).ok();
     Ok(Ending::Finished)
 }
@@ -268,7 +268,7 @@ pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Resu
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);
     }
-    crate::report::write_report(&summary.out)?;
+    super::write_report(&summary.out)?;
     write!(out, "{table}").ok();
     Ok(Ending::Finished)
 }

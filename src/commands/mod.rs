@@ -38,3 +38,13 @@ pub enum OutputFormat {
     /// For scripts: JSON (`match`: one object; `solve`: one object per line; `strategies`: one array).
     Json,
 }
+
+/// Writes a results folder's report and says its warnings on stderr, where the run
+/// is watched, as well as in the report. Returns the files written.
+fn write_report(dir: &std::path::Path) -> crate::error::Result<Vec<std::path::PathBuf>> {
+    let written = crate::report::write_report(dir)?;
+    for warning in &written.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(written.files)
+}

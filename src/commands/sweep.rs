@@ -53,7 +53,7 @@ pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);
     }
-    crate::report::write_report(&summary.out)?;
+    super::write_report(&summary.out)?;
     for row in &rows {
         writeln!(out, "{}", line(row)).ok();
     }

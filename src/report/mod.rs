@@ -44,11 +44,24 @@ pub fn formats() -> Vec<Box<dyn ReportFormat>> {
     vec![Box::new(markdown::Markdown), Box::new(html::Html)]
 }
 
+/// What [`write_report`] wrote, and what the person running it should hear as well
+/// as read in the report (the command says it: the library prints nothing).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// The files written: charts (PNG and SVG) and each report format.
+    pub files: Vec<PathBuf>,
+    /// Warnings the report also opens with (replayed games), a line each.
+    pub warnings: Vec<String>,
+}
+
 /// Draws the charts and writes every report format into a results folder: a run's
-/// (with its ablation, if it is one) or a tune's. Returns the files written.
-pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
+/// (with its ablation, if it is one) or a tune's.
+pub fn write_report(dir: &Path) -> Result<Written> {
+    let mut warnings = Vec::new();
     let (doc, charts) = if tune::is_tune_folder(dir) {
-        tune::report(dir)?
+        let (doc, charts, nested) = tune::report(dir)?;
+        warnings = nested;
+        (doc, charts)
     } else {
         let results = Results::load(dir)?;
         let mut charts = draw_all(&results)?;
@@ -61,10 +74,7 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             None => None,
         };
-        if let Some(warning) = diversity::warning(&results) {
-            // Said where the run is watched too, not only in the report.
-            eprintln!("warning: {warning}");
-        }
+        warnings.extend(diversity::warning(&results));
         let mut doc = run::document(&results, &charts, ablation.as_ref());
         // A sweep's own section comes first, its charts beside it rather than among the run's.
         if let Some(rows) = crate::studies::sweep::read_rows(dir)? {
@@ -90,7 +100,10 @@ pub fn write_report(dir: &Path) -> Result<Vec<PathBuf>> {
         std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         written.push(path);
     }
-    Ok(written)
+    Ok(Written {
+        files: written,
+        warnings,
+    })
 }
 
 /// The warning a report of an unfinished run opens with, if it is one.

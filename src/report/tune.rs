@@ -133,8 +133,9 @@ fn settings(tune: &Tune, raw: &toml::Table) -> Vec<(String, String)> {
     rows
 }
 
-/// Draws the tune's charts (and redraws each validation run's report) and builds its report.
-pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>)> {
+/// Draws the tune's charts (and redraws each validation run's report) and builds its
+/// report; returns the validation reports' warnings with it.
+pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>, Vec<String>)> {
     let (tune, raw) = load(dir)?;
     let trace_path = dir.join("trace.csv");
     if !trace_path.is_file() {
@@ -198,6 +199,7 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>)> {
     let mut interval_rows = Vec::new();
     let mut links = Vec::new();
     let mut first_run = None;
+    let mut warnings = Vec::new();
     if let Some(line) = validate::skipped(&tune) {
         lines.push(line);
     }
@@ -206,7 +208,7 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>)> {
         let folder = validate::folder(dir, &opponent);
         if found.started {
             // Each validation run is a run folder with its own report.
-            super::write_report(&folder)?;
+            warnings.extend(super::write_report(&folder)?.warnings);
             links.push((
                 format!("tuned vs {opponent}: the validation run's report"),
                 format!("validation-{opponent}/report.html"),
@@ -337,5 +339,5 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>)> {
             trace_section,
         ],
     };
-    Ok((doc, charts))
+    Ok((doc, charts, warnings))
 }
