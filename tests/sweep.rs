@@ -197,6 +197,24 @@ fn a_folder_is_never_overwritten_silently() {
     assert_eq!(before, fs::read(d.join("r/sweep.csv")).unwrap());
 }
 
+/// `--resume` keeps the games per pair a sweep was started with, as `run --resume`
+/// does, rather than the file's (which would not match the folder).
+#[test]
+fn resume_keeps_the_games_given_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("s.toml"), TINY).unwrap();
+    ok(
+        d,
+        &["sweep", "s.toml", "--out", "r", "--quiet", "--games", "2"],
+    );
+    let before = fs::read(d.join("r/sweep.csv")).unwrap();
+    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--resume"]);
+    assert_eq!(before, fs::read(d.join("r/sweep.csv")).unwrap());
+    let games = fs::read_to_string(d.join("r/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 3 * 2, "{games}");
+}
+
 #[test]
 fn bad_sweeps_exit_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::lab::experiment::check_games_per_pair;
-use crate::lab::rows::RunRecord;
+use crate::lab::rows::{ResumeGiven, RunRecord};
 use crate::lab::runner::default_out;
 use crate::lab::setup::check_threads;
 use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Shard, Status};
@@ -147,20 +147,18 @@ pub fn with_overrides(
         )));
     }
     if args.output.resume && run_path.is_file() {
-        let recorded = RunRecord::load(&run_path)?.experiment;
+        let record = RunRecord::load(&run_path)?;
         if !given {
-            experiment = Experiment::recorded(&recorded, &out)?;
+            experiment = Experiment::recorded(&record.experiment, &out)?;
         }
-        let number = |key: &str| recorded.get(key).and_then(toml::Value::as_integer);
-        if let (None, Some(games)) = (args.games, number("games_per_pair")) {
-            experiment.games_per_pair = games as u64;
-        }
-        if let (None, Some(seed)) = (args.seed, number("seed")) {
-            experiment.setup.seed = seed as u64;
-        }
-        if args.threads.is_none() {
-            experiment.setup.threads = number("threads").map(|t| t as usize);
-        }
+        record.resume_settings(
+            &mut experiment,
+            ResumeGiven {
+                games: args.games.is_some(),
+                seed: args.seed.is_some(),
+                threads: args.threads.is_some(),
+            },
+        );
     }
     if let Some(games) = args.games {
         experiment.games_per_pair = check_games_per_pair(games, "--games ")?;

@@ -348,6 +348,22 @@ impl RunRecord {
         )
     }
 
+    /// What `--resume` keeps from the run when the command line does not say it
+    /// again: the games per pair, the seed and the threads it was started with
+    /// (applied to `experiment`, each only where its `given` flag is false).
+    pub fn resume_settings(&self, experiment: &mut super::Experiment, given: ResumeGiven) {
+        let number = |key: &str| self.experiment.get(key).and_then(toml::Value::as_integer);
+        if let (false, Some(games)) = (given.games, number("games_per_pair")) {
+            experiment.games_per_pair = games as u64;
+        }
+        if let (false, Some(seed)) = (given.seed, number("seed")) {
+            experiment.setup.seed = seed as u64;
+        }
+        if !given.threads {
+            experiment.setup.threads = number("threads").map(|t| t as usize);
+        }
+    }
+
     /// Reads `run.toml`.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
@@ -359,6 +375,17 @@ impl RunRecord {
             ))
         })
     }
+}
+
+/// Which of the settings [`RunRecord::resume_settings`] restores the command line gives again.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ResumeGiven {
+    /// `--games` was given.
+    pub games: bool,
+    /// `--seed` was given (or the command has none, and its file's seed stands).
+    pub seed: bool,
+    /// `--threads` was given.
+    pub threads: bool,
 }
 
 /// The CSV header line a row type writes.

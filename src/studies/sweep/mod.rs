@@ -7,7 +7,8 @@ use crate::error::{closest, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
-use crate::lab::rows::{csv_bytes, read_csv};
+use crate::lab::rows::{csv_bytes, read_csv, ResumeGiven, RunRecord};
+use crate::lab::runner::default_out;
 use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
 use crate::strategy::spec::KINDS;
 use crate::strategy::StrategySpec;
@@ -396,6 +397,26 @@ pub fn sweep(
     options: &RunOptions<'_>,
 ) -> Result<(RunSummary, Vec<SweepRow>)> {
     let mut sweep = Sweep::load(path)?;
+    if options.resume {
+        // As `run --resume` does: the games and threads the sweep was started with,
+        // unless given again (the sweep file's own would not match its games).
+        let out = options
+            .out
+            .clone()
+            .unwrap_or_else(|| default_out(&sweep.experiment.name, None));
+        let run_path = out.join("run.toml");
+        if run_path.is_file() {
+            RunRecord::load(&run_path)?.resume_settings(
+                &mut sweep.experiment,
+                ResumeGiven {
+                    games: games.is_some(),
+                    // The sweep file's seed is the one it ran with (no --seed).
+                    seed: true,
+                    threads: threads.is_some(),
+                },
+            );
+        }
+    }
     if let Some(games) = games {
         sweep.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
     }
