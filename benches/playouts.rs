@@ -5,10 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use reversi_lab::board::{Board, Size8, Square};
-use reversi_lab::commands::{MatchArgs, MatchPlan, OutputFormat, RulesArgs};
+use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::schedule::splitmix;
 use reversi_lab::strategy::nth_square;
 use std::hint::black_box;
+
+mod common;
 
 const GAMES: u64 = 100_000;
 
@@ -41,22 +43,7 @@ fn plain_playouts(games: u64) -> u64 {
 
 /// `reversi-lab match random random --games GAMES --threads 1`.
 fn random_match() -> MatchPlan {
-    MatchPlan::new(&MatchArgs {
-        a: "random".into(),
-        b: "random".into(),
-        games: GAMES,
-        seed: 1,
-        threads: 1,
-        size: 8,
-        rules: RulesArgs {
-            anti: false,
-            scoring: Default::default(),
-        },
-        openings: 0,
-        csv: None,
-        format: OutputFormat::Text,
-    })
-    .unwrap()
+    common::match_plan("random", "random", GAMES, 1)
 }
 
 fn playouts(c: &mut Criterion) {

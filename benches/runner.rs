@@ -3,10 +3,12 @@
 //! the throughput figure measures them (`run` should keep 90% of `match`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use reversi_lab::commands::{MatchArgs, MatchPlan, OutputFormat, RulesArgs};
+use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::{run, Experiment, Format, RunOptions, Setup};
 use reversi_lab::strategy::StrategySpec;
 use std::sync::atomic::AtomicBool;
+
+mod common;
 
 const GAMES: u64 = 100_000;
 
@@ -28,22 +30,7 @@ fn experiment(threads: usize) -> Experiment {
 /// `reversi-lab match greedy greedy --games GAMES --threads T`: the same games as
 /// the experiment's (one pair, seed 1, A black in even games).
 fn match_plan(threads: usize) -> MatchPlan {
-    MatchPlan::new(&MatchArgs {
-        a: "greedy".into(),
-        b: "greedy".into(),
-        games: GAMES,
-        seed: 1,
-        threads,
-        size: 8,
-        rules: RulesArgs {
-            anti: false,
-            scoring: Default::default(),
-        },
-        openings: 0,
-        csv: None,
-        format: OutputFormat::Text,
-    })
-    .unwrap()
+    common::match_plan("greedy", "greedy", GAMES, threads)
 }
 
 fn runner(c: &mut Criterion) {

@@ -30,34 +30,25 @@ fn fitted_weights_read_back_and_predict_the_endgame() {
     let d = dir.path();
     fs::write(d.join("few.toml"), GAMES).unwrap();
     ok(d, &["run", "few.toml", "--out", "games", "--quiet"]);
-    let out = ok(
-        d,
-        &[
+    let fit_games = |extra: &[&str]| {
+        let mut args = vec![
             "fit-patterns",
             "games",
             "--out",
             "w.bin",
             "--iterations",
             "20",
-        ],
-    );
+        ];
+        args.extend(extra);
+        ok(d, &args)
+    };
+    let out = fit_games(&[]);
     assert!(out.starts_with("fitted 1"), "{out}");
     assert!(out.contains("of 200 games"), "{out}");
     let bytes = fs::read(d.join("w.bin")).unwrap();
     Weights::decode(&bytes).unwrap();
     // The same games, fitted again, give the same file.
-    ok(
-        d,
-        &[
-            "fit-patterns",
-            "games",
-            "--out",
-            "w.bin",
-            "--iterations",
-            "20",
-            "--force",
-        ],
-    );
+    fit_games(&["--force"]);
     assert_eq!(fs::read(d.join("w.bin")).unwrap(), bytes);
     // Near the end the patterns see most of the board: the fit must beat a constant.
     let fitted = fit(&[d.join("games")], 20).unwrap();
