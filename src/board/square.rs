@@ -2,10 +2,12 @@
 
 use std::fmt;
 
-/// Every square's name on every board size up to 10 (zero-padded to three bytes),
-/// made at compile time: naming a square is then a lookup.
-static NAMES: [[[u8; 3]; 100]; 11] = {
-    let mut names = [[[0u8; 3]; 100]; 11];
+/// Every square's name on every board size up to 10, made at compile time so that
+/// naming a square is a lookup: the name zero-padded to three bytes, then its length.
+/// 256 entries a size, so any `Square` indexes it without a bounds check, and four
+/// bytes an entry, so a transcript copies one word a move.
+static NAMES: [[[u8; 4]; 256]; 11] = {
+    let mut names = [[[0u8; 4]; 256]; 11];
     let mut size = 1;
     while size <= 10 {
         let mut index = 0;
@@ -16,8 +18,10 @@ static NAMES: [[[u8; 3]; 100]; 11] = {
             if row >= 10 {
                 name[1] = b'0' + (row / 10) as u8;
                 name[2] = b'0' + (row % 10) as u8;
+                name[3] = 3;
             } else {
                 name[1] = b'0' + row as u8;
+                name[3] = 2;
             }
             index += 1;
         }
@@ -76,33 +80,34 @@ impl Square {
     /// are written for every game a run plays).
     #[inline]
     pub fn push_name(self, size: u32, out: &mut String) {
-        let name = &NAMES[size as usize][self.0 as usize];
+        let name = &NAMES[size as usize][usize::from(self.0)];
         // SAFETY: the table holds ASCII letters and digits only, so `out` stays UTF-8.
         let bytes = unsafe { out.as_mut_vec() };
         // Byte by byte: copying a slice is a call to memcpy, dearer than these pushes.
         bytes.reserve(3);
         bytes.push(name[0]);
         bytes.push(name[1]);
-        if name[2] != 0 {
+        if name[3] == 3 {
             bytes.push(name[2]);
         }
     }
 
-    /// Appends the names of `squares` to `out` (a transcript, `f5d6c3`): each name
-    /// copied as three bytes from the table and the end moved on by its length, so a
-    /// 60-move game is a few hundred instructions (runs write one per game).
+    /// Appends the names of `squares` to `out` (a transcript, `f5d6c3`): each entry
+    /// copied as four bytes from the table and the end moved on by the name's length,
+    /// so a 60-move game is a few hundred instructions (runs write one per game).
     pub fn push_names(squares: &[Square], size: u32, out: &mut String) {
         let table = &NAMES[size as usize];
-        let start = out.len();
-        // SAFETY: only the table's ASCII letters and digits and zeros (cut off below)
+        // SAFETY: only the table's ASCII letters and digits, and bytes cut off below,
         // are written, so `out` stays UTF-8.
         let bytes = unsafe { out.as_mut_vec() };
-        bytes.resize(start + 3 * squares.len(), 0);
+        let start = bytes.len();
+        // One spare byte: the last entry's length byte lands there before the cut.
+        bytes.resize(start + 3 * squares.len() + 1, 0);
         let mut end = start;
         for square in squares {
-            let name = table[square.0 as usize];
-            bytes[end..end + 3].copy_from_slice(&name);
-            end += 2 + usize::from(name[2] != 0);
+            let name = table[usize::from(square.0)];
+            bytes[end..end + 4].copy_from_slice(&name);
+            end += usize::from(name[3]);
         }
         bytes.truncate(end);
     }

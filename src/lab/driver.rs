@@ -348,6 +348,9 @@ impl<G: Geometry> Driver<G> {
                 let rate = (end - scheduled) as f64 / clock.elapsed().as_secs_f64().max(1e-6);
                 chunk = ((rate * 0.25) as u64).clamp(16, (2 * chunk).min(1 << 15));
                 scheduled = end;
+                // The writer drains the last chunk alone, with the workers idle: near
+                // the end, chunks of a quarter of the games left keep that wait short.
+                chunk = chunk.min((games.end - scheduled).div_ceil(4).max(1024));
                 if chunks.send(batches).is_err() {
                     break; // the writer has stopped
                 }
