@@ -195,6 +195,23 @@ fn stability_prefers_stable_discs() {
     );
 }
 
+#[test]
+fn pattern_plays_the_best_pattern_value() {
+    let weights = reversi_lab::strategy::pattern::Weights::shipped();
+    for (seed, plies) in [(3, 12), (11, 30), (19, 44)] {
+        let board = random_position::<Size8>(seed, plies).unwrap();
+        let expected = argmax(board, |s| {
+            let after = board.play(s).pass();
+            i64::from(weights.evaluate(after.player, after.opponent))
+        });
+        assert_eq!(
+            choices(build::<Size8>("pattern").as_ref(), board, 100),
+            expected,
+            "seed {seed}"
+        );
+    }
+}
+
 /// Reference scores for the one-ply heuristics, computed from scratch.
 fn mobility_score<G: Geometry>(board: Board<G>, s: Square) -> i64 {
     let after = board.play(s);
@@ -299,9 +316,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn alphabeta_equals_minimax(seed in any::<u64>(), plies in 2usize..56, depth in 1u32..4, which in 0usize..4) {
+    fn alphabeta_equals_minimax(seed in any::<u64>(), plies in 2usize..56, depth in 1u32..4, which in 0usize..5) {
         let Some(board) = random_position::<Size8>(seed, plies) else { return Ok(()) };
-        let evals = ["weighted", "mobility", "eval", "greedy"];
+        let evals = ["weighted", "mobility", "eval", "greedy", "pattern"];
         let rules = Rules::default();
         let reference_eval = StrategySpec::parse(evals[which]).unwrap().build_evaluator::<Size8>().unwrap();
         let expected = minimax_root(board, depth, reference_eval.as_ref(), rules);
@@ -580,6 +597,11 @@ fn every_strategy_plays_every_size_and_the_anti_rules() {
             anti: true,
         };
         for kind in reversi_lab::strategy::spec::KINDS {
+            if kind.name == "pattern" && G::SIZE != 8 {
+                let refused = StrategySpec::parse("pattern").unwrap().build::<G>(rules);
+                assert!(refused.is_err(), "pattern on {}x{}", G::SIZE, G::SIZE);
+                continue;
+            }
             let spec = match kind.name {
                 "solver" => "alphabeta:depth=1,endgame=8".to_string(),
                 "alphabeta" => "alphabeta:depth=2,eval=eval".to_string(),

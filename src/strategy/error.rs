@@ -58,18 +58,26 @@ pub enum SpecError {
         /// The values allowed.
         accepted: RangeInclusive<u32>,
     },
+    /// `pattern` on a board other than 8x8.
+    #[error("strategy 'pattern' is fitted for 8x8 boards, not {size}x{size}: use weighted, mobility, stability or eval on this board")]
+    PatternSize {
+        /// The board size.
+        size: u32,
+    },
     /// `alphabeta` with `nodes = 0`, which could never search a node.
     #[error("strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out")]
     NoNodes,
     /// A strategy where an evaluation is needed.
-    #[error("'{kind}' is not an evaluation: use weighted, mobility, stability, eval or greedy")]
+    #[error(
+        "'{kind}' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy"
+    )]
     NotAnEvaluation {
         /// The kind given.
         kind: &'static str,
     },
     /// A search `eval` that is not an evaluation. A variant of its own because,
     /// where users write it, `greedy` needs saying that it means the disc count.
-    #[error("alphabeta eval: '{kind}' is not an evaluation: use weighted, mobility, stability, eval or greedy (disc count)")]
+    #[error("alphabeta eval: '{kind}' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)")]
     SearchEvalNotAnEvaluation {
         /// The kind given.
         kind: &'static str,

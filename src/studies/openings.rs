@@ -197,7 +197,7 @@ pub fn values<G: Geometry>(
     if let Some(first) = tree.classes.first() {
         if value(&mut Memory::new(), first).is_none() {
             return Err(Error::input(format!(
-                "--eval {}: this strategy chooses by a rule and gives positions no value; use alphabeta, solver or an evaluation (greedy, weighted, mobility, stability, eval)",
+                "--eval {}: this strategy chooses by a rule and gives positions no value; use alphabeta, solver or an evaluation (greedy, weighted, mobility, stability, pattern, eval)",
                 spec.kind()
             )));
         }

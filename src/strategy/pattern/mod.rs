@@ -1,7 +1,7 @@
 //! The 8x8 pattern evaluation: a fitted value for every configuration of a few
 //! lines, edges and corner regions, summed over the board, per stage of the game.
 //! It estimates the final disc margin for the side to move; the solver orders its
-//! deep nodes by it. The weights are fitted from games by `reversi-lab
+//! deep nodes by it, and the `pattern` strategy kind plays by it. The weights are fitted from games by `reversi-lab
 //! fit-patterns` and shipped in `weights-8x8.bin.zst`.
 
 mod index;
@@ -9,6 +9,7 @@ mod index;
 pub use index::{canonical, digit_symmetries, instances, table_len, Instance, Pattern, PATTERNS};
 
 use crate::board::{Bits, Board, Geometry};
+use crate::strategy::Evaluator;
 use std::io::Read;
 use std::sync::OnceLock;
 
@@ -156,6 +157,35 @@ impl Weights {
                 board.opponent.to_u128() as u64,
             )
         })
+    }
+}
+
+/// `pattern`: the shipped weights as an evaluation (as a player, one ply deep; as a
+/// search's `eval`, at its horizon), in 1/[`SCALE`] of a disc of estimated final margin.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternEval {
+    weights: &'static Weights,
+}
+
+impl PatternEval {
+    /// The shipped weights for boards of `G`: None unless 8x8, the board their
+    /// patterns (lines, edges, corner regions) were cut for.
+    #[must_use]
+    pub fn for_board<G: Geometry>() -> Option<Self> {
+        (G::CELLS == 64).then(|| PatternEval {
+            weights: Weights::shipped(),
+        })
+    }
+}
+
+impl<G: Geometry> Evaluator<G> for PatternEval {
+    #[inline]
+    fn evaluate(&self, board: Board<G>) -> i32 {
+        // Only made for 8x8 (`for_board`), whose bits are the u64 the patterns read.
+        self.weights.evaluate(
+            board.player.to_u128() as u64,
+            board.opponent.to_u128() as u64,
+        )
     }
 }
 

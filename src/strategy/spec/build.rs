@@ -4,6 +4,7 @@
 use super::{AlphaBetaSpec, EvalSpec, SquaresSpec, StrategySpec};
 use crate::board::Geometry;
 use crate::game::Rules;
+use crate::strategy::pattern::PatternEval;
 use crate::strategy::{
     AlphaBeta, CornerEdge, CornerFirst, DiscEval, Evaluator, FeatureEval, Greedy, MinimumDisc,
     MobilityEval, OnePly, Parity, RandomMove, Solver, SpecError, StabilityEval, Strategy,
@@ -80,6 +81,9 @@ impl StrategySpec {
                 frontier: *frontier,
             }),
             StrategySpec::Stability => then.with(StabilityEval),
+            StrategySpec::Pattern => then.with(
+                PatternEval::for_board::<G>().ok_or(SpecError::PatternSize { size: G::SIZE })?,
+            ),
             StrategySpec::Greedy => then.with(DiscEval),
             StrategySpec::Eval(spec) => then.with(feature_eval(spec, G::SIZE)?),
             other => return Err(SpecError::NotAnEvaluation { kind: other.kind() }),
@@ -104,6 +108,7 @@ impl StrategySpec {
             StrategySpec::Weighted(_)
             | StrategySpec::Mobility { .. }
             | StrategySpec::Stability
+            | StrategySpec::Pattern
             | StrategySpec::Eval(_) => self.with_evaluator::<G, _>(OnePlyOver)?,
             StrategySpec::Parity { endgame, base } => Box::new(Parity {
                 endgame: *endgame,
@@ -154,8 +159,20 @@ mod tests {
                 .err()
                 .unwrap()
                 .to_string(),
-            "'random' is not an evaluation: use weighted, mobility, stability, eval or greedy"
+            "'random' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy"
         );
+    }
+
+    #[test]
+    fn the_pattern_evaluation_is_for_8x8_only() {
+        for spec in ["pattern", "alphabeta:depth=2,eval=pattern"] {
+            let spec = StrategySpec::parse(spec).unwrap();
+            assert!(spec.build::<Size8>(Rules::default()).is_ok());
+            assert_eq!(
+                spec.build::<Size6>(Rules::default()).err().unwrap().to_string(),
+                "strategy 'pattern' is fitted for 8x8 boards, not 6x6: use weighted, mobility, stability or eval on this board"
+            );
+        }
     }
 
     #[test]

@@ -119,6 +119,11 @@ pub const KINDS: &[KindInfo] = &[
         params: &[],
     },
     KindInfo {
+        name: "pattern",
+        help: "the fitted 8x8 pattern evaluation (the solver's ordering): the estimated final margin after the move",
+        params: &[],
+    },
+    KindInfo {
         name: "eval",
         help: "the tunable evaluation: a weighted sum of named features, one ply deep",
         params: &[
@@ -141,7 +146,7 @@ pub const KINDS: &[KindInfo] = &[
         help: "negamax alpha-beta search over an evaluation, with iterative deepening, ordering and a table",
         params: &[
             p("depth", "plies to search (passes do not count)"),
-            p("eval", "the evaluation: weighted, mobility, stability, eval or greedy (disc count), as a table or spec"),
+            p("eval", "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec"),
             p("endgame", "solve exactly when at most this many squares are empty (0: never)"),
             described("nodes", "none", "node budget per move: stop deepening once it is spent"),
             p("table", "use a transposition table (and iterative deepening from depth 7, or with nodes)"),

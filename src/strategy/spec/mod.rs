@@ -82,6 +82,8 @@ pub enum StrategySpec {
     },
     /// `stability`.
     Stability,
+    /// `pattern`: the fitted 8x8 pattern evaluation.
+    Pattern,
     /// `eval`.
     Eval(EvalSpec),
     /// `alphabeta`.
@@ -246,6 +248,7 @@ impl StrategySpec {
             "corner-first" => StrategySpec::CornerFirst,
             "corner-edge" => StrategySpec::CornerEdge,
             "stability" => StrategySpec::Stability,
+            "pattern" => StrategySpec::Pattern,
             "minimum-disc" => {
                 #[derive(Deserialize, Default)]
                 #[serde(deny_unknown_fields, default)]
@@ -401,6 +404,7 @@ impl StrategySpec {
             StrategySpec::Mobility { .. } => "mobility",
             StrategySpec::Parity { .. } => "parity",
             StrategySpec::Stability => "stability",
+            StrategySpec::Pattern => "pattern",
             StrategySpec::Eval(_) => "eval",
             StrategySpec::Alphabeta(_) => "alphabeta",
             StrategySpec::Solver { .. } => "solver",
@@ -443,6 +447,7 @@ impl StrategySpec {
             StrategySpec::Weighted(_)
                 | StrategySpec::Mobility { .. }
                 | StrategySpec::Stability
+                | StrategySpec::Pattern
                 | StrategySpec::Eval(_)
                 | StrategySpec::Greedy
         )
@@ -581,7 +586,7 @@ mod tests {
     /// The messages users see, word for word: the error type must not change them.
     #[test]
     fn messages_are_the_projects_own() {
-        let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, eval, alphabeta, solver";
+        let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, pattern, eval, alphabeta, solver";
         let parse_cases = [
             ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
             ("{ kind = 3 }", "`kind` must be a string such as \"greedy\"".into()),
@@ -591,7 +596,7 @@ mod tests {
             ("greedy:depth=3", "strategy 'greedy' takes no parameters, but 'depth' was given".into()),
             ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
             ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number of at least 0".into()),
-            ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, eval or greedy (disc count)".into()),
+            ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)".into()),
             ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
             ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
             ("alphabeta:table_bits=9", "strategy 'alphabeta': table_bits = 9 is out of range: use 10 to 26".into()),
