@@ -162,9 +162,7 @@ impl<G: Geometry> Driver<G> {
     /// Plays one game on the calling worker, with that worker's memories.
     fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> (Game<G>, Spent) {
         let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
-        let mut memories = self.memories[worker]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut memories = lock(&self.memories[worker]);
         if memories.len() < players.len() {
             memories.resize_with(players.len(), Memory::new);
         }
@@ -300,6 +298,11 @@ impl<G: Geometry> Driver<G> {
         let done = AtomicBool::new(false);
         let halted = || stop.load(Ordering::Relaxed) || done.load(Ordering::Relaxed);
         let wanted = games.end - games.start;
+        // Batches the writer has emptied, for the workers to fill again: a fresh buffer
+        // per batch cost page faults and cache misses that were a visible share of a
+        // fast game (greedy against greedy).
+        let spare = Mutex::new(Vec::<Batch<T>>::new());
+        let spare = &spare;
         std::thread::scope(|scope| {
             // One chunk waits while the writer drains another: enough to keep the
             // workers busy, little memory.
@@ -313,9 +316,9 @@ impl<G: Geometry> Driver<G> {
                 };
                 let mut concluded = false;
                 'chunks: for chunk in received {
-                    for batch in chunk {
+                    for mut batch in chunk {
                         let mut start = 0;
-                        for (row, spent, end) in batch.rows {
+                        for (row, spent, end) in batch.rows.drain(..) {
                             streamed.consumed += 1;
                             add_spent(&mut streamed.costs, spent);
                             let flow = sink(row, &batch.bytes[start..end]);
@@ -329,6 +332,8 @@ impl<G: Geometry> Driver<G> {
                         if batch.cut {
                             break 'chunks; // games after the first one skipped are dropped
                         }
+                        batch.bytes.clear();
+                        lock(spare).push(batch);
                     }
                 }
                 done.store(true, Ordering::Relaxed);
@@ -340,7 +345,8 @@ impl<G: Geometry> Driver<G> {
             while scheduled < games.end && !halted() {
                 let end = (scheduled + chunk).min(games.end);
                 let clock = Instant::now();
-                let batches = self.play_batches(players, scheduled..end, &deal, &finish, &halted);
+                let batches =
+                    self.play_batches(players, scheduled..end, &deal, &finish, &halted, spare);
                 // Chunks of about a quarter of a second: responsive progress and
                 // interruption, little memory, and the wait for a chunk's last games
                 // (one batch at most) is a small share of it. Grow at most twice over
@@ -372,6 +378,7 @@ impl<G: Geometry> Driver<G> {
         deal: &(impl Fn(u64) -> (D, Deal<G>) + Sync),
         finish: &(impl Fn(u64, D, Game<G>, &mut Vec<u8>) -> T + Sync),
         halted: &(impl Fn() -> bool + Sync),
+        spare: &Mutex<Vec<Batch<T>>>,
     ) -> Vec<Batch<T>> {
         let count = games.end - games.start;
         // Some 16 batches per worker, so that a chunk of costly games still spreads
@@ -382,18 +389,23 @@ impl<G: Geometry> Driver<G> {
                 .into_par_iter()
                 .map(|b| {
                     let first = games.start + b * size;
-                    let mut batch = Batch {
+                    let mut batch = lock(spare).pop().unwrap_or_else(|| Batch {
                         rows: Vec::with_capacity(size as usize),
                         bytes: Vec::new(),
                         cut: false,
-                    };
+                    });
+                    // The batch's games first, then their rows: each loop then runs
+                    // with its own code and data in cache.
+                    let mut played = Vec::with_capacity(size as usize);
                     for index in first..(first + size).min(games.end) {
                         if halted() {
                             batch.cut = true;
                             break;
                         }
                         let (data, deal) = deal(index);
-                        let (game, spent) = self.play_one(players, deal);
+                        played.push((index, data, self.play_one(players, deal)));
+                    }
+                    for (index, data, (game, spent)) in played {
                         let row = finish(index, data, game, &mut batch.bytes);
                         if batch.rows.is_empty() {
                             // Room for the batch's rows at once, sized by its first one
@@ -410,6 +422,13 @@ impl<G: Geometry> Driver<G> {
                 .collect()
         })
     }
+}
+
+/// The lock, whether or not a thread panicked holding it (what it guards stays whole).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Consecutive games played by one worker: each result with its cost and where its
