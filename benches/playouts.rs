@@ -1,5 +1,5 @@
 //! Random games: `random` against `random` through the match path (the schedule,
-//! the driver, the game record, the per-game ChaCha8 generator) beside a plain
+//! the driver, the game record, the per-game Xoshiro256++ generator) beside a plain
 //! playout loop over `Board` with a small fast generator, the floor the match path
 //! is held to (90% of its games per second). One thread each.
 //!

@@ -130,21 +130,24 @@ const MAX_MOVES: usize = (SIZES[SIZES.len() - 1] * SIZES[SIZES.len() - 1]) as us
 
 /// A game's moves, kept inline: a random game costs about as much as one heap
 /// allocation and its release would add to it, and most games are random or cheap.
+/// Room for every `u8` index, so that a move is stored without a bounds check.
 #[derive(Clone, Copy)]
 struct MoveList {
-    squares: [Square; MAX_MOVES],
+    squares: [Square; 256],
     len: u8,
 }
 
+const _: () = assert!(MAX_MOVES < 256, "a move list's length is a u8");
+
 impl MoveList {
     const EMPTY: Self = MoveList {
-        squares: [Square::new(0); MAX_MOVES],
+        squares: [Square::new(0); 256],
         len: 0,
     };
 
     #[inline]
     fn push(&mut self, square: Square) {
-        // Every move fills an empty square, so the largest board never overflows.
+        // Every move fills an empty square: at most MAX_MOVES of them.
         self.squares[usize::from(self.len)] = square;
         self.len += 1;
     }

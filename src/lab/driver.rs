@@ -104,17 +104,21 @@ pub fn play_game_costed<G: Geometry>(
 /// made (black, white): moves with more than one legal square.
 #[inline]
 fn play_random<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [u64; 2] {
+    // A copy the loop owns, so that its state stays in registers rather than being
+    // written back after every draw.
+    let mut local = rng.clone();
     let mut choices = [0; 2];
     loop {
         let moves = game.legal_moves();
         if moves.is_empty() {
+            *rng = local;
             return choices;
         }
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
             choices[game.side() as usize] += 1;
-            random_square(moves, rng)
+            random_square(moves, &mut local)
         };
         game.play_unchecked(square);
     }
