@@ -1,9 +1,13 @@
 //! Random games: `random` against `random` through the match path (the schedule,
-//! the driver, the game record, the per-game ChaCha8 generator) beside a plain
+//! the driver, the game record, the per-game Xoshiro256++ generator) beside a plain
 //! playout loop over `Board` with a small fast generator, the floor the match path
 //! is held to (90% of its games per second). One thread each.
+//!
+//! `cargo bench --bench playouts -- --once WHICH GAMES` plays GAMES games once and
+//! exits, for instruction counts under `valgrind --tool=callgrind`, which the shared
+//! machine's load does not disturb. WHICH: `plain` or `match`.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use reversi_lab::board::{Board, Size8, Square};
 use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::schedule::splitmix;
@@ -60,5 +64,27 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
+/// `--once WHICH GAMES`: one run of either side, its result printed.
+fn once(which: &str, games: &str) {
+    let games: u64 = games.parse().expect("--once GAMES is a number");
+    match which {
+        "plain" => println!("{}", plain_playouts(games)),
+        "match" => {
+            let plan = common::match_plan("random", "random", games, 1);
+            println!("{:?}", plan.tally().unwrap().0.paired.games);
+        }
+        other => panic!("--once {other}: use plain or match"),
+    }
+}
+
 criterion_group!(benches, playouts);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--once") {
+        once(&args[at + 1], &args[at + 2]);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,6 +1,6 @@
 //! Whole games: rules and scoring, automatic passes, outcomes and transcripts (`f5d6c3...`).
 
-use crate::board::{squares, Bits, Board, Color, Geometry, Position, Square};
+use crate::board::{squares, Bits, Board, Color, Geometry, Position, Square, SIZES};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -125,6 +125,53 @@ pub enum MoveError {
     },
 }
 
+/// The squares of the largest board: no game has more moves.
+const MAX_MOVES: usize = (SIZES[SIZES.len() - 1] * SIZES[SIZES.len() - 1]) as usize;
+
+/// A game's moves, kept inline: a random game costs about as much as one heap
+/// allocation and its release would add to it, and most games are random or cheap.
+/// Room for every `u8` index, so that a move is stored without a bounds check.
+#[derive(Clone, Copy)]
+struct MoveList {
+    squares: [Square; 256],
+    len: u8,
+}
+
+const _: () = assert!(MAX_MOVES < 256, "a move list's length is a u8");
+
+impl MoveList {
+    const EMPTY: Self = MoveList {
+        squares: [Square::new(0); 256],
+        len: 0,
+    };
+
+    #[inline]
+    fn push(&mut self, square: Square) {
+        // Every move fills an empty square: at most MAX_MOVES of them.
+        self.squares[usize::from(self.len)] = square;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[Square] {
+        &self.squares[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// A game in progress: the position, the moves so far and the passes. Passes are
 /// made automatically, so the side to move always has a legal move unless the game is over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +179,7 @@ pub struct Game<G: Geometry> {
     position: Position<G>,
     /// The legal moves of the side to move, kept so the game loop need not recompute them.
     legal: G::Bits,
-    moves: Vec<Square>,
+    moves: MoveList,
     passes: u32,
 }
 
@@ -156,7 +203,7 @@ impl<G: Geometry> Game<G> {
             position,
             // Set by `pass_if_needed` below.
             legal: G::Bits::ZERO,
-            moves: Vec::with_capacity(G::CELLS as usize),
+            moves: MoveList::EMPTY,
             passes: 0,
         };
         game.pass_if_needed();
@@ -174,7 +221,7 @@ impl<G: Geometry> Game<G> {
     pub fn play_transcript(&mut self, text: &str) -> Result<(), TranscriptError> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let mut rest = compact.as_str();
-        let mut ply = self.moves.len();
+        let mut ply = self.moves.as_slice().len();
         while !rest.is_empty() {
             ply += 1;
             let first = rest.chars().next().map_or(1, char::len_utf8);
@@ -197,7 +244,7 @@ impl<G: Geometry> Game<G> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn pass_if_needed(&mut self) {
         self.legal = self.position.board.moves();
         if self.legal.is_empty() {
@@ -232,7 +279,7 @@ impl<G: Geometry> Game<G> {
     }
 
     /// Plays a move known to be legal (the game loop's fast path).
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, square: Square) {
         self.position = self.position.play(square);
         self.moves.push(square);
@@ -260,7 +307,7 @@ impl<G: Geometry> Game<G> {
     /// The moves played so far.
     #[must_use]
     pub fn moves(&self) -> &[Square] {
-        &self.moves
+        self.moves.as_slice()
     }
 
     /// Number of passes so far.
@@ -290,12 +337,12 @@ impl<G: Geometry> Game<G> {
     /// The transcript of the moves so far.
     #[must_use]
     pub fn transcript(&self) -> String {
-        format_transcript(&self.moves, G::SIZE)
+        format_transcript(self.moves(), G::SIZE)
     }
 
     /// Appends the transcript of the moves so far to `out`.
     pub fn write_transcript(&self, out: &mut String) {
-        Square::push_names(&self.moves, G::SIZE, out);
+        Square::push_names(self.moves(), G::SIZE, out);
     }
 }
 

@@ -281,6 +281,22 @@ fn bad_input_exits_2_naming_the_fix() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("resume from that folder"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    // Nor do the games of a run played again with another generator (schedule
+    // version): an analysis.toml without the version analysed version 1's.
+    let settings = dir.path().join("field/analysis.toml");
+    let recorded = std::fs::read_to_string(&settings).unwrap();
+    assert!(recorded.contains("schedule_version = 2\n"), "{recorded}");
+    std::fs::write(&settings, recorded.replace("schedule_version = 2\n", "")).unwrap();
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["analyze", "field", "--endgame", "6", "--resume"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("analysed games of schedule version 1") && err.contains("now holds version 2"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
     // Its summary is a result too: kept even when analysis.csv is gone.
     std::fs::remove_file(dir.path().join("field/analysis.csv")).unwrap();
     let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", "6"]);

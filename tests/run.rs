@@ -182,6 +182,37 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     assert!(String::from_utf8_lossy(&other.stderr).contains("different experiment"));
 }
 
+/// A folder played with another generator (schedule version) is never continued:
+/// its games and the new ones would come from two generators. A `run.toml` without
+/// the version is of version 1 (ChaCha8).
+#[test]
+fn a_folder_of_another_schedule_version_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "small.toml", SMALL);
+    let out = dir.path().join("out");
+    assert!(run(&config, &out, &["--games", "4"]).status.success());
+    let record = read(&out.join("run.toml"));
+    assert!(record.contains("schedule_version = 2\n"), "{record}");
+    for edited in [
+        record.replace("schedule_version = 2\n", "schedule_version = 1\n"),
+        record.replace("schedule_version = 2\n", ""),
+    ] {
+        std::fs::write(out.join("run.toml"), edited).unwrap();
+        let resumed = run(&config, &out, &["--games", "4", "--resume"]);
+        let stderr = String::from_utf8_lossy(&resumed.stderr);
+        assert_eq!(resumed.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("was played with schedule version 1 (ChaCha8) but this reversi-lab plays version 2 (Xoshiro256++)")
+                && stderr.contains("--force to play it again"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    assert!(run(&config, &out, &["--games", "4", "--force"])
+        .status
+        .success());
+}
+
 #[test]
 fn ctrl_c_stops_cleanly_and_resume_finishes() {
     let dir = tempfile::tempdir().unwrap();

@@ -256,6 +256,16 @@ fn bad_merges_are_refused_whole() {
     // Another reversi-lab version.
     fs::write(&run2, record.replace("version = \"", "version = \"9.")).unwrap();
     bad_merge(d, &merge, "rerun the shards with one version");
+    // A shard of another schedule version (its games' generator), or of none recorded.
+    assert!(record.contains("schedule_version = 2\n"), "{record}");
+    fs::write(
+        &run2,
+        record.replace("schedule_version = 2\n", "schedule_version = 1\n"),
+    )
+    .unwrap();
+    bad_merge(d, &merge, "schedule version 1 (ChaCha8)");
+    fs::write(&run2, record.replace("schedule_version = 2\n", "")).unwrap();
+    bad_merge(d, &merge, "rerun the shards with this version");
     fs::write(&run2, &record).unwrap();
 
     // A shard of another experiment (another seed).

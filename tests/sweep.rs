@@ -215,6 +215,27 @@ fn resume_keeps_the_games_given_at_the_start() {
     assert_eq!(games.lines().count(), 1 + 3 * 2, "{games}");
 }
 
+/// A sweep played with another generator (schedule version 1, or none recorded)
+/// is not continued.
+#[test]
+fn resume_refuses_another_schedule_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small = TINY.replace("games_per_pair = 16", "games_per_pair = 2");
+    fs::write(d.join("s.toml"), small).unwrap();
+    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet"]);
+    let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
+    fs::write(
+        d.join("r/run.toml"),
+        record.replace("schedule_version = 2\n", ""),
+    )
+    .unwrap();
+    let (code, _, stderr) = run_in(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("schedule version 1 (ChaCha8)"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
 #[test]
 fn bad_sweeps_exit_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();

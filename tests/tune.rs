@@ -159,6 +159,23 @@ fn tunes_are_deterministic_and_resume_from_their_trace() {
     assert_eq!(read(&c.join("best.toml")), read(&a.join("best.toml")));
     // Without --resume an existing folder is refused.
     assert_eq!(tune(&one, &c, &[]).status.code(), Some(2));
+    // So is a tune of another schedule version (its games' generator): a folder
+    // without `schedule.toml` is of version 1.
+    assert_eq!(read(&c.join("schedule.toml")), "schedule_version = 2\n");
+    for edited in [Some("schedule_version = 1\n"), None] {
+        match edited {
+            Some(text) => std::fs::write(c.join("schedule.toml"), text).unwrap(),
+            None => std::fs::remove_file(c.join("schedule.toml")).unwrap(),
+        }
+        let output = tune(&one, &c, &["--resume"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("schedule version 1 (ChaCha8)")
+                && stderr.contains("--force to tune again"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

@@ -88,6 +88,32 @@ impl std::ops::Add for MatchTally {
     fn add(mut self, other: Self) -> Self {
         self.paired.games += other.paired.games;
         self.paired.pairs += other.paired.pairs;
+        // The common cases, once a game (a fold adds each game to the run before
+        // it): nothing open on one side, or one game open on each.
+        match (self.open, other.open) {
+            (_, [None, None]) => self,
+            ([None, None], open) => {
+                self.open = open;
+                self
+            }
+            ([Some(last), None], [Some(next), None]) if last.0 < next.0 => {
+                if last.0 / 2 == next.0 / 2 {
+                    self.paired.pairs.record(last.1 + next.1);
+                    self.open = [None, None];
+                } else {
+                    self.open = [Some(last), Some(next)];
+                }
+                self
+            }
+            _ => self.add_sorted(other),
+        }
+    }
+}
+
+impl MatchTally {
+    /// [`Add::add`](std::ops::Add::add) for any open games, in any order (a run's
+    /// games have been added).
+    fn add_sorted(mut self, other: Self) -> Self {
         let [a, b] = self.open;
         let [c, d] = other.open;
         let mut open = [a, b, c, d];

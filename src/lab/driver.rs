@@ -45,6 +45,13 @@ pub fn play_game_costed<G: Geometry>(
         games: 1,
         ..Cost::default()
     }; 2];
+    if uniform == [true, true] {
+        // Nothing to time, no memory and no node count: the loop is the whole game.
+        for (cost, choices) in costs.iter_mut().zip(play_random(&mut game, rng)) {
+            cost.moves = choices;
+        }
+        return (game, costs);
+    }
     loop {
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -87,6 +94,31 @@ pub fn play_game_costed<G: Geometry>(
                 square.name(G::SIZE)
             );
             square
+        };
+        game.play_unchecked(square);
+    }
+}
+
+/// Plays `game` to its end with both sides drawing [`random_square`], the draws
+/// [`play_game_costed`] makes for a `random` player; returns the choices each side
+/// made (black, white): moves with more than one legal square.
+#[inline]
+fn play_random<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [u64; 2] {
+    // A copy the loop owns, so that its state stays in registers rather than being
+    // written back after every draw.
+    let mut local = rng.clone();
+    let mut choices = [0; 2];
+    loop {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            *rng = local;
+            return choices;
+        }
+        let square = if moves.count() == 1 {
+            Square::new(moves.lowest())
+        } else {
+            choices[game.side() as usize] += 1;
+            random_square(moves, &mut local)
         };
         game.play_unchecked(square);
     }
@@ -605,6 +637,37 @@ mod tests {
             );
             assert!(matches!(failed, Err(Error::Input(m)) if m == "the disk is full"));
         }
+    }
+
+    #[test]
+    fn random_against_random_counts_each_sides_choices() {
+        let random = strategy("random");
+        let players = [random.as_ref(), random.as_ref()];
+        let driver = Driver::<Size6>::new(Some(1)).unwrap();
+        /// Choices per player (the players' order, not the seats').
+        #[derive(Default)]
+        struct Choices([u64; 2]);
+        impl std::ops::Add for Choices {
+            type Output = Self;
+            fn add(self, other: Self) -> Self {
+                Choices([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+            }
+        }
+        let (Choices(choices), costs) = driver.sum(&players, 0..50, deal, |g, _, game| {
+            // Black moves at even plies until a pass, so replay to tell the sides apart.
+            let mut replay = Game::<Size6>::new();
+            let mut choices = [0; 2];
+            for &square in game.moves() {
+                let seat = usize::from(replay.side() == Color::White);
+                let seat = if g % 2 == 0 { seat } else { 1 - seat };
+                choices[seat] += u64::from(replay.legal_moves().count() > 1);
+                replay.play_unchecked(square);
+            }
+            Choices(choices)
+        });
+        assert_eq!([costs[0].moves, costs[1].moves], choices);
+        assert!(choices.iter().all(|&c| c > 0));
+        assert_eq!([costs[0].games, costs[1].games], [50, 50]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::rows::{
 };
 use super::runner::{write_atomically, write_tables};
 use super::schedule::Schedule;
-use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
+use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -196,13 +196,11 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
                 info.version
             )));
         }
-        if info.schedule_version != Some(SCHEDULE_VERSION) {
-            return Err(Error::input(format!(
-                "{} numbers its games with schedule version {}, this reversi-lab with {SCHEDULE_VERSION}: rerun the shards with this version",
-                name(p),
-                info.schedule_version.map_or("(none)".into(), |v| v.to_string())
-            )));
-        }
+        check_schedule_version(
+            &p.dir,
+            info.schedule_version,
+            "rerun the shards with this version",
+        )?;
     }
     parts.sort_by_key(|p| p.shard.index());
     for w in parts.windows(2) {

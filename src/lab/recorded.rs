@@ -4,6 +4,7 @@
 use super::experiment::Experiment;
 use super::games_file;
 use super::rows::{GameRecord, RunRecord};
+use super::shard::recorded_version;
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,8 @@ pub struct RecordedRun {
     pub rules: Rules,
     /// Its games file (`games.csv` or `games.csv.zst`).
     pub games: PathBuf,
+    /// The schedule version its games were played with (see `shard::recorded_version`).
+    pub schedule_version: u32,
 }
 
 /// The size, rules and games file of the results folder `dir`, from its `run.toml`.
@@ -63,6 +66,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
         size: experiment.setup.size,
         rules: experiment.setup.rules,
         games,
+        schedule_version: recorded_version(record.run.schedule_version),
     })
 }
 

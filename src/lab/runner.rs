@@ -12,7 +12,7 @@ use super::rows::{
 };
 use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
-use super::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
+use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
@@ -183,6 +183,11 @@ fn prepare(
     if exists && games_path.exists() {
         let lock = FolderLock::acquire(out)?;
         let recorded = RunRecord::load(&run_path)?;
+        check_schedule_version(
+            out,
+            recorded.run.schedule_version,
+            "--force to play it again with this version, or --out DIR for a new run",
+        )?;
         // The thread count changes no result, so a resume may use another.
         let mut now = experiment.to_table();
         now.remove("threads");

@@ -18,7 +18,7 @@ pub const fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The generator a seed stands for (ChaCha8, the same on every platform).
+/// The generator a seed stands for (Xoshiro256++ seeded by SplitMix64: see [`GameRng`]).
 #[must_use]
 pub fn game_rng(seed: u64) -> GameRng {
     GameRng::seed_from_u64(seed)

@@ -6,10 +6,48 @@ use super::setup::Openings;
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::fmt;
+use std::path::Path;
 
 /// The version of the game-numbering recipe (pairs, games, colours, openings and seeds
-/// as [`super::Schedule`] derives them). Shards merge only with shards of the same version.
-pub const SCHEDULE_VERSION: u32 = 1;
+/// as [`super::Schedule`] derives them, and the generator each game draws from: 1 was
+/// ChaCha8, 2 is Xoshiro256++). Shards merge only with shards of the same version, and
+/// a folder is continued only by a build of its version: its games would differ.
+pub const SCHEDULE_VERSION: u32 = 2;
+
+/// The schedule version a folder was made with: `recorded`, or 1 where none is
+/// recorded (folders written before the version was).
+#[must_use]
+pub const fn recorded_version(recorded: Option<u32>) -> u32 {
+    match recorded {
+        Some(version) => version,
+        None => 1,
+    }
+}
+
+/// The generator games of a schedule version draw from.
+const fn generator(version: u32) -> &'static str {
+    match version {
+        1 => "ChaCha8",
+        2 => "Xoshiro256++",
+        _ => "an unknown generator",
+    }
+}
+
+/// An error unless `folder`, made with schedule version `recorded` (see
+/// [`recorded_version`]), has this build's: continuing it would mix games of two
+/// generators. `fix` ends the message (what to do instead).
+pub fn check_schedule_version(folder: &Path, recorded: Option<u32>, fix: &str) -> Result<()> {
+    let version = recorded_version(recorded);
+    if version == SCHEDULE_VERSION {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{} was played with schedule version {version} ({}) but this reversi-lab plays version {SCHEDULE_VERSION} ({}), whose games differ: {fix}",
+        folder.display(),
+        generator(version),
+        generator(SCHEDULE_VERSION)
+    )))
+}
 
 /// Most shards a run may be split into.
 pub const MAX_SHARDS: u64 = 1_000_000;

@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::lab::folder::FolderLock;
 use crate::lab::rows::{read_csv, GameRecord};
 use crate::lab::setup::check_threads;
+use crate::lab::shard::recorded_version;
 use crate::lab::{games_file, recorded_run};
 use crate::progress::Progress;
 use crate::strategy::solver::Solver;
@@ -133,6 +134,10 @@ struct Settings {
     /// must continue the same games, never append another run's to them.
     source: String,
     games: u64,
+    /// The schedule version the source's games were played with (absent: 1): a run
+    /// played again with another version has other games under the same count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    schedule_version: Option<u32>,
 }
 
 /// Analyses the games of results folder `dir` into `out` (default: `dir` itself).
@@ -161,7 +166,7 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
     let _lock = FolderLock::acquire(&out)?;
     let games = read_games(&run.games)?;
     let source = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let start = prepare(&out, &games, &source, options)?;
+    let start = prepare(&out, &games, &source, run.schedule_version, options)?;
     let solver = Solver::new(run.rules, TABLE_BITS);
     let started = Instant::now();
     let (positions, nodes, analysed, interrupted) = with_geometry!(run.size, G => {
@@ -216,6 +221,7 @@ fn prepare(
     out: &Path,
     games: &[GameRecord<'_>],
     source: &Path,
+    schedule_version: u32,
     options: &AnalyzeOptions<'_>,
 ) -> Result<usize> {
     let path = out.join(ANALYSIS_FILE);
@@ -224,6 +230,7 @@ fn prepare(
         endgame: options.endgame,
         source: source.display().to_string(),
         games: games.len() as u64,
+        schedule_version: Some(schedule_version),
     };
     let quality = out.join(QUALITY_FILE);
     if !path.is_file() && quality.is_file() && !options.force {
@@ -257,7 +264,17 @@ fn prepare(
                 settings.games
             )));
         }
-        if recorded != settings {
+        let versions = [recorded.schedule_version, settings.schedule_version].map(recorded_version);
+        if versions[0] != versions[1] {
+            return Err(Error::input(format!(
+                "{} analysed games of schedule version {} but {} now holds version {} (played again, with other games): --force to analyse them again",
+                path.display(),
+                versions[0],
+                settings.source,
+                versions[1]
+            )));
+        }
+        if recorded.endgame != settings.endgame {
             return Err(Error::input(format!(
                 "{} was made with --endgame {}, not {}: resume with --endgame {}, or --force to start again",
                 path.display(),

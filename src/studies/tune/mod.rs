@@ -16,6 +16,7 @@ pub use config::{Method, Param, Tune};
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::folder::{move_aside, remove_aside, FolderLock};
+use crate::lab::shard::{check_schedule_version, SCHEDULE_VERSION};
 use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
 use crate::numbers::fixed;
 use crate::progress::Progress;
@@ -232,7 +233,13 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
 /// folder made by a different one (comments and layout aside).
 fn check_same_tune(out: &Path, text: &str) -> Result<()> {
     let kept = out.join("tune.toml");
+    let schedule = out.join(SCHEDULE_FILE);
     if kept.is_file() {
+        check_schedule_version(
+            out,
+            read_schedule_version(&schedule)?,
+            "--force to tune again with this version, or --out DIR for a new tune",
+        )?;
         let before = std::fs::read_to_string(&kept).map_err(|e| Error::unreadable(&kept, &e))?;
         let same = matches!(
             (before.parse::<Table>(), text.parse::<Table>()),
@@ -247,7 +254,33 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
         }
         return Ok(());
     }
-    std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))
+    std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))?;
+    let version = format!("schedule_version = {SCHEDULE_VERSION}\n");
+    std::fs::write(&schedule, version).map_err(|e| Error::io(&schedule, e))
+}
+
+/// The file in a tune's folder that records its schedule version (its games'
+/// generator), for `--resume`; a folder without one is of version 1.
+const SCHEDULE_FILE: &str = "schedule.toml";
+
+/// The schedule version `path` records, None when there is no such file.
+fn read_schedule_version(path: &Path) -> Result<Option<u32>> {
+    #[derive(serde::Deserialize)]
+    struct Recorded {
+        schedule_version: u32,
+    }
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
+    let recorded: Recorded = toml::from_str(&text).map_err(|e| {
+        Error::input(format!(
+            "{} cannot be read ({}): --force to tune again, or --out DIR",
+            path.display(),
+            e.message()
+        ))
+    })?;
+    Ok(Some(recorded.schedule_version))
 }
 
 /// `best.toml`: a player an experiment file can include as it is.
