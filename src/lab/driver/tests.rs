@@ -1,0 +1,245 @@
+//! The driver's tests: results in order whatever the threads, streams that stop where
+//! told, random games drawn as the strategy would, costs counted exactly.
+
+use super::*;
+use crate::board::Size6;
+use crate::strategy::StrategySpec;
+
+fn deal(g: u64) -> (u64, Deal<Size6>) {
+    let seats = if g % 2 == 0 { [0, 1] } else { [1, 0] };
+    let deal = Deal {
+        seats,
+        start: Game::new(),
+        seed: g,
+    };
+    (g, deal)
+}
+
+fn strategy(spec: &str) -> Box<dyn Strategy<Size6>> {
+    StrategySpec::parse(spec)
+        .unwrap()
+        .build::<Size6>(Default::default())
+        .unwrap()
+}
+
+#[test]
+fn results_come_in_order_and_do_not_depend_on_threads() {
+    let random = strategy("random");
+    let greedy = strategy("greedy");
+    let players = [random.as_ref(), greedy.as_ref()];
+    let play = |threads| {
+        Driver::<Size6>::new(Some(threads)).unwrap().play(
+            &players,
+            0..200,
+            deal,
+            |i, g, game| (i, g, game.transcript()),
+            None,
+        )
+    };
+    let one = play(1);
+    assert_eq!(one, play(2));
+    assert!(one
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r.as_ref().unwrap().0 == i as u64));
+}
+
+/// `random` through the trait, as the game loop played it before its own draw.
+struct ThroughTheTrait;
+
+impl Strategy<Size6> for ThroughTheTrait {
+    fn choose(
+        &self,
+        board: crate::board::Board<Size6>,
+        moves: u64,
+        context: &mut Context<'_, Size6>,
+    ) -> Square {
+        crate::strategy::RandomMove.choose(board, moves, context)
+    }
+}
+
+#[test]
+fn the_loop_draws_random_moves_as_the_strategy_would() {
+    let random = strategy("random");
+    assert!(random.uniform_random());
+    let driver = Driver::<Size6>::new(Some(1)).unwrap();
+    let play = |players: &[&dyn Strategy<Size6>]| {
+        driver.play(players, 0..300, deal, |_, _, game| game.transcript(), None)
+    };
+    let fast = play(&[random.as_ref(), random.as_ref()]);
+    assert_eq!(fast, play(&[&ThroughTheTrait, &ThroughTheTrait]));
+    assert_eq!(fast, play(&[random.as_ref(), &ThroughTheTrait]));
+}
+
+#[test]
+fn a_stream_stops_where_the_sink_says_and_on_the_stop_flag() {
+    let random = strategy("random");
+    let players = [random.as_ref(), random.as_ref()];
+    let driver = Driver::<Size6>::new(Some(2)).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    let streamed = driver
+        .stream(
+            &players,
+            0..5000,
+            deal,
+            |i, _, _| i,
+            &stop,
+            |i| {
+                seen.push(i);
+                Ok(if i == 700 { Flow::Stop } else { Flow::Continue })
+            },
+        )
+        .unwrap();
+    assert_eq!((streamed.consumed, streamed.interrupted), (701, false));
+    assert_eq!(
+        streamed.costs.iter().map(|c| c.games).sum::<u64>(),
+        2 * 701,
+        "only the consumed games are counted"
+    );
+    assert_eq!(seen, (0..=700).collect::<Vec<_>>());
+    stop.store(true, Ordering::Relaxed);
+    let streamed = driver
+        .stream(
+            &players,
+            0..5000,
+            deal,
+            |i, _, _| i,
+            &stop,
+            |_| Ok(Flow::Continue),
+        )
+        .unwrap();
+    assert!(
+        streamed.interrupted && streamed.consumed < 5000,
+        "{streamed:?}"
+    );
+}
+
+#[test]
+fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
+    let random = strategy("random");
+    let players = [random.as_ref(), random.as_ref()];
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let driver = Driver::<Size6>::new(Some(threads)).unwrap();
+        let mut text = Vec::new();
+        let streamed = driver
+            .stream_rows(
+                &players,
+                0..3000,
+                deal,
+                |i, _, game, bytes| {
+                    bytes.extend_from_slice(format!("{i},{}\n", game.transcript()).as_bytes());
+                    i
+                },
+                &stop,
+                |i, bytes| {
+                    assert!(bytes.starts_with(format!("{i},").as_bytes()));
+                    text.extend_from_slice(bytes);
+                    Ok(Flow::Continue)
+                },
+            )
+            .unwrap();
+        assert_eq!((streamed.consumed, streamed.interrupted), (3000, false));
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3000);
+        assert!(lines
+            .iter()
+            .enumerate()
+            .all(|(i, l)| l.starts_with(&format!("{i},"))));
+        let failed = driver.stream_rows(
+            &players,
+            0..3000,
+            deal,
+            |i, _, _, _| i,
+            &stop,
+            |i, _| {
+                if i == 1234 {
+                    Err(Error::input("the disk is full"))
+                } else {
+                    Ok(Flow::Continue)
+                }
+            },
+        );
+        assert!(matches!(failed, Err(Error::Input(m)) if m == "the disk is full"));
+    }
+}
+
+#[test]
+fn random_against_random_counts_each_sides_choices() {
+    let random = strategy("random");
+    let players = [random.as_ref(), random.as_ref()];
+    let driver = Driver::<Size6>::new(Some(1)).unwrap();
+    /// Choices per player (the players' order, not the seats').
+    #[derive(Default)]
+    struct Choices([u64; 2]);
+    impl std::ops::Add for Choices {
+        type Output = Self;
+        fn add(self, other: Self) -> Self {
+            Choices([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+        }
+    }
+    let (Choices(choices), costs) = driver.sum(&players, 0..50, deal, |g, _, game| {
+        // Black moves at even plies until a pass, so replay to tell the sides apart.
+        let mut replay = Game::<Size6>::new();
+        let mut choices = [0; 2];
+        for &square in game.moves() {
+            let seat = usize::from(replay.side() == Color::White);
+            let seat = if g % 2 == 0 { seat } else { 1 - seat };
+            choices[seat] += u64::from(replay.legal_moves().count() > 1);
+            replay.play_unchecked(square);
+        }
+        Choices(choices)
+    });
+    assert_eq!([costs[0].moves, costs[1].moves], choices);
+    assert!(choices.iter().all(|&c| c > 0));
+    assert_eq!([costs[0].games, costs[1].games], [50, 50]);
+}
+
+#[test]
+fn costs_count_every_choice_and_do_not_depend_on_threads() {
+    let search = strategy("alphabeta:depth=2,eval=mobility");
+    let random = strategy("random");
+    let players = [search.as_ref(), random.as_ref()];
+    // What is counted, without the time: (games, moves, nodes).
+    let counted = |costs: &[Cost]| -> Vec<(u64, u64, u64)> {
+        costs.iter().map(|c| (c.games, c.moves, c.nodes)).collect()
+    };
+    let summed = |threads| {
+        let driver = Driver::<Size6>::new(Some(threads)).unwrap();
+        let (choices, costs): (u64, Vec<Cost>) = driver.sum(&players, 0..40, deal, |_, _, game| {
+            // A choice is asked for wherever more than one move is legal.
+            let mut replay = Game::<Size6>::new();
+            let mut choices = 0;
+            for &square in game.moves() {
+                choices += u64::from(replay.legal_moves().count() > 1);
+                replay.play_unchecked(square);
+            }
+            choices
+        });
+        (choices, counted(&costs))
+    };
+    let (choices, costs) = summed(1);
+    assert_eq!((choices, costs.clone()), summed(2));
+    assert_eq!(costs[0].0 + costs[1].0, 80);
+    assert_eq!(costs[0].1 + costs[1].1, choices);
+    assert!(
+        costs[0].2 > costs[0].1,
+        "a depth-2 search visits nodes: {costs:?}"
+    );
+    assert_eq!(costs[1].2, 0, "random searches nothing");
+    let stop = AtomicBool::new(false);
+    let driver = Driver::<Size6>::new(Some(2)).unwrap();
+    let streamed = driver
+        .stream(
+            &players,
+            0..40,
+            deal,
+            |_, _, _| (),
+            &stop,
+            |()| Ok(Flow::Continue),
+        )
+        .unwrap();
+    assert_eq!(counted(&streamed.costs), costs);
+}
