@@ -8,10 +8,10 @@
 //! machine's load does not disturb. WHICH: `plain` or `match`.
 
 use criterion::{criterion_group, Criterion, Throughput};
+use reversi_lab::board::Bits;
 use reversi_lab::board::{Board, Size8, Square};
 use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::schedule::splitmix;
-use reversi_lab::strategy::nth_square;
 use std::hint::black_box;
 
 mod common;
@@ -38,7 +38,7 @@ fn plain_playouts(games: u64) -> u64 {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let draw = splitmix(state) >> 32;
             let k = ((draw * u64::from(moves.count_ones())) >> 32) as u32;
-            board = board.play(Square::new(nth_square(moves, k)));
+            board = board.play(Square::new(moves.nth(k)));
         }
         discs += u64::from(board.player_count());
     }

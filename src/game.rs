@@ -130,25 +130,31 @@ const MAX_MOVES: usize = (SIZES[SIZES.len() - 1] * SIZES[SIZES.len() - 1]) as us
 
 /// A game's moves, kept inline: a random game costs about as much as one heap
 /// allocation and its release would add to it, and most games are random or cheap.
-/// Room for every `u8` index, so that a move is stored without a bounds check.
+/// Room for a power of two of moves, so that a move is stored through a masked index
+/// without a bounds check; no more, as a game is copied a few times on its way
+/// through the driver.
 #[derive(Clone, Copy)]
 struct MoveList {
-    squares: [Square; 256],
+    squares: [Square; MOVE_ROOM],
     len: u8,
 }
 
-const _: () = assert!(MAX_MOVES < 256, "a move list's length is a u8");
+/// [`MoveList`]'s room: the power of two at or above [`MAX_MOVES`].
+const MOVE_ROOM: usize = MAX_MOVES.next_power_of_two();
+
+const _: () = assert!(MOVE_ROOM <= 128, "a move list's length is a u8 below 255");
 
 impl MoveList {
     const EMPTY: Self = MoveList {
-        squares: [Square::new(0); 256],
+        squares: [Square::new(0); MOVE_ROOM],
         len: 0,
     };
 
     #[inline]
     fn push(&mut self, square: Square) {
-        // Every move fills an empty square: at most MAX_MOVES of them.
-        self.squares[usize::from(self.len)] = square;
+        // Every move fills an empty square: at most MAX_MOVES of them, so the mask
+        // never wraps.
+        self.squares[usize::from(self.len) & (MOVE_ROOM - 1)] = square;
         self.len += 1;
     }
 

@@ -85,6 +85,7 @@ impl std::ops::Add for MatchTally {
     type Output = Self;
     /// Adds the run after `self` (rayon keeps runs in order), pairing the twins
     /// that meet at the seam.
+    #[inline]
     fn add(mut self, other: Self) -> Self {
         self.paired.games += other.paired.games;
         self.paired.pairs += other.paired.pairs;

@@ -12,17 +12,31 @@ use rand::SeedableRng;
 /// splitmix64: spreads nearby integers over the whole 64-bit range.
 #[must_use]
 pub const fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = x.wrapping_add(GOLDEN_GAMMA);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
 /// The generator a seed stands for (Xoshiro256++ seeded by SplitMix64: see [`GameRng`]).
+/// The state `GameRng::seed_from_u64(seed)` makes (rand_xoshiro 0.6: four SplitMix64
+/// outputs from `seed`, little-endian), written out so that it inlines: that call
+/// filled the state byte by byte, a visible share of a random game's setup.
 #[must_use]
+#[inline(always)]
 pub fn game_rng(seed: u64) -> GameRng {
-    GameRng::seed_from_u64(seed)
+    let word = |i: u64| splitmix(seed.wrapping_add(i.wrapping_mul(GOLDEN_GAMMA))).to_le_bytes();
+    let [a, b, c, d] = [word(0), word(1), word(2), word(3)];
+    let mut state = [0u8; 32];
+    state[..8].copy_from_slice(&a);
+    state[8..16].copy_from_slice(&b);
+    state[16..24].copy_from_slice(&c);
+    state[24..].copy_from_slice(&d);
+    GameRng::from_seed(state)
 }
+
+/// SplitMix64's increment (2^64 over the golden ratio), which [`splitmix`] adds first.
+const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Every seed a run uses, derived from the one seed of its config. Each is a
 /// function of numbers alone (never of a thread or of timing), so results are the
@@ -248,6 +262,25 @@ fn random_opening_game<G: Geometry>(plies: u32, seed: u64) -> Game<G> {
 mod tests {
     use super::*;
     use crate::board::Size8;
+    use rand::RngCore;
+
+    #[test]
+    fn game_rng_is_rand_xoshiros_seeding() {
+        let edges = [
+            0,
+            1,
+            u64::MAX,
+            1 << 63,
+            GOLDEN_GAMMA,
+            GOLDEN_GAMMA.wrapping_neg(),
+        ];
+        for seed in (0..2000).map(|k| Seeds(7).game(k % 3, k)).chain(edges) {
+            let (mut ours, mut theirs) = (game_rng(seed), GameRng::seed_from_u64(seed));
+            for _ in 0..8 {
+                assert_eq!(ours.next_u64(), theirs.next_u64(), "seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn seeds_differ_by_pair_and_index() {

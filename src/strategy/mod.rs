@@ -204,37 +204,11 @@ pub fn draw_below(count: u32, rng: &mut GameRng) -> u32 {
 
 /// The index of the `k`-th lowest square of `set` (k < the set's count).
 #[must_use]
-#[inline]
+#[inline(always)]
 pub fn nth_square<B: Bits>(set: B, k: u32) -> u32 {
     debug_assert!(k < set.count(), "square {k} of a set of {}", set.count());
-    let set = set.to_u128();
-    let low = set as u64;
-    let below = low.count_ones();
-    if k < below {
-        nth_bit(low, k)
-    } else {
-        64 + nth_bit((set >> 64) as u64, k - below)
-    }
-}
-
-/// The index of the `k`-th lowest set bit of `bits` (k < its count): one `pdep` and
-/// one `tzcnt` where BMI2 is compiled in (the release build's x86-64-v3; fast from
-/// Intel Haswell and AMD Zen 3 on, microcoded and slow on Zen 1 and 2).
-#[inline]
-fn nth_bit(bits: u64, k: u32) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the cfg above guarantees the BMI2 instruction is available.
-        unsafe { std::arch::x86_64::_pdep_u64(1 << k, bits) }.trailing_zeros()
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut rest = bits;
-        for _ in 0..k {
-            rest &= rest - 1;
-        }
-        rest.trailing_zeros()
-    }
+    // One `pdep` on a 64-bit set: no test for which half holds the square.
+    set.nth(k)
 }
 
 /// The move with the highest score, ties broken uniformly at random.

@@ -32,6 +32,37 @@ pub fn play_game_costed<G: Geometry>(
     rng: &mut GameRng,
     memories: [&mut Memory<G>; 2],
 ) -> (Game<G>, [Cost; 2]) {
+    let costs = if both_uniform(players) {
+        random_costs(&mut game, rng)
+    } else {
+        play_on(players, &mut game, rng, memories)
+    };
+    (game, costs)
+}
+
+/// Whether both players draw uniformly at random: then a game needs no memory, no
+/// clock and no node count, and [`play_random`] is the whole of it.
+fn both_uniform<G: Geometry>(players: [&dyn Strategy<G>; 2]) -> bool {
+    players[0].uniform_random() && players[1].uniform_random()
+}
+
+/// A game of two random players: [`play_random`], its choices as costs.
+#[inline]
+fn random_costs<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [Cost; 2] {
+    play_random(game, rng).map(|choices| Cost {
+        games: 1,
+        moves: choices,
+        ..Cost::default()
+    })
+}
+
+/// Plays `game` to its end in place (any players), returning what it cost each seat.
+fn play_on<G: Geometry>(
+    players: [&dyn Strategy<G>; 2],
+    game: &mut Game<G>,
+    rng: &mut GameRng,
+    memories: [&mut Memory<G>; 2],
+) -> [Cost; 2] {
     let [black, white] = memories;
     black.new_game();
     white.new_game();
@@ -45,13 +76,6 @@ pub fn play_game_costed<G: Geometry>(
         games: 1,
         ..Cost::default()
     }; 2];
-    if uniform == [true, true] {
-        // Nothing to time, no memory and no node count: the loop is the whole game.
-        for (cost, choices) in costs.iter_mut().zip(play_random(&mut game, rng)) {
-            cost.moves = choices;
-        }
-        return (game, costs);
-    }
     loop {
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -59,7 +83,7 @@ pub fn play_game_costed<G: Geometry>(
             for (seat, cost) in costs.iter_mut().enumerate() {
                 cost.nodes = memories[seat].nodes - nodes_before[seat];
             }
-            return (game, costs);
+            return costs;
         }
         let seat = match game.side() {
             Color::Black => 0,
@@ -193,27 +217,29 @@ impl<G: Geometry> Driver<G> {
 
     /// Plays one game on the calling worker, with that worker's memories.
     fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> (Game<G>, Spent) {
-        let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
-        let mut memories = lock(&self.memories[worker]);
-        if memories.len() < players.len() {
-            memories.resize_with(players.len(), Memory::new);
-        }
         let [black, white] = deal.seats;
         assert_ne!(black, white, "a player cannot play itself");
-        let seats = if black < white {
-            let (low, high) = memories.split_at_mut(white);
-            [&mut low[black], &mut high[0]]
-        } else {
-            let (low, high) = memories.split_at_mut(black);
-            [&mut high[0], &mut low[white]]
-        };
+        let pair = [players[black], players[white]];
+        let mut game = deal.start;
         let mut rng = game_rng(deal.seed);
-        let (game, [black_cost, white_cost]) = play_game_costed(
-            [players[black], players[white]],
-            deal.start,
-            &mut rng,
-            seats,
-        );
+        let [black_cost, white_cost] = if both_uniform(pair) {
+            // No memory to lock: a lock and its release are a visible share of a random game.
+            random_costs(&mut game, &mut rng)
+        } else {
+            let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
+            let mut memories = lock(&self.memories[worker]);
+            if memories.len() < players.len() {
+                memories.resize_with(players.len(), Memory::new);
+            }
+            let seats = if black < white {
+                let (low, high) = memories.split_at_mut(white);
+                [&mut low[black], &mut high[0]]
+            } else {
+                let (low, high) = memories.split_at_mut(black);
+                [&mut high[0], &mut low[white]]
+            };
+            play_on(pair, &mut game, &mut rng, seats)
+        };
         (game, [(black, black_cost), (white, white_cost)])
     }
 
@@ -267,18 +293,25 @@ impl<G: Geometry> Driver<G> {
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
         finish: impl Fn(u64, D, Game<G>) -> T + Sync,
     ) -> (T, Vec<Cost>) {
+        let count = games.end - games.start;
+        // Runs of consecutive games, each added up in a plain loop: rayon's fold moved
+        // the running total through its folder for every game. As in `play_batches`,
+        // some 16 runs per worker so that costly games still spread over every worker.
+        let size = (count / (16 * self.threads() as u64)).clamp(1, 64);
         let none = || (T::default(), vec![Cost::default(); players.len()]);
         self.pool.install(|| {
-            games
+            (0..count.div_ceil(size))
                 .into_par_iter()
-                .map(|index| {
-                    let (data, deal) = deal(index);
-                    let (game, spent) = self.play_one(players, deal);
-                    (finish(index, data, game), spent)
-                })
-                .fold(none, |(total, mut costs), (result, spent)| {
-                    add_spent(&mut costs, spent);
-                    (total + result, costs)
+                .map(|run| {
+                    let first = games.start + run * size;
+                    let (mut total, mut costs) = none();
+                    for index in first..(first + size).min(games.end) {
+                        let (data, deal) = deal(index);
+                        let (game, spent) = self.play_one(players, deal);
+                        total = total + finish(index, data, game);
+                        add_spent(&mut costs, spent);
+                    }
+                    (total, costs)
                 })
                 .reduce(none, |(a, mut costs), (b, more)| {
                     for (cost, more) in costs.iter_mut().zip(more) {
