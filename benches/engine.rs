@@ -14,6 +14,8 @@ use reversi_lab::board::{Board, FlipKernel, Size10, Size8};
 use reversi_lab::perft::{perft, perft_with};
 use std::hint::black_box;
 
+mod common;
+
 /// 8x8 counts from the public table in src/perft.rs.
 const LEAVES: [(u32, u64); 2] = [(9, 3_005_288), (10, 24_571_284)];
 
@@ -69,11 +71,5 @@ fn once(which: &str, depth: &str) {
 criterion_group!(benches, perft_benches);
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(at) = args.iter().position(|a| a == "--once") {
-        once(&args[at + 1], &args[at + 2]);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main_with_once(once, benches);
 }

@@ -80,11 +80,5 @@ fn once(which: &str, games: &str) {
 criterion_group!(benches, playouts);
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(at) = args.iter().position(|a| a == "--once") {
-        once(&args[at + 1], &args[at + 2]);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main_with_once(once, benches);
 }

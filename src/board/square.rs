@@ -97,19 +97,23 @@ impl Square {
     /// so a 60-move game is a few hundred instructions (runs write one per game).
     pub fn push_names(squares: &[Square], size: u32, out: &mut String) {
         let table = &NAMES[size as usize];
-        // SAFETY: only the table's ASCII letters and digits, and bytes cut off below,
-        // are written, so `out` stays UTF-8.
+        // SAFETY: only the table's ASCII letters and digits are kept (the bytes past
+        // `end` are left out by `set_len`), so `out` stays UTF-8.
         let bytes = unsafe { out.as_mut_vec() };
-        let start = bytes.len();
-        // One spare byte: the last entry's length byte lands there before the cut.
-        bytes.resize(start + 3 * squares.len() + 1, 0);
-        let mut end = start;
+        // At most three bytes a name, and one spare: the last entry's length byte.
+        bytes.reserve(3 * squares.len() + 1);
+        let base = bytes.as_mut_ptr();
+        let mut end = bytes.len();
         for square in squares {
             let name = table[usize::from(square.0)];
-            bytes[end..end + 4].copy_from_slice(&name);
+            // SAFETY: after k names `end` is at most 3k past the start, so these four
+            // bytes end within the room reserved above. Unchecked and unzeroed: a
+            // bounds check and a fill were half of the loop's cost.
+            unsafe { base.add(end).cast::<[u8; 4]>().write_unaligned(name) };
             end += usize::from(name[3]);
         }
-        bytes.truncate(end);
+        // SAFETY: every byte up to `end` has been written, within the capacity.
+        unsafe { bytes.set_len(end) };
     }
 
     /// Parses a square name (`f5`, `F5`, `j10`) for a board of `size`.

@@ -320,11 +320,11 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                     ((slot, opening, deal.seats, deal.seed), deal)
                 },
                 |g, (slot, opening, seats, seed), game, row| {
-                    let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, &game, setup.rules, row);
+                    let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, game, setup.rules, row);
                     MatchTally::game(g, a_margin(slot, margin))
                 },
                 &never,
-                |one, row| {
+                |one, row, _| {
                     writer.write_all(row).map_err(|e| Error::io(&**path, e))?;
                     tally = std::mem::take(&mut tally) + one;
                     Ok(Flow::Continue)

@@ -451,7 +451,6 @@ fn play<G: Geometry>(
     };
     let rules = experiment.setup.rules;
     let mut since_flush = 0u64;
-    let mut last_flush = Instant::now();
     driver.stream_rows(
         &players,
         done..end,
@@ -463,19 +462,20 @@ fn play<G: Geometry>(
         |_, (index, slot, opening, seats, seed), game, csv| {
             let names = seats.map(|i| experiment.players[i].name.as_str());
             let black_margin =
-                write_game_row(index, slot.pair, &opening, names, seed, &game, rules, csv);
+                write_game_row(index, slot.pair, &opening, names, seed, game, rules, csv);
             (slot, black_margin)
         },
         options.stop,
-        |(slot, black_margin), csv| {
+        |(slot, black_margin), csv, ends_chunk| {
             writer
                 .write_all(csv)
                 .map_err(|e| Error::io(games_path, e))?;
             since_flush += 1;
             let concluded = tallies.record_game(experiment, slot, black_margin) && shard.is_none();
-            // Rows reach the disk in step with the progress shown, so a kill loses little.
-            if since_flush >= 1024 || concluded || last_flush.elapsed().as_secs_f64() >= 1.0 {
-                last_flush = Instant::now();
+            // Rows reach the disk in step with the progress shown, so a kill loses
+            // little: every 1024 rows, and whenever a chunk of games (at most a
+            // quarter of a second of play, once its pace is known) has been written.
+            if since_flush >= 1024 || concluded || ends_chunk {
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
                 progress.advance(since_flush);
                 if let Some(played) = options.played {

@@ -148,6 +148,12 @@ fn play_random<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [u64; 2] {
     }
 }
 
+/// Games a batch plays before it writes their rows.
+const PLAY_AHEAD: u64 = 16;
+
+/// The most games a stream plays between two hand-overs to its writer.
+const MAX_CHUNK: u64 = 1 << 13;
+
 /// What one game cost its two players: (player index, cost) for black and white.
 type Spent = [(usize, Cost); 2];
 
@@ -332,7 +338,7 @@ impl<G: Geometry> Driver<G> {
         players: &[&dyn Strategy<G>],
         games: Range<u64>,
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
-        finish: impl Fn(u64, D, Game<G>) -> T + Sync,
+        finish: impl Fn(u64, D, &Game<G>) -> T + Sync,
         stop: &AtomicBool,
         mut sink: impl FnMut(T) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
@@ -342,22 +348,24 @@ impl<G: Geometry> Driver<G> {
             deal,
             |index, data, game, _| finish(index, data, game),
             stop,
-            |row, _| sink(row),
+            |row, _, _| sink(row),
         )
     }
 
     /// [`stream`](Self::stream) for results written as bytes (CSV rows): `finish`
     /// appends a game's bytes to a buffer its worker shares with the neighbouring
     /// games, so a row costs no allocation of its own, and `sink` gets each result
-    /// with its bytes.
+    /// with its bytes and whether it ends a chunk: results come in bursts, one chunk
+    /// of games at a time, so the end of one is when a sink that flushes by the clock
+    /// need read the clock.
     pub fn stream_rows<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
         games: Range<u64>,
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
-        finish: impl Fn(u64, D, Game<G>, &mut Vec<u8>) -> T + Sync,
+        finish: impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync,
         stop: &AtomicBool,
-        mut sink: impl FnMut(T, &[u8]) -> Result<Flow> + Send,
+        mut sink: impl FnMut(T, &[u8], bool) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
         // Set by the writer once it wants no more games (the sink said stop or failed).
         let done = AtomicBool::new(false);
@@ -366,12 +374,12 @@ impl<G: Geometry> Driver<G> {
         // Batches the writer has emptied, for the workers to fill again: a fresh buffer
         // per batch cost page faults and cache misses that were a visible share of a
         // fast game (greedy against greedy).
-        let spare = Mutex::new(Vec::<Batch<T>>::new());
+        let spare = Mutex::new(Vec::<Batch<T, Played<D, G>>>::new());
         let spare = &spare;
         std::thread::scope(|scope| {
             // One chunk waits while the writer drains another: enough to keep the
             // workers busy, little memory.
-            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T>>>(1);
+            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T, Played<D, G>>>>(1);
             let done = &done;
             let writer = scope.spawn(move || -> Result<Streamed> {
                 let mut streamed = Streamed {
@@ -381,12 +389,15 @@ impl<G: Geometry> Driver<G> {
                 };
                 let mut concluded = false;
                 'chunks: for chunk in received {
-                    for mut batch in chunk {
+                    let batches = chunk.len();
+                    for (b, mut batch) in chunk.into_iter().enumerate() {
                         let mut start = 0;
-                        for (row, spent, end) in batch.rows.drain(..) {
+                        let rows = batch.rows.len();
+                        for (r, (row, spent, end)) in batch.rows.drain(..).enumerate() {
                             streamed.consumed += 1;
                             add_spent(&mut streamed.costs, spent);
-                            let flow = sink(row, &batch.bytes[start..end]);
+                            let ends_chunk = b + 1 == batches && r + 1 == rows;
+                            let flow = sink(row, &batch.bytes[start..end], ends_chunk);
                             start = end;
                             if !matches!(flow, Ok(Flow::Continue)) {
                                 done.store(true, Ordering::Relaxed);
@@ -413,11 +424,14 @@ impl<G: Geometry> Driver<G> {
                 let batches =
                     self.play_batches(players, scheduled..end, &deal, &finish, &halted, spare);
                 // Chunks of about a quarter of a second: responsive progress and
-                // interruption, little memory, and the wait for a chunk's last games
-                // (one batch at most) is a small share of it. Grow at most twice over
-                // per chunk: the next games may cost far more (a field's cheap pairs come first).
+                // interruption, and the wait for a chunk's last games (one batch at
+                // most) is a small share of it. Grow at most twice over per chunk: the
+                // next games may cost far more (a field's cheap pairs come first). At
+                // most 8192 games, so that the rows in flight (two chunks, some 200
+                // bytes a game) stay in a few reused megabytes: fresh memory for larger
+                // chunks cost thousands of page faults a run.
                 let rate = (end - scheduled) as f64 / clock.elapsed().as_secs_f64().max(1e-6);
-                chunk = ((rate * 0.25) as u64).clamp(16, (2 * chunk).min(1 << 15));
+                chunk = ((rate * 0.25) as u64).clamp(16, (2 * chunk).min(MAX_CHUNK));
                 scheduled = end;
                 // The writer drains the last chunk alone, with the workers idle: near
                 // the end, chunks of a quarter of the games left keep that wait short.
@@ -441,10 +455,10 @@ impl<G: Geometry> Driver<G> {
         players: &[&dyn Strategy<G>],
         games: Range<u64>,
         deal: &(impl Fn(u64) -> (D, Deal<G>) + Sync),
-        finish: &(impl Fn(u64, D, Game<G>, &mut Vec<u8>) -> T + Sync),
+        finish: &(impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync),
         halted: &(impl Fn() -> bool + Sync),
-        spare: &Mutex<Vec<Batch<T>>>,
-    ) -> Vec<Batch<T>> {
+        spare: &Mutex<Vec<Batch<T, Played<D, G>>>>,
+    ) -> Vec<Batch<T, Played<D, G>>> {
         let count = games.end - games.start;
         // Some 16 batches per worker, so that a chunk of costly games still spreads
         // over every worker; at most 64 games, so that the last batch ends soon.
@@ -457,31 +471,39 @@ impl<G: Geometry> Driver<G> {
                     let mut batch = lock(spare).pop().unwrap_or_else(|| Batch {
                         rows: Vec::with_capacity(size as usize),
                         bytes: Vec::new(),
+                        played: Vec::with_capacity(PLAY_AHEAD as usize),
                         cut: false,
                     });
-                    // The batch's games first, then their rows: each loop then runs
-                    // with its own code and data in cache.
-                    let mut played = Vec::with_capacity(size as usize);
-                    for index in first..(first + size).min(games.end) {
-                        if halted() {
-                            batch.cut = true;
-                            break;
+                    // A few games, then their rows, and again: each loop then runs
+                    // with its own code and data in cache, and the games waiting for
+                    // their rows stay few (a whole batch of them cost fresh memory).
+                    let last = (first + size).min(games.end);
+                    let mut played = std::mem::take(&mut batch.played);
+                    let mut next = first;
+                    while next < last && !batch.cut {
+                        let until = (next + PLAY_AHEAD).min(last);
+                        for index in next..until {
+                            if halted() {
+                                batch.cut = true;
+                                break;
+                            }
+                            let (data, deal) = deal(index);
+                            let (game, spent) = self.play_one(players, deal);
+                            played.push((index, data, game, spent));
                         }
-                        let (data, deal) = deal(index);
-                        played.push((index, data, self.play_one(players, deal)));
-                    }
-                    for (index, data, (game, spent)) in played {
-                        let row = finish(index, data, game, &mut batch.bytes);
-                        if batch.rows.is_empty() {
-                            // Room for the batch's rows at once, sized by its first one
-                            // (with a little slack), rather than a dozen regrowths.
-                            let rest = (games.end - index) as usize;
-                            batch
-                                .bytes
-                                .reserve(batch.bytes.len() * rest.min(size as usize) * 9 / 8);
+                        next = until;
+                        for (index, data, game, spent) in played.drain(..) {
+                            let row = finish(index, data, &game, &mut batch.bytes);
+                            if batch.rows.is_empty() {
+                                // Room for the batch's rows at once, sized by its first
+                                // one (with a little slack), rather than a dozen regrowths.
+                                let rest = (last - index) as usize;
+                                batch.bytes.reserve(batch.bytes.len() * rest * 9 / 8);
+                            }
+                            batch.rows.push((row, spent, batch.bytes.len()));
                         }
-                        batch.rows.push((row, spent, batch.bytes.len()));
                     }
+                    batch.played = played;
                     batch
                 })
                 .collect()
@@ -496,11 +518,17 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A game played and not yet turned into its row: its number, the deal's data, the
+/// game and its cost.
+type Played<D, G> = (u64, D, Game<G>, Spent);
+
 /// Consecutive games played by one worker: each result with its cost and where its
-/// bytes end in `bytes`.
-struct Batch<T> {
+/// bytes end in `bytes`. `played` holds the games between play and format (empty
+/// otherwise), kept with the batch so that its room is reused.
+struct Batch<T, P> {
     rows: Vec<(T, Spent, usize)>,
     bytes: Vec<u8>,
+    played: Vec<P>,
     /// Whether the batch stopped at a game skipped after a stop.
     cut: bool,
 }

@@ -123,6 +123,7 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
     for threads in [1, 2] {
         let driver = Driver::<Size6>::new(Some(threads)).unwrap();
         let mut text = Vec::new();
+        let mut ends = Vec::new();
         let streamed = driver
             .stream_rows(
                 &players,
@@ -133,14 +134,20 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
                     i
                 },
                 &stop,
-                |i, bytes| {
+                |i, bytes, ends_chunk| {
                     assert!(bytes.starts_with(format!("{i},").as_bytes()));
+                    if ends_chunk {
+                        ends.push(i);
+                    }
                     text.extend_from_slice(bytes);
                     Ok(Flow::Continue)
                 },
             )
             .unwrap();
         assert_eq!((streamed.consumed, streamed.interrupted), (3000, false));
+        // Chunks start at 256 games and at most double: the first ends there, the last
+        // with the stream.
+        assert_eq!((ends[0], ends.last()), (255, Some(&2999)), "{ends:?}");
         let text = String::from_utf8(text).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3000);
@@ -154,7 +161,7 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
             deal,
             |i, _, _, _| i,
             &stop,
-            |i, _| {
+            |i, _, _| {
                 if i == 1234 {
                     Err(Error::input("the disk is full"))
                 } else {
