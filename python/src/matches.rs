@@ -186,7 +186,7 @@ fn play<G: Geometry>(
                     let (slot, opening, deal) = plan.schedule.deal::<G>(g);
                     ((slot.a_black(), plies_of(&opening), deal.seed), deal)
                 },
-                |_, (a_black, opening, seed), game| Kept::of(&game, rules, a_black, opening, seed),
+                |_, (a_black, opening, seed), game| Kept::of(game, rules, a_black, opening, seed),
                 &watch.stop,
                 |game| {
                     let a_margin = if game.a_black {

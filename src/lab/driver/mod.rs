@@ -356,8 +356,8 @@ impl<G: Geometry> Driver<G> {
     /// appends a game's bytes to a buffer its worker shares with the neighbouring
     /// games, so a row costs no allocation of its own, and `sink` gets each result
     /// with its bytes and whether it ends a chunk: results come in bursts, one chunk
-    /// of games at a time, so the end of one is when a sink that flushes by the clock
-    /// need read the clock.
+    /// of games at a time (at most a quarter of a second of play once the pace is
+    /// known), so the end of one is when a sink need flush, without reading a clock.
     pub fn stream_rows<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
