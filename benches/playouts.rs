@@ -8,8 +8,7 @@
 //! machine's load does not disturb. WHICH: `plain` or `match`.
 
 use criterion::{criterion_group, Criterion, Throughput};
-use reversi_lab::board::Bits;
-use reversi_lab::board::{Board, Size8, Square};
+use reversi_lab::board::{Bits, Board, Size8, Square};
 use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::schedule::splitmix;
 use std::hint::black_box;
