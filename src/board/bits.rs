@@ -188,3 +188,28 @@ impl<B: Bits> Iterator for Indices<B> {
 }
 
 impl<B: Bits> ExactSizeIterator for Indices<B> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kth_square_is_the_kth_lowest_on_both_widths() {
+        let sets: [u128; 5] = [
+            1,
+            0b1011,
+            u128::from(u64::MAX),
+            (1 << 64) | (1 << 3) | (1 << 99),
+            0x8000_0000_0000_0001_8000_0000_0000_0001,
+        ];
+        for set in sets {
+            let indices: Vec<u32> = (0..128).filter(|&i| set >> i & 1 == 1).collect();
+            for (k, &index) in indices.iter().enumerate() {
+                assert_eq!(set.nth(k as u32), index, "{set:#x} {k}");
+                if let Ok(narrow) = u64::try_from(set) {
+                    assert_eq!(narrow.nth(k as u32), index, "{set:#x} {k}");
+                }
+            }
+        }
+    }
+}

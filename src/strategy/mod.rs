@@ -179,7 +179,7 @@ pub trait Evaluator<G: Geometry>: Send + Sync {
 pub fn random_square<B: Bits>(set: B, rng: &mut GameRng) -> Square {
     let count = set.count();
     debug_assert!(count > 0, "random_square of an empty set");
-    Square::new(nth_square(set, draw_below(count, rng)))
+    Square::new(set.nth(draw_below(count, rng)))
 }
 
 /// A uniform draw from `0..count` (count > 0): Lemire's multiply-and-reject on the
@@ -200,15 +200,6 @@ pub fn draw_below(count: u32, rng: &mut GameRng) -> u32 {
         }
     }
     (product >> 32) as u32
-}
-
-/// The index of the `k`-th lowest square of `set` (k < the set's count).
-#[must_use]
-#[inline(always)]
-pub fn nth_square<B: Bits>(set: B, k: u32) -> u32 {
-    debug_assert!(k < set.count(), "square {k} of a set of {}", set.count());
-    // One `pdep` on a 64-bit set: no test for which half holds the square.
-    set.nth(k)
 }
 
 /// The move with the highest score, ties broken uniformly at random.
@@ -276,26 +267,6 @@ impl<G: Geometry> Evaluator<G> for Box<dyn Evaluator<G>> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
-
-    #[test]
-    fn the_kth_square_is_the_kth_lowest_on_both_widths() {
-        let sets: [u128; 5] = [
-            1,
-            0b1011,
-            u128::from(u64::MAX),
-            (1 << 64) | (1 << 3) | (1 << 99),
-            0x8000_0000_0000_0001_8000_0000_0000_0001,
-        ];
-        for set in sets {
-            let indices: Vec<u32> = (0..128).filter(|&i| set >> i & 1 == 1).collect();
-            for (k, &index) in indices.iter().enumerate() {
-                assert_eq!(nth_square(set, k as u32), index, "{set:#x} {k}");
-                if let Ok(narrow) = u64::try_from(set) {
-                    assert_eq!(nth_square(narrow, k as u32), index, "{set:#x} {k}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn the_square_is_the_kth_of_the_draw() {
