@@ -1,6 +1,7 @@
 //! Squares, colours and their names (`a1` top-left, `h8` bottom-right on 8x8).
 
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// Every square's name on every board size up to 10, made at compile time so that
 /// naming a square is a lookup: the name zero-padded to three bytes, then its length.
@@ -92,14 +93,29 @@ impl Square {
         }
     }
 
-    /// Appends the names of `squares` to `out` (a transcript, `f5d6c3`): each entry
-    /// copied as four bytes from the table and the end moved on by the name's length,
-    /// so a 60-move game is a few hundred instructions (runs write one per game).
+    /// Appends the names of `squares` to `out` (a transcript, `f5d6c3`): on 8x8 computed
+    /// sixteen at a time, on other sizes each entry copied as four bytes from the table
+    /// and the end moved on by the name's length (runs write one per game).
     pub fn push_names(squares: &[Square], size: u32, out: &mut String) {
-        let table = &NAMES[size as usize];
-        // SAFETY: only the table's ASCII letters and digits are kept (the bytes past
-        // `end` are left out by `set_len`), so `out` stays UTF-8.
+        // SAFETY: only ASCII letters and digits are kept (below, the bytes past `end`
+        // are left out by `set_len`), so `out` stays UTF-8.
         let bytes = unsafe { out.as_mut_vec() };
+        if size == 8 {
+            // On 8x8 (what runs play by the million) a name is the index's low three
+            // bits as a letter and its high three as a digit: a loop without loads that
+            // the compiler turns into vector code, sixteen names a step.
+            let start = bytes.len();
+            bytes.reserve(2 * squares.len());
+            let room = &mut bytes.spare_capacity_mut()[..2 * squares.len()];
+            for (name, square) in room.chunks_exact_mut(2).zip(squares) {
+                name[0] = MaybeUninit::new(b'a' + (square.0 & 7));
+                name[1] = MaybeUninit::new(b'1' + ((square.0 >> 3) & 7));
+            }
+            // SAFETY: the loop wrote both bytes of each of the `squares.len()` names.
+            unsafe { bytes.set_len(start + 2 * squares.len()) };
+            return;
+        }
+        let table = &NAMES[size as usize];
         // At most three bytes a name, and one spare: the last entry's length byte.
         bytes.reserve(3 * squares.len() + 1);
         let base = bytes.as_mut_ptr();

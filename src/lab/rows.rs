@@ -39,6 +39,62 @@ pub struct GameRecord<'a> {
     pub seed: u64,
 }
 
+impl GameRecord<'_> {
+    /// Appends the row and its newline to `out`: the bytes the csv crate writes for it
+    /// (a test compares the two), at about a third of the cost of serde's field-by-field
+    /// path, since a run writes a row for every game. The pattern below names every
+    /// field, so a new column does not compile until it is written here too; the
+    /// header still comes from serde.
+    pub fn write_csv(&self, out: &mut Vec<u8>) {
+        let GameRecord {
+            game_id,
+            pair_id,
+            opening,
+            black,
+            white,
+            black_discs,
+            white_discs,
+            result,
+            margin,
+            plies,
+            passes,
+            moves,
+            seed,
+        } = self;
+        let text = [opening, black, white, result, moves];
+        // Eight numbers of at most 20 bytes, 13 separators, and each text quoted at worst.
+        let bound = 8 * 20 + 13 + text.iter().map(|t| 2 * t.len() + 2).sum::<usize>();
+        super::flat_csv::append(out, bound, |row| {
+            row.unsigned(*game_id);
+            row.byte(b',');
+            row.unsigned(*pair_id);
+            row.byte(b',');
+            row.text(opening);
+            row.byte(b',');
+            row.text(black);
+            row.byte(b',');
+            row.text(white);
+            row.byte(b',');
+            row.unsigned(u64::from(*black_discs));
+            row.byte(b',');
+            row.unsigned(u64::from(*white_discs));
+            row.byte(b',');
+            row.text(result);
+            row.byte(b',');
+            row.signed(i64::from(*margin));
+            row.byte(b',');
+            row.unsigned(u64::from(*plies));
+            row.byte(b',');
+            row.unsigned(u64::from(*passes));
+            row.byte(b',');
+            row.text(moves);
+            row.byte(b',');
+            row.unsigned(*seed);
+            row.byte(b'\n');
+        });
+    }
+}
+
 /// One row of `reversi-lab export --format csv-moves`: one turn of one game, a move
 /// or a pass, in the column order the README documents. `games.csv` records no time per
 /// move, so there is no time column.

@@ -8,7 +8,7 @@ use super::experiment::Experiment;
 use super::folder::{differences, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
 use super::rows::{
-    csv_bytes, csv_header, csv_row, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
+    csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
 use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
@@ -413,7 +413,7 @@ pub fn write_game_row<G: Geometry>(
             moves: moves.as_str().into(),
             seed,
         };
-        csv_row(&record, into);
+        record.write_csv(into);
     });
     outcome.margin
 }

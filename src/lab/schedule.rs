@@ -207,10 +207,23 @@ impl Schedule {
 
     /// The game's opening and the position it leaves.
     #[must_use]
+    #[inline(always)]
     pub fn start<G: Geometry>(&self, slot: Slot) -> (String, Game<G>) {
-        let k = slot.opening_index();
+        // Inlined where games are dealt, so that the start position is built where the
+        // game is played rather than copied out through each caller (a visible share of
+        // a fast game); the dealt openings are played or parsed out of line.
         match self.openings {
             // No transcript to parse: a sizeable share of a random game's setup.
+            Openings::Start => (String::new(), Game::new()),
+            _ => self.dealt_start(slot),
+        }
+    }
+
+    /// [`start`](Self::start) for an opening from the list or played at random.
+    #[inline(never)]
+    fn dealt_start<G: Geometry>(&self, slot: Slot) -> (String, Game<G>) {
+        let k = slot.opening_index();
+        match self.openings {
             Openings::Start => return (String::new(), Game::new()),
             Openings::RandomPlies(plies) => {
                 // Played here rather than parsed back from its transcript.
@@ -227,6 +240,7 @@ impl Schedule {
 
     /// Everything needed to play game number `game` of the pair list.
     #[must_use]
+    #[inline(always)]
     pub fn deal<G: Geometry>(&self, game: u64) -> (Slot, String, Deal<G>) {
         let slot = self.slot(game);
         let (opening, start) = self.start::<G>(slot);

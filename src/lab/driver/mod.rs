@@ -148,9 +148,6 @@ fn play_random<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [u64; 2] {
     }
 }
 
-/// Games a batch plays before it writes their rows.
-const PLAY_AHEAD: u64 = 16;
-
 /// The most games a stream plays between two hand-overs to its writer.
 const MAX_CHUNK: u64 = 1 << 13;
 
@@ -374,12 +371,12 @@ impl<G: Geometry> Driver<G> {
         // Batches the writer has emptied, for the workers to fill again: a fresh buffer
         // per batch cost page faults and cache misses that were a visible share of a
         // fast game (greedy against greedy).
-        let spare = Mutex::new(Vec::<Batch<T, Played<D, G>>>::new());
+        let spare = Mutex::new(Vec::<Batch<T>>::new());
         let spare = &spare;
         std::thread::scope(|scope| {
             // One chunk waits while the writer drains another: enough to keep the
             // workers busy, little memory.
-            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T, Played<D, G>>>>(1);
+            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T>>>(1);
             let done = &done;
             let writer = scope.spawn(move || -> Result<Streamed> {
                 let mut streamed = Streamed {
@@ -457,8 +454,8 @@ impl<G: Geometry> Driver<G> {
         deal: &(impl Fn(u64) -> (D, Deal<G>) + Sync),
         finish: &(impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync),
         halted: &(impl Fn() -> bool + Sync),
-        spare: &Mutex<Vec<Batch<T, Played<D, G>>>>,
-    ) -> Vec<Batch<T, Played<D, G>>> {
+        spare: &Mutex<Vec<Batch<T>>>,
+    ) -> Vec<Batch<T>> {
         let count = games.end - games.start;
         // Some 16 batches per worker, so that a chunk of costly games still spreads
         // over every worker; at most 64 games, so that the last batch ends soon.
@@ -471,39 +468,28 @@ impl<G: Geometry> Driver<G> {
                     let mut batch = lock(spare).pop().unwrap_or_else(|| Batch {
                         rows: Vec::with_capacity(size as usize),
                         bytes: Vec::new(),
-                        played: Vec::with_capacity(PLAY_AHEAD as usize),
                         cut: false,
                     });
-                    // A few games, then their rows, and again: each loop then runs
-                    // with its own code and data in cache, and the games waiting for
-                    // their rows stay few (a whole batch of them cost fresh memory).
                     let last = (first + size).min(games.end);
-                    let mut played = std::mem::take(&mut batch.played);
-                    let mut next = first;
-                    while next < last && !batch.cut {
-                        let until = (next + PLAY_AHEAD).min(last);
-                        for index in next..until {
-                            if halted() {
-                                batch.cut = true;
-                                break;
-                            }
-                            let (data, deal) = deal(index);
-                            let (game, spent) = self.play_one(players, deal);
-                            played.push((index, data, game, spent));
+                    for index in first..last {
+                        if halted() {
+                            batch.cut = true;
+                            break;
                         }
-                        next = until;
-                        for (index, data, game, spent) in played.drain(..) {
-                            let row = finish(index, data, &game, &mut batch.bytes);
-                            if batch.rows.is_empty() {
-                                // Room for the batch's rows at once, sized by its first
-                                // one (with a little slack), rather than a dozen regrowths.
-                                let rest = (last - index) as usize;
-                                batch.bytes.reserve(batch.bytes.len() * rest * 9 / 8);
-                            }
-                            batch.rows.push((row, spent, batch.bytes.len()));
+                        let (data, deal) = deal(index);
+                        // Each game's row is written as soon as it ends, from the game
+                        // where it lies: holding a few games to write later copied each
+                        // record into a list and out again (some 80 instructions a game).
+                        let (game, spent) = self.play_one(players, deal);
+                        let row = finish(index, data, &game, &mut batch.bytes);
+                        if batch.rows.is_empty() {
+                            // Room for the batch's rows at once, sized by its first one
+                            // (with a little slack), rather than a dozen regrowths.
+                            let rest = (last - index) as usize;
+                            batch.bytes.reserve(batch.bytes.len() * rest * 9 / 8);
                         }
+                        batch.rows.push((row, spent, batch.bytes.len()));
                     }
-                    batch.played = played;
                     batch
                 })
                 .collect()
@@ -518,17 +504,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A game played and not yet turned into its row: its number, the deal's data, the
-/// game and its cost.
-type Played<D, G> = (u64, D, Game<G>, Spent);
-
 /// Consecutive games played by one worker: each result with its cost and where its
-/// bytes end in `bytes`. `played` holds the games between play and format (empty
-/// otherwise), kept with the batch so that its room is reused.
-struct Batch<T, P> {
+/// bytes end in `bytes`.
+struct Batch<T> {
     rows: Vec<(T, Spent, usize)>,
     bytes: Vec<u8>,
-    played: Vec<P>,
     /// Whether the batch stopped at a game skipped after a stop.
     cut: bool,
 }
