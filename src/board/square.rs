@@ -97,8 +97,8 @@ impl Square {
     /// sixteen at a time, on other sizes each entry copied as four bytes from the table
     /// and the end moved on by the name's length (runs write one per game).
     pub fn push_names(squares: &[Square], size: u32, out: &mut String) {
-        // SAFETY: only ASCII letters and digits are kept (below, the bytes past `end`
-        // are left out by `set_len`), so `out` stays UTF-8.
+        // SAFETY: only ASCII letters and digits are kept (on the table's path, the bytes
+        // past `end` are left out by `set_len`), so `out` stays UTF-8.
         let bytes = unsafe { out.as_mut_vec() };
         if size == 8 {
             // On 8x8 (what runs play by the million) a name is the index's low three

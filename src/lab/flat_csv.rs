@@ -53,9 +53,9 @@ impl Field<'_> {
 }
 
 /// Appends what `write` writes to `out`, at most `bound` bytes (more panics), through a
-/// [`Cursor`] over the vector's spare room. Pushing byte by byte cost twice as much:
-/// a `push` reloads the vector's length and capacity after every byte it stores, since
-/// a byte store may alias them.
+/// [`Cursor`] over the vector's spare room: room reserved once, then each byte one
+/// bounds-checked store, where a `push` checks the capacity for every byte and may
+/// reload the vector's length after each store.
 #[inline(always)]
 pub fn append(out: &mut Vec<u8>, bound: usize, write: impl FnOnce(&mut Cursor<'_>)) {
     out.reserve(bound);
