@@ -6,6 +6,7 @@ use super::OutputFormat;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
+use crate::lab::games_file::{Compression, GamesWriter};
 use crate::lab::rows::{csv_header, GameRecord};
 use crate::lab::runner::write_game_row;
 use crate::lab::setup::{OpeningsFile, SetupFile};
@@ -283,7 +284,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     let plan = MatchPlan::new(args)?;
     let setup = &plan.setup;
     let schedule = &plan.schedule;
-    let mut csv = match &args.csv {
+    let csv = match &args.csv {
         Some(path) if path.exists() => {
             return Err(Error::input(format!(
                 "{} already exists: choose another --csv file, or remove it first",
@@ -291,9 +292,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
             )))
         }
         Some(path) => {
-            let file =
-                std::fs::File::create(path).map_err(|e| Error::io_during("create", path, e))?;
-            let mut writer = std::io::BufWriter::new(file);
+            // The runner's writer: its 8 KiB default buffer made a write call every 45
+            // rows, and `match --csv` ran at 0.84x plain `match` where `run` keeps 0.9.
+            let mut writer = GamesWriter::open(path, Compression::None, false)?;
             writer
                 .write_all(&csv_header::<GameRecord>())
                 .map_err(|e| Error::io(path, e))?;
@@ -303,9 +304,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     };
     let names = [args.a.as_str(), args.b.as_str()];
     let started = Instant::now();
-    let (tally, costs, threads) = match &mut csv {
+    let (tally, costs, threads) = match csv {
         None => plan.tally()?,
-        Some((path, writer)) => with_geometry!(setup.size, G => {
+        Some((path, mut writer)) => with_geometry!(setup.size, G => {
             let [sa, sb] = plan.players::<G>()?;
             let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
             let driver = Driver::<G>::new(setup.threads)?;
@@ -330,7 +331,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
                     Ok(Flow::Continue)
                 },
             )?;
-            writer.flush().map_err(|e| Error::io(&**path, e))?;
+            writer.finish(path)?;
             (tally, streamed.costs, driver.threads())
         }),
     };
