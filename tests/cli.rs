@@ -68,6 +68,14 @@ fn bad_input_is_one_line_and_exit_2() {
             vec!["show", "f5q9"],
             "'q9' is not a square of the 8x8 board",
         ),
+        (
+            vec!["match", "greedy", "random", "--games", "2", "--csv", "Cargo.toml"],
+            "Cargo.toml already exists: choose another --csv file",
+        ),
+        (
+            vec!["match", "greedy", "random", "--games", "2", "--csv", "no-such-folder/m.csv"],
+            "cannot create no-such-folder/m.csv: No such file or directory (os error 2): choose another --csv file",
+        ),
     ] {
         let output = bin().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -294,7 +294,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
         Some(path) => {
             // The runner's writer: its 8 KiB default buffer made a write call every 45
             // rows, and `match --csv` ran at 0.84x plain `match` where `run` keeps 0.9.
-            let mut writer = GamesWriter::open(path, Compression::None, false)?;
+            // A path that cannot be made (a missing folder, no permission) is the user's to change.
+            let mut writer = GamesWriter::open(path, Compression::None, false)
+                .map_err(|e| Error::input(format!("{e}: choose another --csv file")))?;
             writer
                 .write_all(&csv_header::<GameRecord>())
                 .map_err(|e| Error::io(path, e))?;

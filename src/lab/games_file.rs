@@ -99,7 +99,7 @@ impl GamesWriter {
             .append(append)
             .truncate(!append)
             .open(path)
-            .map_err(|e| Error::io(path, e))?;
+            .map_err(|e| Error::io_during(if append { "open" } else { "create" }, path, e))?;
         let file = BufWriter::with_capacity(1 << 20, file);
         Ok(match compression {
             Compression::None => GamesWriter::Plain(file),
