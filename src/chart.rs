@@ -2,6 +2,7 @@
 //! that draws one picture on both backends, the rows axis, tick labels and the interval chart.
 
 use crate::error::{Error, Result};
+use crate::lab::folder::write_atomically;
 pub use crate::numbers::tick;
 use plotters::coord::ranged1d::{
     DefaultFormatting, DiscreteRanged, KeyPointHint, Ranged, SegmentedCoord,
@@ -67,24 +68,43 @@ pub fn write_both(
         path: path.to_path_buf(),
         message,
     };
+    // Both are drawn in memory and written whole (see `write_atomically`), so a full
+    // disk leaves no partial chart and its error names the file, not the library.
+    let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
     {
-        let root = BitMapBackend::new(&png, size).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&png, e.to_string()))?;
         draw(&root).map_err(|e| fail(&png, e))?;
         root.present().map_err(|e| fail(&png, e.to_string()))?;
     }
+    write_atomically(&png, &encode_png(&pixels, size).map_err(|e| fail(&png, e))?)?;
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(&svg, size).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&svg, e.to_string()))?;
         draw_svg(&root).map_err(|e| fail(&svg, e))?;
         root.present().map_err(|e| fail(&svg, e.to_string()))?;
     }
+    write_atomically(&svg, text.as_bytes())?;
     Ok(Chart {
         name: name.to_string(),
         title: title.to_string(),
         png,
         svg,
     })
+}
+
+/// An RGB picture of `size` as PNG bytes.
+pub fn encode_png(pixels: &[u8], size: (u32, u32)) -> std::result::Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, size.0, size.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut writer| writer.write_image_data(pixels))
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 /// Draws one picture into `dir/name.png` and `dir/name.svg`:

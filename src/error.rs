@@ -51,6 +51,13 @@ impl Error {
 
     /// A file the user named could not be read: bad input, so exit code 2.
     pub fn unreadable(path: &std::path::Path, source: &std::io::Error) -> Self {
+        // Reading a folder fails with an OS text that does not say so on every system.
+        if path.is_dir() {
+            return Error::Input(format!(
+                "{} is a folder, not a file: give the file's path",
+                path.display()
+            ));
+        }
         Error::Input(format!(
             "cannot read {}: {source} (check the path)",
             path.display()

@@ -214,7 +214,21 @@ fn main() -> ExitCode {
         eprintln!("error: {}", reversi_lab::cpu::advice(&missing));
         return ExitCode::from(1);
     }
-    run(Cli::parse()).unwrap_or_else(|err| {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version, and no command at all: clap's own help.
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("error: {}", commands::usage_error(&e));
+            return ExitCode::from(2);
+        }
+    };
+    run(cli).unwrap_or_else(|err| {
         eprintln!("error: {err}");
         ExitCode::from(err.exit_code())
     })

@@ -20,6 +20,19 @@ pub fn signed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// `x` as written in a message: plainly (`2.5`, `40`) in the range people write by
+/// hand, in exponent form (`1e300`) beyond it, where plain digits would run to hundreds.
+#[must_use]
+pub fn plain(x: f64) -> String {
+    let large = x.abs() >= 1e9;
+    let tiny = x != 0.0 && x.abs() < 1e-6;
+    if x.is_finite() && (large || tiny) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// `x` with `decimals` decimals and a sign only when negative, never `-0.000`.
 #[must_use]
 pub fn fixed(x: f64, decimals: usize) -> String {
@@ -67,6 +80,14 @@ fn is_zero(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_numbers_stay_short() {
+        assert_eq!(plain(1.5), "1.5");
+        assert_eq!(plain(40.0), "40");
+        assert_eq!(plain(1e300), "1e300");
+        assert_eq!(plain(-2.5e-9), "-2.5e-9");
+    }
 
     #[test]
     fn zero_has_no_sign() {

@@ -84,3 +84,115 @@ fn mount_again(dir: &Path) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+/// A disk that fills while charts, the report or an animation are written: one line
+/// naming the file and the cause, and no partial file left (each is written whole
+/// under a temporary name, then renamed), so a retry with room succeeds.
+#[test]
+fn a_full_disk_while_drawing_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let small_run = CONFIG.replace("games_per_pair = 20000", "games_per_pair = 20");
+    fs::write(d.join("e.toml"), small_run).unwrap();
+    let bin = || Command::cargo_bin("reversi-lab").unwrap();
+    let made = bin()
+        .current_dir(d)
+        .args(["run", "e.toml", "--quiet", "--no-report", "--out", "r"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let small = d.join("small");
+    fs::create_dir(&small).unwrap();
+    if !mount(&small, "size=64k") {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return;
+    }
+    let _unmount = Unmount(small.clone());
+    let folder = small.join("r");
+    fs::create_dir(&folder).unwrap();
+    for entry in fs::read_dir(d.join("r")).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
+    }
+    let report = bin().arg("report").arg(&folder).output().unwrap();
+    let stderr = String::from_utf8_lossy(&report.stderr).into_owned();
+    assert_eq!(report.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(
+        !stderr.contains("backend") && !stderr.contains("Custom {"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&small.display().to_string()),
+        "names the file: {stderr}"
+    );
+    let mut left = Vec::new();
+    let mut walk = vec![folder.clone()];
+    while let Some(dir) = walk.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk.push(path);
+            } else {
+                left.push(path);
+            }
+        }
+    }
+    for path in &left {
+        let name = path.display().to_string();
+        assert!(
+            !name.ends_with(".partial"),
+            "a partial file is left: {name}"
+        );
+        if name.ends_with(".png") {
+            let bytes = fs::read(path).unwrap();
+            assert!(
+                bytes.ends_with(&[0xAE, 0x42, 0x60, 0x82]),
+                "{name} is cut short"
+            );
+        }
+    }
+    // An animation that does not fit: nothing left under its name.
+    let gif = small.join("g.gif");
+    let replay = bin()
+        .arg("replay")
+        .arg(d.join("r"))
+        .args(["--game", "0", "--out"])
+        .arg(&gif)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&replay.stderr).into_owned();
+    if replay.status.success() {
+        eprintln!("the animation fitted in what was left; its half is not tested");
+    } else {
+        assert_eq!(replay.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("g.gif") && stderr.contains("No space left"),
+            "{stderr}"
+        );
+        assert!(!gif.exists(), "a partial animation is left");
+    }
+    // With room again, both succeed (nothing partial blocks them).
+    assert!(mount_again(&small));
+    assert!(bin()
+        .arg("report")
+        .arg(&folder)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let again = bin()
+        .arg("replay")
+        .arg(d.join("r"))
+        .args(["--game", "0", "--force", "--out"])
+        .arg(&gif)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+}

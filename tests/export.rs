@@ -220,7 +220,7 @@ fn an_unfinished_run_exports_its_complete_games() {
     let (code, _, stderr) = run_in(dir, &["export", "results/killed", "--format", "ggf"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains(&format!("row {} cannot be read", games.len() + 2)),
+        stderr.contains(&format!("is cut at line {}", games.len() + 2)),
         "{stderr}"
     );
 }

@@ -108,7 +108,7 @@ fn library_wording_does_not_leak() {
     );
     refused(
         &["match", "alphabeta:depth=-2", "random"],
-        "depth = -2 is not accepted: use a whole number of at least 0",
+        "depth = -2 is not accepted: use a whole number from 1 to 60",
     );
     refused(
         &["match", "mobility:normalised=3", "random"],
@@ -178,16 +178,55 @@ fn force_replaces_and_resume_reads_run_toml() {
         "{}",
         again.2
     );
-    // --resume takes the games and seed from run.toml.
-    let resumed = run_in(
+    // --resume with the config given again: the config speaks for its games and seed,
+    // so those given as flags at the start are asked for again, by name...
+    let refused = run_in(
         d,
         &["run", "small.toml", "--resume", "--quiet", "--no-report"],
+    );
+    assert_eq!(refused.0, 2, "{}", refused.2);
+    assert!(
+        refused
+            .2
+            .contains("games_per_pair = 6 in run.toml but 4 now (pass --games 6")
+            && refused
+                .2
+                .contains("seed = 3 in run.toml but 1 now (pass --seed 3"),
+        "{}",
+        refused.2
+    );
+    let resumed = run_in(
+        d,
+        &[
+            "run",
+            "small.toml",
+            "--resume",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--quiet",
+            "--no-report",
+        ],
     );
     assert_eq!(resumed.0, 0, "{}", resumed.2);
     assert_eq!(
         std::fs::read_to_string(d.join("results/small/games.csv")).unwrap(),
         games
     );
+    // ...while without the config, run.toml supplies everything.
+    let from_folder = run_in(
+        d,
+        &[
+            "run",
+            "--out",
+            "results/small",
+            "--resume",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert_eq!(from_folder.0, 0, "{}", from_folder.2);
     // A setting that differs is named.
     let other = run_in(
         d,
@@ -243,8 +282,10 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     let args = ["run", "small.toml", "--out", "r", "--quiet", "--no-report"];
     assert_eq!(run_in(d, &args).0, 0);
-    // A lock held by a live process (this test's own) refuses the second run...
-    std::fs::write(d.join("r/run.lock"), std::process::id().to_string()).unwrap();
+    // A lock held by a live process (this test's own, as a run holds it: flock)
+    // refuses the second run...
+    let held = std::fs::File::create(d.join("r/run.lock")).unwrap();
+    held.lock().unwrap();
     let resume = [
         "run",
         "small.toml",
@@ -262,7 +303,9 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
     );
     let (code, _, stderr) = run_in(d, &["run", "small.toml", "--out", "r", "--force"]);
     assert_eq!(code, 2, "{stderr}");
-    // ...and a lock left by a process that is gone (a kill) is taken over.
+    // ...and a lock file left by a process that is gone (a kill: the system released
+    // its lock) is taken over, whatever pid it names.
+    drop(held);
     std::fs::write(d.join("r/run.lock"), "4000000000").unwrap();
     assert_eq!(run_in(d, &resume).0, 0);
     assert!(!d.join("r/run.lock").exists(), "the lock goes with the run");
@@ -516,3 +559,6 @@ fn run_toml_records_where_the_run_was_made_and_resume_ignores_it() {
     let (code, _, stderr) = run_in(d, &["report", "r"]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[path = "hardening/integrity.rs"]
+mod integrity;

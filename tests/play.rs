@@ -190,6 +190,8 @@ fn a_whole_game_against_alphabeta_with_hints_eval_undo_save_and_play_again() {
     person.answer("n");
     let (seen, typed) = person.finish();
     assert_eq!(seen.matches("game over: ").count(), 2);
+    // The replay below saves again: `save` keeps an existing file.
+    std::fs::remove_file(&saved).unwrap();
     // The same lines through a plain pipe give the same session, byte for byte.
     let output = bin().args(args).write_stdin(typed).assert().success();
     let piped = String::from_utf8(output.get_output().stdout.clone()).unwrap();
@@ -214,6 +216,28 @@ fn bad_input_reprompts_with_the_reason_and_the_legal_moves() {
         .stdout(predicate::str::contains("legal moves: d3 c4 f5 e6 (help lists"))
         .stdout(predicate::str::contains("unknown command 'f5 d6'"))
         .stdout(predicate::str::ends_with("quit\ntranscript so far: (no moves)\n"));
+}
+
+#[test]
+fn save_keeps_an_existing_file_unless_told_with_save_bang() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("m.toml");
+    std::fs::write(&config, "name = \"mine\"\n").unwrap();
+    let c = config.display();
+    bin()
+        .current_dir(dir.path())
+        .args(["play", "--vs", "greedy"])
+        .write_stdin(format!("save {c}\nf5\nsave new.txt\nsave! {c}\nquit\n"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "{c} already exists: save to another file, or type save! {c} to replace it"
+        )))
+        .stdout(predicate::str::contains("saved the transcript to new.txt"));
+    let replaced = std::fs::read_to_string(&config).unwrap();
+    assert!(replaced.starts_with("f5"), "{replaced}");
+    let new = std::fs::read_to_string(dir.path().join("new.txt")).unwrap();
+    assert_eq!(new, replaced);
 }
 
 #[test]
@@ -445,7 +469,52 @@ fn play_in_a_terminal_draws_in_colour() {
     wait_for("transcript so far: f5");
     tmux(&["kill-server"]);
     assert!(coloured.contains("\x1b["), "no ANSI colour:\n{coloured}");
-    assert!(coloured.contains('\u{25cf}'), "no discs drawn:\n{coloured}");
+    assert!(
+        coloured.contains('\u{25cf}'),
+        "no black discs drawn:\n{coloured}"
+    );
+    assert!(
+        coloured.contains('\u{25cb}'),
+        "no white discs drawn:\n{coloured}"
+    );
+    // NO_COLOR (no-color.org): the same terminal, drawn in plain X and O (a server
+    // of its own: the first one is gone).
+    let socket = format!("reversi-lab-test-nc-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux")
+            .args(["-L", &socket])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let screen = |colour: bool| {
+        let mut args = vec!["capture-pane", "-p"];
+        if colour {
+            args.push("-e");
+        }
+        String::from_utf8_lossy(&tmux(&args).stdout).to_string()
+    };
+    let command = format!(
+        "NO_COLOR=1 {} play --vs greedy; sleep 30",
+        bin_path().display()
+    );
+    let started = tmux(&["new-session", "-d", "-x", "100", "-y", "50", &command]);
+    assert!(started.status.success(), "{started:?}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !screen(false).contains("black (you)>") {
+        assert!(Instant::now() < deadline, "no prompt:\n{}", screen(false));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let plain_terminal = screen(true);
+    tmux(&["kill-server"]);
+    assert!(
+        !plain_terminal.contains("\x1b[4"),
+        "colour despite NO_COLOR:\n{plain_terminal}"
+    );
+    assert!(
+        plain_terminal.contains(" X O") || plain_terminal.contains(" O X"),
+        "{plain_terminal}"
+    );
     // Typed lines are not echoed on a terminal (the terminal shows them).
     assert!(plain.contains("> hints\nhints on"), "{plain}");
 }

@@ -279,7 +279,7 @@ fn sprt_stops_head_to_head_runs_deterministically() {
         .ends_with("sprt_llr,sprt_lower,sprt_upper,sprt_pairs,sprt_result"));
     assert!(pairs.trim_end().ends_with(",H1"));
     let games = read(&one.join("games.csv")).lines().count() - 1;
-    assert!(games < 10000 && games % 2 == 0, "{games}");
+    assert!(games < 10000 && games.is_multiple_of(2), "{games}");
     // The LLR crossed the bound at the last pair played, which pairs.csv names.
     let row: Vec<&str> = pairs.lines().nth(1).unwrap().split(',').collect();
     assert_eq!(row[row.len() - 2], (games / 2).to_string());
@@ -462,6 +462,25 @@ fn ablation_measures_every_feature() {
     assert!(out.join("charts/ablation.svg").exists() && out.join("report.html").exists());
     let pairs = read(&out.join("pairs.csv"));
     assert!(pairs.contains("\nfull,without-mobility,8,"));
+    // --threads, as `run` takes it: the same games on one thread.
+    let one = dir.path().join("one");
+    let output = bin()
+        .args([
+            "ablate",
+            config.to_str().unwrap(),
+            "--out",
+            one.to_str().unwrap(),
+        ])
+        .args(["--quiet", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(read(&one.join("games.csv")), read(&out.join("games.csv")));
+    assert!(read(&one.join("run.toml")).contains("threads = 1"));
 
     let bad = write(
         dir.path(),

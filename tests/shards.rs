@@ -240,16 +240,15 @@ fn bad_merges_are_refused_whole() {
     let run2 = shards.join("2-of-3/run.toml");
     let record = fs::read_to_string(&run2).unwrap();
     fs::write(&run2, record.replace("\"complete\"", "\"running\"")).unwrap();
-    fs::write(
-        shards.join("2-of-3/run.lock"),
-        std::process::id().to_string(),
-    )
-    .unwrap();
+    // A running shard holds its lock (flock) as a run does.
+    let lock = fs::File::create(shards.join("2-of-3/run.lock")).unwrap();
+    lock.lock().unwrap();
     bad_merge(
         d,
         &merge,
         "shard 2/3 (results/rr/shards/2-of-3) is still running",
     );
+    drop(lock);
     fs::remove_file(shards.join("2-of-3/run.lock")).unwrap();
     fs::write(&run2, record.replace("\"complete\"", "\"interrupted\"")).unwrap();
     bad_merge(d, &merge, "did not finish");

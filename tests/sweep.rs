@@ -197,10 +197,11 @@ fn a_folder_is_never_overwritten_silently() {
     assert_eq!(before, fs::read(d.join("r/sweep.csv")).unwrap());
 }
 
-/// `--resume` keeps the games per pair a sweep was started with, as `run --resume`
-/// does, rather than the file's (which would not match the folder).
+/// `--resume` takes the sweep file as it is now: games per pair given by `--games` at
+/// the start must be given again, and a resume without them is refused, naming the
+/// field, rather than silently keeping either value.
 #[test]
-fn resume_keeps_the_games_given_at_the_start() {
+fn resume_needs_the_games_given_at_the_start() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("s.toml"), TINY).unwrap();
@@ -209,7 +210,19 @@ fn resume_keeps_the_games_given_at_the_start() {
         &["sweep", "s.toml", "--out", "r", "--quiet", "--games", "2"],
     );
     let before = fs::read(d.join("r/sweep.csv")).unwrap();
-    ok(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--resume"]);
+    let (code, _, stderr) = run_in(d, &["sweep", "s.toml", "--out", "r", "--quiet", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr
+            .contains("games_per_pair = 2 in run.toml but 16 now (pass --games 2 to continue it)"),
+        "{stderr}"
+    );
+    ok(
+        d,
+        &[
+            "sweep", "s.toml", "--out", "r", "--quiet", "--resume", "--games", "2",
+        ],
+    );
     assert_eq!(before, fs::read(d.join("r/sweep.csv")).unwrap());
     let games = fs::read_to_string(d.join("r/games.csv")).unwrap();
     assert_eq!(games.lines().count(), 1 + 3 * 2, "{games}");
@@ -285,4 +298,64 @@ fn bad_sweeps_exit_2_with_one_line() {
     let (code, _, stderr) = run_in(d, &["run", "tiny.toml", "--quiet"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("reversi-lab sweep tiny.toml"), "{stderr}");
+}
+
+/// A sweep killed with `kill -9` and resumed writes the same files as one that was
+/// never interrupted: games, tables, and the costs behind `sweep.csv`'s `moves` and
+/// `nodes_per_move` (checkpointed with the games, so a kill loses none of them).
+#[test]
+fn kill_9_and_resume_gives_the_same_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let big = TINY.replace("games_per_pair = 16", "games_per_pair = 400");
+    fs::write(d.join("s.toml"), big).unwrap();
+    let args = ["sweep", "s.toml", "--quiet", "--threads", "1", "--out"];
+    let mut killed_part_way = false;
+    for attempt in 0..5 {
+        let out = format!("killed{attempt}");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+            .current_dir(d)
+            .args(args)
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Kill once some games are on disk, part-way through.
+        let games = d.join(&out).join("games.csv");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while fs::read(&games).map_or(0, |g| g.iter().filter(|&&b| b == b'\n').count())
+            < 300 * (attempt + 1)
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        if d.join(&out).join("sweep.csv").exists() {
+            continue; // it finished first: try again, later in the sweep
+        }
+        killed_part_way = true;
+        let resumed = [&args[..], &[out.as_str(), "--resume"]].concat();
+        ok(d, &resumed);
+        ok(d, &[&args[..], &["whole"]].concat());
+        for file in ["games.csv", "pairs.csv", "standings.csv", "sweep.csv"] {
+            assert_eq!(
+                fs::read_to_string(d.join("whole").join(file)).unwrap(),
+                fs::read_to_string(d.join(&out).join(file)).unwrap(),
+                "{file}"
+            );
+        }
+        let costs = |dir: &str| -> Vec<(String, u64, u64, u64)> {
+            read_csv::<CostRow>(&d.join(dir).join("costs.csv"))
+                .unwrap()
+                .into_iter()
+                .map(|r| (r.player, r.games, r.moves, r.nodes))
+                .collect()
+        };
+        assert_eq!(costs("whole"), costs(&out));
+        assert!(d.join(&out).join("charts/sweep-cost.png").exists());
+        break;
+    }
+    assert!(killed_part_way, "every attempt finished before the kill");
 }

@@ -136,6 +136,12 @@ fn tunes_are_deterministic_and_resume_from_their_trace() {
     assert!(tune(&one, &a, &[]).status.success());
     assert!(tune(&two, &b, &[]).status.success());
     assert_eq!(read(&a.join("trace.csv")), read(&b.join("trace.csv")));
+    // --threads overrides the file's, and changes nothing either.
+    let flag = dir.path().join("flag");
+    assert!(tune(&two, &flag, &["--threads", "1"]).status.success());
+    assert_eq!(read(&a.join("trace.csv")), read(&flag.join("trace.csv")));
+    let zero = tune(&two, &dir.path().join("zero"), &["--threads", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
     // Interrupted after 3 iterations, with a partial line: --resume finishes identically.
     let full = read(&a.join("trace.csv"));
     let lines: Vec<&str> = full.lines().collect();
@@ -239,6 +245,26 @@ fn bad_tunes_fail_before_any_game() {
             TUNE.replace("depth = 1", "depth = 1\nbogus = 2"),
             "unknown parameter",
         ),
+        // The validation is checked before training, not after it.
+        (
+            TUNE.replace("[validation]\ngames = 20", "[validation]\ngames = 3"),
+            "bad.toml: [validation] games = 3 is odd",
+        ),
+        (
+            TUNE.replace(
+                "[validation]\ngames = 20",
+                "[validation]\ngames = 20\nelo1 = -20",
+            ),
+            "bad.toml: [validation] elo1 = -20: the validation's SPRT tests elo0 = 0 against elo1",
+        ),
+        // The same parameter twice.
+        (
+            TUNE.replace(
+                "name = \"eval.mobility\"\nmin = -10\nmax = 40",
+                "name = \"eval.corners\"\nmin = -10\nmax = 40",
+            ),
+            "[[params]] names 'eval.corners' twice",
+        ),
     ] {
         let config = write(dir.path(), "bad.toml", &text);
         let out = dir.path().join("never");
@@ -248,4 +274,34 @@ fn bad_tunes_fail_before_any_game() {
         assert!(stderr.contains(needle), "expected '{needle}' in {stderr}");
         assert!(!out.exists(), "no folder for bad input ({needle})");
     }
+}
+
+/// `[validation]` changes nothing of the training: a resume may change it (after a
+/// finished tune, to validate again), and the folder keeps the new file.
+#[test]
+fn a_resume_may_change_the_validation() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = TUNE.replace("iterations = 8", "iterations = 2");
+    let config = write(
+        dir.path(),
+        "t.toml",
+        &quick.replace("games = 20", "games = 10"),
+    );
+    let out = dir.path().join("out");
+    assert!(tune(&config, &out, &[]).status.success());
+    let trace = read(&out.join("trace.csv"));
+    write(dir.path(), "t.toml", &quick);
+    let again = tune(&config, &out, &["--resume"]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(read(&out.join("trace.csv")), trace);
+    assert!(read(&out.join("tune.toml")).contains("games = 20"));
+    // Training settings still may not change.
+    write(dir.path(), "t.toml", &quick.replace("seed = 4", "seed = 5"));
+    let refused = tune(&config, &out, &["--resume"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("made by a different tune file"));
 }

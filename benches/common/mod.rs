@@ -16,7 +16,7 @@ pub fn match_plan(a: &str, b: &str, games: u64, threads: usize) -> MatchPlan {
         b: b.into(),
         games,
         seed: 1,
-        threads,
+        threads: Some(threads),
         size: 8,
         rules: RulesArgs {
             anti: false,

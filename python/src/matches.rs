@@ -232,7 +232,8 @@ pub fn play_match(
         b,
         games,
         seed,
-        threads,
+        // 0: one per core, as the Python API has always taken it.
+        threads: (threads > 0).then_some(threads),
         size,
         rules: RulesArgs {
             anti,

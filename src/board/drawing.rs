@@ -12,7 +12,7 @@ use std::fmt::{self, Write as _};
 /// A position ready to draw. Plain text: `X` black, `O` white, `.` empty, `*` a
 /// marked square (the legal moves, by default), the last move in brackets `[X]`
 /// and the discs it flipped in lower case (`x`, `o`). In colour the discs are
-/// drawn as such on a green board, the last move on yellow and the flipped discs on
+/// drawn as such (black ●, white ○) on a green board, the last move on yellow and the flipped discs on
 /// light green.
 #[derive(Clone, Copy, Debug)]
 #[must_use]
@@ -31,7 +31,7 @@ pub const PLAIN_LEGEND: &str =
 
 /// The legend of the colour drawing's marks.
 pub const COLOUR_LEGEND: &str =
-    "black and white discs, * a legal move, yellow the last move, light green the discs it flipped";
+    "\u{25cf} black, \u{25cb} white, * a legal move, yellow the last move, light green the discs it flipped";
 
 impl<G: Geometry> Drawing<G> {
     /// The position with its legal moves marked, in plain text, with the status
@@ -120,7 +120,8 @@ impl<G: Geometry> Drawing<G> {
         let (text, foreground) = if black.has(index) {
             ('\u{25cf}', AnsiColor::Black)
         } else if white.has(index) {
-            ('\u{25cf}', AnsiColor::BrightWhite)
+            // Another shape as well as another colour: told apart without colour vision.
+            ('\u{25cb}', AnsiColor::BrightWhite)
         } else if self.marks.has(index) {
             ('*', AnsiColor::BrightYellow)
         } else {

@@ -153,9 +153,12 @@ pub fn with_overrides(
         }
         record.resume_settings(
             &mut experiment,
+            // A config given again speaks for its own games and seed: a value changed in
+            // it is then refused by the run (naming the field), never silently replaced
+            // by the folder's.
             ResumeGiven {
-                games: args.games.is_some(),
-                seed: args.seed.is_some(),
+                games: given || args.games.is_some(),
+                seed: given || args.seed.is_some(),
                 threads: args.threads.is_some(),
             },
         );
@@ -221,12 +224,15 @@ pub struct TuneArgs {
     /// Where results go.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Threads (default: the file's `threads`, else one per core); no result depends on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// `reversi-lab tune`: prints the tuned parameters and the validation lines, and
 /// writes each validation run's report.
 pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
-    let summary = tune::tune(&args.config, &args.output.options(stop))?;
+    let summary = tune::tune(&args.config, args.threads, &args.output.options(stop))?;
     for line in &summary.lines {
         writeln!(out, "{line}").ok();
     }
@@ -256,12 +262,20 @@ pub struct AblateArgs {
     /// Games per pair, overriding the file (even).
     #[arg(long)]
     pub games: Option<u64>,
+    /// Threads (default: the file's `threads`, else one per core); no result depends on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// `reversi-lab ablate`: prints the run's line and the table of feature worths,
 /// and writes the report.
 pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
-    let (summary, table) = ablate::ablate(&args.config, args.games, &args.output.options(stop))?;
+    let (summary, table) = ablate::ablate(
+        &args.config,
+        args.games,
+        args.threads,
+        &args.output.options(stop),
+    )?;
     writeln!(out, "{}", summary.line()).ok();
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);

@@ -9,7 +9,7 @@ use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::games_file::{Compression, GamesWriter};
 use crate::lab::rows::{csv_header, GameRecord};
 use crate::lab::runner::write_game_row;
-use crate::lab::setup::{OpeningsFile, SetupFile};
+use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
 use crate::lab::{Cost, Driver, Flow, Schedule, Setup, Slot};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::{Strategy, StrategySpec};
@@ -32,9 +32,9 @@ pub struct MatchArgs {
     /// Seed: the same seed replays the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Board size: 4, 6, 8 or 10.
     #[arg(long, default_value_t = 8)]
     pub size: u32,
@@ -217,7 +217,10 @@ impl MatchPlan {
             seed: args.seed,
             size: args.size,
             rules: args.rules.rules(),
-            threads: (args.threads > 0).then_some(args.threads),
+            threads: args
+                .threads
+                .map(|t| check_threads(t, &format!("--threads {t}")))
+                .transpose()?,
             openings: OpeningsFile {
                 random_plies: Some(args.openings),
                 file: None,

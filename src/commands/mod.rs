@@ -13,6 +13,7 @@ mod play;
 mod position;
 mod recipes;
 mod sweep;
+mod usage;
 
 pub use analyze::{analyze, AnalyzeArgs};
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
@@ -28,6 +29,7 @@ pub use patterns::{fit_patterns, FitPatternsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 pub use sweep::{sweep, SweepArgs};
+pub use usage::usage_error;
 
 /// How a command prints its result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

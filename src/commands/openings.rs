@@ -145,6 +145,19 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
         progress.finish();
         (select(tree, values, &recipe), enumerated)
     });
+    if list.kept.is_empty() {
+        // An empty list would only be refused later, by the run that reads it.
+        return Err(Error::input(format!(
+            "--within {}: none of the {} positions is that close to even (the closest is {} away): give a larger --within; nothing was written",
+            args.within,
+            thousands(list.tree.classes.len() as u64),
+            list.values
+                .iter()
+                .map(|v| v.value.unsigned_abs())
+                .min()
+                .map_or("none".to_string(), |v| v.to_string())
+        )));
+    }
     let text = list.text(&recipe, size, &recipe_line(args));
     std::fs::write(&args.out, text).map_err(|e| Error::io(&args.out, e))?;
     if let Some(path) = &args.csv {

@@ -2,7 +2,7 @@
 
 use super::position::size_of_obf;
 use super::OutputFormat;
-use crate::board::{squares, Geometry, Position};
+use crate::board::{squares, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Rules, Scoring};
 use crate::lab::setup::check_threads;
@@ -94,9 +94,9 @@ pub struct SolveArgs {
     /// Report every best move (slower: each must be proved equal), not just one.
     #[arg(long)]
     pub all: bool,
-    /// Threads searching each position (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Threads searching each position (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Scoring rules.
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -126,13 +126,27 @@ fn check_table_memory<G: Geometry>(bits: u32) -> Result<()> {
     }
 }
 
-/// The scores an OBF line's comment gives for its moves (`; G8:+18; H1:+12;`), best first.
-fn annotated_scores(line: &str) -> Vec<(String, i32)> {
+/// The scores an OBF line's comment gives for its moves (`; G8:+18; H1:+12;`), best
+/// first. Every item of the comment must be a square of the board (or `PA` for a
+/// pass) with a whole-number score: a typo must not leave a line unchecked.
+fn annotated_scores(line: &str, size: u32) -> std::result::Result<Vec<(String, i32)>, String> {
     line.split(';')
         .skip(1)
-        .filter_map(|item| {
-            let (mv, score) = item.trim().split_once(':')?;
-            Some((mv.trim().to_ascii_lowercase(), score.trim().parse().ok()?))
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            let malformed =
+                || format!("the annotation '{item}' is not a move and its score, such as G8:+18");
+            let (mv, score) = item.split_once(':').ok_or_else(malformed)?;
+            let mv = mv.trim().to_ascii_lowercase();
+            let score: i32 = score.trim().parse().map_err(|_| malformed())?;
+            let named = mv == "pa" || mv == "pass" || Square::parse(&mv, size).is_some();
+            if !named {
+                return Err(format!(
+                    "the annotation '{item}' names '{mv}', not a square of the {size}x{size} board"
+                ));
+            }
+            Ok((if mv == "pa" { "pass".into() } else { mv }, score))
         })
         .collect()
 }
@@ -182,8 +196,8 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
         },
     };
     let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        t => check_threads(t, &format!("--threads {t}"))?,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+        Some(t) => check_threads(t, &format!("--threads {t}"))?,
     };
     let mode = if args.all { Mode::All } else { Mode::One };
     let solver = Solver::new(args.rules.rules(), table_bits)
@@ -196,6 +210,20 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                 .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))
         })
         .collect::<Result<_>>()?;
+    // Read before the first solve, so a typo on the last line is not found hours in.
+    let annotations: Vec<Vec<(String, i32)>> = lines
+        .iter()
+        .zip(&sizes)
+        .map(|(&(number, line), &size)| {
+            annotated_scores(line, size).map_err(|e| {
+                Error::input(format!(
+                    "{}:{}: {e}: correct it, or remove the annotation",
+                    path.display(),
+                    number + 1
+                ))
+            })
+        })
+        .collect::<Result<_>>()?;
     let started = Instant::now();
     let mut all_ok = true;
     let mut unsolved = 0;
@@ -204,7 +232,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
     // One table per board size, made once for the whole file: its allocation is
     // part of the time reported (but not of any one position's).
     let mut memories: [Option<Box<dyn std::any::Any>>; 4] = Default::default();
-    for (&(number, line), &size) in lines.iter().zip(&sizes) {
+    for ((&(number, line), &size), expected) in lines.iter().zip(&sizes).zip(&annotations) {
         let located = |e: &dyn std::fmt::Display| {
             Error::input(format!("{}:{}: {e}", path.display(), number + 1))
         };
@@ -258,7 +286,6 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             total_nodes += solution.nodes;
             let best: Vec<String> = squares(solution.best).map(|s| s.name(G::SIZE)).collect();
             let best_text = if best.is_empty() { "pass".to_string() } else { best.join(",") };
-            let expected = annotated_scores(line);
             let agrees = expected.first().map(|&(_, score)| score).map(|score| {
                 let best_listed: Vec<&str> = expected.iter().filter(|(_, s)| *s == score).map(|(m, _)| m.as_str()).collect();
                 let ok = score == solution.score && best.iter().all(|m| best_listed.contains(&m.as_str()));

@@ -35,6 +35,11 @@ pub fn size_of_obf(line: &str) -> Result<u32> {
 /// Reads a position given as an OBF line, or as a file whose first non-empty line is one.
 fn obf_text(position: &str) -> Result<String> {
     let path = std::path::Path::new(position);
+    if path.is_dir() {
+        return Err(Error::input(format!(
+            "{position} is a folder: give an OBF line, or a file holding one"
+        )));
+    }
     if path.is_file() {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
         return text

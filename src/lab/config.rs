@@ -34,12 +34,6 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     let keys: BTreeMap<Spanned<String>, IgnoredAny> =
         toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     let document: toml::Table = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
-    if let Some((key, value)) = non_finite(&document, "") {
-        return Err(source.error(
-            None,
-            &format!("{key} = {value} is not a finite number: use an ordinary number such as 1.5"),
-        ));
-    }
     let own_fields = field_names::<T>();
     let has = |key: &str| keys.keys().any(|k| k.get_ref() == key);
     let this = kind_of(|key| own_fields.contains(&key));
@@ -76,8 +70,17 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
             ));
         }
     }
+    // Typed first, so that a NaN where a whole number belongs (seed = nan) is told
+    // what the key takes; a NaN or infinity left in a number that may be fractional
+    // is then refused as not finite.
     let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    if let Some((key, value)) = non_finite(&document, "") {
+        return Err(source.error(
+            None,
+            &format!("{key} = {value} is not a finite number: use an ordinary number such as 1.5"),
+        ));
+    }
     Ok(WithSetup { setup, own })
 }
 
@@ -197,12 +200,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("t.toml:3:1: unknown field `anty`"), "{err}");
-        let err = read("name = \"a\"\n[rules]\nanti = true\n[x]\ny = [1.0, nan]\n")
-            .unwrap_err()
-            .to_string();
+        // A NaN where a whole number belongs is told what the key takes.
+        let err = read("name = \"a\"\nseed = nan\n").unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.toml: x.y = NaN is not a finite number: use an ordinary number such as 1.5"
+            "t.toml:2:8: NaN is not accepted here: use a whole number of at least 0"
         );
         // Written back, both parts make one flat table.
         let text = toml::to_string(&c).unwrap();

@@ -75,6 +75,59 @@ pub fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
     Ok(csv::Reader::from_reader(reader(path)?))
 }
 
+/// A row of a games file that cannot be read, in the project's words: a cut row
+/// (a run stopped while writing) names its line and the repair, a damaged one the
+/// column it fails in.
+#[must_use]
+pub fn row_error(path: &Path, error: &csv::Error) -> Error {
+    let line = error.position().map_or(0, csv::Position::line);
+    match error.kind() {
+        csv::ErrorKind::UnequalLengths { .. } => Error::input(format!(
+            "{} is cut at line {line} (a run stopped while writing it): `reversi-lab run --resume` on its folder repairs it",
+            path.display()
+        )),
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .and_then(|i| GAME_COLUMNS.get(i as usize))
+                .map_or(String::new(), |c| format!(" in column {c}"));
+            Error::input(format!(
+                "{}: line {line} cannot be read{column} (the file was changed by hand or damaged; a file cut by a kill is repaired by `reversi-lab run --resume` on its folder)",
+                path.display()
+            ))
+        }
+        _ => Error::input(format!(
+            "{}: line {line} cannot be read (not a games file of reversi-lab's)",
+            path.display()
+        )),
+    }
+}
+
+/// The columns of `games.csv`, in order, from the row type itself.
+static GAME_COLUMNS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let header = super::rows::csv_header::<super::rows::GameRecord<'static>>();
+    String::from_utf8_lossy(&header)
+        .trim_end()
+        .split(',')
+        .map(str::to_string)
+        .collect()
+});
+
+/// Refuses a games file that holds no games (empty, or its header alone): a command
+/// that reads games would otherwise write an empty analysis, export or report.
+pub fn check_has_games(path: &Path) -> Result<()> {
+    let mut reader = csv_reader(path)?;
+    let mut record = csv::ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Error::input(format!(
+            "{} holds no games: run the experiment first, or give a folder whose run has played",
+            path.display()
+        ))),
+        Err(e) => Err(row_error(path, &e)),
+    }
+}
+
 /// Writes games into a new or existing games file; [`finish`](Self::finish) completes it.
 pub enum GamesWriter {
     /// `games.csv`.
@@ -147,13 +200,29 @@ impl Write for GamesWriter {
     }
 }
 
-/// Mends a games file a kill left: drops a partial last row (and, compressed, a cut
-/// block) so that the file holds whole rows only and can be appended to.
-pub fn recover(path: &Path) -> Result<()> {
+/// Where the kept part of `text` ends: after its last whole line, and with `rows`,
+/// after at most the header and that many rows.
+fn kept_length(text: &[u8], rows: Option<u64>) -> usize {
+    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    match rows {
+        Some(rows) => text
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(rows as usize)
+            .map_or(whole, |(i, _)| i + 1),
+        None => whole,
+    }
+}
+
+/// Cuts a games file back to whole rows after a kill (a partial last row, or an
+/// unfinished compressed frame), and with `rows` to at most that many rows (games
+/// past a checkpoint, to be played again).
+pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
     match compression_of(path) {
         Compression::None => {
             let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
-            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let keep = kept_length(&bytes, rows);
             if keep < bytes.len() {
                 let file = OpenOptions::new()
                     .write(true)
@@ -165,7 +234,7 @@ pub fn recover(path: &Path) -> Result<()> {
         Compression::Zstd => {
             let mut text = Vec::new();
             let complete = reader(path)?.read_to_end(&mut text).is_ok();
-            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let keep = kept_length(&text, rows);
             if complete && keep == text.len() {
                 return Ok(());
             }
@@ -203,7 +272,7 @@ mod tests {
         let full = fs::read(&path).unwrap();
         for cut in [full.len(), full.len() - 3, full.len() / 2, 20] {
             fs::write(&path, &full[..cut]).unwrap();
-            recover(&path).unwrap();
+            recover(&path, None).unwrap();
             let mut text = String::new();
             reader(&path).unwrap().read_to_string(&mut text).unwrap();
             assert!(text.starts_with("a,b\n0,0\n") || cut == 20, "{cut}");

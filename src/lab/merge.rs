@@ -4,12 +4,13 @@
 
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::experiment::Experiment;
+use super::folder::write_atomically;
 use super::folder::{differences, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
 use super::rows::{
     csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
 };
-use super::runner::{write_atomically, write_tables};
+use super::runner::write_tables;
 use super::schedule::Schedule;
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;

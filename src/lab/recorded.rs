@@ -41,6 +41,12 @@ pub struct RecordedRun {
 /// A missing folder or file is bad input naming the fix (`verb` says what the
 /// command does with the games, as in "replay a folder that holds games").
 pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
+    if dir.is_file() {
+        return Err(Error::input(format!(
+            "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
+            dir.display()
+        )));
+    }
     if !dir.is_dir() {
         return Err(Error::input(format!(
             "results folder {} does not exist: give the folder a run wrote, such as results/default",
@@ -79,7 +85,7 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
     let mut reader = games_file::csv_reader(&path)?;
     let mut highest = None;
     for row in reader.deserialize::<GameRecord>() {
-        let row = row.map_err(|e| Error::csv("read", &path, e))?;
+        let row = row.map_err(|e| games_file::row_error(&path, &e))?;
         if row.game_id == id {
             let title = format!(
                 "game {id} of {}: {} (black) vs {} (white), {}",

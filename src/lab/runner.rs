@@ -5,6 +5,7 @@
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Driver, Flow};
 use super::experiment::Experiment;
+use super::folder::write_atomically;
 use super::folder::{differences, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
 use super::rows::{
@@ -92,13 +93,6 @@ impl RunSummary {
     }
 }
 
-/// Writes `contents` to `path` through a temporary file, so a reader never sees half a file.
-pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
-    let temporary = path.with_extension("tmp");
-    fs::write(&temporary, contents).map_err(|e| Error::io(&temporary, e))?;
-    fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))
-}
-
 fn run_record(experiment: &Experiment, info: RunInfo) -> RunRecord {
     RunRecord {
         run: info,
@@ -107,9 +101,11 @@ fn run_record(experiment: &Experiment, info: RunInfo) -> RunRecord {
 }
 
 /// Reads the games already in `games.csv` (dropping a partial last row left by a
-/// kill), checks each against the schedule, and counts them. Returns how many there are.
+/// kill, and the rows past the first `checkpoint`, whose costs were not recorded),
+/// checks each against the schedule, and counts them. Returns how many there are.
 fn resume_games(
     path: &Path,
+    checkpoint: u64,
     experiment: &Experiment,
     schedule: &Schedule,
     shard: Option<Shard>,
@@ -117,7 +113,7 @@ fn resume_games(
 ) -> Result<u64> {
     let part = shard.unwrap_or(Shard::whole());
     let games = part.games(schedule.total());
-    games_file::recover(path)?;
+    games_file::recover(path, Some(checkpoint))?;
     let mut reader = games_file::csv_reader(path)?;
     let mut count = 0u64;
     for row in reader.deserialize::<GameRecord>() {
@@ -154,6 +150,25 @@ fn resume_games(
 
 /// Makes the results folder with a `run.toml` and the header of `games.csv`, or
 /// checks an existing one for `--resume`. Returns the games already played.
+fn already_exists(out: &Path) -> Error {
+    Error::input(format!(
+        "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
+        out.display()
+    ))
+}
+
+/// Whether `dir` holds anything but its lock file.
+fn holds_anything(dir: &Path) -> Result<bool> {
+    let entries = fs::read_dir(dir).map_err(|e| Error::io_during("read", dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io_during("read", dir, e))?;
+        if entry.file_name() != super::folder::LOCK_FILE {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 fn prepare(
     experiment: &Experiment,
     schedule: &Schedule,
@@ -161,7 +176,7 @@ fn prepare(
     options: &RunOptions<'_>,
     info: &RunInfo,
     tallies: &mut Tallies,
-) -> Result<(u64, FolderLock)> {
+) -> Result<(u64, Vec<Cost>, FolderLock)> {
     let games_path = out.join(experiment.compress.file_name());
     let run_path = out.join("run.toml");
     if out.exists() && !out.is_dir() {
@@ -174,14 +189,50 @@ fn prepare(
     if out.exists() && options.force {
         aside = Some(move_aside(out)?);
     } else if out.exists() && !options.resume {
+        return Err(already_exists(out));
+    }
+    // Whether this process made the folder: only then may a failure remove it. Of two
+    // runs making the same new folder at once, one makes it and the other is refused
+    // here, as if it had existed (without --resume): neither writes into the other's.
+    let mut created = false;
+    if !out.exists() {
+        let cannot = |e: std::io::Error| {
+            Error::input(format!(
+                "cannot create results folder {}: {e} (choose another with --out)",
+                out.display()
+            ))
+        };
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(cannot)?;
+        }
+        match fs::create_dir(out) {
+            Ok(()) => created = true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && options.resume => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(already_exists(out))
+            }
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    // Everything below looks at the folder under its lock, so what it sees cannot
+    // change under it (another run's files appearing between a check and a write).
+    let lock = match FolderLock::acquire(out) {
+        Ok(lock) => lock,
+        Err(error) => {
+            if let Some(aside) = &aside {
+                let _ = fs::remove_dir(out);
+                let _ = fs::rename(aside, out);
+            }
+            return Err(error);
+        }
+    };
+    if options.resume && !created && !run_path.is_file() && holds_anything(out)? {
         return Err(Error::input(format!(
-            "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
+            "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
             out.display()
         )));
     }
-    let exists = out.exists();
-    if exists && games_path.exists() {
-        let lock = FolderLock::acquire(out)?;
+    if options.resume && games_path.exists() && run_path.is_file() {
         let recorded = RunRecord::load(&run_path)?;
         check_schedule_version(
             out,
@@ -213,30 +264,23 @@ fn prepare(
                 differences(&recorded.experiment, &now).join("; ")
             )));
         }
-        return Ok((
-            resume_games(&games_path, experiment, schedule, options.shard, tallies)?,
-            lock,
-        ));
+        // costs.csv is written at checkpoints, after the rows it covers reached the
+        // file: the games past it (a kill came between) are played again, so that the
+        // costs cover exactly the games kept, as in an uninterrupted run.
+        let names: Vec<&str> = experiment.players.iter().map(|p| p.name.as_str()).collect();
+        let costs = read_costs(&out.join(COSTS_FILE), &names)?;
+        let checkpoint = costs.iter().map(|c| c.games).sum::<u64>() / 2;
+        let done = resume_games(
+            &games_path,
+            checkpoint,
+            experiment,
+            schedule,
+            options.shard,
+            tallies,
+        )?;
+        return Ok((done, costs, lock));
     }
-    // Whether this process made the folder: only then may a failure remove it.
-    let mut created = false;
-    if !exists {
-        let cannot = |e: std::io::Error| {
-            Error::input(format!(
-                "cannot create results folder {}: {e} (choose another with --out)",
-                out.display()
-            ))
-        };
-        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            fs::create_dir_all(parent).map_err(cannot)?;
-        }
-        match fs::create_dir(out) {
-            Ok(()) => created = true,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(cannot(e)),
-        }
-    }
-    let setup = FolderLock::acquire(out).and_then(|lock| {
+    let setup = (|| {
         let record = run_record(experiment, info.clone());
         fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
         if let Openings::List { transcripts, .. } = &experiment.setup.openings {
@@ -248,27 +292,24 @@ fn prepare(
             &games_path,
             experiment.compress,
             &csv_header::<GameRecord>(),
-        )?;
-        Ok(lock)
-    });
-    let lock = match setup {
-        Ok(lock) => lock,
-        Err(error) => {
-            if created {
-                // Leave nothing behind: the folder was ours and holds no games.
-                let _ = fs::remove_dir_all(out);
-            }
-            if let Some(aside) = &aside {
-                // Put the replaced folder back: nothing of the new run was written.
-                let _ = fs::rename(aside, out);
-            }
-            return Err(error);
+        )
+    })();
+    if let Err(error) = setup {
+        drop(lock);
+        if created {
+            // Leave nothing behind: the folder was ours and holds no games.
+            let _ = fs::remove_dir_all(out);
         }
-    };
+        if let Some(aside) = &aside {
+            // Put the replaced folder back: nothing of the new run was written.
+            let _ = fs::rename(aside, out);
+        }
+        return Err(error);
+    }
     if let Some(aside) = aside {
         remove_aside(&aside)?;
     }
-    Ok((0, lock))
+    Ok((0, vec![Cost::default(); experiment.players.len()], lock))
 }
 
 /// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
@@ -299,7 +340,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         ..RunInfo::starting(threads, total)
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
-    let (done, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
+    let (done, before, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
 
     let games_path = out.join(experiment.compress.file_name());
     let mut writer = GamesWriter::open(&games_path, experiment.compress, true)?;
@@ -307,7 +348,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
     let streamed = with_geometry!(experiment.setup.size, G => {
-        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path)?
+        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before)?
     });
     progress.finish();
     writer.finish(&games_path)?;
@@ -320,7 +361,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         tallies.sprt_done.unwrap_or(Status::Complete)
     };
     let played = streamed.consumed;
-    write_costs(experiment, &out, done > 0, &streamed.costs)?;
+    write_costs(experiment, &out, &before, &streamed.costs)?;
     // A shard's figures would describe a sample of the games: `merge` writes them.
     let (pairs, standings) = if status == Status::Interrupted || shard.is_some() {
         (Vec::new(), Vec::new())
@@ -346,17 +387,12 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     })
 }
 
-/// Writes `costs.csv`: what this invocation's games cost each player, added to the
-/// costs already recorded when it resumed a folder (so the file covers every game
-/// of `games.csv`, save those of an invocation killed before it could write).
-fn write_costs(experiment: &Experiment, out: &Path, resumed: bool, costs: &[Cost]) -> Result<()> {
+/// Writes `costs.csv`: what this invocation's games cost each player, added to
+/// `before`, the costs recorded for the games it resumed after (so the file covers
+/// every game of `games.csv` up to the point it is written).
+fn write_costs(experiment: &Experiment, out: &Path, before: &[Cost], costs: &[Cost]) -> Result<()> {
     let names: Vec<&str> = experiment.players.iter().map(|p| p.name.as_str()).collect();
     let path = out.join(COSTS_FILE);
-    let before = if resumed {
-        read_costs(&path, &names)?
-    } else {
-        vec![Cost::default(); names.len()]
-    };
     let total: Vec<Cost> = before.iter().zip(costs).map(|(a, b)| *a + *b).collect();
     write_atomically(&path, &csv_bytes(&cost_rows(&names, &total), &path)?)
 }
@@ -431,6 +467,7 @@ fn play<G: Geometry>(
     tallies: &mut Tallies,
     writer: &mut GamesWriter,
     games_path: &Path,
+    before: &[Cost],
 ) -> Result<super::driver::Streamed> {
     let strategies: Vec<Box<dyn Strategy<G>>> = experiment
         .players
@@ -475,8 +512,18 @@ fn play<G: Geometry>(
             // Rows reach the disk in step with the progress shown, so a kill loses
             // little: every 1024 rows, and whenever a chunk of games (at most a
             // quarter of a second of play, once its pace is known) has been written.
-            if since_flush >= 1024 || concluded || ends_chunk {
+            if since_flush >= 1024 || concluded || ends_chunk.is_some() {
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
+                // A checkpoint of the costs, once the rows they cover are in the file
+                // (at chunk ends only: a few a second at most).
+                if let Some(costs) = ends_chunk {
+                    write_costs(
+                        experiment,
+                        games_path.parent().unwrap_or(Path::new(".")),
+                        before,
+                        costs,
+                    )?;
+                }
                 progress.advance(since_flush);
                 if let Some(played) = options.played {
                     played.fetch_add(since_flush, Ordering::Relaxed);

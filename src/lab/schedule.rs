@@ -86,7 +86,7 @@ impl Slot {
     /// opening with colours swapped, A black in the even one.
     #[must_use]
     pub const fn a_black(self) -> bool {
-        self.game_in_pair % 2 == 0
+        self.game_in_pair.is_multiple_of(2)
     }
 
     /// Which opening of the pair the game plays.

@@ -9,6 +9,7 @@ use crate::board::{Color, Square};
 use crate::chart::{register_fonts, FONT};
 use crate::error::{Error, Result};
 use crate::game::Rules;
+use crate::lab::folder::write_atomically;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color as _;
@@ -48,7 +49,7 @@ pub fn write_game(
 }
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+    write_atomically(path, text.as_bytes())
 }
 
 type Drawn = std::result::Result<(), String>;
@@ -65,12 +66,15 @@ fn draw_frame(buffer: &mut [u8], look: Look, replay: &Replay, ply: usize, title:
             .pos(Pos::new(pos, VPos::Center))
     };
     let mid = (w / 2) as i32;
-    root.draw(&Text::new(
-        title.to_string(),
-        (mid, (Look::TITLE / 2 + 2) as i32),
-        text(16, HPos::Center),
-    ))
-    .map_err(e)?;
+    let (font, lines) = look.title_lines(title);
+    for (line, middle) in lines {
+        root.draw(&Text::new(
+            line,
+            (mid, (middle + 2) as i32),
+            text(font, HPos::Center),
+        ))
+        .map_err(e)?;
+    }
     let (x0, y0) = look.origin();
     let (x0, y0, side, cell) = (x0 as i32, y0 as i32, look.board() as i32, look.cell as i32);
     root.draw(&Rectangle::new(
@@ -265,15 +269,10 @@ fn write_gif(path: &Path, replay: &Replay, title: &str) -> Result<()> {
         gif::EncodingError::Io(e) => Error::io(path, e),
         e => fail(e.to_string()),
     };
-    let file = std::fs::File::create(path).map_err(|e| Error::io_during("create", path, e))?;
+    // Encoded in memory and written whole: a full disk leaves no partial file.
     let mut palette = Palette::new();
-    let mut encoder = gif::Encoder::new(
-        std::io::BufWriter::new(file),
-        w as u16,
-        h as u16,
-        &palette.flat(),
-    )
-    .map_err(gif_error)?;
+    let mut encoder =
+        gif::Encoder::new(Vec::new(), w as u16, h as u16, &palette.flat()).map_err(gif_error)?;
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(gif_error)?;
@@ -318,8 +317,8 @@ fn write_gif(path: &Path, replay: &Replay, title: &str) -> Result<()> {
         encoder.write_frame(&frame).map_err(gif_error)?;
         previous = Some(pixels);
     }
-    let mut writer = encoder.into_inner().map_err(gif_error)?;
-    std::io::Write::flush(&mut writer).map_err(|e| Error::io(path, e))
+    let bytes = encoder.into_inner().map_err(gif_error)?;
+    write_atomically(path, &bytes)
 }
 
 #[cfg(test)]

@@ -117,6 +117,7 @@ impl Results {
             Some((path, _)) => path,
             None => need(dir, "games.csv")?,
         };
+        games_file::check_has_games(&games_path)?;
         let record = RunRecord::load(&run_path)?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
@@ -186,13 +187,7 @@ impl Results {
             if partial.is_some_and(|(played, _)| index as u64 >= played) {
                 break; // a run still writing, or a partial row left by a kill
             }
-            let row = row.map_err(|e| {
-                Error::input(format!(
-                    "{}: row {} cannot be read: {e}",
-                    games_path.display(),
-                    index + 2
-                ))
-            })?;
+            let row = row.map_err(|e| games_file::row_error(&games_path, &e))?;
             let pair_id = row.pair_id as usize;
             let Some(pair) = pairs.get(pair_id) else {
                 return Err(Error::input(format!(
@@ -221,12 +216,12 @@ impl Results {
                     None => pending = Some(points),
                     Some(first) => {
                         penta.record(first + points);
-                        if games % (2 * step) == 0 || games >= total - 1 {
+                        if games.is_multiple_of(2 * step) || games >= total - 1 {
                             let s = penta.interval95();
                             history.score.push((games, s.mean, s.low, s.high));
                         }
                         if let Some((elo0, elo1, _, _)) = sprt {
-                            if games % (2 * step) == 0 || games == total {
+                            if games.is_multiple_of(2 * step) || games == total {
                                 history.llr.push((penta.pairs(), penta.llr(elo0, elo1)));
                             }
                         }

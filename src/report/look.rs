@@ -75,6 +75,43 @@ impl Look {
         Self::TITLE + Self::MARGIN + self.board() + Self::FOOTER
     }
 
+    /// The title as it fits the band above the board: one line at 16 px, or two
+    /// lines at 12 px broken between words (the second cut with an ellipsis if need
+    /// be), as (font size, lines with their vertical centres). The widths are those of
+    /// DejaVu Sans's average character, with room to spare.
+    pub fn title_lines(self, title: &str) -> (u32, Vec<(String, u32)>) {
+        let fits = |size: u32| ((self.width() - 16) as f64 / (0.56 * f64::from(size))) as usize;
+        if title.chars().count() <= fits(16) {
+            return (16, vec![(title.to_string(), Self::TITLE / 2)]);
+        }
+        let room = fits(12);
+        let mut first = String::new();
+        let mut rest = title;
+        for word in title.split_inclusive(' ') {
+            if first.chars().count() + word.trim_end().chars().count() > room {
+                break;
+            }
+            first.push_str(word);
+            rest = &title[first.len()..];
+        }
+        if first.is_empty() {
+            let cut: String = title.chars().take(room).collect();
+            rest = &title[cut.len()..];
+            first = cut;
+        }
+        let mut second: String = rest.chars().take(room).collect();
+        if rest.chars().count() > room {
+            second = second.chars().take(room - 1).collect::<String>() + "\u{2026}";
+        }
+        (
+            12,
+            vec![
+                (first.trim_end().to_string(), Self::TITLE / 2 - 7),
+                (second, Self::TITLE / 2 + 7),
+            ],
+        )
+    }
+
     /// The board's top-left corner.
     pub const fn origin(self) -> (u32, u32) {
         (Self::MARGIN, Self::TITLE + Self::MARGIN)
@@ -115,4 +152,33 @@ pub(crate) fn counts(frame: &Frame) -> String {
         frame.black_count(),
         frame.white_count()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_title_wraps_into_the_band_instead_of_being_clipped() {
+        let look = Look::new(8);
+        let short = "game 3 of r: a draw";
+        assert_eq!(
+            look.title_lines(short),
+            (16, vec![(short.to_string(), Look::TITLE / 2)])
+        );
+        let long = "game 12 of results/default: corner-first (black) vs weighted-classic (white), black won by 10";
+        let (font, lines) = look.title_lines(long);
+        assert_eq!(font, 12);
+        assert_eq!(lines.len(), 2);
+        let room = ((look.width() - 16) as f64 / (0.56 * 12.0)) as usize;
+        assert!(
+            lines.iter().all(|(l, _)| l.chars().count() <= room),
+            "{lines:?}"
+        );
+        assert_eq!(format!("{} {}", lines[0].0, lines[1].0), long);
+        let huge = "x".repeat(500);
+        let (_, lines) = look.title_lines(&huge);
+        assert!(lines[1].0.ends_with('\u{2026}'), "{lines:?}");
+        assert!(lines.iter().all(|(_, y)| *y < Look::TITLE));
+    }
 }

@@ -27,7 +27,7 @@ pub use data::{PairRow, Results, StandingRow};
 pub use doc::Document;
 pub use notable::Notable;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::path::{Path, PathBuf};
 
 /// A report format: renders a report document as one file.
@@ -97,7 +97,7 @@ pub fn write_report(dir: &Path) -> Result<Written> {
     for format in formats() {
         let path = dir.join(format.file_name());
         let text = format.render(&doc)?;
-        std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        crate::lab::folder::write_atomically(&path, text.as_bytes())?;
         written.push(path);
     }
     Ok(Written {

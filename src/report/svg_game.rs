@@ -58,14 +58,17 @@ pub fn svg(replay: &Replay, title: &str) -> String {
         title = escape(title),
     )
     .ok();
-    write!(
-        out,
-        r#"<text x="{}" y="{}" text-anchor="middle" font-size="16">{}</text>"#,
-        w / 2,
-        Look::TITLE / 2 + 7,
-        escape(title)
-    )
-    .ok();
+    let (font, lines) = look.title_lines(title);
+    for (line, middle) in lines {
+        write!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-size="{font}">{}</text>"#,
+            w / 2,
+            middle + font * 7 / 16,
+            escape(&line)
+        )
+        .ok();
+    }
     let (x0, y0) = look.origin();
     let side = look.board();
     write!(

@@ -476,11 +476,16 @@ fn markdown(name: &str, worths: &[Worth]) -> String {
 pub fn ablate(
     path: &Path,
     games: Option<u64>,
+    threads: Option<usize>,
     options: &RunOptions<'_>,
 ) -> Result<(RunSummary, String)> {
     let mut ablation = Ablation::load(path)?;
     if let Some(games) = games {
         ablation.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+    }
+    if let Some(threads) = threads {
+        let threads = crate::lab::setup::check_threads(threads, &format!("--threads {threads}"))?;
+        ablation.experiment.setup.threads = Some(threads);
     }
     let summary = run(&ablation.experiment, options)?;
     if summary.status == Status::Interrupted {

@@ -95,7 +95,7 @@ fn read_samples(dirs: &[PathBuf], merged: &[u32]) -> Result<(Vec<Sample>, usize)
         }
         let mut reader = games_file::csv_reader(&run.games)?;
         for row in reader.deserialize::<GameRecord>() {
-            let row = row.map_err(|e| Error::csv("read", &run.games, e))?;
+            let row = row.map_err(|e| games_file::row_error(&run.games, &e))?;
             samples.extend(game_samples(&row, dir, merged)?);
             games += 1;
         }
@@ -113,7 +113,7 @@ fn game_samples(row: &GameRecord<'_>, dir: &Path, merged: &[u32]) -> Result<Vec<
             e.reason
         ))
     })?;
-    let held_out = row.game_id % HOLD_OUT_EVERY == 0;
+    let held_out = row.game_id.is_multiple_of(HOLD_OUT_EVERY);
     let mut game = Game::<Size8>::new();
     let mut out = Vec::with_capacity(played.moves().len());
     for &square in played.moves() {

@@ -229,6 +229,13 @@ pub fn prompt(out: &mut dyn Write, text: &str) -> io::Result<()> {
     out.flush()
 }
 
+/// Whether to draw in colour: on a terminal, unless `NO_COLOR` is set to anything
+/// (see no-color.org); otherwise the plain drawing, X and O.
+#[must_use]
+pub fn colour_wanted() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// Clears a terminal screen and homes the cursor, for commands that redraw in place.
 pub const CLEAR_SCREEN: &str = "\x1b[2J\x1b[H";
 

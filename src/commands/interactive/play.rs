@@ -13,7 +13,7 @@ use crate::lab::schedule::{game_rng, Seeds};
 use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
 use crate::with_geometry;
 use rand::Rng;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, Write};
 
 /// The opponent's strength when `--vs` is not given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,7 +91,8 @@ enum Command {
     Hints,
     Eval,
     Undo,
-    Save(String),
+    /// The file, and whether to replace it if it exists (`save!`).
+    Save(String, bool),
     Help,
     Quit,
     Empty,
@@ -118,8 +119,8 @@ fn parse_command(line: &str, size: u32) -> Command {
         "undo" => simple(Command::Undo),
         "help" | "?" => simple(Command::Help),
         "quit" | "q" | "exit" => simple(Command::Quit),
-        "save" if !rest.is_empty() => Command::Save(rest.to_string()),
-        "save" => Command::Unknown(line.to_string()),
+        "save" | "save!" if !rest.is_empty() => Command::Save(rest.to_string(), word == "save!"),
+        "save" | "save!" => Command::Unknown(line.to_string()),
         _ => {
             let mut chars = word.chars();
             let letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -143,7 +144,7 @@ commands:
   hints      show or hide the legal moves on the board (*)
   eval       each legal move's value for the side to move, by the opponent's strategy
   undo       take back your last move and the reply
-  save FILE  write the transcript to FILE
+  save FILE  write the transcript to a new FILE (save! FILE replaces one)
   help       this list
   quit       stop (so does Ctrl-D), printing the transcript";
 
@@ -291,10 +292,22 @@ impl<G: Geometry> Session<'_, G> {
             }
             Command::Eval => self.eval(out)?,
             Command::Undo => self.undo(out)?,
-            Command::Save(path) => {
+            Command::Save(path, replace) => {
                 let text = format!("{}\n", self.track.game().transcript());
-                match std::fs::write(&path, text) {
+                // A new file unless told: a typo must not replace a config or a game.
+                let written = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .create_new(!replace)
+                    .open(&path)
+                    .and_then(|mut file| file.write_all(text.as_bytes()));
+                match written {
                     Ok(()) => writeln!(out, "saved the transcript to {path}")?,
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => writeln!(
+                        out,
+                        "{path} already exists: save to another file, or type save! {path} to replace it"
+                    )?,
                     Err(e) => writeln!(out, "cannot write {path}: {e} (try another file)")?,
                 }
             }
@@ -466,7 +479,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         })
         .transpose()?;
     let fallback_spec = StrategySpec::parse(EVAL_FALLBACK).expect("EVAL_FALLBACK is a spec");
-    let colour = std::io::stdout().is_terminal();
+    let colour = super::colour_wanted();
     with_geometry!(size, G => {
         let mut initial = Track::<G>::new(parse_position::<G>(obf.as_deref())?);
         if let Some(moves) = &args.moves {
@@ -514,7 +527,11 @@ mod tests {
         assert_eq!(parse_command("hints", 8), Command::Hints);
         assert_eq!(
             parse_command("save my game.txt", 8),
-            Command::Save("my game.txt".into())
+            Command::Save("my game.txt".into(), false)
+        );
+        assert_eq!(
+            parse_command("save! g.txt", 8),
+            Command::Save("g.txt".into(), true)
         );
         assert_eq!(parse_command("z9", 8), Command::NotASquare("z9".into()));
         assert_eq!(parse_command("f5", 4), Command::NotASquare("f5".into()));

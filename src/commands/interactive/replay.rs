@@ -150,7 +150,11 @@ impl<G: Geometry> Viewer<G> {
                 }
             )?,
         }
-        writeln!(out, "{}", track.drawing(G::Bits::ZERO, self.terminal))?;
+        writeln!(
+            out,
+            "{}",
+            track.drawing(G::Bits::ZERO, self.terminal && super::colour_wanted())
+        )?;
         writeln!(out, "{}", track.status())?;
         let game = track.game();
         if let Some(outcome) = game.outcome(self.rules) {

@@ -48,7 +48,7 @@ pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<()> {
         b: args.b.clone(),
         games: 1,
         seed: args.seed,
-        threads: 1,
+        threads: Some(1),
         size: args.size,
         rules: args.rules,
         openings: args.openings,
@@ -104,7 +104,11 @@ fn show_game<G: Geometry>(
         }
         writeln!(out, "{heading}")?;
         writeln!(out, "{line}")?;
-        writeln!(out, "{}", track.drawing(G::Bits::ZERO, terminal))?;
+        writeln!(
+            out,
+            "{}",
+            track.drawing(G::Bits::ZERO, terminal && super::colour_wanted())
+        )?;
         writeln!(out, "{}", track.status())?;
         out.flush()?;
         let game = track.game();

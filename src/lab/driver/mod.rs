@@ -352,9 +352,10 @@ impl<G: Geometry> Driver<G> {
     /// [`stream`](Self::stream) for results written as bytes (CSV rows): `finish`
     /// appends a game's bytes to a buffer its worker shares with the neighbouring
     /// games, so a row costs no allocation of its own, and `sink` gets each result
-    /// with its bytes and whether it ends a chunk: results come in bursts, one chunk
-    /// of games at a time (at most a quarter of a second of play once the pace is
-    /// known), so the end of one is when a sink need flush, without reading a clock.
+    /// with its bytes and, where it ends a chunk, what every game so far has cost:
+    /// results come in bursts, one chunk of games at a time (at most a quarter of a
+    /// second of play once the pace is known), so the end of one is when a sink need
+    /// flush (and checkpoint the costs in step with its rows), without reading a clock.
     pub fn stream_rows<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
@@ -362,7 +363,7 @@ impl<G: Geometry> Driver<G> {
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
         finish: impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync,
         stop: &AtomicBool,
-        mut sink: impl FnMut(T, &[u8], bool) -> Result<Flow> + Send,
+        mut sink: impl FnMut(T, &[u8], Option<&[Cost]>) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
         // Set by the writer once it wants no more games (the sink said stop or failed).
         let done = AtomicBool::new(false);
@@ -393,7 +394,8 @@ impl<G: Geometry> Driver<G> {
                         for (r, (row, spent, end)) in batch.rows.drain(..).enumerate() {
                             streamed.consumed += 1;
                             add_spent(&mut streamed.costs, spent);
-                            let ends_chunk = b + 1 == batches && r + 1 == rows;
+                            let ends_chunk = (b + 1 == batches && r + 1 == rows)
+                                .then_some(streamed.costs.as_slice());
                             let flow = sink(row, &batch.bytes[start..end], ends_chunk);
                             start = end;
                             if !matches!(flow, Ok(Flow::Continue)) {

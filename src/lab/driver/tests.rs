@@ -6,7 +6,7 @@ use crate::board::Size6;
 use crate::strategy::StrategySpec;
 
 fn deal(g: u64) -> (u64, Deal<Size6>) {
-    let seats = if g % 2 == 0 { [0, 1] } else { [1, 0] };
+    let seats = if g.is_multiple_of(2) { [0, 1] } else { [1, 0] };
     let deal = Deal {
         seats,
         start: Game::new(),
@@ -136,7 +136,8 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
                 &stop,
                 |i, bytes, ends_chunk| {
                     assert!(bytes.starts_with(format!("{i},").as_bytes()));
-                    if ends_chunk {
+                    if let Some(costs) = ends_chunk {
+                        assert_eq!(costs.iter().map(|c| c.games).sum::<u64>(), 2 * (i + 1));
                         ends.push(i);
                     }
                     text.extend_from_slice(bytes);

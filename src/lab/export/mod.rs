@@ -125,6 +125,7 @@ pub fn export(dir: &Path, format: Format, out: &mut dyn Write) -> Result<u64> {
             dir.display()
         )));
     };
+    games_file::check_has_games(&path)?;
     with_geometry!(recorded.size, G => stream::<G>(&path, &recorded, format, out))
 }
 
@@ -143,18 +144,12 @@ fn stream<G: Geometry>(
         buffer.extend_from_slice(&csv_header::<MoveRow>());
     }
     let mut games = 0u64;
-    for (index, row) in reader.deserialize::<GameRecord>().enumerate() {
+    for row in reader.deserialize::<GameRecord>() {
         let row = match row {
             Ok(row) => row,
             // A run still playing, or killed: its last row may be cut short.
             Err(_) if !recorded.finished => break,
-            Err(e) => {
-                return Err(Error::input(format!(
-                    "{}: row {} cannot be read: {e}",
-                    path.display(),
-                    index + 2
-                )))
-            }
+            Err(e) => return Err(games_file::row_error(path, &e)),
         };
         let game = Game::<G>::from_transcript(&row.moves).map_err(|e| {
             Error::input(format!(

@@ -98,6 +98,10 @@ pub enum StrategySpec {
 /// The most empty squares a game's exact solving may start from: FFO endgame
 /// positions with 20 to 22 empties take seconds each; 24 empties take most of a minute.
 pub const MAX_SOLVE_EMPTIES: u32 = 22;
+/// The largest weight (either sign) of an `eval` feature: a feature counts at most a
+/// few thousand (the square-table sum), so this keeps every sum well inside the
+/// evaluation's limit of 10^8 hundredths.
+pub const MAX_EVAL_WEIGHT: f64 = 1e3;
 /// The deepest `alphabeta` search accepted without a `nodes` budget.
 pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 
@@ -107,7 +111,15 @@ const DEPTHS: RangeInclusive<u32> = 1..=60;
 const TABLE_BITS: RangeInclusive<u32> = 10..=26;
 
 fn typed<T: serde::de::DeserializeOwned>(kind: &'static str, table: Table) -> Result<T, SpecError> {
-    if let Some((key, value)) = non_finite(&table, "") {
+    // Typed first: `depth=nan` is told that depth takes a whole number.
+    let non_finite = non_finite(&table, "");
+    let typed = Value::Table(table)
+        .try_into::<T>()
+        .map_err(|e| SpecError::BadValue {
+            kind,
+            message: readable(&e.to_string()),
+        })?;
+    if let Some((key, value)) = non_finite {
         return Err(SpecError::BadValue {
             kind,
             message: format!(
@@ -115,12 +127,7 @@ fn typed<T: serde::de::DeserializeOwned>(kind: &'static str, table: Table) -> Re
             ),
         });
     }
-    Value::Table(table)
-        .try_into::<T>()
-        .map_err(|e| SpecError::BadValue {
-            kind,
-            message: readable(&e.to_string()),
-        })
+    Ok(typed)
 }
 
 /// The first NaN or infinite number in a table, with its dotted key.
@@ -165,7 +172,14 @@ fn readable(message: &str) -> String {
         return format!("{key}: {first}");
     };
     let value = match got.split_once('`') {
-        Some((_, rest)) => rest.trim_end_matches('`').to_string(),
+        // serde writes a float's every digit: 1e300 would be 301 of them.
+        Some((_, rest)) => {
+            let text = rest.trim_end_matches('`');
+            match text.parse::<f64>() {
+                Ok(x) if text.len() > 12 => crate::numbers::plain(x),
+                _ => text.to_string(),
+            }
+        }
         None => {
             let got = got
                 .trim_start_matches("invalid type: ")
@@ -176,7 +190,13 @@ fn readable(message: &str) -> String {
                 .to_string()
         }
     };
+    // A key with a narrower range says it (depth = 0 is refused too).
+    let ranged = [("depth", &DEPTHS), ("table_bits", &TABLE_BITS)]
+        .iter()
+        .find(|(name, _)| key == *name || key.ends_with(&format!(".{name}")))
+        .map(|(_, range)| format!("a whole number from {} to {}", range.start(), range.end()));
     let wanted = match expected {
+        "u32" | "u64" | "usize" if ranged.is_some() => ranged.as_deref().unwrap_or_default(),
         "u32" | "u64" | "usize" => "a whole number of at least 0",
         "i32" | "i64" => "a whole number",
         "f64" | "f32" => "a number",
@@ -307,8 +327,21 @@ impl StrategySpec {
                         *value = Value::Float(i as f64);
                     }
                 }
+                let weights: EvalWeights = typed(kind, rest.clone())?;
+                // A stated range: past it a weight's products run into the clamp of
+                // the evaluation's scale and every position looks alike.
+                for (name, value) in &rest {
+                    if let Some(w) = value.as_float().filter(|w| w.abs() > MAX_EVAL_WEIGHT) {
+                        return Err(SpecError::BadValue {
+                            kind,
+                            message: format!(
+                                "{name} = {w:e} is out of range: weights go from -{MAX_EVAL_WEIGHT:e} to {MAX_EVAL_WEIGHT:e}"
+                            ),
+                        });
+                    }
+                }
                 StrategySpec::Eval(EvalSpec {
-                    weights: typed(kind, rest)?,
+                    weights,
                     squares: typed(kind, squares_table)?,
                 })
             }
@@ -595,7 +628,8 @@ mod tests {
             ("alphabeta:depht=3", "unknown parameter for strategy 'alphabeta': 'depht' (did you mean 'depth'? known: depth, eval, endgame, nodes, table, ordering, table_bits)".into()),
             ("greedy:depth=3", "strategy 'greedy' takes no parameters, but 'depth' was given".into()),
             ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
-            ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number of at least 0".into()),
+            ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number from 1 to 60".into()),
+            ("alphabeta:depth=nan", "strategy 'alphabeta': depth = NaN is not accepted: use a whole number from 1 to 60".into()),
             ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)".into()),
             ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
             ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),

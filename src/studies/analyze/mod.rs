@@ -207,10 +207,11 @@ pub fn recorded_endgame(dir: &Path) -> Option<u32> {
 
 /// Every game of a games file, in its order.
 fn read_games(path: &Path) -> Result<Vec<GameRecord<'static>>> {
+    games_file::check_has_games(path)?;
     let mut reader = games_file::csv_reader(path)?;
     reader
         .deserialize::<GameRecord<'static>>()
-        .map(|row| row.map_err(|e| Error::csv("read", path, e)))
+        .map(|row| row.map_err(|e| games_file::row_error(path, &e)))
         .collect()
 }
 

@@ -398,8 +398,8 @@ pub fn sweep(
 ) -> Result<(RunSummary, Vec<SweepRow>)> {
     let mut sweep = Sweep::load(path)?;
     if options.resume {
-        // As `run --resume` does: the games and threads the sweep was started with,
-        // unless given again (the sweep file's own would not match its games).
+        // As `run --resume` does: the threads the sweep was started with, unless given
+        // again.
         let out = options
             .out
             .clone()
@@ -409,8 +409,9 @@ pub fn sweep(
             RunRecord::load(&run_path)?.resume_settings(
                 &mut sweep.experiment,
                 ResumeGiven {
-                    games: games.is_some(),
-                    // The sweep file's seed is the one it ran with (no --seed).
+                    // The sweep file is always given again: its games and seed stand,
+                    // and a change in them is refused by the run, naming the field.
+                    games: true,
                     seed: true,
                     threads: threads.is_some(),
                 },

@@ -93,7 +93,7 @@ impl fmt::Display for SweepValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SweepValue::Whole(n) => write!(f, "{n}"),
-            SweepValue::Decimal(x) => write!(f, "{x}"),
+            SweepValue::Decimal(x) => f.write_str(&crate::numbers::plain(*x)),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::lab::config::read_config;
+use crate::lab::experiment::check_games_per_pair;
 use crate::lab::setup::Setup;
 use crate::strategy::{SpecError, StrategySpec};
 use crate::with_geometry;
@@ -303,6 +304,26 @@ impl Tune {
             .into_iter()
             .map(|p| check_param(p, &player, &known, spec.kind()).map_err(fail))
             .collect::<Result<Vec<_>>>()?;
+        for (i, p) in params.iter().enumerate() {
+            if params[..i].iter().any(|q| q.name == p.name) {
+                return Err(fail(format!(
+                    "[[params]] names '{}' twice: tune each parameter once",
+                    p.name
+                )));
+            }
+        }
+        // The validation runs after training: its settings are checked now, so that a
+        // mistake in them cannot cost a whole training.
+        if !raw.validation.skip && raw.validation.games > 0 {
+            check_games_per_pair(raw.validation.games, "[validation] games = ")
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        if !(raw.validation.elo1.is_finite() && raw.validation.elo1 > 0.0) {
+            return Err(fail(format!(
+                "[validation] elo1 = {}: the validation's SPRT tests elo0 = 0 against elo1, so give an elo1 above 0, such as 20",
+                raw.validation.elo1
+            )));
+        }
         let buildable = |spec: &StrategySpec| -> std::result::Result<(), String> {
             with_geometry!(setup.size, G => spec.build::<G>(setup.rules).map(drop))
                 .and_then(|()| spec.check_practical(setup.start_empties()))

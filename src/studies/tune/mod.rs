@@ -109,9 +109,13 @@ pub struct TuneSummary {
 }
 
 /// Runs a tune (or the rest of one, with `resume`), then validates the result.
-pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
+pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Result<TuneSummary> {
     let (quiet, stop) = (options.quiet, options.stop);
-    let tune = Tune::load(path)?;
+    let mut tune = Tune::load(path)?;
+    if let Some(threads) = threads {
+        let threads = crate::lab::setup::check_threads(threads, &format!("--threads {threads}"))?;
+        tune.setup.threads = Some(threads);
+    }
     let out = options
         .out
         .clone()
@@ -134,12 +138,27 @@ pub fn tune(path: &Path, options: &RunOptions<'_>) -> Result<TuneSummary> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
     let opened = (|| {
-        std::fs::create_dir_all(&out).map_err(|e| {
+        let cannot = |e: std::io::Error| {
             Error::input(format!(
                 "cannot create results folder {}: {e} (choose another with --out)",
                 out.display()
             ))
-        })?;
+        };
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(cannot)?;
+        }
+        // Of two tunes making one new folder at once, the second is refused as if it
+        // had existed, rather than taking the folder over once the first is done.
+        match std::fs::create_dir(&out) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !options.resume => {
+                return Err(Error::input(format!(
+                    "results folder {} already exists: pass --resume to continue the tune, --force to replace it, or --out DIR",
+                    out.display()
+                )));
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(cannot(e)),
+            _ => {}
+        }
         let lock = FolderLock::acquire(&out)?;
         check_same_tune(&out, &text)?;
         Ok((lock, Trace::open(&out.join("trace.csv"), &tune)?))
@@ -241,10 +260,19 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
             "--force to tune again with this version, or --out DIR for a new tune",
         )?;
         let before = std::fs::read_to_string(&kept).map_err(|e| Error::unreadable(&kept, &e))?;
-        let same = matches!(
-            (before.parse::<Table>(), text.parse::<Table>()),
-            (Ok(a), Ok(b)) if a == b
-        );
+        // [validation] plays after training and changes none of it: a resume may
+        // change it (the kept copy then records the new one).
+        let training = |text: &str| {
+            text.parse::<Table>().ok().map(|mut table| {
+                let validation = table.remove("validation");
+                (table, validation)
+            })
+        };
+        let (before, now) = (training(&before), training(text));
+        let same = matches!((&before, &now), (Some(a), Some(b)) if a.0 == b.0);
+        if same && before.map(|b| b.1) != now.map(|n| n.1) {
+            std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))?;
+        }
         if !same {
             return Err(Error::input(format!(
                 "{} was made by a different tune file (compare it with {}): use the same file to --resume, --force to replace the folder, or --out DIR",

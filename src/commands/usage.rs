@@ -1,0 +1,129 @@
+//! The argument parser's errors in one line, in the project's words: what was wrong
+//! and how to put it right, instead of clap's several lines with a usage and a tip.
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+fn context(error: &clap::Error, kind: ContextKind) -> Option<String> {
+    error.get(kind).map(|value| match value {
+        ContextValue::String(s) => s.clone(),
+        ContextValue::Strings(list) => list.join(", "),
+        other => other.to_string(),
+    })
+}
+
+/// The flag as a user types it: `--level`, not `--level <LEVEL>`.
+fn flag(arg: &str) -> &str {
+    arg.split([' ', '=']).next().unwrap_or(arg)
+}
+
+/// What a number the parser refused should have been, from its parser's message.
+fn number_advice(source: &str, value: &str) -> Option<&'static str> {
+    if source.contains("invalid digit") && value.starts_with('-') {
+        Some("give a whole number of 0 or more")
+    } else if source.contains("invalid digit") || source.contains("empty string") {
+        Some("give a whole number, such as 10")
+    } else if source.contains("too large") {
+        Some("the number is too large")
+    } else if source.contains("float") {
+        Some("give a number, such as 1.5")
+    } else {
+        None
+    }
+}
+
+/// One line (without `error: `) for a parse error of `reversi-lab`'s arguments.
+#[must_use]
+pub fn usage_error(error: &clap::Error) -> String {
+    let arg = context(error, ContextKind::InvalidArg).unwrap_or_default();
+    let value = context(error, ContextKind::InvalidValue).unwrap_or_default();
+    let help = "see reversi-lab --help";
+    match error.kind() {
+        ErrorKind::InvalidValue => match context(error, ContextKind::ValidValue) {
+            Some(valid) => format!("{} {value}: use one of {valid}", flag(&arg)),
+            None => format!("{} needs a value: {help}", flag(&arg)),
+        },
+        ErrorKind::ValueValidation => {
+            let source = std::error::Error::source(error)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let advice = number_advice(&source, &value).map_or(source.clone(), str::to_string);
+            format!("{} {value}: {advice}", flag(&arg))
+        }
+        ErrorKind::UnknownArgument => {
+            let numeric = arg.trim_start_matches('-').parse::<f64>().is_ok();
+            if numeric {
+                format!("{arg}: negative numbers are not accepted here; give a whole number of 0 or more")
+            } else {
+                match context(error, ContextKind::SuggestedArg) {
+                    Some(like) => format!("unknown option {arg}: did you mean {like}? ({help})"),
+                    None => format!("unknown option {arg}: {help}"),
+                }
+            }
+        }
+        ErrorKind::InvalidSubcommand => {
+            let name = context(error, ContextKind::InvalidSubcommand).unwrap_or_default();
+            match context(error, ContextKind::SuggestedSubcommand) {
+                Some(like) => format!("unknown command '{name}': did you mean '{like}'? ({help})"),
+                None => format!("unknown command '{name}': {help}"),
+            }
+        }
+        ErrorKind::MissingRequiredArgument => {
+            let missing = context(error, ContextKind::InvalidArg).unwrap_or_default();
+            format!("missing {missing}: {help}")
+        }
+        _ => {
+            // Clap's own first line, less its prefix and any tip after it.
+            let rendered = error.render().to_string();
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ")
+                .to_string();
+            format!("{first}: {help}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Args {
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long, value_parser = ["easy", "hard"])]
+        level: Option<String>,
+        #[arg(long)]
+        ratio: Option<f64>,
+    }
+
+    fn line(args: &[&str]) -> String {
+        let error =
+            Args::try_parse_from(std::iter::once("x").chain(args.iter().copied())).unwrap_err();
+        usage_error(&error)
+    }
+
+    #[test]
+    fn parse_errors_are_one_line_with_the_fix() {
+        assert_eq!(
+            line(&["--level", "insane"]),
+            "--level insane: use one of easy, hard"
+        );
+        assert_eq!(
+            line(&["--seed", "x"]),
+            "--seed x: give a whole number, such as 10"
+        );
+        assert_eq!(
+            line(&["--ratio", "nan!"]),
+            "--ratio nan!: give a number, such as 1.5"
+        );
+        assert!(line(&["--seed", "-5"]).contains("give a whole number of 0 or more"));
+        assert!(line(&["--sed", "1"]).starts_with("unknown option --sed: did you mean --seed?"));
+        for args in [&["--level", "insane"][..], &["--seed", "-5"], &["--nope"]] {
+            assert!(!line(args).contains('\n'), "{}", line(args));
+        }
+    }
+}
