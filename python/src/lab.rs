@@ -129,8 +129,22 @@ pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, P
     let loaded = PyDict::new(py);
     loaded.set_item("experiment", json(&results.experiment)?)?;
     loaded.set_item("run", json(&results.run)?)?;
-    let pairs = csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?;
-    let standings = csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?;
+    let (pairs, standings) = if results.partial.is_none() {
+        // A finished folder's own files, byte for byte: rows read back and written
+        // again lose what the types do not keep, such as an empty `sprt_pairs` (its
+        // column went with it) or the columns of a file older than the types.
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path).map_err(|e| py_error(Error::unreadable(&path, &e)))
+        };
+        (read("pairs.csv")?, read("standings.csv")?)
+    } else {
+        // Counted from the games so far: these files are not written until the end.
+        (
+            csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?,
+            csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?,
+        )
+    };
     loaded.set_item("pairs_csv", csv(pairs))?;
     loaded.set_item("standings_csv", csv(standings))?;
     let games = games_file::find(&dir).map(|(path, _)| path);
