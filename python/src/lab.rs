@@ -1,6 +1,7 @@
 //! `run`, `load`, `strategies` and `perft` from Python: the CLI's experiment runner,
 //! results loader, strategy listing and perft, with the CLI's checks and messages.
 
+use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::Board;
 use crate::errors::py_error;
@@ -182,12 +183,13 @@ pub fn strategies_json() -> PyResult<String> {
 /// Leaves of the game tree `depth` plies below `board` (a pass counts as a ply, a
 /// finished game as one leaf at every depth past its end): the CLI's `perft`.
 #[pyfunction]
-pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: u32) -> PyResult<u64> {
+pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let depth = args::unsigned(depth, "depth", "use 0 to 30")?;
     if depth > 30 {
         return Err(PyValueError::new_err(format!(
             "perft depth {depth} is out of range: use 0 to 30"
         )));
     }
     let state = board.state().copied(false);
-    Ok(py.detach(move || state.perft(depth)))
+    Ok(py.detach(move || state.perft(depth as u32)))
 }

@@ -2,6 +2,7 @@
 //! library as the `reversi-lab` binary. The pure-Python half (`reversi_lab/`) adds
 //! the DataFrames, progress bars and the PettingZoo environment.
 
+mod args;
 mod background;
 mod board;
 mod errors;
