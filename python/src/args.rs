@@ -33,6 +33,14 @@ pub fn unsigned(value: &Bound<'_, PyAny>, name: &str, fix: &str) -> PyResult<u64
     })
 }
 
+/// An optional argument: None stays None (the experiment's own value, say).
+pub fn optional(value: Option<&Bound<'_, PyAny>>, name: &str, fix: &str) -> PyResult<Option<u64>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| unsigned(v, name, fix))
+        .transpose()
+}
+
 /// A board size: 4, 6, 8 or 10, with the library's message for any other number.
 pub fn size(value: &Bound<'_, PyAny>) -> PyResult<u32> {
     const FIX: &str = "use one of 4, 6, 8, 10";

@@ -11,6 +11,7 @@ mod matches;
 mod state;
 mod strategy;
 mod svg;
+mod table;
 
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
