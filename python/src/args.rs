@@ -49,3 +49,12 @@ pub fn size(value: &Bound<'_, PyAny>) -> PyResult<u32> {
     u32::try_from(size)
         .map_err(|_| PyValueError::new_err(format!("unsupported board size {size}: {FIX}")))
 }
+
+/// A count that fits in `T` (`u32`, `usize`): larger ones are refused like [`unsigned`].
+pub fn narrow<T: TryFrom<u64>>(value: u64, name: &str, largest: u64) -> PyResult<T> {
+    T::try_from(value).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name}={value} is too large: use at most {largest}"
+        ))
+    })
+}

@@ -36,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
     )?;
+    m.add("ReplayWarning", py.get_type::<errors::ReplayWarning>())?;
     m.add_function(wrap_pyfunction!(matches::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(lab::run_experiment, m)?)?;
     m.add_function(wrap_pyfunction!(lab::load_results, m)?)?;
