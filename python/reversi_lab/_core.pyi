@@ -1,6 +1,6 @@
 """Types of reversi_lab._core, the Rust half of the package (see reversi_lab/__init__.py)."""
 
-from typing import Any, Callable, Literal, Optional, Sequence, Union
+from typing import Any, Callable, Literal, Mapping, Optional, Union, final
 
 import numpy
 
@@ -12,6 +12,10 @@ Scoring = Literal["winner-gets-empties", "count"]
 class IllegalMoveError(ValueError):
     """A move or pass that the position does not allow."""
 
+class ReplayWarning(UserWarning):
+    """A run whose pairs played the same game more than once (their intervals are too narrow)."""
+
+@final
 class Outcome:
     """How a game ended."""
 
@@ -22,11 +26,13 @@ class Outcome:
     black_discs: int
     white_discs: int
 
+@final
 class Board:
     """A Reversi position with its move stack, in the manner of ``chess.Board``.
 
     Squares are named ``a1`` (top left) to ``h8`` (``j10`` on 10x10); a pass is an
-    explicit ``push_pass()``, needed when ``legal_moves`` is empty and the game goes on.
+    explicit ``push_pass()`` or ``push("pass")``, needed when ``legal_moves`` is empty
+    and the game goes on.
     """
 
     def __init__(self, size: int = 8, anti: bool = False, scoring: Scoring = "winner-gets-empties") -> None: ...
@@ -53,9 +59,10 @@ class Board:
     @property
     def move_stack(self) -> list[str]:
         """Moves and passes (``"pass"``) played on this board, oldest first."""
-    def is_legal(self, move: str) -> bool: ...
+    def is_legal(self, move: str) -> bool:
+        """Whether ``move`` (a square, or ``"pass"``) is legal here."""
     def push(self, move: str) -> None:
-        """Plays ``move``; raises IllegalMoveError (a ValueError) if it is not legal."""
+        """Plays ``move`` (``"pass"`` passes); raises IllegalMoveError (a ValueError) if it is not legal."""
     def push_pass(self) -> None:
         """Passes; only when the side to move has no move and the game goes on."""
     def pop(self) -> str:
@@ -81,8 +88,12 @@ class Board:
     def _repr_html_(self) -> str: ...
     def __eq__(self, other: object) -> bool: ...
 
+@final
 class Strategy:
-    """A strategy in the CLI's spec syntax, e.g. ``Strategy("alphabeta:depth=4,eval=mobility")``."""
+    """A strategy in the CLI's spec syntax, e.g. ``Strategy("alphabeta:depth=4,eval=mobility")``.
+
+    It pickles by its spec, and compares and hashes by the spec with every default written out.
+    """
 
     def __init__(self, spec: Union[str, dict[str, Any]]) -> None: ...
     @property
@@ -93,7 +104,10 @@ class Strategy:
         """The move played on ``board`` (``"pass"`` when there is none)."""
     def scores(self, board: Board) -> Optional[dict[str, int]]:
         """Each legal move's value (larger is better), or None for rule-based strategies."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
+@final
 class MatchResult:
     summary: str
     json: str
@@ -120,7 +134,7 @@ def play_match(
 ) -> MatchResult: ...
 def run_experiment(
     config: Optional[str],
-    json_text: Optional[str],
+    table: Optional[Mapping[str, Any]],
     *,
     out: Optional[str],
     games: Optional[int],

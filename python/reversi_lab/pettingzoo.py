@@ -130,10 +130,11 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
-        if int(action) == self._pass:
+        square = self._action(action)
+        if square == self._pass:
             self.board.push_pass()
         else:
-            self.board.push(self._names[int(action)])
+            self.board.push(self._names[square])
         self._cumulative_rewards[agent] = 0
         outcome = self.board.outcome()
         if outcome is not None:
@@ -145,6 +146,19 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _action(self, action: Any) -> int:
+        """``action`` as a square index or the pass, refused when it is neither: ``int()``
+        would turn ``2.7`` into 2, and a negative index would count from the end."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(
+                f"action {action!r} is not an integer: give a square index row * {self.size} + column (0 to {self._pass - 1}) or {self._pass} to pass"
+            )
+        if not 0 <= action <= self._pass:
+            raise ValueError(
+                f"action {action} is out of range: give a square index 0 to {self._pass - 1} or {self._pass} to pass"
+            )
+        return int(action)
 
     def render(self) -> Optional[str]:
         if self.render_mode is None:

@@ -1,6 +1,7 @@
 //! `Board`: python-chess's board API (`legal_moves`, `push`, `pop`, `turn`, ...) over the
 //! library's engine, for every board size and rule set.
 
+use crate::args;
 use crate::errors::{py_error, value_error, IllegalMoveError};
 use crate::state::{self, AnyState, PlayError};
 use crate::svg::Picture;
@@ -87,20 +88,24 @@ impl Board {
         self.rules
     }
 
-    /// The square a move names: by identity with a legal move's name first (the
-    /// strings `legal_moves` hands out), else parsed.
-    fn square_index(&self, py: Python<'_>, square: &Bound<'_, PyAny>) -> PyResult<u32> {
+    /// What a move names: a square (its index), by identity with a legal move's name
+    /// first (the strings `legal_moves` hands out), else parsed; or None for `"pass"`,
+    /// the name `move_stack` and `Strategy.choose` give a pass.
+    fn move_index(&self, py: Python<'_>, square: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let size = self.state.size();
         let names = square_names(py, size);
         let pointer = square.as_ptr();
         if let Some(index) =
             Indices(self.state.legal()).find(|&i| names[i as usize].as_ptr() == pointer)
         {
-            return Ok(index);
+            return Ok(Some(index));
         }
         let text = square.cast::<PyString>()?.to_cow()?;
+        if text.trim().eq_ignore_ascii_case("pass") {
+            return Ok(None);
+        }
         Square::parse(text.trim(), size)
-            .map(Square::index)
+            .map(|s| Some(s.index()))
             .ok_or_else(|| {
                 illegal(PlayError::NotASquare {
                     text: text.to_string(),
@@ -121,6 +126,17 @@ impl Board {
         }
     }
 
+    /// The line under the drawing and the picture: whose turn it is, or once the game
+    /// is over its result under the board's rules, then the discs.
+    fn status(&self) -> String {
+        let (black, white) = self.discs();
+        let state = match self.state.outcome(self.rules) {
+            None => format!("{} to move", self.turn()),
+            Some(outcome) => format!("game over: {}", result_text(&outcome, self.rules)),
+        };
+        format!("{state}; black {black}, white {white}")
+    }
+
     fn picture(&self) -> Picture {
         let (black, white) = self.state.discs();
         Picture {
@@ -133,6 +149,27 @@ impl Board {
     }
 }
 
+/// The result in words: `black wins 40-24` (the points under the rules: the winner
+/// takes the empty squares under `winner-gets-empties`), `draw 32-32`; in
+/// anti-reversi, where fewer discs win, the margin (`white wins by 16`).
+fn result_text(outcome: &reversi_lab::game::Outcome, rules: Rules) -> String {
+    let (black, white) = (outcome.black_discs, outcome.white_discs);
+    let Some(winner) = outcome.winner else {
+        return format!("draw {black}-{white}");
+    };
+    if rules.anti {
+        return format!(
+            "{} wins by {}",
+            winner.name(),
+            outcome.margin.unsigned_abs()
+        );
+    }
+    let other = if outcome.margin > 0 { white } else { black };
+    // The winner's points are the loser's plus the margin, empties included or not.
+    let points = other + outcome.margin.unsigned_abs();
+    format!("{} wins {points}-{other}", winner.name())
+}
+
 fn illegal(error: PlayError) -> PyErr {
     IllegalMoveError::new_err(error.to_string())
 }
@@ -141,8 +178,12 @@ fn illegal(error: PlayError) -> PyErr {
 impl Board {
     /// The start position of a `size` x `size` board (4, 6, 8 or 10), black to move.
     #[new]
-    #[pyo3(signature = (size = 8, anti = false, scoring = String::from("winner-gets-empties")))]
-    fn new(size: u32, anti: bool, scoring: String) -> PyResult<Self> {
+    #[pyo3(
+        signature = (size = None, anti = false, scoring = String::from("winner-gets-empties")),
+        text_signature = "(size=8, anti=False, scoring='winner-gets-empties')"
+    )]
+    fn new(size: Option<&Bound<'_, PyAny>>, anti: bool, scoring: String) -> PyResult<Self> {
+        let size = size.map_or(Ok(8), args::size)?;
         let size = check_size(size).map_err(py_error)?;
         Ok(Board::of(state::start(size), rules(anti, &scoring)?))
     }
@@ -150,7 +191,10 @@ impl Board {
     /// The position of an OBF line (`X`, `O`, `-` per square from a1, then the side to
     /// move); the board size follows from its length.
     #[staticmethod]
-    #[pyo3(signature = (line, anti = false, scoring = String::from("winner-gets-empties")))]
+    #[pyo3(
+        signature = (line, anti = false, scoring = String::from("winner-gets-empties")),
+        text_signature = "(line, anti=False, scoring='winner-gets-empties')"
+    )]
     fn from_obf(line: String, anti: bool, scoring: String) -> PyResult<Self> {
         let size = size_of_obf(&line).map_err(py_error)?;
         let state = state::from_obf(&line, size).map_err(value_error)?;
@@ -160,8 +204,17 @@ impl Board {
     /// The game of a transcript (`f5d6c3`, passes implied) from the start, its passes
     /// on the move stack.
     #[staticmethod]
-    #[pyo3(signature = (text, size = 8, anti = false, scoring = String::from("winner-gets-empties")))]
-    fn from_transcript(text: String, size: u32, anti: bool, scoring: String) -> PyResult<Self> {
+    #[pyo3(
+        signature = (text, size = None, anti = false, scoring = String::from("winner-gets-empties")),
+        text_signature = "(text, size=8, anti=False, scoring='winner-gets-empties')"
+    )]
+    fn from_transcript(
+        text: String,
+        size: Option<&Bound<'_, PyAny>>,
+        anti: bool,
+        scoring: String,
+    ) -> PyResult<Self> {
+        let size = size.map_or(Ok(8), args::size)?;
         let size = check_size(size).map_err(py_error)?;
         let state = state::from_transcript(&text, size).map_err(value_error)?;
         Ok(Board::of(state, rules(anti, &scoring)?))
@@ -218,18 +271,26 @@ impl Board {
             .collect()
     }
 
-    /// Whether `move` is a legal move here (malformed names are not).
+    /// Whether `move` is a legal move here (malformed names are not); `"pass"` is
+    /// legal when the side to move has no move and the game goes on.
     #[pyo3(signature = (r#move))]
     fn is_legal(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
-        self.square_index(py, r#move)
-            .is_ok_and(|index| self.state.legal().has(index))
+        match self.move_index(py, r#move) {
+            Ok(Some(index)) => self.state.legal().has(index),
+            Ok(None) => self.state.legal() == 0 && !self.state.is_over(),
+            Err(_) => false,
+        }
     }
 
-    /// Plays `move` (a square name such as `"f5"`) for the side to move.
+    /// Plays `move` (a square name such as `"f5"`) for the side to move; `"pass"`
+    /// passes, as `push_pass()` does, so that `move_stack` and `Strategy.choose`
+    /// replay with `push` alone.
     #[pyo3(signature = (r#move))]
     fn push(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let index = self.square_index(py, r#move)?;
-        self.state.push(index).map_err(illegal)?;
+        match self.move_index(py, r#move)? {
+            Some(index) => self.state.push(index).map_err(illegal)?,
+            None => self.state.push_pass().map_err(illegal)?,
+        }
         self.changed();
         Ok(())
     }
@@ -335,9 +396,10 @@ impl Board {
             .call_method1(intern!(py, "reshape"), (2, n, n))
     }
 
-    /// The text drawing of `reversi-lab show`.
+    /// The text drawing of `reversi-lab show`, its last line the result once the
+    /// game is over.
     fn __str__(&self) -> String {
-        self.state.drawing()
+        format!("{}\n{}", self.state.drawing(), self.status())
     }
 
     fn __repr__(&self) -> String {
@@ -364,16 +426,13 @@ impl Board {
         self.picture().svg()
     }
 
-    /// The picture with the side to move and the disc counts under it, for Jupyter.
+    /// The picture with the side to move (or the result) and the disc counts under
+    /// it, for Jupyter.
     fn _repr_html_(&self) -> String {
-        let (black, white) = self.discs();
-        let status = match self.state.outcome(self.rules) {
-            Some(o) => format!("game over: {}", o.result_name()),
-            None => format!("{} to move", self.turn()),
-        };
         format!(
-            r#"<div style="display:inline-block;text-align:center">{}<div style="font-family:sans-serif;font-size:13px">{status}; black {black}, white {white}</div></div>"#,
-            self.picture().svg()
+            r#"<div style="display:inline-block;text-align:center">{}<div style="font-family:sans-serif;font-size:13px">{}</div></div>"#,
+            self.picture().svg(),
+            self.status()
         )
     }
 
@@ -401,11 +460,7 @@ impl Board {
     ) -> PyResult<Self> {
         let mut board = Board::from_obf(root, anti, scoring)?;
         for entry in stack {
-            if entry.cast::<PyString>()?.to_cow()? == "pass" {
-                board.push_pass()?;
-            } else {
-                board.push(py, &entry)?;
-            }
+            board.push(py, &entry)?;
         }
         Ok(board)
     }

@@ -1,9 +1,11 @@
 //! `run`, `load`, `strategies` and `perft` from Python: the CLI's experiment runner,
 //! results loader, strategy listing and perft, with the CLI's checks and messages.
 
+use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::Board;
-use crate::errors::py_error;
+use crate::errors::{keyword_error, keyword_words, py_error, ReplayWarning};
+use crate::table::to_toml;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -15,6 +17,7 @@ use reversi_lab::lab::rows::csv_bytes;
 use reversi_lab::lab::{games_file, run, Experiment, RunOptions, Status};
 use reversi_lab::report::{write_report, Results};
 use reversi_lab::Error;
+use std::ffi::CString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -25,10 +28,9 @@ fn json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| py_error(Error::Internal(e.to_string())))
 }
 
-/// An experiment given as a dict (here as JSON) as the text of a config file.
-fn toml_text(json: &str) -> PyResult<String> {
-    let value: toml::Value = serde_json::from_str(json)
-        .map_err(|e| PyValueError::new_err(format!("{DICT_ORIGIN}: {e}")))?;
+/// An experiment given as a dict as the text of a config file.
+fn toml_text(experiment: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = to_toml(experiment, DICT_ORIGIN, "")?;
     toml::to_string(&value).map_err(|e| PyValueError::new_err(format!("{DICT_ORIGIN}: {e}")))
 }
 
@@ -50,25 +52,46 @@ fn without_position(error: Error) -> Error {
     }
 }
 
-/// Plays an experiment into a results folder (see `reversi_lab.run`); returns what
-/// the run did, with the CLI's closing line.
+/// Plays an experiment into a results folder (see `reversi_lab.run`): `config` a
+/// TOML file, or `table` a dict with the same keys; returns what the run did, with
+/// the CLI's closing line.
 #[pyfunction]
-#[pyo3(signature = (config, json_text, *, out, games, seed, threads, resume, force, report, quiet, progress = None))]
+#[pyo3(signature = (config, table, *, out, games, seed, threads, resume, force, report, quiet, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_experiment<'py>(
     py: Python<'py>,
     config: Option<PathBuf>,
-    json_text: Option<String>,
+    table: Option<Bound<'py, PyAny>>,
     out: Option<PathBuf>,
-    games: Option<u64>,
-    seed: Option<u64>,
-    threads: Option<usize>,
+    games: Option<Bound<'py, PyAny>>,
+    seed: Option<Bound<'py, PyAny>>,
+    threads: Option<Bound<'py, PyAny>>,
     resume: bool,
     force: bool,
     report: bool,
     quiet: bool,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if resume && force {
+        // The CLI's clap refuses `--resume --force` before the runner, which would
+        // quietly replace the folder.
+        return Err(PyValueError::new_err(
+            "resume=True and force=True contradict each other: resume=True continues the folder, force=True replaces it; pass one of them",
+        ));
+    }
+    let games = args::optional(games.as_ref(), "games", "play at least 2 games per pair")?;
+    let seed = args::optional(
+        seed.as_ref(),
+        "seed",
+        &format!("use a seed from 0 to {}", i64::MAX),
+    )?;
+    let threads = args::optional(
+        threads.as_ref(),
+        "threads",
+        "use at least 1 thread, or None for the experiment's (else one per core)",
+    )?
+    .map(|t| args::narrow::<usize>(t, "threads", usize::MAX as u64))
+    .transpose()?;
     let args = RunArgs {
         config,
         output: OutputArgs {
@@ -84,32 +107,36 @@ pub fn run_experiment<'py>(
         shard: None,
         shards: None,
     };
-    let experiment = match json_text {
-        Some(json) => Experiment::parse(&toml_text(&json)?, DICT_ORIGIN, Path::new("."))
+    let experiment = match table {
+        Some(table) => Experiment::parse(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .map_err(without_position)
             .and_then(|e| with_overrides(e, &args, true)),
         None => experiment(&args),
     }
-    .map_err(py_error)?;
+    .map_err(keyword_error)?;
     let watch = Watch::new(experiment.total_games());
     let options = RunOptions {
         played: Some(&watch.done),
         ..args.output.options(&watch.stop)
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
-        .map_err(py_error)?;
+        .map_err(keyword_error)?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {
         let report = py.detach(|| write_report(&summary.out)).map_err(py_error)?;
-        // Where the CLI says them: on stderr, as well as in the report.
+        // A warning Python can filter, where the CLI prints it on stderr; stack level
+        // 2 is the caller of `reversi_lab.run`, past its wrapper.
+        let category = py.get_type::<ReplayWarning>();
         for warning in &report.warnings {
-            eprintln!("warning: {warning}");
+            let message = CString::new(keyword_words(warning))
+                .map_err(|e| py_error(Error::Internal(e.to_string())))?;
+            PyErr::warn(py, &category, &message, 2)?;
         }
         written = report.files.len();
     }
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
-    done.set_item("line", summary.line())?;
+    done.set_item("line", keyword_words(&summary.line()))?;
     done.set_item("status", json(&summary.status)?.trim_matches('"'))?;
     done.set_item("games", summary.games)?;
     done.set_item("played", summary.played)?;
@@ -129,8 +156,22 @@ pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, P
     let loaded = PyDict::new(py);
     loaded.set_item("experiment", json(&results.experiment)?)?;
     loaded.set_item("run", json(&results.run)?)?;
-    let pairs = csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?;
-    let standings = csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?;
+    let (pairs, standings) = if results.partial.is_none() {
+        // A finished folder's own files, byte for byte: rows read back and written
+        // again lose what the types do not keep, such as an empty `sprt_pairs` (its
+        // column went with it) or the columns of a file older than the types.
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path).map_err(|e| py_error(Error::unreadable(&path, &e)))
+        };
+        (read("pairs.csv")?, read("standings.csv")?)
+    } else {
+        // Counted from the games so far: these files are not written until the end.
+        (
+            csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?,
+            csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?,
+        )
+    };
     loaded.set_item("pairs_csv", csv(pairs))?;
     loaded.set_item("standings_csv", csv(standings))?;
     let games = games_file::find(&dir).map(|(path, _)| path);
@@ -168,12 +209,13 @@ pub fn strategies_json() -> PyResult<String> {
 /// Leaves of the game tree `depth` plies below `board` (a pass counts as a ply, a
 /// finished game as one leaf at every depth past its end): the CLI's `perft`.
 #[pyfunction]
-pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: u32) -> PyResult<u64> {
+pub fn perft(py: Python<'_>, board: PyRef<'_, Board>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let depth = args::unsigned(depth, "depth", "use 0 to 30")?;
     if depth > 30 {
         return Err(PyValueError::new_err(format!(
             "perft depth {depth} is out of range: use 0 to 30"
         )));
     }
     let state = board.state().copied(false);
-    Ok(py.detach(move || state.perft(depth)))
+    Ok(py.detach(move || state.perft(depth as u32)))
 }

@@ -2,6 +2,7 @@
 //! library as the `reversi-lab` binary. The pure-Python half (`reversi_lab/`) adds
 //! the DataFrames, progress bars and the PettingZoo environment.
 
+mod args;
 mod background;
 mod board;
 mod errors;
@@ -10,6 +11,7 @@ mod matches;
 mod state;
 mod strategy;
 mod svg;
+mod table;
 
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
@@ -34,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
     )?;
+    m.add("ReplayWarning", py.get_type::<errors::ReplayWarning>())?;
     m.add_function(wrap_pyfunction!(matches::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(lab::run_experiment, m)?)?;
     m.add_function(wrap_pyfunction!(lab::load_results, m)?)?;

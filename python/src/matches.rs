@@ -1,9 +1,10 @@
 //! `match`: two strategies played from Python exactly as `reversi-lab match` plays them
 //! (its checks, schedule and driver), with every game kept for a DataFrame.
 
+use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::rules;
-use crate::errors::py_error;
+use crate::errors::{keyword_error, py_error};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use reversi_lab::board::{Geometry, Square};
@@ -169,7 +170,7 @@ fn play<G: Geometry>(
     keep: bool,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(MatchTally, Vec<Kept>, usize)> {
-    let [a, b] = plan.players::<G>().map_err(py_error)?;
+    let [a, b] = plan.players::<G>().map_err(keyword_error)?;
     let players: [&dyn Strategy<G>; 2] = [a.as_ref(), b.as_ref()];
     let driver = Driver::<G>::new(plan.setup.threads).map_err(py_error)?;
     let rules = plan.setup.rules;
@@ -217,16 +218,31 @@ pub fn play_match(
     py: Python<'_>,
     a: String,
     b: String,
-    games: u64,
-    seed: u64,
-    threads: usize,
-    size: u32,
+    games: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    size: &Bound<'_, PyAny>,
     anti: bool,
     scoring: String,
-    openings: u32,
+    openings: &Bound<'_, PyAny>,
     keep_games: bool,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<MatchResult> {
+    let games = args::unsigned(games, "games", "play at least 1 game")?;
+    let seed = args::unsigned(seed, "seed", &format!("use a seed from 0 to {}", u64::MAX))?;
+    let threads = args::unsigned(
+        threads,
+        "threads",
+        "use 0 for one thread per core, or a number of threads",
+    )?;
+    let threads = args::narrow::<usize>(threads, "threads", usize::MAX as u64)?;
+    let size = args::size(size)?;
+    let openings = args::unsigned(
+        openings,
+        "openings",
+        "use 0 to start from the start position, or a number of random plies",
+    )?;
+    let openings = args::narrow::<u32>(openings, "openings", u32::MAX.into())?;
     let args = MatchArgs {
         a,
         b,
@@ -243,7 +259,7 @@ pub fn play_match(
         csv: None,
         format: OutputFormat::Json,
     };
-    let plan = MatchPlan::new(&args).map_err(py_error)?;
+    let plan = MatchPlan::new(&args).map_err(keyword_error)?;
     let started = Instant::now();
     let (tally, games, threads) = with_geometry!(plan.setup.size, G => {
         play::<G>(py, &plan, keep_games, progress.as_ref())?

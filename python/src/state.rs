@@ -1,7 +1,7 @@
 //! A game in progress on a board of any size, behind `Board`: the position, its legal
 //! moves and a move stack with explicit passes, so that `pop` can take back anything.
 
-use reversi_lab::board::{squares, Bits, Color, Geometry, Position, Square, Symmetry};
+use reversi_lab::board::{squares, Bits, Color, Drawing, Geometry, Position, Square, Symmetry};
 use reversi_lab::game::{format_transcript, Game, Outcome, Rules};
 use reversi_lab::perft::perft;
 use reversi_lab::with_geometry;
@@ -146,7 +146,8 @@ pub trait AnyState: Send + Sync {
     fn obf(&self) -> String;
     /// The position the stack starts from, as an OBF line.
     fn root_obf(&self) -> String;
-    /// The text drawing of `reversi-lab show`.
+    /// The text drawing of `reversi-lab show` without its status line, which
+    /// `Board` writes with the result once the game is over.
     fn drawing(&self) -> String;
     /// Leaves of the game tree `depth` plies down (passes count as plies).
     fn perft(&self, depth: u32) -> u64;
@@ -253,7 +254,7 @@ impl<G: Geometry> AnyState for State<G> {
     }
 
     fn drawing(&self) -> String {
-        self.position.to_string()
+        Drawing::new(self.position).status(false).to_string()
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -1,19 +1,23 @@
 //! `Strategy`: a player described in the CLI's spec syntax (or a dict, as in a config
 //! file) that chooses and values moves on a `Board`.
 
+use crate::args;
 use crate::board::Board;
 use crate::errors::value_error;
 use crate::state::State;
-use pyo3::exceptions::PyTypeError;
+use crate::table::to_toml;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use reversi_lab::board::{Geometry, Position};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::game_rng;
+use reversi_lab::strategy::spec::MAX_SOLVE_EMPTIES;
 use reversi_lab::strategy::{Context, Memory, Strategy as Player, StrategySpec};
 use reversi_lab::with_geometry;
 use std::any::Any;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// A strategy made for one geometry and rule set, with its memory (the
 /// transposition tables) kept between calls.
@@ -38,13 +42,7 @@ fn spec_text(spec: &Bound<'_, PyAny>) -> PyResult<String> {
         return Ok(text.to_cow()?.into_owned());
     }
     if spec.cast::<PyDict>().is_ok() {
-        let json: String = spec
-            .py()
-            .import("json")?
-            .call_method1("dumps", (spec,))?
-            .extract()?;
-        let value: toml::Value = serde_json::from_str(&json).map_err(value_error)?;
-        return Ok(value.to_string());
+        return Ok(to_toml(spec, "the strategy dict", "")?.to_string());
     }
     Err(PyTypeError::new_err(
         "a strategy is a spec string such as 'alphabeta:depth=4' or a dict such as {'kind': 'alphabeta', 'depth': 4}",
@@ -55,6 +53,11 @@ impl Strategy {
     /// The spec in the one-line syntax, as `match` passes it on.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The spec with every default written out, for equality and hashing.
+    fn canonical(&self) -> String {
+        self.spec.to_table().to_string()
     }
 
     /// This strategy for geometry `G` under `rules`, made on first use; its memory
@@ -85,9 +88,14 @@ impl Strategy {
         if state.is_over() {
             return Err(crate::errors::IllegalMoveError::new_err("the game is over"));
         }
-        self.spec
-            .check_practical(state.empties())
-            .map_err(value_error)?;
+        let empties = state.empties();
+        self.spec.check_practical(empties).map_err(|e| match self.spec {
+            // The library's message speaks of the games of a run; here it is one board.
+            StrategySpec::Solver { .. } => PyValueError::new_err(format!(
+                "strategy 'solver' solves every move exactly, and this board has {empties} empty squares: the limit is {MAX_SOLVE_EMPTIES}; use it once at most {MAX_SOLVE_EMPTIES} squares are empty, or use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties)"
+            )),
+            _ => value_error(e),
+        })?;
         Ok(state
             .as_any()
             .downcast_ref::<State<G>>()
@@ -130,8 +138,16 @@ impl Strategy {
         &mut self,
         py: Python<'_>,
         board: PyRef<'_, Board>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
+        let seed = args::optional(
+            seed,
+            "seed",
+            &format!(
+                "use a seed from 0 to {}, or None for a random one",
+                u64::MAX
+            ),
+        )?;
         let size = board.state().size();
         if board.state().legal() == 0 && !board.state().is_over() {
             return Ok("pass".to_string());
@@ -179,6 +195,26 @@ impl Strategy {
             dict.set_item(name, value)?;
         }
         Ok(Some(dict))
+    }
+
+    /// Pickling (for multiprocessing, joblib): the spec alone; the tables are
+    /// rebuilt on first use, as they are forgotten between calls anyway.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((py.get_type::<Strategy>().into_any(), (self.text.clone(),)))
+    }
+
+    /// Equal when they play alike: the same spec with every default written out, so
+    /// `Strategy("alphabeta:depth=4")` equals `Strategy({"kind": "alphabeta", "depth": 4})`.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Strategy>()
+            .is_ok_and(|other| self.canonical() == other.borrow().canonical())
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.canonical().hash(&mut hasher);
+        hasher.finish()
     }
 
     fn __repr__(&self) -> String {

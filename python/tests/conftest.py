@@ -20,5 +20,6 @@ def cli() -> str:
     candidates.append(shutil.which("reversi-lab") or "")
     for candidate in candidates:
         if candidate and os.access(candidate, os.X_OK):
-            return candidate
+            # Absolute, so that tests may run it from another folder (CI's is relative).
+            return str(Path(candidate).resolve())
     pytest.skip("no reversi-lab binary: run cargo build first, or set REVERSI_LAB")

@@ -202,3 +202,88 @@ def test_text_and_pictures():
     assert svg.count('fill="#111"') == 4 and svg.count('fill="#f5f5f5"') == 1
     assert 'fill="#e53935"' in svg  # the last move
     assert "white to move; black 4, white 1" in board._repr_html_()
+
+
+def test_push_takes_pass_when_passing_is_the_move():
+    with_pass = next(b for b in (random_game(4, s) for s in range(200)) if "pass" in b.move_stack)
+    # A finished game's move stack replays with push alone, its passes included.
+    replay = rl.Board(4)
+    for move in with_pass.move_stack:
+        assert replay.is_legal(move), move
+        replay.push(move)
+    assert replay == with_pass and replay.move_stack == with_pass.move_stack
+    with pytest.raises(rl.IllegalMoveError, match="^the game is over$"):
+        replay.push("pass")
+    assert not replay.is_legal("pass")
+    start = rl.Board()
+    with pytest.raises(rl.IllegalMoveError, match=r"^black cannot pass: it has legal moves \(d3 c4 f5 e6\)$"):
+        start.push("pass")
+    assert not start.is_legal("pass") and start.move_stack == []
+    assert rl.Board.from_obf(with_pass.obf()).obf() == replay.obf()
+
+
+@pytest.mark.parametrize("size,spec", [(8, "alphabeta:depth=4,eval=mobility"), (4, "random"), (6, "greedy")])
+def test_the_readme_loop_plays_to_the_end(size, spec):
+    passed = 0
+    for seed in range(30 if size < 8 else 1):
+        board = rl.Board(size)
+        search = rl.Strategy(spec)
+        # As the README has it: choose says "pass" when that is the move, push plays it.
+        while not board.is_game_over():
+            board.push(search.choose(board, seed=seed))
+        passed += board.move_stack.count("pass")
+        assert board.result() in ("black", "white", "draw")
+    assert passed > 0 or size == 8  # the small boards do pass
+
+
+def test_a_finished_game_says_its_result():
+    # 4x4: black 5 discs, white none, 11 squares empty.
+    wiped = "XXXXX----------- O"
+    board = rl.Board.from_obf(wiped)
+    assert str(board).endswith("\ngame over: black wins 16-0; black 5, white 0")
+    assert "game over: black wins 16-0; black 5, white 0" in board._repr_html_()
+    assert str(rl.Board.from_obf(wiped, scoring="count")).endswith("game over: black wins 5-0; black 5, white 0")
+    anti = rl.Board.from_obf(wiped, anti=True)
+    assert str(anti).endswith("game over: white wins by 16; black 5, white 0")
+    draw = rl.Board.from_obf("XXXXXXXXOOOOOOOO X")
+    assert draw.is_game_over() and str(draw).endswith("game over: draw 8-8; black 8, white 8")
+    assert "game over: draw 8-8" in draw._repr_html_()
+    game = random_game(8, 11)
+    outcome = game.outcome()
+    black, white = outcome.black_discs, outcome.white_discs
+    if outcome.winner == "black":
+        words = f"black wins {white + outcome.margin}-{white}"
+    elif outcome.winner == "white":
+        words = f"white wins {black - outcome.margin}-{black}"
+    else:
+        words = f"draw {black}-{white}"
+    assert str(game).splitlines()[-1] == f"game over: {words}; black {black}, white {white}"
+    assert "to move" not in str(game) and "to move" not in game._repr_html_()
+    # Before the end the drawing is still show's.
+    assert str(rl.Board(4)).endswith("\nblack to move; black 2, white 2")
+
+
+def test_counts_must_be_whole_and_not_negative():
+    with pytest.raises(ValueError, match=r"^size=-8 is negative: use one of 4, 6, 8, 10$"):
+        rl.Board(size=-8)
+    with pytest.raises(ValueError, match=r"^size=-8 is negative"):
+        rl.Board.from_transcript("f5", size=-8)
+    with pytest.raises(TypeError, match=r"^size=8\.0 is not an integer \(float\): give a whole number$"):
+        rl.Board(8.0)
+    with pytest.raises(TypeError, match=r"^size=True is not an integer \(bool\)"):
+        rl.Board(True)
+    with pytest.raises(ValueError, match=r"^unsupported board size 0: use one of 4, 6, 8, 10$"):
+        rl.Board(0)
+    with pytest.raises(ValueError, match=r"^unsupported board size 4294967296: use one of"):
+        rl.Board(2**32)
+    board = rl.Board()
+    with pytest.raises(ValueError, match=r"^depth=-1 is negative: use 0 to 30$"):
+        rl.perft(board, -1)
+    with pytest.raises(TypeError, match=r"^depth=2\.0 is not an integer"):
+        rl.perft(board, 2.0)
+    with pytest.raises(TypeError, match=r"^depth=None is not an integer"):
+        rl.perft(board, None)
+    with pytest.raises(ValueError, match=r"^depth=100000000000000000000 is too large"):
+        rl.perft(board, 10**20)
+    # numpy's integers are whole numbers.
+    assert rl.Board(np.int64(6)).size == 6 and rl.perft(board, np.int32(2)) == 12

@@ -85,8 +85,13 @@ def test_without_games_and_with_polars():
 
 
 def test_errors_are_the_cli_messages():
-    with pytest.raises(ValueError, match=r"^--games 0: play at least 1 game$"):
+    # From Python the messages name the keyword arguments, not the CLI's flags.
+    with pytest.raises(ValueError, match=r"^games=0: play at least 1 game$"):
         rl.match("greedy", "random", games=0)
+    with pytest.raises(ValueError, match=r"^games=2000000000000: a match plays at most 1000000000000 games$"):
+        rl.match("greedy", "random", games=2 * 10**12)
+    with pytest.raises(ValueError, match=r"^openings=70 would fill the 8x8 board: use fewer$"):
+        rl.match("greedy", "random", openings=70)
     with pytest.raises(ValueError, match=r"^strategy A: unknown strategy 'gredy' \(did you mean 'greedy'\?"):
         rl.match("gredy", "random", games=2)
     with pytest.raises(ValueError, match=r"^strategy B: strategy 'solver' solves every move exactly"):
@@ -157,3 +162,30 @@ def test_a_match_lets_other_python_threads_run():
     # switch intervals (5 ms each) at most.
     assert time.perf_counter() - started > 0.05 and spins > 100_000
     assert result["match"].wins + result["match"].draws + result["match"].losses == 1000
+
+
+@pytest.mark.parametrize(
+    "keyword,value,error,message",
+    [
+        ("games", -5, ValueError, r"^games=-5 is negative: play at least 1 game$"),
+        ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 18446744073709551615$"),
+        ("threads", -1, ValueError, r"^threads=-1 is negative: use 0 for one thread per core, or a number of threads$"),
+        ("openings", -1, ValueError, r"^openings=-1 is negative: use 0 to start from the start position"),
+        ("size", -8, ValueError, r"^size=-8 is negative: use one of 4, 6, 8, 10$"),
+        ("games", 10.0, TypeError, r"^games=10\.0 is not an integer \(float\): give a whole number$"),
+        ("games", None, TypeError, r"^games=None is not an integer \(NoneType\): give a whole number$"),
+        ("games", True, TypeError, r"^games=True is not an integer \(bool\)"),
+        ("seed", "1", TypeError, r"^seed='1' is not an integer \(str\)"),
+        ("seed", 2**64, ValueError, r"^seed=18446744073709551616 is too large: use at most 18446744073709551615$"),
+    ],
+)
+def test_counts_are_refused_by_name(keyword, value, error, message):
+    with pytest.raises(error, match=message):
+        rl.match("greedy", "random", progress=False, **{keyword: value})
+
+
+def test_numpy_integers_are_counts():
+    import numpy as np
+
+    m = rl.match("greedy", "random", games=np.int64(4), seed=np.uint64(3), threads=np.int8(1), size=np.int32(6), progress=False)
+    assert (m.info["games"], m.info["seed"], m.info["size"], m.threads) == (4, 3, 6, 1)

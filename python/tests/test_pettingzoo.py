@@ -79,3 +79,30 @@ def test_illegal_actions_end_the_game_in_the_wrapped_env():
         r.reset()
         r.step(0)
     assert raw_env(render_mode="ansi").render().endswith("black to move; black 2, white 2")
+
+
+@pytest.mark.parametrize(
+    "action,message",
+    [
+        (-1, r"^action -1 is out of range: give a square index 0 to 63 or 64 to pass$"),
+        (65, r"^action 65 is out of range"),
+        (2.7, r"^action 2\.7 is not an integer: give a square index row \* 8 \+ column \(0 to 63\) or 64 to pass$"),
+        (np.float64(19.0), r"^action np\.float64\(19\.0\) is not an integer|^action 19\.0 is not an integer"),
+        (True, r"^action True is not an integer"),
+        ("f5", r"^action 'f5' is not an integer"),
+    ],
+)
+def test_actions_that_are_no_square_are_refused(action, message):
+    e = raw_env()
+    e.reset()
+    with pytest.raises(ValueError, match=message):
+        e.step(action)
+    assert e.board == rl.Board() and e.agent_selection == "black"
+
+
+def test_numpy_integer_actions_are_squares():
+    e = raw_env()
+    e.reset()
+    e.step(np.int64(37))  # f5: row 4, column 5
+    e.step(np.uint8(43))  # d6
+    assert e.board.move_stack == ["f5", "d6"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -52,7 +53,10 @@ def test_a_toml_file_overrides_and_an_existing_folder(tmp_path):
     out = tmp_path / "h2h"
     first = rl.run(config, out=out, games=8, seed=2, report=False, progress=False)
     assert len(first.games) == 8 and first.report is None
-    with pytest.raises(ValueError, match=r"already exists: pass --resume to continue it, --force"):
+    with pytest.raises(
+        ValueError,
+        match=r"already exists: pass resume=True to continue it, force=True to replace it, or out=DIR to write elsewhere$",
+    ):
         rl.run(config, out=out, progress=False)
     again = rl.run(str(config), out=out, games=8, seed=2, force=True, report=False, progress=False)
     pd.testing.assert_frame_equal(again.games, first.games)
@@ -104,7 +108,7 @@ def test_an_interrupted_run_resumes_to_the_same_games(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         # As Ctrl-C does: the runner stops after the games in flight.
         rl._core.run_experiment(
-            None, __import__("json").dumps(experiment), out=str(out), games=None, seed=None,
+            None, experiment, out=str(out), games=None, seed=None,
             threads=None, resume=False, force=False, report=False, quiet=True, progress=interrupt,
         )
     stopped = rl.load(out)
@@ -114,3 +118,84 @@ def test_an_interrupted_run_resumes_to_the_same_games(tmp_path):
     assert resumed.run["status"] == "complete"
     pd.testing.assert_frame_equal(resumed.games, whole.games)
     pd.testing.assert_frame_equal(resumed.pairs, whole.pairs)
+
+
+def test_resume_and_force_together_are_refused(tmp_path):
+    out = tmp_path / "kept"
+    first = rl.run(EXPERIMENT, out=out, report=False, progress=False)
+    before = (out / "games.csv").read_bytes()
+    with pytest.raises(
+        ValueError, match=r"^resume=True and force=True contradict each other: .*; pass one of them$"
+    ):
+        rl.run(dict(EXPERIMENT, seed=99), out=out, resume=True, force=True, progress=False)
+    # Nothing was replaced: the folder holds the first run's games.
+    assert (out / "games.csv").read_bytes() == before
+    pd.testing.assert_frame_equal(rl.load(out).games, first.games)
+
+
+def test_messages_name_the_keyword_arguments(tmp_path):
+    with pytest.raises(ValueError, match=r"^games=3 is odd: games per pair must be even"):
+        rl.run(EXPERIMENT, out=tmp_path / "odd", games=3, progress=False)
+    with pytest.raises(ValueError, match=r"^games=0: play at least 2 games per pair$"):
+        rl.run(EXPERIMENT, out=tmp_path / "none", games=0, progress=False)
+    with pytest.raises(ValueError, match=r"^seed=9223372036854775808 is too large: use 0 to 9223372036854775807$"):
+        rl.run(EXPERIMENT, out=tmp_path / "big", seed=2**63, progress=False)
+    with pytest.raises(ValueError, match=r"^threads=0: use at least 1 thread"):
+        rl.run(EXPERIMENT, out=tmp_path / "idle", threads=0, progress=False)
+    with pytest.raises(ValueError, match=r"nothing to resume in .*: give the experiment file, or check out=DIR$"):
+        rl.run(None, out=tmp_path / "empty", resume=True, progress=False)
+
+
+@pytest.mark.parametrize(
+    "keyword,value,error,message",
+    [
+        ("games", -5, ValueError, r"^games=-5 is negative: play at least 2 games per pair$"),
+        ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 9223372036854775807$"),
+        ("threads", -1, ValueError, r"^threads=-1 is negative: use at least 1 thread, or None"),
+        ("games", 10.0, TypeError, r"^games=10\.0 is not an integer \(float\): give a whole number$"),
+        ("seed", 1.5, TypeError, r"^seed=1\.5 is not an integer \(float\)"),
+    ],
+)
+def test_counts_are_refused_by_name(tmp_path, keyword, value, error, message):
+    with pytest.raises(error, match=message):
+        rl.run(EXPERIMENT, out=tmp_path / "x", progress=False, **{keyword: value})
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_dict_names_the_key_of_a_bad_value(tmp_path):
+    message = r"^the experiment dict: seed = NaN is not a finite number: use an ordinary number such as 1\.5$"
+    with pytest.raises(ValueError, match=message):
+        rl.run(dict(EXPERIMENT, seed=float("nan")), out=tmp_path / "nan", progress=False)
+    with pytest.raises(ValueError, match=r"^the experiment dict: players\[1\]\.strategy\.depth is None"):
+        players = [EXPERIMENT["players"][0], {"name": "s", "strategy": {"kind": "alphabeta", "depth": None}}]
+        rl.run(dict(EXPERIMENT, players=players), out=tmp_path / "none", progress=False)
+    with pytest.raises(TypeError, match=r"^the experiment dict: openings = \{1, 2\} is a set"):
+        rl.run(dict(EXPERIMENT, openings={1, 2}), out=tmp_path / "set", progress=False)
+    # A path is a file name, as in a TOML file.
+    openings = tmp_path / "openings.txt"
+    openings.write_text("c2\nb3\n")  # 6x6 openings
+    done = rl.run(dict(EXPERIMENT, openings={"file": openings}), out=tmp_path / "file", report=False, progress=False)
+    assert set(done.games["opening"]) == {"c2", "b3"}
+
+
+def test_replayed_games_warn_with_a_warning_python_can_filter(tmp_path, capfd):
+    # A deep search sees through the 4x4 board's ties, so from the start position with
+    # no random openings both pairs of colours play the same two games.
+    search = "alphabeta:depth=6"
+    replays = {
+        "name": "replays",
+        "size": 4,
+        "games_per_pair": 4,
+        "threads": 1,
+        "players": [{"name": "a", "strategy": search}, {"name": "b", "strategy": search}],
+    }
+    with pytest.warns(rl.ReplayWarning, match=r"^REPLAYED GAMES: 1 of 1 pairs played the same game") as caught:
+        rl.run(replays, out=tmp_path / "warned", progress=False)
+    assert issubclass(rl.ReplayWarning, UserWarning) and "ReplayWarning" in rl.__all__
+    assert caught[0].filename == __file__  # the caller's line, not the package's
+    assert "warning" not in capfd.readouterr().err
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=rl.ReplayWarning)
+        rl.run(replays, out=tmp_path / "quiet", progress=False)
+    assert "REPLAYED" not in capfd.readouterr().err

@@ -89,3 +89,57 @@ def test_scores_are_the_values_strategies_choose_by():
     late = rl.Board.from_obf("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
     exact = rl.Strategy("solver").scores(late)
     assert max(exact.values()) == 18 and exact["g8"] == 18
+
+
+def test_strategies_pickle_compare_and_hash_by_spec():
+    import copy
+    import pickle
+
+    strategy = rl.Strategy("alphabeta:depth=3,eval=mobility")
+    board = middlegame()
+    strategy.scores(board)  # tables built: they stay behind
+    again = pickle.loads(pickle.dumps(strategy))
+    assert again is not strategy and again == strategy and again.spec == strategy.spec
+    assert again.choose(board, seed=3) == strategy.choose(board, seed=3)
+    assert copy.deepcopy(strategy) == strategy
+    # Equal specs are equal whichever way they are written, defaults included or not.
+    assert rl.Strategy("greedy") == rl.Strategy("greedy")
+    written = rl.Strategy({"kind": "alphabeta", "depth": 3, "eval": {"kind": "mobility"}})
+    assert written == strategy and hash(written) == hash(strategy)
+    assert rl.Strategy("alphabeta:depth=3") != strategy and rl.Strategy("greedy") != "greedy"
+    assert len({rl.Strategy("greedy"), rl.Strategy("greedy"), rl.Strategy("random")}) == 2
+
+
+def test_a_strategy_goes_to_a_multiprocessing_pool():
+    import multiprocessing
+
+    board = middlegame()
+    strategy = rl.Strategy("alphabeta:depth=3")
+    tasks = [(strategy, board, seed) for seed in range(4)]
+    # spawn: the workers start afresh and get the strategy and the board by pickle alone.
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        chosen = pool.starmap(rl.Strategy.choose, tasks)
+    assert chosen == [strategy.choose(board, seed=seed) for seed in range(4)]
+
+
+def test_the_solver_says_what_is_wrong_with_this_board():
+    with pytest.raises(ValueError) as error:
+        rl.Strategy("solver").scores(rl.Board())
+    message = str(error.value)
+    assert "these games" not in message
+    assert message.startswith(
+        "strategy 'solver' solves every move exactly, and this board has 60 empty squares: the limit is 22; "
+    ), message
+    assert "alphabeta:endgame=22" in message
+    # Another strategy's limit is no board's: its message stays the library's.
+    with pytest.raises(ValueError, match="depth = 13 with no node budget"):
+        rl.Strategy("alphabeta:depth=13").choose(rl.Board())
+
+
+def test_seeds_must_be_whole_and_not_negative():
+    board = rl.Board()
+    with pytest.raises(ValueError, match=r"^seed=-1 is negative: use a seed from 0 to 18446744073709551615, or None"):
+        rl.Strategy("random").choose(board, seed=-1)
+    with pytest.raises(TypeError, match=r"^seed=1\.5 is not an integer \(float\)"):
+        rl.Strategy("random").choose(board, seed=1.5)
+    assert rl.Strategy("random").choose(board, seed=2**64 - 1) in board.legal_moves
