@@ -75,7 +75,7 @@ pub fn keyword_words(text: &str) -> String {
             .chars()
             .last()
             .is_none_or(|c| c.is_whitespace() || c == '(' || c == ',')
-            && out.matches('`').count() % 2 == 0;
+            && out.matches('`').count().is_multiple_of(2);
         let name_end = from[2..]
             .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
             .map_or(from.len(), |i| i + 2);
