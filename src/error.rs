@@ -171,6 +171,19 @@ impl Source<'_> {
     }
 }
 
+/// What serde's "..., expected u64" asks for, in the project's words.
+#[must_use]
+pub fn wanted(message: &str) -> Option<&'static str> {
+    let (_, expected) = message.split_once(", expected ")?;
+    match expected.lines().next().unwrap_or_default().trim() {
+        "u32" | "u64" | "usize" => Some("a whole number of at least 0"),
+        "i32" | "i64" => Some("a whole number"),
+        "f64" | "f32" => Some("a number"),
+        "a boolean" => Some("true or false"),
+        _ => None,
+    }
+}
+
 /// Joins a multi-line message into one line and adds "did you mean" to serde's
 /// "unknown field `x`, expected one of `a`, `b`".
 fn suggest(message: &str) -> String {
@@ -189,15 +202,8 @@ fn suggest(message: &str) -> String {
         }
     }
     // serde's "invalid value: integer `-1`, expected u64" in the project's words.
-    if let Some((got, expected)) = joined.split_once(", expected ") {
-        let wanted = match expected {
-            "u32" | "u64" | "usize" => Some("a whole number of at least 0"),
-            "i32" | "i64" => Some("a whole number"),
-            "f64" | "f32" => Some("a number"),
-            "a boolean" => Some("true or false"),
-            _ => None,
-        };
-        if let (Some(wanted), Some(value)) = (wanted, names.first()) {
+    if let Some((got, _)) = joined.split_once(", expected ") {
+        if let (Some(wanted), Some(value)) = (wanted(&joined), names.first()) {
             if got.starts_with("invalid value") || got.starts_with("invalid type") {
                 return format!("{value} is not accepted here: use {wanted}");
             }

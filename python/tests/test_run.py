@@ -63,7 +63,7 @@ def test_a_toml_file_overrides_and_an_existing_folder(tmp_path):
     same = rl.run(config, out=out, games=8, seed=2, resume=True, report=False, progress=False)
     assert same.line.startswith("0 games in ")
     pd.testing.assert_frame_equal(same.games, first.games)
-    with pytest.raises(ValueError, match=r"was made by a different experiment \(games_per_pair = 8 in run.toml but 12 now\)"):
+    with pytest.raises(ValueError, match=r"was made by a different experiment \(games_per_pair = 8 in run.toml but 12 now \(pass games=8 to continue it\)\)"):
         rl.run(config, out=out, games=12, seed=2, resume=True, progress=False)
 
 
@@ -163,7 +163,7 @@ def test_counts_are_refused_by_name(tmp_path, keyword, value, error, message):
 
 
 def test_a_dict_names_the_key_of_a_bad_value(tmp_path):
-    message = r"^the experiment dict: seed = NaN is not a finite number: use an ordinary number such as 1\.5$"
+    message = r"^the experiment dict: seed = NaN is not accepted: use a whole number of at least 0$"
     with pytest.raises(ValueError, match=message):
         rl.run(dict(EXPERIMENT, seed=float("nan")), out=tmp_path / "nan", progress=False)
     with pytest.raises(ValueError, match=r"^the experiment dict: players\[1\]\.strategy\.depth is None"):

@@ -73,9 +73,18 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     // Typed first, so that a NaN where a whole number belongs (seed = nan) is told
     // what the key takes; a NaN or infinity left in a number that may be fractional
     // is then refused as not finite.
-    let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
-    let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
-    if let Some((key, value)) = non_finite(&document, "") {
+    let not_finite = non_finite(&document, "");
+    // A NaN where a whole number belongs: named by its key, with what the key takes.
+    let typed_error = |e: toml::de::Error| match (&not_finite, crate::error::wanted(e.message())) {
+        (Some((key, value)), Some(wanted)) => source.error(
+            None,
+            &format!("{key} = {value} is not accepted: use {wanted}"),
+        ),
+        _ => source.toml_error(&e),
+    };
+    let own: T = toml::from_str(source.text).map_err(typed_error)?;
+    let setup: SetupFile = toml::from_str(source.text).map_err(typed_error)?;
+    if let Some((key, value)) = not_finite {
         return Err(source.error(
             None,
             &format!("{key} = {value} is not a finite number: use an ordinary number such as 1.5"),
@@ -204,7 +213,7 @@ mod tests {
         let err = read("name = \"a\"\nseed = nan\n").unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.toml:2:8: NaN is not accepted here: use a whole number of at least 0"
+            "t.toml: seed = NaN is not accepted: use a whole number of at least 0"
         );
         // Written back, both parts make one flat table.
         let text = toml::to_string(&c).unwrap();

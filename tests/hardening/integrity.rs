@@ -344,15 +344,25 @@ fn openings_that_keep_nothing_are_refused() {
         "o.txt", "--quiet",
     ];
     let (code, _, stderr) = run_in(d, &args);
-    if code == 0 {
-        // Some position valued exactly even: the list is not empty.
-        assert!(fs::read_to_string(d.join("o.txt"))
-            .unwrap()
-            .lines()
-            .any(|l| !l.starts_with('#')));
-        return;
-    }
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("--within 0: none of the"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "--within 0: none of the 3 positions is that close to even (the closest is 3 away)"
+        ),
+        "{stderr}"
+    );
     assert!(!d.join("o.txt").exists());
+}
+
+/// The README's first command does not trip the project's own replay warning.
+#[test]
+fn the_default_experiment_replays_no_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["run", "--out", "d", "--quiet"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("REPLAYED GAMES"), "{stderr}");
+    let report = fs::read_to_string(dir.path().join("d/report.md")).unwrap();
+    assert!(!report.contains("REPLAYED GAMES"), "{report}");
+    assert!(report.contains("## Distinct games"));
 }
