@@ -58,6 +58,12 @@ impl Error {
                 path.display()
             ));
         }
+        if source.kind() == std::io::ErrorKind::InvalidData {
+            return Error::Input(format!(
+                "{} is not a text file: give the text file it takes",
+                path.display()
+            ));
+        }
         Error::Input(format!(
             "cannot read {}: {source} (check the path)",
             path.display()
@@ -180,6 +186,11 @@ pub fn wanted(message: &str) -> Option<&'static str> {
         "i32" | "i64" => Some("a whole number"),
         "f64" | "f32" => Some("a number"),
         "a boolean" => Some("true or false"),
+        "a string" => Some("text in quotes"),
+        "a sequence" => Some("a list in brackets, such as [1, 2]"),
+        other if other.starts_with("struct ") || other == "a map" => {
+            Some("a table in braces, such as { key = 1 }")
+        }
         _ => None,
     }
 }
@@ -201,15 +212,43 @@ fn suggest(message: &str) -> String {
             return format!("{joined} (did you mean `{best}`?)");
         }
     }
-    // serde's "invalid value: integer `-1`, expected u64" in the project's words.
+    // serde's "invalid value: integer `-1`, expected u64" (or `string "four"`) in the
+    // project's words.
     if let Some((got, _)) = joined.split_once(", expected ") {
-        if let (Some(wanted), Some(value)) = (wanted(&joined), names.first()) {
+        if let (Some(wanted), Some(value)) = (wanted(&joined), given_value(got)) {
             if got.starts_with("invalid value") || got.starts_with("invalid type") {
                 return format!("{value} is not accepted here: use {wanted}");
             }
         }
     }
+    // TOML's own text for an integer past 64 bits.
+    if joined.starts_with("number too large") {
+        return format!(
+            "the number is too large: a whole number here is at most {}",
+            i64::MAX
+        );
+    }
     joined
+}
+
+/// The value in serde's "invalid type: string \"four\"" or "integer `-1`", as written,
+/// a long float in exponent form.
+#[must_use]
+pub fn given_value(got: &str) -> Option<String> {
+    let rest = got
+        .trim_start_matches("invalid type: ")
+        .trim_start_matches("invalid value: ");
+    let rest = ["string ", "integer ", "floating point ", "boolean "]
+        .iter()
+        .fold(rest, |r, kind| r.strip_prefix(kind).unwrap_or(r));
+    let value = rest.trim().trim_matches('`');
+    if value.is_empty() {
+        return None;
+    }
+    Some(match value.parse::<f64>() {
+        Ok(x) if value.len() > 12 => crate::numbers::plain(x),
+        _ => value.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -227,6 +266,22 @@ mod tests {
         assert_eq!(
             suggest("invalid value: integer `-1`, expected u64"),
             "-1 is not accepted here: use a whole number of at least 0"
+        );
+        assert_eq!(
+            suggest("invalid type: string \"four\", expected u64"),
+            "\"four\" is not accepted here: use a whole number of at least 0"
+        );
+        assert_eq!(
+            suggest("invalid type: string \"yes\", expected a boolean"),
+            "\"yes\" is not accepted here: use true or false"
+        );
+        let huge = format!(
+            "invalid type: floating point `1{}.0`, expected u64",
+            "0".repeat(300)
+        );
+        assert_eq!(
+            suggest(&huge),
+            "1e300 is not accepted here: use a whole number of at least 0"
         );
     }
 }

@@ -97,6 +97,61 @@ impl Outcome {
     }
 }
 
+/// How a game ended: on the board, or by a fault of one side (an external engine's),
+/// which loses it. The names are `games.csv`'s `termination` column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// Played to the end: neither side could move.
+    #[default]
+    Normal,
+    /// A move came later than its time budget allowed.
+    Time,
+    /// The engine died or closed its output.
+    Crash,
+    /// An illegal or unreadable move.
+    Illegal,
+    /// No answer within the start-up or move deadline.
+    Stalled,
+}
+
+impl Termination {
+    /// Every termination, in the order of their names' documentation.
+    pub const ALL: [Termination; 5] = [
+        Termination::Normal,
+        Termination::Time,
+        Termination::Crash,
+        Termination::Illegal,
+        Termination::Stalled,
+    ];
+
+    /// The name in `games.csv`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Time => "time",
+            Termination::Crash => "crash",
+            Termination::Illegal => "illegal",
+            Termination::Stalled => "stalled",
+        }
+    }
+
+    /// The termination of a name, if it is one.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// A game lost by a fault: who was at fault, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Forfeit {
+    /// The side at fault, which loses.
+    pub loser: Color,
+    /// What happened.
+    pub termination: Termination,
+}
+
 /// Why a transcript could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("transcript ply {ply}: {reason}")]
@@ -187,6 +242,8 @@ pub struct Game<G: Geometry> {
     legal: G::Bits,
     moves: MoveList,
     passes: u32,
+    /// Set when a side lost by a fault; the game is then over.
+    forfeit: Option<Forfeit>,
 }
 
 impl<G: Geometry> Default for Game<G> {
@@ -211,6 +268,7 @@ impl<G: Geometry> Game<G> {
             legal: G::Bits::ZERO,
             moves: MoveList::EMPTY,
             passes: 0,
+            forfeit: None,
         };
         game.pass_if_needed();
         game
@@ -328,15 +386,52 @@ impl<G: Geometry> Game<G> {
         self.legal
     }
 
-    /// Whether neither side can move.
+    /// Whether neither side can move (or a side lost by a fault).
     #[must_use]
     pub fn is_over(&self) -> bool {
         self.legal.is_empty()
     }
 
-    /// The outcome under `rules`, once the game is over.
+    /// Ends the game lost by the side to move, for `termination` (a fault of its).
+    pub fn forfeit(&mut self, termination: Termination) {
+        self.forfeit = Some(Forfeit {
+            loser: self.side(),
+            termination,
+        });
+        self.legal = G::Bits::ZERO;
+    }
+
+    /// How the game ended (or is going): normal unless a side lost by a fault.
+    #[must_use]
+    pub fn termination(&self) -> Termination {
+        self.forfeit.map_or(Termination::Normal, |f| f.termination)
+    }
+
+    /// The fault that ended the game, if one did.
+    #[must_use]
+    pub fn forfeited(&self) -> Option<Forfeit> {
+        self.forfeit
+    }
+
+    /// The outcome under `rules`, once the game is over. A game lost by a fault is
+    /// won by the other side by the whole board (the largest margin a game can have),
+    /// with the discs as they stood.
     #[must_use]
     pub fn outcome(&self, rules: Rules) -> Option<Outcome> {
+        if let Some(forfeit) = self.forfeit {
+            let winner = forfeit.loser.opposite();
+            let whole = (G::SIZE * G::SIZE) as i32;
+            return Some(Outcome {
+                black_discs: self.position.black().count(),
+                white_discs: self.position.white().count(),
+                winner: Some(winner),
+                margin: if winner == Color::Black {
+                    whole
+                } else {
+                    -whole
+                },
+            });
+        }
         self.is_over().then(|| rules.outcome(&self.position))
     }
 

@@ -28,6 +28,7 @@ pub mod numbers;
 pub mod perft;
 pub mod progress;
 pub mod report;
+pub mod serve;
 pub mod stats;
 pub mod strategy;
 pub mod studies;

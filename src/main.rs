@@ -112,6 +112,20 @@ enum Command {
     /// Writes analysis.csv (per move), quality.csv (per player and empties) and
     /// charts/quality-*; `report` then shows a quality section. --resume continues.
     Analyze(commands::AnalyzeArgs),
+    /// Serve a strategy as an engine over GTP (the Go Text Protocol as Othello
+    /// engines speak it) on standard input and output, for Quarry, scripts and
+    /// tournament managers.
+    ///
+    /// Answers protocol_version, name, version, known_command, list_commands, quit,
+    /// boardsize (4, 6, 8, 10), clear_board, komi, play, genmove, reg_genmove, undo,
+    /// showboard, final_score, time_settings, time_left, set_game and list_games.
+    Gtp(commands::ServeArgs),
+    /// Serve a strategy as an engine over the NBoard protocol (version 2) on standard
+    /// input and output, for the NBoard GUI and other controllers.
+    ///
+    /// Answers nboard, set depth, set game, set contempt, move, hint, go, ping,
+    /// learn and analyze; other lines are ignored.
+    Nboard(commands::ServeArgs),
 }
 
 /// A flag set by the first Ctrl-C (the run stops after the games in flight);
@@ -135,8 +149,9 @@ fn exit(ending: Ending) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let out = &mut std::io::stdout().lock();
-    Ok(match cli.command {
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
+    let code = match cli.command {
         Command::Run(args) => exit(Ending::from(&commands::run(&args, interrupt_flag(), out)?)),
         Command::Tune(args) => exit(commands::tune(&args, interrupt_flag(), out)?),
         Command::Ablate(args) => exit(commands::ablate(&args, interrupt_flag(), out)?),
@@ -198,6 +213,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::replay(&args, &mut std::io::stdin().lock(), out)?;
             ExitCode::SUCCESS
         }
+        Command::Gtp(args) => {
+            commands::gtp(&args, std::io::stdin().lock(), out)?;
+            ExitCode::SUCCESS
+        }
+        Command::Nboard(args) => {
+            commands::nboard(&args, std::io::stdin().lock(), out)?;
+            ExitCode::SUCCESS
+        }
         Command::Solve(args) => {
             if commands::solve(&args, out)? {
                 ExitCode::SUCCESS
@@ -205,7 +228,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             }
         }
-    })
+    };
+    // What is left of a last line without a newline: a failure is said, as every write's.
+    use std::io::Write;
+    match stdout.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(
+            reversi_lab::error::Error::io_during("write", "standard output", e),
+        ),
+        _ => Ok(code),
+    }
 }
 
 fn main() -> ExitCode {
@@ -216,13 +247,8 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        // --help, --version, and no command at all: clap's own help.
-        Err(e)
-            if !e.use_stderr()
-                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
-        {
-            e.exit()
-        }
+        // --help and --version: clap's own.
+        Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
             eprintln!("error: {}", commands::usage_error(&e));
             return ExitCode::from(2);

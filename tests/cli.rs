@@ -74,7 +74,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["match", "greedy", "random", "--games", "2", "--csv", "no-such-folder/m.csv"],
-            "cannot create no-such-folder/m.csv: No such file or directory (os error 2): choose another --csv file",
+            "no-such-folder/m.csv: the folder no-such-folder does not exist; create it first, or write elsewhere",
         ),
     ] {
         let output = bin().args(&args).output().unwrap();
@@ -277,4 +277,75 @@ fn solve_prints_and_checks_scores() {
     assert!(String::from_utf8(output.stderr)
         .unwrap()
         .contains("missing.obf"));
+}
+
+#[test]
+fn gtp_session_through_the_binary() {
+    let output = bin()
+        .args(["gtp", "--strategy", "alphabeta:depth=2", "--seed", "3"])
+        .write_stdin(
+            "1 name\nboardsize 8\nclear_board\nplay black f5\n2 genmove white\nfinal_score\nbogus\nquit\n",
+        )
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let replies: Vec<&str> = text.split_terminator("\n\n").collect();
+    assert_eq!(replies[..4], ["=1 reversi-lab", "=", "=", "="], "{text}");
+    let reply = replies[4].strip_prefix("=2 ").unwrap();
+    assert!(["d6", "f4", "f6"].contains(&reply), "{text}");
+    assert_eq!(replies[5..], ["? cannot score", "? unknown command", "="]);
+}
+
+#[test]
+fn nboard_session_through_the_binary() {
+    let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6/-1.00/2.3];)";
+    let output = bin()
+        .args(["nboard", "--strategy", "alphabeta:depth=2"])
+        .write_stdin(format!(
+            "nboard 2\nset depth 3\nset game {game}\nping 1\ngo\nhint 2\n"
+        ))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        ["set myname reversi-lab", "set myname reversi-lab", "pong 1"],
+        "{text}"
+    );
+    assert!(lines[3].starts_with("nodestats "), "{text}");
+    assert!(lines[4].starts_with("=== "), "{text}");
+    assert!(
+        lines[5].starts_with("search ") && lines[6].starts_with("search "),
+        "{text}"
+    );
+    assert_eq!(lines.last(), Some(&"status"));
+}
+
+#[test]
+fn serving_a_bad_strategy_is_refused_in_one_line() {
+    for command in ["gtp", "nboard"] {
+        let output = bin()
+            .args([command, "--strategy", "greddy"])
+            .write_stdin("name\n")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: --strategy greddy: unknown strategy"),
+            "{err}"
+        );
+        assert!(output.stdout.is_empty());
+    }
+    let output = bin()
+        .args(["gtp", "--strategy", "solver"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = bin().args(["gtp", "--seed", "x"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
 }

@@ -212,7 +212,7 @@ fn bad_input_reprompts_with_the_reason_and_the_legal_moves() {
             "f4 is not a legal move for black (legal: d3 c4 f5 e6)",
         ))
         .stdout(predicate::str::contains("unknown command 'dance': type a square (legal: d3 c4 f5 e6)"))
-        .stdout(predicate::str::contains("unknown command 'save'"))
+        .stdout(predicate::str::contains("save needs a file name: save FILE"))
         .stdout(predicate::str::contains("legal moves: d3 c4 f5 e6 (help lists"))
         .stdout(predicate::str::contains("unknown command 'f5 d6'"))
         .stdout(predicate::str::ends_with("quit\ntranscript so far: (no moves)\n"));

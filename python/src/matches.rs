@@ -35,6 +35,8 @@ struct Kept {
     opening: u8,
     seed: u64,
     moves: [u8; MOST_MOVES],
+    /// How it ended (games.csv's `termination`).
+    termination: reversi_lab::game::Termination,
 }
 
 impl Kept {
@@ -60,6 +62,7 @@ impl Kept {
             opening,
             seed,
             moves,
+            termination: game.termination(),
         }
     }
 }
@@ -147,6 +150,11 @@ impl MatchResult {
                 let bytes: Vec<u8> = games.iter().flat_map(|k| k.seed.to_le_bytes()).collect();
                 PyBytes::new(py, &bytes).into_any()
             }),
+            (
+                "termination",
+                "str",
+                text(&|k| PyString::intern(py, k.termination.name()))?,
+            ),
         ])
     }
 

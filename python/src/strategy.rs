@@ -64,6 +64,12 @@ impl Strategy {
     /// forgets the previous call, so a choice depends on the position and seed alone.
     fn built<G: Geometry>(&mut self, rules: Rules) -> PyResult<&mut Built<G>> {
         let key = (G::SIZE, rules);
+        if self.spec.kind() == "engine" {
+            // A position alone does not tell an engine the game it is in.
+            return Err(value_error(
+                "an external engine plays in match() and run(), which tell it the whole game; Strategy takes the built-in strategies",
+            ));
+        }
         if !self.built.contains_key(&key) {
             let player = self.spec.build::<G>(rules).map_err(value_error)?;
             let built = Built {

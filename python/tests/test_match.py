@@ -16,7 +16,7 @@ import reversi_lab as rl
 
 GAMES_COLUMNS = [
     "game_id", "pair_id", "opening", "black", "white", "black_discs", "white_discs",
-    "result", "margin", "plies", "passes", "moves", "seed",
+    "result", "margin", "plies", "passes", "moves", "seed", "termination",
 ]
 
 

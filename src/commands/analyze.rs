@@ -1,6 +1,8 @@
 //! `reversi-lab analyze`: move quality against perfect play over a results folder's endgames.
 
+use super::Said;
 use crate::error::Result;
+use crate::lab::folder::check_output_folder;
 use crate::progress::thousands;
 use crate::studies::analyze::{self, AnalyzeOptions, DEFAULT_BLUNDER, DEFAULT_ENDGAME};
 use std::io::Write;
@@ -48,6 +50,9 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         quiet: args.quiet,
         stop,
     };
+    if let Some(dir) = &args.out {
+        check_output_folder(dir, "--out")?;
+    }
     let done = analyze::analyze(&args.results, args.out.as_deref(), &options)?;
     let per_second = |n: u64| thousands((n as f64 / done.seconds.max(1e-3)).round() as u64);
     writeln!(
@@ -62,14 +67,14 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         per_second(done.nodes),
         args.endgame
     )
-    .ok();
+    .said()?;
     if done.interrupted {
         writeln!(
             out,
             "interrupted: --resume continues {}",
             done.out.join(analyze::ANALYSIS_FILE).display()
         )
-        .ok();
+        .said()?;
         return Ok(Ending::Interrupted);
     }
     for row in done.quality.iter().filter(|r| r.empties == analyze::ALL) {
@@ -91,7 +96,7 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
             row.first_turns,
             if row.first_turns == 1 { "" } else { "s" }
         )
-        .ok();
+        .said()?;
     }
     writeln!(
         out,
@@ -101,6 +106,6 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         done.charts.len(),
         done.out.display()
     )
-    .ok();
+    .said()?;
     Ok(Ending::Finished)
 }

@@ -2,6 +2,7 @@
 //! which writes the Slurm and Kubernetes recipes that play the shards.
 
 use super::recipes::{Kubernetes, Slurm};
+use super::Said;
 use crate::error::{Error, Result};
 use crate::lab::merge::{merge as merge_shards, MergeOptions};
 use crate::lab::setup::MAX_THREADS;
@@ -38,7 +39,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
         quiet: args.quiet,
     };
     let summary = merge_shards(&args.shards, &options)?;
-    writeln!(out, "{}", summary.line()).ok();
+    writeln!(out, "{}", summary.line()).said()?;
     if !args.no_report {
         super::report(&summary.out, out)?;
     }
@@ -120,6 +121,95 @@ pub struct KubernetesArgs {
     pub claim: Option<String>,
 }
 
+/// Refuses a value that would be written into a script or manifest as it is: empty,
+/// or with whitespace, quotes or other characters a shell or YAML gives a meaning to.
+fn check_word(flag: &str, value: &str, what: &str) -> Result<()> {
+    let bad = value.chars().find(|c| {
+        c.is_whitespace() || c.is_control() || "'\"`$;&|<>()[]{}*?!#~\\^,=%".contains(*c)
+    });
+    if value.is_empty() || bad.is_some() {
+        let why = match bad {
+            Some(c) if c.is_whitespace() => "has whitespace".to_string(),
+            Some(c) => format!("has '{}'", c.escape_default()),
+            None => "is empty".to_string(),
+        };
+        return Err(Error::input(format!(
+            "{flag} \"{}\" {why}: give {what}, with no whitespace or shell characters",
+            value.escape_default()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `text` is a Slurm time limit: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS.
+fn slurm_time(text: &str) -> bool {
+    let numbers = |part: &str, most: usize| {
+        let fields: Vec<&str> = part.split(':').collect();
+        fields.len() <= most
+            && fields
+                .iter()
+                .all(|f| !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match text.split_once('-') {
+        Some((days, rest)) => numbers(days, 1) && numbers(rest, 3),
+        None => numbers(text, 3),
+    }
+}
+
+/// Checks the options a Slurm recipe writes into its scripts.
+fn check_slurm(slurm: &SlurmArgs) -> Result<()> {
+    if let Some(time) = &slurm.time {
+        if !slurm_time(time) {
+            return Err(Error::input(format!(
+                "--time \"{}\" is not a Slurm time limit: use MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (such as 2:00:00)",
+                time.escape_default()
+            )));
+        }
+    }
+    if let Some(k) = slurm.throttle.filter(|&k| k == 0) {
+        return Err(Error::input(format!(
+            "--throttle {k}: run at least 1 task at once"
+        )));
+    }
+    if let Some(partition) = &slurm.partition {
+        check_word("--partition", partition, "a partition's name")?;
+    }
+    Ok(())
+}
+
+/// Checks the options a Kubernetes recipe writes into its manifests.
+fn check_kubernetes(k8s: &KubernetesArgs) -> Result<()> {
+    // An image reference: registry/name:tag or name@sha256:digest.
+    let bad = k8s
+        .image
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || "-_./:@".contains(*c)));
+    if k8s.image.is_empty() || bad.is_some() {
+        let why = match bad {
+            Some(c) if c.is_whitespace() => "has whitespace".to_string(),
+            Some(c) => format!("has '{}'", c.escape_default()),
+            None => "is empty".to_string(),
+        };
+        return Err(Error::input(format!(
+            "--image \"{}\" {why}: give an image reference such as registry.example/reversi-lab:latest, with no whitespace or shell characters",
+            k8s.image.escape_default()
+        )));
+    }
+    if let Some(claim) = &k8s.claim {
+        check_word(
+            "--claim",
+            claim,
+            "the name of an existing PersistentVolumeClaim",
+        )?;
+    }
+    if k8s.parallelism == Some(0) {
+        return Err(Error::input(
+            "--parallelism 0: run at least 1 pod at once, or leave it out for all shards",
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the split, loads the experiment, and makes the recipe's folder.
 fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf)> {
     let experiment = Experiment::load(&recipe.config)?;
@@ -163,16 +253,12 @@ fn write(path: &Path, text: &str, executable: bool) -> Result<()> {
 pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
     match &args.scheduler {
         Scheduler::Slurm(slurm) => {
+            check_slurm(slurm)?;
             let (experiment, dir) = prepare(&slurm.recipe, "slurm")?;
             let binary = std::env::current_exe()
                 .map_err(|e| Error::Internal(format!("cannot find this program's path: {e}")))?;
             let workdir = std::env::current_dir()
                 .map_err(|e| Error::Internal(format!("cannot read the current folder: {e}")))?;
-            if let Some(k) = slurm.throttle.filter(|&k| k == 0) {
-                return Err(Error::input(format!(
-                    "--throttle {k}: run at least 1 task at once"
-                )));
-            }
             let scripts = absolute(&dir)?;
             let recipe = Slurm {
                 name: &experiment.name,
@@ -196,9 +282,10 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
                 submit.display(),
                 submit.display()
             )
-            .ok();
+            .said()?;
         }
         Scheduler::Kubernetes(k8s) => {
+            check_kubernetes(k8s)?;
             let (experiment, dir) = prepare(&k8s.recipe, "kubernetes")?;
             let config = &k8s.recipe.config;
             let text = fs::read_to_string(config).map_err(|e| Error::unreadable(config, &e))?;
@@ -246,7 +333,7 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
                 job.display(),
                 merge.display()
             )
-            .ok();
+            .said()?;
         }
     }
     Ok(())

@@ -1,9 +1,10 @@
 //! `compare` (two runs of one field: what changed) and `export` (a run's games as GGF
 //! or one CSV row per move).
 
+use super::Said;
 use crate::error::{Error, Result};
 use crate::lab::export::{export, Format};
-use crate::lab::folder::FolderLock;
+use crate::lab::folder::{check_not_an_input, check_output_file, write_output, FolderLock};
 use crate::studies::compare::{compare as compare_runs, default_out, Anchor, COMPARE_FILES};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -71,11 +72,10 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
     output_folder(&dir, args.force)?;
     let _lock = FolderLock::acquire(&dir)?;
     let chart = comparison.write(&dir)?;
-    let stdout = |e: std::io::Error| Error::io("standard output", e);
-    writeln!(out, "{}\n", comparison.anchor.note).map_err(stdout)?;
-    write!(out, "{}", comparison.table()).map_err(stdout)?;
+    writeln!(out, "{}\n", comparison.anchor.note).said()?;
+    write!(out, "{}", comparison.table()).said()?;
     let last = comparison.explanation().pop().unwrap_or_default();
-    writeln!(out, "\n{last}").map_err(stdout)?;
+    writeln!(out, "\n{last}").said()?;
     writeln!(
         out,
         "wrote {}, {} and {} (and .png)",
@@ -83,7 +83,7 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
         dir.join(COMPARE_FILES[0]).display(),
         chart.svg.display()
     )
-    .map_err(stdout)?;
+    .said()?;
     Ok(dir)
 }
 
@@ -106,45 +106,22 @@ pub struct ExportArgs {
 /// Runs `reversi-lab export`: writes the games to `--out` or to `out`; returns the
 /// number of games written.
 pub fn export_games(args: &ExportArgs, out: &mut dyn Write) -> Result<u64> {
+    let format = args.format.into();
     match &args.out {
-        None => export(&args.results, args.format.into(), out),
+        None => export(&args.results, format, out, Path::new("standard output")),
         Some(path) => {
+            check_output_file(path, "--out")?;
             if path.exists() && !args.force {
                 return Err(Error::input(format!(
                     "{} already exists: --force replaces it, or choose another --out",
                     path.display()
                 )));
             }
-            if path.is_dir() {
-                return Err(Error::input(format!(
-                    "{} is a folder: give --out a file name",
-                    path.display()
-                )));
-            }
-            // Written beside and renamed, so a failed export never leaves half a file
-            // under the name asked for.
-            let mut part = path.as_os_str().to_os_string();
-            part.push(".part");
-            let part = PathBuf::from(part);
-            let file = std::fs::File::create(&part).map_err(|e| Error::io(&part, e))?;
-            let mut writer = std::io::BufWriter::new(file);
-            let written =
-                export(&args.results, args.format.into(), &mut writer).and_then(|games| {
-                    writer.flush().map_err(|e| Error::io(&part, e))?;
-                    Ok(games)
-                });
-            drop(writer);
-            match written {
-                Ok(games) => {
-                    std::fs::rename(&part, path)
-                        .map_err(|e| Error::io_during("rename", path, e))?;
-                    Ok(games)
-                }
-                Err(e) => {
-                    let _ = std::fs::remove_file(&part);
-                    Err(e)
-                }
-            }
+            let inputs = ["games.csv", "games.csv.zst", "run.toml"].map(|f| args.results.join(f));
+            check_not_an_input(path, "--out", inputs.iter().map(PathBuf::as_path))?;
+            // Written whole or not at all (a regular file), so a failed export never
+            // leaves half a file under the name asked for.
+            write_output(path, |writer| export(&args.results, format, writer, path))
         }
     }
 }

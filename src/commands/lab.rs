@@ -1,5 +1,6 @@
 //! `run`, `report`, `tune` and `ablate`: commands that write a results folder.
 
+use super::Said;
 use crate::error::{Error, Result};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::{ResumeGiven, RunRecord};
@@ -192,28 +193,34 @@ pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Run
         ..args.output.options(stop)
     };
     let summary = run_experiment(&experiment, &options)?;
-    writeln!(out, "{}", summary.line()).ok();
+    // The report is written even when standard output fails: the run's results are whole.
+    let said = writeln!(out, "{}", summary.line()).said();
     if shard.is_some() {
-        return Ok(summary);
+        return said.map(|()| summary);
     }
     if summary.status != Status::Interrupted && !args.no_report {
-        report(&summary.out, out)?;
+        let written = super::write_report(&summary.out)?;
+        said?;
+        report_line(&summary.out, written.len(), out)?;
+        return Ok(summary);
     }
-    Ok(summary)
+    said.map(|()| summary)
 }
 
 /// `reversi-lab report`: charts, report.md and report.html for a results folder.
 pub fn report(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let written = super::write_report(dir)?;
+    report_line(dir, written.len(), out)
+}
+
+fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
     writeln!(
         out,
-        "wrote {} files: {} and charts in {}",
-        written.len(),
+        "wrote {files} files: {} and charts in {}",
         dir.join("report.html").display(),
         dir.join("charts").display()
     )
-    .ok();
-    Ok(())
+    .said()
 }
 
 /// Options of `reversi-lab tune`.
@@ -234,7 +241,7 @@ pub struct TuneArgs {
 pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
     let summary = tune::tune(&args.config, args.threads, &args.output.options(stop))?;
     for line in &summary.lines {
-        writeln!(out, "{line}").ok();
+        writeln!(out, "{line}").said()?;
     }
     if summary.interrupted {
         writeln!(
@@ -242,12 +249,12 @@ pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<E
             "interrupted: rerun with --resume to continue ({})",
             summary.out.display()
         )
-        .ok();
+        .said()?;
         return Ok(Ending::Interrupted);
     }
     // The tune's report, which also writes each validation run's.
     super::write_report(&summary.out)?;
-    writeln!(out, "results in {}", summary.out.display()).ok();
+    writeln!(out, "results in {}", summary.out.display()).said()?;
     Ok(Ending::Finished)
 }
 
@@ -276,12 +283,12 @@ pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Resu
         args.threads,
         &args.output.options(stop),
     )?;
-    writeln!(out, "{}", summary.line()).ok();
+    writeln!(out, "{}", summary.line()).said()?;
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);
     }
     super::write_report(&summary.out)?;
-    write!(out, "{table}").ok();
+    write!(out, "{table}").said()?;
     Ok(Ending::Finished)
 }
 

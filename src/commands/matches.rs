@@ -3,9 +3,11 @@
 
 use super::play::RulesArgs;
 use super::OutputFormat;
+use super::Said;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
+use crate::lab::folder::check_output_file;
 use crate::lab::games_file::{Compression, GamesWriter};
 use crate::lab::rows::{csv_header, GameRecord};
 use crate::lab::runner::write_game_row;
@@ -287,6 +289,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     let plan = MatchPlan::new(args)?;
     let setup = &plan.setup;
     let schedule = &plan.schedule;
+    if let Some(path) = &args.csv {
+        check_output_file(path, "--csv")?;
+    }
     let csv = match &args.csv {
         Some(path) if path.exists() => {
             return Err(Error::input(format!(
@@ -342,9 +347,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Trinomial> {
     };
     let seconds = started.elapsed().as_secs_f64();
     match args.format {
-        OutputFormat::Text => writeln!(out, "{}", summary(&tally, &args.a, &args.b)).ok(),
+        OutputFormat::Text => writeln!(out, "{}", summary(&tally, &args.a, &args.b)).said()?,
         OutputFormat::Json => {
-            writeln!(out, "{}", summary_json(&tally, args, seconds, threads)).ok()
+            writeln!(out, "{}", summary_json(&tally, args, seconds, threads)).said()?
         }
     };
     let games = tally.paired.games;

@@ -12,6 +12,7 @@ mod patterns;
 mod play;
 mod position;
 mod recipes;
+mod serve;
 mod sweep;
 mod usage;
 
@@ -28,6 +29,7 @@ pub use openings::{openings, OpeningsArgs};
 pub use patterns::{fit_patterns, FitPatternsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
+pub use serve::{gtp, nboard, ServeArgs};
 pub use sweep::{sweep, SweepArgs};
 pub use usage::usage_error;
 
@@ -49,4 +51,23 @@ fn write_report(dir: &std::path::Path) -> crate::error::Result<Vec<std::path::Pa
         eprintln!("warning: {warning}");
     }
     Ok(written.files)
+}
+
+/// What a command writes on standard output: a failed write (a full disk, a closed
+/// terminal) ends the command with one line naming standard output (exit code 1);
+/// a reader that stopped early (`| head`) is not a failure, and the command goes on.
+pub(crate) trait Said {
+    /// The write's outcome as the command's.
+    fn said(self) -> crate::error::Result<()>;
+}
+
+impl Said for std::io::Result<()> {
+    fn said(self) -> crate::error::Result<()> {
+        match self {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(
+                crate::error::Error::io_during("write", "standard output", e),
+            ),
+            _ => Ok(()),
+        }
+    }
 }

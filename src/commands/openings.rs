@@ -1,8 +1,10 @@
 //! `reversi-lab openings`: writes a list of balanced openings (one transcript per
 //! line, the format `[openings] file =` reads) with a header saying how it was made.
 
+use super::Said;
 use crate::error::{Error, Result};
 use crate::lab::driver::thread_pool;
+use crate::lab::folder::{check_output_file, write_atomically};
 use crate::lab::setup::check_size;
 use crate::progress::{thousands, Progress};
 use crate::strategy::spec::StrategySpec;
@@ -98,6 +100,11 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
             "--max 0 keeps nothing: use 1 or more, or leave it out",
         ));
     }
+    // The valuing can take many minutes: a folder that is not there is said now, not after.
+    check_output_file(&args.out, "--out")?;
+    if let Some(path) = &args.csv {
+        check_output_file(path, "--csv")?;
+    }
     for (path, flag) in [(Some(&args.out), "--out"), (args.csv.as_ref(), "--csv")] {
         if let Some(path) = path.filter(|p| p.exists() && !args.force) {
             return Err(Error::input(format!(
@@ -111,17 +118,6 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
             "--csv and --out both name {}: give the values' CSV a file of its own",
             args.out.display()
         )));
-    }
-    // The valuing can take many minutes: a folder that is not there is said now, not after.
-    for path in std::iter::once(&args.out).chain(args.csv.as_ref()) {
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
-            return Err(Error::input(format!(
-                "{}: the folder {} does not exist; create it first, or write elsewhere",
-                path.display(),
-                folder.display()
-            )));
-        }
     }
     let spec = StrategySpec::parse(&args.eval).map_err(|e| Error::input(format!("--eval: {e}")))?;
     let pool = thread_pool(args.threads)?;
@@ -159,9 +155,9 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
         )));
     }
     let text = list.text(&recipe, size, &recipe_line(args));
-    std::fs::write(&args.out, text).map_err(|e| Error::io(&args.out, e))?;
+    write_atomically(&args.out, text.as_bytes())?;
     if let Some(path) = &args.csv {
-        std::fs::write(path, list.csv()).map_err(|e| Error::io(path, e))?;
+        write_atomically(path, list.csv().as_bytes())?;
     }
     writeln!(
         out,
@@ -180,6 +176,6 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
         started.elapsed().as_secs_f64(),
         pool.current_num_threads()
     )
-    .ok();
+    .said()?;
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! writes a weights file (the solver orders by the one built in:
 //! `src/strategy/pattern/weights-8x8.bin.zst`, read when the crate is compiled).
 
+use super::Said;
 use crate::error::{Error, Result};
+use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically};
 use crate::progress::thousands;
 use crate::studies::patterns::{fit, HOLD_OUT_EVERY};
 use std::io::Write;
@@ -28,6 +30,11 @@ pub struct FitPatternsArgs {
 
 /// `reversi-lab fit-patterns`: fits, writes the file and prints each stage's error.
 pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<()> {
+    check_output_file(&args.out, "--out")?;
+    let inputs: Vec<PathBuf> = (args.dirs.iter())
+        .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
+        .collect();
+    check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
     if args.out.exists() && !args.force {
         return Err(Error::input(format!(
             "{} exists: pass --force to replace it, or choose another --out",
@@ -42,9 +49,8 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<()> {
     }
     let start = Instant::now();
     let result = fit(&args.dirs, args.iterations)?;
-    std::fs::write(&args.out, result.weights.encode()).map_err(|e| Error::io(&args.out, e))?;
+    write_atomically(&args.out, &result.weights.encode())?;
     let o = &mut *out;
-    let w = |e| Error::io("standard output", e);
     writeln!(
         o,
         "fitted {} positions of {} games in {:.1} s; wrote {}",
@@ -53,20 +59,20 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<()> {
         start.elapsed().as_secs_f64(),
         args.out.display()
     )
-    .map_err(w)?;
+    .said()?;
     writeln!(
         o,
         "error on the held-out games (every {HOLD_OUT_EVERY}th), in discs of the final margin:"
     )
-    .map_err(w)?;
-    writeln!(o, "empties  fitted on  held out   error  spread").map_err(w)?;
+    .said()?;
+    writeln!(o, "empties  fitted on  held out   error  spread").said()?;
     for s in &result.stages {
         writeln!(
             o,
             "{:>2}-{:<2}   {:>9}  {:>8}  {:>6.2}  {:>6.2}",
             s.empties.0, s.empties.1, s.train, s.test, s.rmse, s.spread
         )
-        .map_err(w)?;
+        .said()?;
     }
     Ok(())
 }

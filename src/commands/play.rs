@@ -1,7 +1,7 @@
 //! `strategies` and `solve`, and the scoring options every playing command shares.
 
 use super::position::size_of_obf;
-use super::OutputFormat;
+use super::{OutputFormat, Said};
 use crate::board::{squares, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Rules, Scoring};
@@ -55,7 +55,7 @@ pub struct StrategiesArgs {
 pub fn strategies(args: &StrategiesArgs, out: &mut dyn Write) -> Result<()> {
     use crate::strategy::spec::{defaults, describe_kinds, KINDS};
     match args.format {
-        OutputFormat::Text => write!(out, "{}", describe_kinds()).ok(),
+        OutputFormat::Text => write!(out, "{}", describe_kinds()).said()?,
         OutputFormat::Json => {
             let kinds: Vec<serde_json::Value> = KINDS
                 .iter()
@@ -71,7 +71,7 @@ pub fn strategies(args: &StrategiesArgs, out: &mut dyn Write) -> Result<()> {
                     serde_json::json!({ "kind": kind.name, "help": kind.help, "params": params })
                 })
                 .collect();
-            writeln!(out, "{}", serde_json::Value::Array(kinds)).ok()
+            writeln!(out, "{}", serde_json::Value::Array(kinds)).said()?
         }
     };
     Ok(())
@@ -104,6 +104,10 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
 }
+
+/// The most empty squares `solve` takes without `--time` or `--max-nodes`: the
+/// hardest FFO positions (36 empties) take hours; past that, years.
+const MAX_UNBUDGETED_EMPTIES: usize = 36;
 
 /// Refuses a table larger than half the machine's available memory.
 fn check_table_memory<G: Geometry>(bits: u32) -> Result<()> {
@@ -188,7 +192,8 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                 Ok(time) if t > 0.0 && t <= 1e9 => Some(time),
                 _ => {
                     return Err(Error::input(format!(
-                        "--time {t}: give a number of seconds above 0 and at most 1e9, such as 60"
+                        "--time {}: give a number of seconds above 0 and at most 1e9, such as 60",
+                        crate::numbers::plain(t)
                     )))
                 }
             },
@@ -210,6 +215,22 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                 .map_err(|e| Error::input(format!("{}:{}: {e}", path.display(), number + 1)))
         })
         .collect::<Result<_>>()?;
+    // Without a budget, a position far from the end would run for years: refused.
+    if budget.nodes.is_none() && budget.time.is_none() {
+        for &(number, line) in &lines {
+            let empties = line
+                .split_whitespace()
+                .next()
+                .map_or(0, |board| board.bytes().filter(|&b| b == b'-').count());
+            if empties > MAX_UNBUDGETED_EMPTIES {
+                return Err(Error::input(format!(
+                    "{}:{}: the position has {empties} empty squares, too many to solve exactly without a budget (the FFO suites have 20 to 36): give --time SECONDS or --max-nodes N, or a position with at most {MAX_UNBUDGETED_EMPTIES} empties",
+                    path.display(),
+                    number + 1
+                )));
+            }
+        }
+    }
     // Read before the first solve, so a typo on the last line is not found hours in.
     let annotations: Vec<Vec<(String, i32)>> = lines
         .iter()
@@ -279,7 +300,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                         })
                         .to_string(),
                     };
-                    writeln!(out, "{text}").ok();
+                    writeln!(out, "{text}").said()?;
                     continue;
                 }
             };
@@ -309,7 +330,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                     "expected": agrees.as_ref().map(|a| a.0),
                     "agrees": agrees.as_ref().map(|a| a.2),
                 });
-                writeln!(out, "{json}").ok();
+                writeln!(out, "{json}").said()?;
                 continue;
             }
             writeln!(
@@ -323,7 +344,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
                 seconds,
                 solution.nodes as f64 / seconds.max(1e-9) / 1e6
             )
-            .ok();
+            .said()?;
         });
     }
     let total_time = started.elapsed().as_secs_f64();
@@ -335,7 +356,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             "unsolved": unsolved,
             "all_agree": all_ok,
         });
-        writeln!(out, "{json}").ok();
+        writeln!(out, "{json}").said()?;
         return Ok(all_ok && unsolved == 0);
     }
     writeln!(
@@ -353,6 +374,6 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
         },
         if all_ok { "" } else { ", SOME SCORES DISAGREE" }
     )
-    .ok();
+    .said()?;
     Ok(all_ok && unsolved == 0)
 }

@@ -1,6 +1,7 @@
 //! `perft` and `show`: commands on one position, and how a position is given
 //! (`--size`, `--position` as an OBF line or a file).
 
+use super::Said;
 use crate::board::{squares, FlipKernel, Geometry, Position, SIZES};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -191,8 +192,14 @@ fn perft_command(
         let started = Instant::now();
         let kernel = match kernel {
             // The other sizes have only the portable code (see `FlipKernel`).
-            Some(kernel) if G::CELLS == 64 => kernel,
-            Some(_) => FlipKernel::Portable,
+            Some(kernel) if G::CELLS == 64 || kernel == FlipKernel::Portable => kernel,
+            Some(kernel) => {
+                return Err(Error::input(format!(
+                    "--kernel {}: only the 8x8 board has the {} kernel (this board is {size}x{size}): use --kernel portable, or leave --kernel out",
+                    kernel.name(),
+                    kernel.name()
+                )))
+            }
             None => perft_kernel::<G>(depth),
         };
         let leaves = if threads == 1 {
@@ -203,7 +210,7 @@ fn perft_command(
         (leaves, kernel, started.elapsed().as_secs_f64())
     });
     let rate = leaves as f64 / seconds.max(1e-9);
-    writeln!(out, "{leaves}").ok();
+    writeln!(out, "{leaves}").said()?;
     writeln!(
         out,
         "time {seconds:.3} s, {:.1} M leaves/s ({size}x{size}, depth {depth}, {threads} thread{}, {} flips)",
@@ -211,7 +218,7 @@ fn perft_command(
         if threads == 1 { "" } else { "s" },
         kernel.name()
     )
-    .ok();
+    .said()?;
     Ok(leaves)
 }
 
@@ -232,12 +239,12 @@ fn show_command(
             game.play_transcript(moves).map_err(|e| Error::input(e.to_string()))?;
         }
         let legal: Vec<String> = squares(game.board().moves()).map(|s| s.name(G::SIZE)).collect();
-        writeln!(out, "{game}").ok();
-        writeln!(out, "obf: {}", game.position().to_obf()).ok();
+        writeln!(out, "{game}").said()?;
+        writeln!(out, "obf: {}", game.position().to_obf()).said()?;
         if game.is_over() {
-            writeln!(out, "game over").ok();
+            writeln!(out, "game over").said()?;
         } else {
-            writeln!(out, "legal moves: {}", legal.join(" ")).ok();
+            writeln!(out, "legal moves: {}", legal.join(" ")).said()?;
         }
     });
     Ok(())
@@ -268,10 +275,25 @@ mod tests {
                 "{text}"
             );
         }
-        // Other sizes have only the portable code, and say so.
+        // Other sizes have only the portable code: another kernel is refused.
         let mut out = Vec::new();
-        perft_command(4, Some(6), None, 1, Some(FlipKernel::Carry), &mut out).unwrap();
+        perft_command(4, Some(6), None, 1, Some(FlipKernel::Portable), &mut out).unwrap();
         assert!(String::from_utf8(out).unwrap().contains("portable flips"));
+        let err = perft_command(
+            4,
+            Some(6),
+            None,
+            1,
+            Some(FlipKernel::Carry),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(err.exit_code(), 2, "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("--kernel carry: only the 8x8 board"),
+            "{err}"
+        );
         assert_eq!(parse_kernel("carry"), Ok(FlipKernel::Carry));
         let err = parse_kernel("sse").unwrap_err();
         assert!(

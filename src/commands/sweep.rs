@@ -2,6 +2,7 @@
 //! cost, and writes the report with the sweep's charts.
 
 use super::lab::{Ending, OutputArgs};
+use super::Said;
 use crate::error::Result;
 use crate::lab::Status;
 use crate::studies::sweep::{self, SweepRow};
@@ -49,14 +50,14 @@ pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
         args.threads,
         &args.output.options(stop),
     )?;
-    writeln!(out, "{}", summary.line()).ok();
+    writeln!(out, "{}", summary.line()).said()?;
     if summary.status == Status::Interrupted {
         return Ok(Ending::Interrupted);
     }
     super::write_report(&summary.out)?;
     for row in &rows {
-        writeln!(out, "{}", line(row)).ok();
+        writeln!(out, "{}", line(row)).said()?;
     }
-    writeln!(out, "report: {}", summary.out.join("report.html").display()).ok();
+    writeln!(out, "report: {}", summary.out.join("report.html").display()).said()?;
     Ok(Ending::Finished)
 }

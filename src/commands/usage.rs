@@ -37,10 +37,17 @@ pub fn usage_error(error: &clap::Error) -> String {
     let arg = context(error, ContextKind::InvalidArg).unwrap_or_default();
     let value = context(error, ContextKind::InvalidValue).unwrap_or_default();
     let help = "see reversi-lab --help";
+    // A positional argument is named by its placeholder: `<FILE>` is "FILE".
+    let named = flag(&arg).trim_matches(|c| c == '<' || c == '>' || c == '[' || c == ']');
     match error.kind() {
+        ErrorKind::InvalidValue if value.is_empty() => {
+            format!("{named} is empty: give a value (see reversi-lab --help)")
+        }
         ErrorKind::InvalidValue => match context(error, ContextKind::ValidValue) {
-            Some(valid) => format!("{} {value}: use one of {valid}", flag(&arg)),
-            None => format!("{} needs a value: {help}", flag(&arg)),
+            Some(valid) if !valid.is_empty() => {
+                format!("{} {value}: use one of {valid}", flag(&arg))
+            }
+            _ => format!("{named} needs a value: {help}"),
         },
         ErrorKind::ValueValidation => {
             let source = std::error::Error::source(error)
@@ -66,6 +73,22 @@ pub fn usage_error(error: &clap::Error) -> String {
                 Some(like) => format!("unknown command '{name}': did you mean '{like}'? ({help})"),
                 None => format!("unknown command '{name}': {help}"),
             }
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            // `reversi-lab` or `reversi-lab cluster` alone.
+            let usage = error.render().to_string();
+            let command = usage
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("Usage: "))
+                .and_then(|u| u.split(" <").next())
+                .unwrap_or("reversi-lab")
+                .to_string();
+            let first = if command == "reversi-lab" {
+                " (`reversi-lab run` plays the default experiment)"
+            } else {
+                ""
+            };
+            format!("{command} needs a command: `{command} --help` lists them{first}")
         }
         ErrorKind::MissingRequiredArgument => {
             let missing = context(error, ContextKind::InvalidArg).unwrap_or_default();
@@ -122,6 +145,10 @@ mod tests {
         );
         assert!(line(&["--seed", "-5"]).contains("give a whole number of 0 or more"));
         assert!(line(&["--sed", "1"]).starts_with("unknown option --sed: did you mean --seed?"));
+        assert_eq!(
+            line(&["--level", ""]),
+            "--level is empty: give a value (see reversi-lab --help)"
+        );
         for args in [&["--level", "insane"][..], &["--seed", "-5"], &["--nope"]] {
             assert!(!line(args).contains('\n'), "{}", line(args));
         }

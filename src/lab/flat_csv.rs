@@ -403,7 +403,7 @@ mod tests {
         fn game_rows_are_the_bytes_the_csv_crate_writes(
             id in any::<u64>(),
             pair in any::<u64>(),
-            names in proptest::collection::vec("[a-z ,\"\\n\\r:=é-]{0,12}", 5),
+            names in proptest::collection::vec("[a-z ,\"\\n\\r:=é-]{0,12}", 6),
             discs in (0u32..101, 0u32..101),
             margin in any::<i32>(),
             plies in any::<u32>(),
@@ -423,6 +423,7 @@ mod tests {
                 passes: plies / 3,
                 moves: names[4].as_str().into(),
                 seed,
+                termination: names[5].as_str().into(),
             };
             let expected = String::from_utf8(by_csv_crate(&record)).unwrap();
             let mut ours = Vec::new();

@@ -105,20 +105,193 @@ impl Drop for FolderLock {
 
 /// Writes `path` whole or not at all: through a temporary file beside it, renamed
 /// over it once written, so a full disk or a kill never leaves a partial file that
-/// looks finished (or blocks a retry). A failure removes the temporary file.
+/// looks finished (or blocks a retry). A failure removes the temporary file. Only an
+/// absent or regular file is replaced so: see [`write_output`].
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    write_output(path, |out| {
+        std::io::Write::write_all(out, contents).map_err(|e| Error::io(path, e))
+    })
+}
+
+/// Writes a file a user named (or one of a results folder's) with what `fill` writes,
+/// deciding in one place how: an absent or regular file (also one a symbolic link
+/// names, which is kept) is written whole or not at all, through `NAME.partial`
+/// renamed over it; anything else (a device such as /dev/null, a FIFO) is written to
+/// directly, since renaming over it would replace it. A folder is refused.
+pub fn write_output<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> Result<T>,
+) -> Result<T> {
+    use std::io::Write;
+    // A symbolic link is followed: its target is what gets written, and the link stays.
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).ok(),
+        _ => Some(path.to_path_buf()),
+    };
+    let kind = target.as_deref().map(fs::metadata);
+    let direct = match &kind {
+        // A link to nothing: writing through it makes its target.
+        None => true,
+        Some(Err(_)) => false,
+        Some(Ok(m)) if m.is_dir() => {
+            return Err(Error::input(format!(
+                "{} is a folder: choose a file",
+                path.display()
+            )))
+        }
+        Some(Ok(m)) => !m.is_file(),
+    };
+    if direct {
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let value = fill(&mut writer)?;
+        writer.flush().map_err(|e| Error::io(path, e))?;
+        return Ok(value);
+    }
+    let target = target.unwrap_or_else(|| path.to_path_buf());
+    let mut name = target.file_name().unwrap_or_default().to_os_string();
     name.push(".partial");
-    let temporary = path.with_file_name(name);
-    let written = fs::write(&temporary, contents)
+    let temporary = target.with_file_name(name);
+    let written = fs::File::create(&temporary)
         .map_err(|e| Error::io(path, e))
-        .and_then(|()| {
-            fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))
+        .and_then(|file| {
+            let mut writer = std::io::BufWriter::new(file);
+            let value = fill(&mut writer)?;
+            writer.flush().map_err(|e| Error::io(path, e))?;
+            Ok(value)
+        })
+        .and_then(|value| {
+            fs::rename(&temporary, &target)
+                .map_err(|e| Error::io_during("rename", path, e))
+                .map(|()| value)
         });
     if written.is_err() {
         let _ = fs::remove_file(&temporary);
     }
     written
+}
+
+/// Checks an output file a user named before any work is done: not a folder, and in
+/// a folder that exists (`flag` is the option that named it, such as `--out`).
+pub fn check_output_file(path: &Path, flag: &str) -> Result<()> {
+    if path.as_os_str().is_empty() {
+        return Err(Error::input(format!("{flag} is empty: give a file name")));
+    }
+    if path.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a folder: choose a file for {flag}",
+            path.display()
+        )));
+    }
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !folder.exists() {
+            return Err(Error::input(format!(
+                "{}: the folder {} does not exist; create it first, or write elsewhere",
+                path.display(),
+                folder.display()
+            )));
+        }
+        if !folder.is_dir() {
+            return Err(Error::input(format!(
+                "{}: {} is a file, not a folder; write elsewhere",
+                path.display(),
+                folder.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks an output folder a user named: absent, or a folder (not a file).
+pub fn check_output_folder(path: &Path, flag: &str) -> Result<()> {
+    if path.exists() && !path.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a file, not a folder: choose a folder for {flag}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `path` with its links and `..` resolved, as far as it exists (the rest appended).
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(real) = fs::canonicalize(path) {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) if parent.as_os_str().is_empty() => {
+            canonical(Path::new(".")).join(name)
+        }
+        (Some(parent), Some(name)) => canonical(parent).join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Refuses an output that is one of the files the command reads (compared with links
+/// resolved), before anything is written: writing it would destroy the input.
+pub fn check_not_an_input<'a>(
+    output: &Path,
+    flag: &str,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<()> {
+    let out = canonical(output);
+    for input in inputs.into_iter().filter(|p| p.exists()) {
+        if canonical(input) == out {
+            let which = if input == output {
+                String::new()
+            } else {
+                format!(" ({})", input.display())
+            };
+            return Err(Error::input(format!(
+                "{flag} {} is a file this command reads{which}: writing it would destroy it; choose another {flag}",
+                output.display(),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an output folder that is, or is inside, one of the shard folders `merge`
+/// reads (compared with links resolved), before anything is written.
+pub fn check_not_in_a_shard<'a>(
+    output: &Path,
+    flag: &str,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<()> {
+    let out = canonical(output);
+    for input in inputs {
+        if out.starts_with(canonical(input)) {
+            let how = if out == canonical(input) {
+                "is"
+            } else {
+                "is inside"
+            };
+            return Err(Error::input(format!(
+                "{flag} {} {how} the shard folder {}, which this command reads: writing there would replace its files; choose another {flag}",
+                output.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `dir` holds anything but its lock file: what `--resume` must not play into
+/// when it is not a folder of the command's kind.
+pub fn holds_anything(dir: &Path) -> Result<bool> {
+    let entries = fs::read_dir(dir).map_err(|e| Error::io_during("read", dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io_during("read", dir, e))?;
+        if entry.file_name() != LOCK_FILE {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Moves `dir` aside for `--force` (it is deleted once the new run has written its

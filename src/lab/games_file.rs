@@ -82,6 +82,12 @@ pub fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
 pub fn row_error(path: &Path, error: &csv::Error) -> Error {
     let line = error.position().map_or(0, csv::Position::line);
     match error.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } if len > expected_len => Error::input(format!(
+            "{}: line {line} has more fields than the header ({len} against {expected_len}): the file was changed by hand; make it again with `run --force`",
+            path.display()
+        )),
         csv::ErrorKind::UnequalLengths { .. } => Error::input(format!(
             "{} is cut at line {line} (a run stopped while writing it): `reversi-lab run --resume` on its folder repairs it",
             path.display()

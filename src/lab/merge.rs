@@ -5,7 +5,7 @@
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::experiment::Experiment;
 use super::folder::write_atomically;
-use super::folder::{differences, holder, FolderLock};
+use super::folder::{check_not_in_a_shard, differences, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
 use super::rows::{
     csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
@@ -262,6 +262,8 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     let out = options.out.clone().or(default_out).ok_or_else(|| {
         Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
     })?;
+    // Merged results written into a shard's own folder would replace the shard's files.
+    check_not_in_a_shard(&out, "--out", dirs.iter().map(PathBuf::as_path))?;
     let recorded = &parts[0].record;
     let experiment = &parts[0].experiment;
     let schedule = Schedule::of(experiment);
@@ -466,7 +468,12 @@ fn stream(
                     "games.csv ends before game {game} (it was truncated)"
                 )))
             }
-            Err(e) => return Err(bad(format!("a row cannot be read ({e})"))),
+            Err(e) => {
+                let line = e.position().map_or(0, csv::Position::line);
+                return Err(bad(format!(
+                    "line {line} of games.csv is cut or damaged (the shard was killed while writing?)"
+                )));
+            }
         }
         let slot = schedule.slot(game);
         let [black, white] = schedule.seats(slot).map(|i| names[i]);

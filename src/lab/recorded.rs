@@ -82,6 +82,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
 pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
     let run = recorded_run(dir, "replay")?;
     let path = run.games;
+    games_file::check_has_games(&path)?;
     let mut reader = games_file::csv_reader(&path)?;
     let mut highest = None;
     for row in reader.deserialize::<GameRecord>() {

@@ -37,6 +37,15 @@ pub struct GameRecord<'a> {
     pub moves: Cow<'a, str>,
     /// The game's random seed.
     pub seed: u64,
+    /// How the game ended: `normal`, or the fault that lost it (`time`, `crash`,
+    /// `illegal`, `stalled`: see [`crate::game::Termination`]). Files written before
+    /// the column existed read as `normal`.
+    #[serde(default = "normal_termination")]
+    pub termination: Cow<'a, str>,
+}
+
+fn normal_termination<'a>() -> Cow<'a, str> {
+    Cow::Borrowed(crate::game::Termination::Normal.name())
 }
 
 impl GameRecord<'_> {
@@ -61,10 +70,11 @@ impl GameRecord<'_> {
             passes,
             moves,
             seed,
+            termination,
         } = self;
-        let text = [opening, black, white, result, moves];
-        // Eight numbers of at most 20 bytes, 13 separators, and each text quoted at worst.
-        let bound = 8 * 20 + 13 + text.iter().map(|t| 2 * t.len() + 2).sum::<usize>();
+        let text = [opening, black, white, result, moves, termination];
+        // Eight numbers of at most 20 bytes, 14 separators, and each text quoted at worst.
+        let bound = 8 * 20 + 14 + text.iter().map(|t| 2 * t.len() + 2).sum::<usize>();
         super::flat_csv::append(out, bound, |row| {
             row.unsigned(*game_id);
             row.byte(b',');
@@ -91,6 +101,8 @@ impl GameRecord<'_> {
             row.text(moves);
             row.byte(b',');
             row.unsigned(*seed);
+            row.byte(b',');
+            row.text(termination);
             row.byte(b'\n');
         });
     }
@@ -425,10 +437,16 @@ impl RunRecord {
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
         toml::from_str(&text).map_err(|e| {
+            let message: Vec<&str> = e
+                .message()
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
             Error::input(format!(
                 "{}: {} (was it written by reversi-lab?)",
                 path.display(),
-                e.message().trim()
+                message.join(": ")
             ))
         })
     }
@@ -520,19 +538,49 @@ pub fn csv_bytes<T: Serialize>(rows: &[T], path: &Path) -> Result<Vec<u8>> {
 pub fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+    let header = reader.headers().cloned().unwrap_or_default();
     reader
         .deserialize()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| {
-                Error::input(format!(
-                    "{}: row {} cannot be read: {e}",
-                    path.display(),
-                    i + 2
-                ))
-            })
-        })
+        .map(|row| row.map_err(|e| row_error(path, &header, &e)))
         .collect()
+}
+
+/// [`read_csv`] of a file that must hold rows: a results table cut to its header (or
+/// to nothing) is refused rather than shown as an empty table.
+pub fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    let rows = read_csv(path)?;
+    if rows.is_empty() {
+        return Err(Error::input(format!(
+            "{} holds no rows (it is cut, or empty): make it again with the command that wrote it (`run --resume` rewrites a run's tables)",
+            path.display()
+        )));
+    }
+    Ok(rows)
+}
+
+/// A row of a results table that cannot be read, in the project's words.
+fn row_error(path: &Path, header: &csv::StringRecord, error: &csv::Error) -> Error {
+    let line = error.position().map_or(0, csv::Position::line);
+    match error.kind() {
+        csv::ErrorKind::UnequalLengths { .. } => Error::input(format!(
+            "{}: line {line} has another number of fields than the header (the file is cut or was changed): make it again with the command that wrote it",
+            path.display()
+        )),
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .and_then(|i| header.get(i as usize))
+                .map_or(String::new(), |c| format!(" in column {c}"));
+            Error::input(format!(
+                "{}: line {line} cannot be read{column} (the file was changed or is damaged): make it again with the command that wrote it",
+                path.display()
+            ))
+        }
+        _ => Error::input(format!(
+            "{}: line {line} cannot be read (not a table reversi-lab wrote)",
+            path.display()
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -543,7 +591,7 @@ mod tests {
     fn headers_come_from_the_types() {
         assert_eq!(
             String::from_utf8(csv_header::<GameRecord>()).unwrap(),
-            "game_id,pair_id,opening,black,white,black_discs,white_discs,result,margin,plies,passes,moves,seed\n"
+            "game_id,pair_id,opening,black,white,black_discs,white_discs,result,margin,plies,passes,moves,seed,termination\n"
         );
     }
 

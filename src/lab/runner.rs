@@ -6,7 +6,7 @@ use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Driver, Flow};
 use super::experiment::Experiment;
 use super::folder::write_atomically;
-use super::folder::{differences, move_aside, remove_aside, FolderLock};
+use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
 use super::rows::{
     csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
@@ -15,9 +15,9 @@ use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
-use crate::board::Geometry;
+use crate::board::{Color, Geometry};
 use crate::error::{Error, Result};
-use crate::game::{Game, Rules};
+use crate::game::{Game, Rules, Termination};
 use crate::progress::Progress;
 use crate::strategy::Strategy;
 use crate::with_geometry;
@@ -115,6 +115,20 @@ fn resume_games(
     let games = part.games(schedule.total());
     games_file::recover(path, Some(checkpoint))?;
     let mut reader = games_file::csv_reader(path)?;
+    // Rows are appended in this version's columns: a file of other columns is not
+    // continued (it would mix two layouts).
+    let header = reader
+        .byte_headers()
+        .map_err(|e| games_file::row_error(path, &e))?;
+    let mut now = csv::ByteRecord::new();
+    let expected = csv_header::<GameRecord>();
+    now.extend(expected.trim_ascii_end().split(|&b| b == b','));
+    if header != &now && !header.is_empty() {
+        return Err(Error::input(format!(
+            "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): --force to play it again, or finish it with the version that started it",
+            path.display()
+        )));
+    }
     let mut count = 0u64;
     for row in reader.deserialize::<GameRecord>() {
         let row = row.map_err(|e| {
@@ -155,18 +169,6 @@ fn already_exists(out: &Path) -> Error {
         "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
         out.display()
     ))
-}
-
-/// Whether `dir` holds anything but its lock file.
-fn holds_anything(dir: &Path) -> Result<bool> {
-    let entries = fs::read_dir(dir).map_err(|e| Error::io_during("read", dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io_during("read", dir, e))?;
-        if entry.file_name() != super::folder::LOCK_FILE {
-            return Ok(true);
-        }
-    }
-    Ok(false)
 }
 
 fn prepare(
@@ -229,6 +231,13 @@ fn prepare(
     if options.resume && !created && !run_path.is_file() && holds_anything(out)? {
         return Err(Error::input(format!(
             "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
+            out.display()
+        )));
+    }
+    if options.resume && games_path.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a folder, not a games file, so {} cannot be resumed: choose another --out",
+            games_path.display(),
             out.display()
         )));
     }
@@ -311,6 +320,9 @@ fn prepare(
     }
     Ok((0, vec![Cost::default(); experiment.players.len()], lock))
 }
+
+/// Faults in a row after which an engine is taken as broken and the run stops.
+pub const MAX_FAULTS_IN_A_ROW: u32 = 3;
 
 /// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
 /// shard `results/<name>/shards/I-of-N` (the folder `merge` looks in).
@@ -448,6 +460,7 @@ pub fn write_game_row<G: Geometry>(
             passes: game.passes(),
             moves: moves.as_str().into(),
             seed,
+            termination: game.termination().name().into(),
         };
         record.write_csv(into);
     });
@@ -478,9 +491,16 @@ fn play<G: Geometry>(
                 .map_err(|e| Error::input(format!("player '{}': {e}", p.name)))
         })
         .collect::<Result<_>>()?;
+    let folder = games_path.parent().unwrap_or(Path::new("."));
+    for (strategy, player) in strategies.iter().zip(&experiment.players) {
+        strategy.attach(folder, &player.name);
+    }
     let players: Vec<&dyn Strategy<G>> = strategies.iter().map(AsRef::as_ref).collect();
     let driver = Driver::<G>::new(experiment.setup.threads)?;
     let part = shard.unwrap_or(Shard::whole());
+    // Faults in a row per player: past MAX_FAULTS_IN_A_ROW the engine is broken, and
+    // the run stops (every finished game kept) rather than forfeit game after game.
+    let mut faults_in_a_row = vec![(0u32, Termination::Normal); experiment.players.len()];
     let end = if already_concluded {
         done
     } else {
@@ -500,14 +520,35 @@ fn play<G: Geometry>(
             let names = seats.map(|i| experiment.players[i].name.as_str());
             let black_margin =
                 write_game_row(index, slot.pair, &opening, names, seed, game, rules, csv);
-            (slot, black_margin)
+            let at_fault = game
+                .forfeited()
+                .map(|f| (seats[usize::from(f.loser == Color::White)], f.termination));
+            (slot, black_margin, seats, at_fault)
         },
         options.stop,
-        |(slot, black_margin), csv, ends_chunk| {
+        |(slot, black_margin, seats, at_fault), csv, ends_chunk| {
             writer
                 .write_all(csv)
                 .map_err(|e| Error::io(games_path, e))?;
             since_flush += 1;
+            for seat in seats {
+                match at_fault {
+                    Some((player, termination)) if player == seat => {
+                        faults_in_a_row[seat].0 += 1;
+                        faults_in_a_row[seat].1 = termination;
+                    }
+                    _ => faults_in_a_row[seat].0 = 0,
+                }
+                if faults_in_a_row[seat].0 >= MAX_FAULTS_IN_A_ROW {
+                    writer.flush().map_err(|e| Error::io(games_path, e))?;
+                    let name = &experiment.players[seat].name;
+                    return Err(Error::input(format!(
+                        "player '{name}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; see {}): fix the engine, then continue with --resume",
+                        faults_in_a_row[seat].1.name(),
+                        folder.join("engines").join(format!("{name}-*.log")).display()
+                    )));
+                }
+            }
             let concluded = tallies.record_game(experiment, slot, black_margin) && shard.is_none();
             // Rows reach the disk in step with the progress shown, so a kill loses
             // little: every 1024 rows, and whenever a chunk of games (at most a

@@ -48,9 +48,22 @@ pub struct Results {
     pub distinct: Vec<u64>,
     /// `costs.csv`: what each player's moves cost (None for folders made before it existed).
     pub costs: Option<Vec<CostRow>>,
+    /// The games lost by a fault (an external engine's), in game order.
+    pub faults: Vec<Fault>,
     /// For a run still going or interrupted: (games played so far, games in all);
     /// the pairs and standings are then counted from `games.csv` as it stands.
     pub partial: Option<(u64, u64)>,
+}
+
+/// A game lost by a fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Its `game_id`.
+    pub game_id: u64,
+    /// The player at fault.
+    pub player: String,
+    /// Its `termination`.
+    pub termination: String,
 }
 
 /// The pairs and standings of a run that has not finished, counted from the
@@ -146,8 +159,9 @@ impl Results {
         let finished = !matches!(record.run.status, Status::Running | Status::Interrupted)
             && dir.join("pairs.csv").is_file();
         let (pairs, standings, partial) = if finished {
-            let pairs: Vec<PairRow> = read_csv(&need(dir, "pairs.csv")?)?;
-            let standings: Vec<StandingRow> = read_csv(&need(dir, "standings.csv")?)?;
+            let pairs: Vec<PairRow> = crate::lab::rows::read_rows(&need(dir, "pairs.csv")?)?;
+            let standings: Vec<StandingRow> =
+                crate::lab::rows::read_rows(&need(dir, "standings.csv")?)?;
             (pairs, standings, None)
         } else {
             let (pairs, standings, played, total) = so_far(&experiment, &games_path)?;
@@ -180,6 +194,7 @@ impl Results {
             .and_then(toml::Value::as_integer)
             .map_or(8, |s| s as u32);
         let mut distinct = Distinct::new(pairs.len(), size);
+        let mut faults = Vec::new();
         let mut reader = games_file::csv_reader(&games_path)?;
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
@@ -203,6 +218,19 @@ impl Results {
                 -row.margin
             };
             margins[pair_id].push(a_margin as f32);
+            if row.termination != crate::game::Termination::Normal.name() {
+                // The side at fault lost: the other side is the result.
+                let loser = if row.result == "white" {
+                    &row.black
+                } else {
+                    &row.white
+                };
+                faults.push(Fault {
+                    game_id: row.game_id,
+                    player: loser.to_string(),
+                    termination: row.termination.to_string(),
+                });
+            }
             picker.offer(pair_id, &row);
             distinct.offer(pair_id, &row);
             if head_to_head {
@@ -238,6 +266,7 @@ impl Results {
         Ok(Results {
             notable: picker.finish(),
             distinct: distinct.finish(),
+            faults,
             partial,
             costs,
             dir: dir.to_path_buf(),

@@ -7,6 +7,7 @@ pub(crate) mod charts;
 mod data;
 mod diversity;
 pub mod doc;
+mod engines;
 mod field;
 mod html;
 mod look;

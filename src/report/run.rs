@@ -386,6 +386,7 @@ pub(crate) fn document(
     sections
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
     sections.push(super::diversity::section(results));
+    sections.extend(super::engines::section(results));
     if let Some(rows) = &results.costs {
         sections.push(
             Section::new("costs", "Cost per player")

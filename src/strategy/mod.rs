@@ -2,6 +2,7 @@
 
 mod alphabeta;
 mod corner;
+pub mod engine;
 mod error;
 mod eval;
 mod greedy;
@@ -41,6 +42,28 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// refill were about a tenth of a random game; a game needs no cryptographic strength.
 pub type GameRng = Xoshiro256PlusPlus;
 
+/// A game generator's whole state, as four words: how reversi-lab's own GTP server and
+/// client hand the game's generator over with each move (`reversi_lab-genmove`), so
+/// that a strategy served as an engine draws exactly what it would draw built in.
+#[must_use]
+pub fn rng_state(rng: &GameRng) -> [u64; 4] {
+    #[derive(serde::Deserialize)]
+    struct State {
+        s: [u64; 4],
+    }
+    serde_json::to_value(rng)
+        .and_then(serde_json::from_value::<State>)
+        .map(|state| state.s)
+        .expect("the generator's state is four words")
+}
+
+/// The generator whose state is `words` (see [`rng_state`]).
+#[must_use]
+pub fn rng_from_state(words: [u64; 4]) -> GameRng {
+    serde_json::from_value(serde_json::json!({ "s": words }))
+        .expect("four words are a generator's state")
+}
+
 /// What a strategy may change while it thinks: per player and per game, never shared.
 #[derive(Debug, Default)]
 pub struct Memory<G: Geometry> {
@@ -48,6 +71,14 @@ pub struct Memory<G: Geometry> {
     solver_table: Option<SolverTable<G>>,
     /// Nodes searched since the memory was made (search strategies count here).
     pub nodes: u64,
+    /// An external engine's running process, kept from game to game.
+    pub engine: Option<engine::Session>,
+    /// The game's moves so far, set by the game loop for an external engine (see
+    /// [`Strategy::external`]), which must tell its process what the other side did.
+    pub history: Vec<Square>,
+    /// The fault that made an external engine's last choice worthless (the game loop
+    /// then forfeits the game), with what happened.
+    pub fault: Option<(crate::game::Termination, String)>,
 }
 
 impl<G: Geometry> Memory<G> {
@@ -58,6 +89,9 @@ impl<G: Geometry> Memory<G> {
             search_table: None,
             solver_table: None,
             nodes: 0,
+            engine: None,
+            history: Vec::new(),
+            fault: None,
         }
     }
 
@@ -70,6 +104,10 @@ impl<G: Geometry> Memory<G> {
         if let Some(table) = &mut self.solver_table {
             table.clear();
         }
+        if let Some(engine) = &mut self.engine {
+            engine.new_game();
+        }
+        self.fault = None;
     }
 
     /// The heuristic search's transposition table, made on first use with 2^`bits` entries.
@@ -139,6 +177,19 @@ pub trait Strategy<G: Geometry>: Send + Sync {
     /// timing each of its moves would slow a run by a third and measure mostly the clock.
     fn searches(&self) -> bool {
         false
+    }
+
+    /// Whether it plays through an outside process (an engine): the game loop then
+    /// hands it the game so far in [`Memory::history`], and after each choice looks
+    /// for a [`Memory::fault`], which loses the game for it.
+    fn external(&self) -> bool {
+        false
+    }
+
+    /// Where the results go and the player's name, for an external engine's log
+    /// (`engines/<player>-<worker>.log`); nothing for the others.
+    fn attach(&self, folder: &std::path::Path, player: &str) {
+        let _ = (folder, player);
     }
 
     /// Whether it plays [`random_square`] of the legal moves and nothing else, so that

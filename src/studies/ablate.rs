@@ -405,7 +405,7 @@ pub fn read_worths(dir: &Path) -> Result<Option<Vec<Worth>>> {
     if !path.is_file() {
         return Ok(None);
     }
-    crate::lab::rows::read_csv(&path).map(Some)
+    crate::lab::rows::read_rows(&path).map(Some)
 }
 
 /// Draws the ablation's charts into `dir`: `ablation` (each feature removed) and,

@@ -5,7 +5,7 @@
 use crate::chart::{interval_chart, Chart};
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::{csv_bytes, decimals, read_csv, PairRow, RunRecord, StandingRow, Status};
+use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow, RunRecord, StandingRow, Status};
 use crate::numbers::{elo_interval, signed};
 use crate::stats::{bradley_terry_covariance, holm, phi, RatingFit, Trinomial, Z95};
 use crate::studies::compare_anchor::anchored;
@@ -75,8 +75,8 @@ impl Side {
         Ok(Side {
             dir: dir.to_path_buf(),
             experiment: record.experiment,
-            standings: read_csv(&standings_path)?,
-            pairs: read_csv(&pairs_path)?,
+            standings: read_rows(&standings_path)?,
+            pairs: read_rows(&pairs_path)?,
         })
     }
 

@@ -82,6 +82,7 @@ fn read_samples(dirs: &[PathBuf], merged: &[u32]) -> Result<(Vec<Sample>, usize)
     let mut games = 0;
     for dir in dirs {
         let run = recorded_run(dir, "fit patterns to")?;
+        games_file::check_has_games(&run.games)?;
         if run.size != 8 || run.rules != Rules::default() {
             let what = if run.size == 8 {
                 "other rules than the standard ones".to_string()

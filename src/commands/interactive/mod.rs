@@ -64,12 +64,13 @@ impl<G: Geometry> Track<G> {
         Ok(ply)
     }
 
-    /// Plays a transcript's moves (`f5d6...`).
-    pub fn play_transcript(&mut self, text: &str) -> Result<()> {
+    /// Plays a transcript's moves (`f5d6...`); `source` says where they came from,
+    /// for the message when one is illegal (`--moves`, `game 3 of results/x`).
+    pub fn play_transcript(&mut self, text: &str, source: &str) -> Result<()> {
         let mut probe = self.game.clone();
         probe
             .play_transcript(text)
-            .map_err(|e| Error::input(format!("{e} (in the moves given)")))?;
+            .map_err(|e| Error::input(format!("{e} (in {source})")))?;
         for &square in &probe.moves()[self.plies.len()..] {
             self.play(square).expect("checked by playing them above");
         }
@@ -242,11 +243,54 @@ pub const CLEAR_SCREEN: &str = "\x1b[2J\x1b[H";
 /// Ends a session that was writing to standard output: a closed output (a broken
 /// pipe, such as `| head`) ends it quietly; any other write error is reported.
 pub fn finish_output(result: io::Result<()>) -> Result<()> {
+    if let Some(fault) = result
+        .as_ref()
+        .err()
+        .and_then(|e| e.get_ref())
+        .and_then(|e| e.downcast_ref::<EngineFault>())
+    {
+        return Err(Error::input(fault.0.clone()));
+    }
     match result {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             Err(Error::io_during("write", "standard output", e))
         }
         _ => Ok(()),
+    }
+}
+
+/// An external engine's fault, which ends an interactive game (carried as an I/O
+/// error's payload to [`finish_output`], which says it in one line).
+#[derive(Debug)]
+pub struct EngineFault(pub String);
+
+impl std::fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EngineFault {}
+
+/// A strategy's move in `game`, handing an external engine the game so far; an
+/// engine's fault ends the session with an [`EngineFault`].
+pub fn choose_move<G: Geometry>(
+    strategy: &dyn crate::strategy::Strategy<G>,
+    game: &crate::game::Game<G>,
+    context: &mut crate::strategy::Context<'_, G>,
+) -> io::Result<Square> {
+    let moves = game.legal_moves();
+    if strategy.external() {
+        context.memory.history.clear();
+        context.memory.history.extend_from_slice(game.moves());
+    }
+    let square = strategy.choose(game.board(), moves, context);
+    match context.memory.fault.take() {
+        Some((termination, why)) => Err(io::Error::other(EngineFault(format!(
+            "the engine lost the game by a fault ({}: {why}); the game cannot go on",
+            termination.name()
+        )))),
+        None => Ok(square),
     }
 }
 
@@ -265,14 +309,14 @@ mod tests {
     #[test]
     fn track_undoes_by_replaying_and_sees_passes() {
         let mut track = Track::<Size8>::new(Position::start());
-        track.play_transcript("f5d6c3d3c4").unwrap();
+        track.play_transcript("f5d6c3d3c4", "a test").unwrap();
         let after = track.game().clone();
         track.play(Square::parse("f4", 8).unwrap()).unwrap();
         track.truncate(5);
         assert_eq!(track.game(), &after);
         assert_eq!(track.plies().len(), 5);
         assert_eq!(track.plies()[1].by, Color::White);
-        assert!(track.play_transcript("a1").is_err());
+        assert!(track.play_transcript("a1", "a test").is_err());
         assert_eq!(track.plies().len(), 5, "a bad transcript plays nothing");
         // Some 4x4 game has a pass: find one through every game of first moves.
         let mut track = Track::<Size4>::new(Position::start());

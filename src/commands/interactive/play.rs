@@ -93,6 +93,8 @@ enum Command {
     Undo,
     /// The file, and whether to replace it if it exists (`save!`).
     Save(String, bool),
+    /// `save` without a file.
+    SaveWhere,
     Help,
     Quit,
     Empty,
@@ -120,7 +122,7 @@ fn parse_command(line: &str, size: u32) -> Command {
         "help" | "?" => simple(Command::Help),
         "quit" | "q" | "exit" => simple(Command::Quit),
         "save" | "save!" if !rest.is_empty() => Command::Save(rest.to_string(), word == "save!"),
-        "save" | "save!" => Command::Unknown(line.to_string()),
+        "save" | "save!" => Command::SaveWhere,
         _ => {
             let mut chars = word.chars();
             let letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -311,6 +313,9 @@ impl<G: Geometry> Session<'_, G> {
                     Err(e) => writeln!(out, "cannot write {path}: {e} (try another file)")?,
                 }
             }
+            Command::SaveWhere => {
+                writeln!(out, "save needs a file name: save FILE (save! FILE replaces one)")?;
+            }
             Command::Help => {
                 let legend = if self.colour {
                     COLOUR_LEGEND
@@ -398,7 +403,7 @@ impl<G: Geometry> Session<'_, G> {
                 rng: &mut self.rng,
                 memory: &mut self.memory,
             };
-            strategy.choose(game.board(), moves, &mut context)
+            super::choose_move(strategy, game, &mut context)?
         };
         self.track
             .play(square)
@@ -483,7 +488,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     with_geometry!(size, G => {
         let mut initial = Track::<G>::new(parse_position::<G>(obf.as_deref())?);
         if let Some(moves) = &args.moves {
-            initial.play_transcript(moves)?;
+            initial.play_transcript(moves, "--moves")?;
         }
         let empties = initial.game().board().empty_count();
         let strategy = match (&spec, text) {
@@ -540,7 +545,7 @@ mod tests {
             Command::Move(Square::at(9, 9, 10))
         );
         assert_eq!(parse_command("dance", 8), Command::Unknown("dance".into()));
-        assert_eq!(parse_command("save", 8), Command::Unknown("save".into()));
+        assert_eq!(parse_command("save", 8), Command::SaveWhere);
         assert_eq!(parse_command("f5 d6", 8), Command::Unknown("f5 d6".into()));
         assert_eq!(parse_command("", 8), Command::Empty);
     }

@@ -6,8 +6,10 @@ use super::{
 };
 use crate::board::{Bits, Geometry, Position, Square};
 use crate::commands::play::RulesArgs;
+use crate::commands::Said;
 use crate::error::{Error, Result};
 use crate::game::Rules;
+use crate::lab::folder::{check_not_an_input, check_output_file};
 use crate::lab::recorded::load_game;
 use crate::lab::setup::check_size;
 use crate::with_geometry;
@@ -71,13 +73,14 @@ fn parse_step(line: &str) -> Step {
 /// `reversi-lab replay`: shows the start, then each ply on Enter (or `n`), `p` to go
 /// back, a ply number to jump, `q` to quit; with `--auto MS` every ply on a timer.
 pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-    let (size, rules, moves, title) = match (&args.results, &args.moves) {
+    let (size, rules, moves, title, source) = match (&args.results, &args.moves) {
         (Some(dir), _) => {
             let id = args.game.ok_or_else(|| {
                 Error::input("give the game to replay with --game ID (a game_id of games.csv)")
             })?;
             let game = load_game(dir, id)?;
-            (game.size, game.rules, game.moves, game.title)
+            let source = format!("game {id} of {}: its games.csv is damaged", dir.display());
+            (game.size, game.rules, game.moves, game.title, source)
         }
         (None, Some(moves)) => {
             let size = check_size(args.size.unwrap_or(8))?;
@@ -86,6 +89,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
                 args.rules.rules(),
                 moves.clone(),
                 format!("transcript {moves} ({size}x{size})"),
+                "--moves".to_string(),
             )
         }
         (None, None) => {
@@ -95,6 +99,11 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
         }
     };
     if let Some(path) = &args.out {
+        check_output_file(path, "--out")?;
+        if let Some(dir) = &args.results {
+            let inputs = ["games.csv", "games.csv.zst", "run.toml"].map(|f| dir.join(f));
+            check_not_an_input(path, "--out", inputs.iter().map(PathBuf::as_path))?;
+        }
         if path.exists() && !args.force {
             return Err(Error::input(format!(
                 "{} already exists: choose another --out file, or add --force to replace it",
@@ -102,13 +111,13 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
             )));
         }
         crate::report::write_game(path, size, rules, &moves, &title)?;
-        writeln!(out, "wrote {}", path.display()).ok();
+        writeln!(out, "wrote {}", path.display()).said()?;
         return Ok(());
     }
     let terminal = std::io::stdout().is_terminal();
     with_geometry!(size, G => {
         let mut whole = Track::<G>::new(Position::start());
-        whole.play_transcript(&moves)?;
+        whole.play_transcript(&moves, &source)?;
         let plies: Vec<Square> = whole.plies().iter().map(|p| p.square).collect();
         let viewer = Viewer { whole, plies, rules, title, terminal };
         finish_output(match args.auto {

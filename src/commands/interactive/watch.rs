@@ -77,7 +77,7 @@ fn show_game<G: Geometry>(
     let (_, opening, deal) = plan.schedule.deal::<G>(0);
     let mut track = Track::new(Position::<G>::start());
     track
-        .play_transcript(&opening)
+        .play_transcript(&opening, "the match's opening")
         .expect("the schedule's openings are legal");
     let mut rng = game_rng(deal.seed);
     // The players' memories as in a match; the values shown come from a scratch
@@ -140,7 +140,7 @@ fn show_game<G: Geometry>(
                 rng: &mut rng,
                 memory: &mut memories[seat],
             };
-            player.choose(board, moves, &mut context)
+            super::choose_move(player, game, &mut context)?
         };
         let score = value(square, &mut scratch)
             .map_or(String::new(), |v| format!(" (its value {})", value_text(v)));

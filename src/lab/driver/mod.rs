@@ -72,6 +72,7 @@ fn play_on<G: Geometry>(
     // visible share of a random game.
     let searches = players.map(|p| p.searches());
     let uniform = players.map(|p| p.uniform_random());
+    let external = players.map(|p| p.external());
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
@@ -99,6 +100,12 @@ fn play_on<G: Geometry>(
         } else {
             costs[seat].moves += 1;
             let board = game.board();
+            if external[seat] {
+                // An engine is told what happened since its last move.
+                let history = &mut memories[seat].history;
+                history.clear();
+                history.extend_from_slice(game.moves());
+            }
             let mut context = Context {
                 rng,
                 memory: &mut *memories[seat],
@@ -112,6 +119,12 @@ fn play_on<G: Geometry>(
             } else {
                 players[seat].choose(board, moves, &mut context)
             };
+            if external[seat] {
+                if let Some((termination, _)) = memories[seat].fault.take() {
+                    game.forfeit(termination);
+                    continue;
+                }
+            }
             assert!(
                 moves.has(square.index()),
                 "a strategy chose an illegal move: {}",

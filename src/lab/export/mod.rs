@@ -115,9 +115,10 @@ impl Recorded {
     }
 }
 
-/// Writes every game of the results folder `dir` to `out` in `format`; returns the
-/// number of games. Games stream one at a time, so memory does not grow with the file.
-pub fn export(dir: &Path, format: Format, out: &mut dyn Write) -> Result<u64> {
+/// Writes every game of the results folder `dir` to `out` (named `name` in errors,
+/// such as its file or "standard output") in `format`; returns the number of games.
+/// Games stream one at a time, so memory does not grow with the file.
+pub fn export(dir: &Path, format: Format, out: &mut dyn Write, name: &Path) -> Result<u64> {
     let recorded = Recorded::load(dir)?;
     let Some((path, _)) = games_file::find(dir) else {
         return Err(Error::input(format!(
@@ -126,7 +127,7 @@ pub fn export(dir: &Path, format: Format, out: &mut dyn Write) -> Result<u64> {
         )));
     };
     games_file::check_has_games(&path)?;
-    with_geometry!(recorded.size, G => stream::<G>(&path, &recorded, format, out))
+    with_geometry!(recorded.size, G => stream::<G>(&path, &recorded, format, out, name))
 }
 
 fn stream<G: Geometry>(
@@ -134,8 +135,9 @@ fn stream<G: Geometry>(
     recorded: &Recorded,
     format: Format,
     out: &mut dyn Write,
+    name: &Path,
 ) -> Result<u64> {
-    let write_error = |e: std::io::Error| Error::io("the export's output", e);
+    let write_error = |e: std::io::Error| Error::io(name, e);
     let mut reader = games_file::csv_reader(path)?;
     let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
     let mut text = String::new();

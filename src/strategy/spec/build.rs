@@ -118,6 +118,9 @@ impl StrategySpec {
                 .eval
                 .with_evaluator::<G, _>(SearchOver { spec, rules })?,
             StrategySpec::Solver { table_bits } => Box::new(Solver::for_play(rules, *table_bits)),
+            StrategySpec::Engine(spec) => {
+                Box::new(crate::strategy::engine::Engine::new(spec, G::SIZE, rules)?)
+            }
         })
     }
 }
@@ -145,7 +148,7 @@ mod tests {
     #[test]
     fn is_evaluation_agrees_with_what_builds_an_evaluator() {
         for kind in KINDS {
-            let spec = StrategySpec::parse(kind.name).unwrap();
+            let spec = crate::strategy::spec::kinds::sample(kind);
             assert_eq!(
                 spec.is_evaluation(),
                 spec.build_evaluator::<Size8>().is_ok(),

@@ -159,7 +159,34 @@ pub const KINDS: &[KindInfo] = &[
         help: "exact endgame play: the move with the best final score (slow before ~20 empties)",
         params: &[p("table_bits", "log2 of the transposition table's entries (10 to 26)")],
     },
+    KindInfo {
+        name: "engine",
+        help: "an external engine's program over GTP; on one line gtp:COMMAND (split as a shell splits words)",
+        params: &[
+            described("protocol", "gtp", "gtp (nboard to come)"),
+            described("command", "(required)", "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string"),
+            described("dir", "-", "its working folder"),
+            described("env", "-", "variables added to its environment: { NAME = \"value\" }"),
+            described("init", "-", "lines sent once after start-up, such as an engine option"),
+            described("name", "its program", "the name in messages and logs"),
+            described("start_timeout", "10s", "deadline for start-up and each command (\"10s\", \"500ms\")"),
+            described("stall_timeout", "30s", "deadline for a move; past it the game ends `stalled`"),
+        ],
+    },
 ];
+
+/// A spec of `kind` with every default: the kind alone, or for a kind with a required
+/// key (an engine's command) the smallest spec that has it. For the tests that walk
+/// every kind.
+#[cfg(test)]
+#[must_use]
+pub fn sample(kind: &KindInfo) -> StrategySpec {
+    let text = match kind.name {
+        "engine" => "gtp:true",
+        name => name,
+    };
+    StrategySpec::parse(text).unwrap_or_else(|e| panic!("kind '{}' parses: {e}", kind.name))
+}
 
 /// The kind names, in listing order.
 #[must_use]
@@ -176,9 +203,10 @@ const LONG_DEFAULT: usize = 12;
 /// Every parameter's default as the listing shows it, in `kind.params` order.
 #[must_use]
 pub fn defaults(kind: &KindInfo) -> Vec<String> {
-    let spec = StrategySpec::parse(kind.name)
-        .unwrap_or_else(|e| panic!("kind '{}' parses with its defaults: {e}", kind.name));
-    let table = spec.to_table();
+    // A kind with a required key (an engine's command) describes every default in words.
+    let table = StrategySpec::parse(kind.name)
+        .map(|spec| spec.to_table())
+        .unwrap_or_default();
     kind.params
         .iter()
         .map(|param| match (param.default_text, table.get(param.name)) {
@@ -321,13 +349,17 @@ mod tests {
             "table" => Value::Array(vec![Value::Integer(0)]),
             "own_only" => Value::Boolean(true),
             "nodes" => Value::Integer(1000),
+            "dir" | "name" => Value::String("x".into()),
+            "env" => Value::Table(Table::new()),
+            "init" => Value::Array(Vec::new()),
             other => panic!("parameter '{other}' has a described default: add a sample value here"),
         }
     }
 
     #[test]
     fn the_listing_and_the_parser_know_the_same_defaults() {
-        for kind in KINDS {
+        // An engine has no default spec (its command is required): all described.
+        for kind in KINDS.iter().filter(|k| k.name != "engine") {
             let mut table = StrategySpec::parse(kind.name).unwrap().to_table();
             table.remove("kind");
             for param in kind.params {
@@ -351,7 +383,7 @@ mod tests {
     #[test]
     fn the_listed_parameters_are_exactly_those_accepted() {
         for kind in KINDS {
-            let defaults = StrategySpec::parse(kind.name).unwrap();
+            let defaults = super::sample(kind);
             let full = defaults.to_table();
             assert_eq!(
                 StrategySpec::from_table(&full).unwrap(),
@@ -362,6 +394,13 @@ mod tests {
             for param in kind.params {
                 let mut table = Table::new();
                 table.insert("kind".into(), Value::String(kind.name.into()));
+                if kind.name == "engine" {
+                    // Its one required key.
+                    table.insert(
+                        "command".into(),
+                        Value::Array(vec![Value::String("true".into())]),
+                    );
+                }
                 let value = full
                     .get(param.name)
                     .cloned()

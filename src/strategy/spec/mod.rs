@@ -93,6 +93,8 @@ pub enum StrategySpec {
         /// log2 of the table's entries.
         table_bits: u32,
     },
+    /// `engine`: an external program (`gtp:COMMAND`).
+    Engine(crate::strategy::engine::EngineSpec),
 }
 
 /// The most empty squares a game's exact solving may start from: FFO endgame
@@ -171,39 +173,23 @@ fn readable(message: &str) -> String {
     let Some((got, expected)) = first.split_once(", expected ") else {
         return format!("{key}: {first}");
     };
-    let value = match got.split_once('`') {
-        // serde writes a float's every digit: 1e300 would be 301 of them.
-        Some((_, rest)) => {
-            let text = rest.trim_end_matches('`');
-            match text.parse::<f64>() {
-                Ok(x) if text.len() > 12 => crate::numbers::plain(x),
-                _ => text.to_string(),
-            }
-        }
-        None => {
-            let got = got
-                .trim_start_matches("invalid type: ")
-                .trim_start_matches("invalid value: ");
-            ["string ", "integer ", "floating point ", "boolean "]
-                .iter()
-                .fold(got, |g, kind| g.strip_prefix(kind).unwrap_or(g))
-                .to_string()
-        }
-    };
+    // The value and the type's wording are the config reader's (crate::error), so the
+    // two say a refused value the same way.
+    let value = crate::error::given_value(got).unwrap_or_else(|| got.to_string());
     // A key with a narrower range says it (depth = 0 is refused too).
     let ranged = [("depth", &DEPTHS), ("table_bits", &TABLE_BITS)]
         .iter()
         .find(|(name, _)| key == *name || key.ends_with(&format!(".{name}")))
         .map(|(_, range)| format!("a whole number from {} to {}", range.start(), range.end()));
-    let wanted = match expected {
-        "u32" | "u64" | "usize" if ranged.is_some() => ranged.as_deref().unwrap_or_default(),
-        "u32" | "u64" | "usize" => "a whole number of at least 0",
-        "i32" | "i64" => "a whole number",
-        "f64" | "f32" => "a number",
-        "a boolean" => "true or false",
-        other => other,
+    let wanted = match (ranged, crate::error::wanted(first)) {
+        (Some(range), Some(_)) if expected.starts_with('u') => range,
+        (_, Some(wanted)) => wanted.to_string(),
+        (_, None) => expected.to_string(),
     };
-    format!("{key} = {value} is not accepted: use {wanted}")
+    match key {
+        "a parameter" => format!("{value} is not accepted: use {wanted}"),
+        key => format!("{key} = {value} is not accepted: use {wanted}"),
+    }
 }
 
 fn in_range(
@@ -410,6 +396,9 @@ impl StrategySpec {
                     table_bits: in_range(kind, "table_bits", p.table_bits, TABLE_BITS)?,
                 }
             }
+            "engine" => {
+                StrategySpec::Engine(crate::strategy::engine::EngineSpec::from_table(rest)?)
+            }
             _ => unreachable!("every name in KINDS has an arm"),
         };
         Ok(spec)
@@ -420,6 +409,10 @@ impl StrategySpec {
     /// strategy with parameters goes in parentheses: `eval=(weighted:preset=paip)`.
     /// A spec starting with `{` is read as a TOML inline table.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
+        // An engine's command line is not `key=value` text: taken whole.
+        if let Some(engine) = crate::strategy::engine::EngineSpec::from_line(text.trim()) {
+            return engine.map(StrategySpec::Engine);
+        }
         let table = line::parse_line(text.trim())?;
         Self::from_table(&table)
     }
@@ -441,6 +434,7 @@ impl StrategySpec {
             StrategySpec::Eval(_) => "eval",
             StrategySpec::Alphabeta(_) => "alphabeta",
             StrategySpec::Solver { .. } => "solver",
+            StrategySpec::Engine(_) => "engine",
         }
     }
 
@@ -619,7 +613,7 @@ mod tests {
     /// The messages users see, word for word: the error type must not change them.
     #[test]
     fn messages_are_the_projects_own() {
-        let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, pattern, eval, alphabeta, solver";
+        let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, pattern, eval, alphabeta, solver, engine";
         let parse_cases = [
             ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
             ("{ kind = 3 }", "`kind` must be a string such as \"greedy\"".into()),
@@ -669,7 +663,7 @@ mod tests {
     #[test]
     fn every_kind_parses_with_defaults_and_round_trips() {
         for kind in KINDS {
-            let spec = StrategySpec::parse(kind.name).unwrap();
+            let spec = kinds::sample(kind);
             assert_eq!(spec.kind(), kind.name);
             let table = spec.to_table();
             assert_eq!(
@@ -678,7 +672,10 @@ mod tests {
                 "{}",
                 kind.name
             );
-            spec.build::<Size8>(Rules::default()).unwrap();
+            // An engine builds only with a program that answers (tests/engines.rs).
+            if kind.name != "engine" {
+                spec.build::<Size8>(Rules::default()).unwrap();
+            }
         }
         assert!(describe_kinds().contains("minimum-disc"));
     }

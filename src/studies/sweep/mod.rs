@@ -7,7 +7,7 @@ use crate::error::{closest, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
-use crate::lab::rows::{csv_bytes, read_csv, ResumeGiven, RunRecord};
+use crate::lab::rows::{csv_bytes, ResumeGiven, RunRecord};
 use crate::lab::runner::default_out;
 use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
 use crate::strategy::spec::KINDS;
@@ -385,7 +385,7 @@ pub fn read_rows(dir: &Path) -> Result<Option<Vec<SweepRow>>> {
     if !path.is_file() {
         return Ok(None);
     }
-    read_csv(&path).map(Some)
+    crate::lab::rows::read_rows(&path).map(Some)
 }
 
 /// Runs the sweep and writes `sweep.csv` next to the usual results (the report,

@@ -114,8 +114,8 @@ struct TuneFile {
     params: Vec<ParamFile>,
     /// None: self-play (the two perturbed players against each other).
     opponents: Option<Vec<OpponentFile>>,
-    #[serde(default)]
-    spsa: SpsaFile,
+    /// None: not given (its defaults stand; CMA-ES refuses it given).
+    spsa: Option<SpsaFile>,
     #[serde(default)]
     validation: ValidationFile,
 }
@@ -345,6 +345,33 @@ impl Tune {
         if validation_panel.is_empty() {
             validation_panel = panel.clone();
         }
+        // Each validation run's folder is named by its opponent: names must differ, and
+        // none may be `start` (the run against the starting player).
+        for (what, list) in [
+            ("opponent", &panel),
+            ("validation panel player", &validation_panel),
+        ] {
+            for (i, (name, _)) in list.iter().enumerate() {
+                if list[..i].iter().any(|(other, _)| other == name) || name == "start" {
+                    return Err(fail(format!(
+                        "two players are named '{name}' (a {what}), or one is named 'start': give each its own name, not 'start'"
+                    )));
+                }
+            }
+        }
+        let spsa_given = raw.spsa.is_some();
+        let r_end = raw.spsa.unwrap_or_default().r_end;
+        if !(r_end.is_finite() && r_end > 0.0) {
+            return Err(fail(format!(
+                "[spsa] r_end = {}: use a number above 0, such as 2",
+                crate::numbers::plain(r_end)
+            )));
+        }
+        if raw.method == Method::Cmaes && spsa_given {
+            return Err(fail(
+                "[spsa] is for method = \"spsa\": remove it, or set method = \"spsa\"".into(),
+            ));
+        }
         buildable(&spec).map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
         let tune = Tune {
             name: raw.name,
@@ -352,7 +379,7 @@ impl Tune {
             method: raw.method,
             iterations: raw.iterations,
             games: raw.games_per_iteration,
-            r_end: raw.spsa.r_end,
+            r_end,
             player,
             params,
             panel,

@@ -160,6 +160,13 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
             _ => {}
         }
         let lock = FolderLock::acquire(&out)?;
+        let a_tune = out.join("tune.toml").is_file() || out.join("trace.csv").is_file();
+        if options.resume && !a_tune && crate::lab::folder::holds_anything(&out)? {
+            return Err(Error::input(format!(
+                "nothing to resume in {}: it holds no tune.toml or trace.csv, so it is not a tune's folder (its files are left alone): choose another --out",
+                out.display()
+            )));
+        }
         check_same_tune(&out, &text)?;
         Ok((lock, Trace::open(&out.join("trace.csv"), &tune)?))
     })();

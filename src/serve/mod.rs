@@ -1,0 +1,604 @@
+//! Serving a built-in strategy as an engine over a text protocol (`gtp`, `nboard`): what
+//! both servers share, the game line with its passes and the engine that plays on it.
+//!
+//! Seeding, the same under both protocols: the games of a session are numbered from
+//! 0, and game n plays with the generator of `Seeds(seed).game(0, n)`, the seed of game
+//! n of `match --seed S` (and of round n of `play`). A new game (GTP `clear_board` or
+//! `boardsize`, an NBoard `set game` that does not continue the game in hand) starts
+//! with the strategy's memory cleared (`Memory::new_game`) and that generator made
+//! anew; it takes the next number only once the game before it has seen a move or a
+//! search, so a repeated reset at the start keeps game 0. As in the play driver, a
+//! position with one legal move is played without asking the strategy (no draw, no
+//! search). Hints and analysis search with a memory and a generator of their own, so
+//! asking for them never changes the moves the engine plays. Moves therefore agree
+//! with the built-in strategy's in a game whenever no random tie-break draws: in a
+//! `match` both players draw from one generator, where the engine draws only for itself.
+
+pub mod gtp;
+pub mod nboard;
+
+use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES};
+use crate::game::Rules;
+use crate::lab::schedule::{game_rng, Seeds};
+use crate::strategy::pattern::SCALE;
+use crate::strategy::spec::MAX_UNBUDGETED_DEPTH;
+use crate::strategy::{
+    proven_margin, random_square, AlphaBeta, Context, GameRng, Memory, Solver, SpecError, Strategy,
+    StrategySpec,
+};
+use std::io::{self, BufRead};
+use std::time::Instant;
+
+/// The strategy served when none is given: the strongest built-in player.
+pub const DEFAULT_STRATEGY: &str = "alphabeta:depth=8,eval=pattern,endgame=18";
+
+/// The engine's name in both protocols.
+pub const NAME: &str = "reversi-lab";
+
+/// The rules the served games are scored under.
+const RULES: Rules = Rules {
+    scoring: crate::game::Scoring::WinnerGetsEmpties,
+    anti: false,
+};
+
+/// Checks that `spec` can be served: practical from the 8x8 start, where a session
+/// starts, and built for that board.
+pub fn check(spec: &StrategySpec) -> Result<(), SpecError> {
+    spec.check_practical(Board::<Size8>::start().empty_count())?;
+    spec.build::<Size8>(RULES).map(drop)
+}
+
+/// `spec` with its search depth set to `depth` (NBoard's `set depth`), kept within
+/// what reversi-lab plays (1 to 60; at most 12 without a node budget); None when it
+/// has no search depth.
+#[must_use]
+pub fn with_depth(spec: &StrategySpec, depth: u32) -> Option<StrategySpec> {
+    match spec {
+        StrategySpec::Alphabeta(ab) => {
+            let most = if ab.nodes.is_some() {
+                60
+            } else {
+                MAX_UNBUDGETED_DEPTH
+            };
+            let mut ab = ab.clone();
+            ab.depth = depth.clamp(1, most);
+            Some(StrategySpec::Alphabeta(ab))
+        }
+        StrategySpec::Parity { endgame, base } => Some(StrategySpec::Parity {
+            endgame: *endgame,
+            base: Box::new(with_depth(base, depth)?),
+        }),
+        _ => None,
+    }
+}
+
+/// The numbers of a session's games and so their seeds (see the module's comment).
+#[derive(Clone, Copy, Debug)]
+pub struct Games {
+    seeds: Seeds,
+    number: u64,
+    begun: bool,
+}
+
+impl Games {
+    /// Game 0 of a session with this seed, not begun.
+    #[must_use]
+    pub const fn new(seed: u64) -> Self {
+        Games {
+            seeds: Seeds(seed),
+            number: 0,
+            begun: false,
+        }
+    }
+
+    /// Starts a new game: the next number once the current game has begun, else
+    /// the current one again. Returns the game's seed.
+    pub fn new_game(&mut self) -> u64 {
+        if self.begun {
+            self.number += 1;
+            self.begun = false;
+        }
+        self.seed()
+    }
+
+    /// The current game's seed.
+    #[must_use]
+    pub const fn seed(&self) -> u64 {
+        self.seeds.game(0, self.number)
+    }
+
+    /// The current game's number.
+    #[must_use]
+    pub const fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// Marks the current game as begun (a move was played or searched).
+    pub fn begin(&mut self) {
+        self.begun = true;
+    }
+}
+
+/// One turn of a line: the position before it and the move (None: a pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn<G: Geometry> {
+    /// The position the turn was played from.
+    pub before: Position<G>,
+    /// The square, or None for a pass.
+    pub square: Option<Square>,
+    /// Whether the server put the pass in itself (GTP: a colour told to play while
+    /// the other must pass); undone together with the turn after it.
+    pub inserted: bool,
+}
+
+/// A move or pass that the side to move may not play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Illegal;
+
+/// A game from any start, passes explicit (unlike `Game`, which passes by itself:
+/// both protocols name passes, and GTP clients take them back with `undo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<G: Geometry> {
+    start: Position<G>,
+    turns: Vec<Turn<G>>,
+    position: Position<G>,
+}
+
+impl<G: Geometry> Line<G> {
+    /// A line from `start`, no turn played.
+    #[must_use]
+    pub fn new(start: Position<G>) -> Self {
+        Line {
+            start,
+            turns: Vec::new(),
+            position: start,
+        }
+    }
+
+    /// The start.
+    #[must_use]
+    pub const fn start(&self) -> Position<G> {
+        self.start
+    }
+
+    /// The position now.
+    #[must_use]
+    pub const fn position(&self) -> Position<G> {
+        self.position
+    }
+
+    /// The turns so far.
+    #[must_use]
+    pub fn turns(&self) -> &[Turn<G>] {
+        &self.turns
+    }
+
+    /// Whether neither side can move.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.position.board.is_game_over()
+    }
+
+    /// Whether the side to move has no move while the other has.
+    #[must_use]
+    pub fn must_pass(&self) -> bool {
+        !self.position.board.can_move() && !self.is_over()
+    }
+
+    /// Plays `square` (None: a pass) for the side to move if it is legal.
+    pub fn play(&mut self, square: Option<Square>, inserted: bool) -> Result<(), Illegal> {
+        let before = self.position;
+        self.position = match square {
+            Some(s) if before.board.moves().has(s.index()) => before.play(s),
+            None if self.must_pass() => before.pass(),
+            _ => return Err(Illegal),
+        };
+        self.turns.push(Turn {
+            before,
+            square,
+            inserted,
+        });
+        Ok(())
+    }
+
+    /// Takes back the last turn, and the passes the server put in before it.
+    /// False when there is nothing to take back.
+    pub fn undo(&mut self) -> bool {
+        let Some(last) = self.turns.pop() else {
+            return false;
+        };
+        self.position = last.before;
+        while let Some(turn) = self.turns.last().filter(|t| t.inserted) {
+            self.position = turn.before;
+            self.turns.pop();
+        }
+        true
+    }
+
+    /// Black's final margin once the game is over (normal rules, empties to the winner).
+    #[must_use]
+    pub fn black_margin(&self) -> Option<i32> {
+        self.is_over().then(|| RULES.outcome(&self.position).margin)
+    }
+}
+
+/// A value in discs for the side to move, and whether it is exact (a solve, or a
+/// search that saw the end of the game).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Eval {
+    /// Discs (exact margins), or the evaluation over its scale.
+    pub discs: f64,
+    /// Proven by search to the end.
+    pub exact: bool,
+}
+
+/// What the engine chose.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// The square, or None for a pass (or a finished game).
+    pub square: Option<Square>,
+    /// Its value, when the strategy has one and the move was not forced.
+    pub eval: Option<Eval>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// How the engine reaches a value along with its move: the searches, whose values
+/// come with their choice, through their own types; the rest through the trait.
+enum Valued<G: Geometry> {
+    Search(AlphaBeta<G>),
+    Solve(Solver),
+    Other,
+}
+
+/// A strategy at play on a line: its memory and generator for the game, and a
+/// memory of its own for hints and analysis.
+pub struct Engine<G: Geometry> {
+    strategy: Box<dyn Strategy<G>>,
+    valued: Valued<G>,
+    /// Plies searched, shown as a hint's depth (0: a rule, no search).
+    depth: u32,
+    /// What one disc is worth on the evaluation's scale.
+    scale: f64,
+    /// Whether its values are one evaluation per move (cheap enough for every `go`).
+    cheap_values: bool,
+    memory: Memory<G>,
+    scratch: Memory<G>,
+    rng: GameRng,
+    seed: u64,
+    /// The game.
+    pub line: Line<G>,
+}
+
+impl<G: Geometry> Engine<G> {
+    /// The strategy of `spec` playing from `start` with the generator of `seed`.
+    pub fn new(spec: &StrategySpec, start: Position<G>, seed: u64) -> Result<Self, SpecError> {
+        let (valued, depth) = match spec {
+            StrategySpec::Alphabeta(ab) => (
+                Valued::Search(AlphaBeta {
+                    depth: ab.depth,
+                    eval: ab.eval.build_evaluator::<G>()?,
+                    endgame: ab.endgame,
+                    nodes: ab.nodes,
+                    table: ab.table,
+                    ordering: ab.ordering,
+                    table_bits: ab.table_bits,
+                    rules: RULES,
+                    geometry: std::marker::PhantomData,
+                }),
+                ab.depth,
+            ),
+            StrategySpec::Solver { table_bits } => {
+                (Valued::Solve(Solver::for_play(RULES, *table_bits)), 60)
+            }
+            other => (Valued::Other, u32::from(other.is_evaluation())),
+        };
+        let scale = match spec {
+            StrategySpec::Alphabeta(ab) if *ab.eval == StrategySpec::Pattern => f64::from(SCALE),
+            StrategySpec::Pattern => f64::from(SCALE),
+            _ => 1.0,
+        };
+        Ok(Engine {
+            strategy: spec.build::<G>(RULES)?,
+            valued,
+            depth,
+            scale,
+            cheap_values: spec.is_evaluation(),
+            memory: Memory::new(),
+            scratch: Memory::new(),
+            rng: game_rng(seed),
+            seed,
+            line: Line::new(start),
+        })
+    }
+
+    /// The game's generator.
+    pub const fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// Replaces the game's generator (reversi-lab's client hands its own over).
+    pub fn set_rng(&mut self, rng: GameRng) {
+        self.rng = rng;
+    }
+
+    /// Starts a new game from `start` with the generator of `seed`.
+    pub fn new_game(&mut self, start: Position<G>, seed: u64) {
+        self.memory.new_game();
+        self.scratch.new_game();
+        self.rng = game_rng(seed);
+        self.seed = seed;
+        self.line = Line::new(start);
+    }
+
+    /// The same engine with another strategy (NBoard's `set depth`), the game kept.
+    pub fn rebuild(&mut self, spec: &StrategySpec) -> Result<(), SpecError> {
+        let line = self.line.clone();
+        let mut engine = Engine::new(spec, line.start(), self.seed)?;
+        engine.line = line;
+        engine.memory = std::mem::take(&mut self.memory);
+        engine.scratch = std::mem::take(&mut self.scratch);
+        engine.rng = self.rng.clone();
+        *self = engine;
+        Ok(())
+    }
+
+    /// Nodes searched for hints and analysis since the engine was made.
+    #[must_use]
+    pub const fn analysis_nodes(&self) -> u64 {
+        self.scratch.nodes
+    }
+
+    /// Plies searched, for a hint's depth (0: no search).
+    #[must_use]
+    pub const fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn eval(&self, value: i32, exact: bool) -> Eval {
+        match proven_margin(value) {
+            _ if exact => Eval {
+                discs: f64::from(value),
+                exact: true,
+            },
+            Some(margin) => Eval {
+                discs: f64::from(margin),
+                exact: true,
+            },
+            None => Eval {
+                discs: f64::from(value) / self.scale,
+                exact: false,
+            },
+        }
+    }
+
+    /// Chooses a move for the side to move with the game's memory and generator, as
+    /// the play driver does (a forced move without asking); a pass when it must pass.
+    pub fn choose(&mut self) -> Choice {
+        let clock = Instant::now();
+        let nodes = self.memory.nodes;
+        let board = self.line.position().board;
+        let moves = board.moves();
+        let (square, eval) = if moves.is_empty() {
+            (None, None)
+        } else if moves.count() == 1 {
+            (Some(Square::new(moves.lowest())), None)
+        } else {
+            let (square, eval) = self.choose_among(board, moves);
+            (Some(square), eval)
+        };
+        Choice {
+            square,
+            eval,
+            nodes: self.memory.nodes - nodes,
+            seconds: clock.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// `AlphaBeta::choose` and `Solver::choose`, keeping the value they find (a test
+    /// checks that the moves are the built strategy's, game after game).
+    fn choose_among(&mut self, board: Board<G>, moves: G::Bits) -> (Square, Option<Eval>) {
+        let solver = match &self.valued {
+            Valued::Search(ab) if board.empty_count() > ab.endgame => {
+                let (value, ties) = ab.search(board, moves, &mut self.memory);
+                return (
+                    random_square(ties, &mut self.rng),
+                    Some(self.eval(value, false)),
+                );
+            }
+            Valued::Search(ab) => Solver::for_play(RULES, ab.table_bits),
+            Valued::Solve(solver) => *solver,
+            Valued::Other => {
+                let mut context = Context {
+                    rng: &mut self.rng,
+                    memory: &mut self.memory,
+                };
+                let square = self.strategy.choose(board, moves, &mut context);
+                let eval = if self.cheap_values {
+                    self.values()
+                        .and_then(|v| v.into_iter().find(|&(s, _)| s == square))
+                        .map(|(_, e)| e)
+                } else {
+                    None
+                };
+                return (square, eval);
+            }
+        };
+        let solution = solver.solve(board, &mut self.memory);
+        (
+            random_square(solution.best, &mut self.rng),
+            Some(self.eval(solution.score, true)),
+        )
+    }
+
+    /// Every legal move's value for the side to move, in square order (None for a
+    /// strategy that chooses by a rule), with the engine's own analysis memory.
+    pub fn values(&mut self) -> Option<Vec<(Square, Eval)>> {
+        self.values_at(self.line.position().board)
+    }
+
+    /// [`values`](Self::values) of any position of the game.
+    pub fn values_at(&mut self, board: Board<G>) -> Option<Vec<(Square, Eval)>> {
+        let moves = board.moves();
+        let (values, exact) = match &self.valued {
+            Valued::Search(ab) => (
+                ab.move_values(board, moves, &mut self.scratch),
+                board.empty_count() <= ab.endgame,
+            ),
+            Valued::Solve(solver) => (solver.move_values(board, moves, &mut self.scratch), true),
+            Valued::Other => {
+                let mut rng = self.rng.clone();
+                let mut context = Context {
+                    rng: &mut rng,
+                    memory: &mut self.scratch,
+                };
+                (
+                    self.strategy.move_values(board, moves, &mut context)?,
+                    false,
+                )
+            }
+        };
+        Some(
+            values
+                .into_iter()
+                .map(|(s, v)| (s, self.eval(v, exact)))
+                .collect(),
+        )
+    }
+
+    /// The value of `board` for its side to move, by a search or a solve with the
+    /// analysis memory (a finished game: its final margin); None for a strategy
+    /// that chooses by a rule.
+    pub fn value_at(&mut self, board: Board<G>) -> Option<Eval> {
+        if board.is_game_over() {
+            return Some(Eval {
+                discs: f64::from(RULES.final_score(board)),
+                exact: true,
+            });
+        }
+        let moves = board.moves();
+        if moves.is_empty() {
+            let after = self.value_at(board.pass())?;
+            return Some(Eval {
+                discs: -after.discs,
+                ..after
+            });
+        }
+        let solver = match &self.valued {
+            Valued::Search(ab) if board.empty_count() > ab.endgame => {
+                let (value, _) = ab.search(board, moves, &mut self.scratch);
+                return Some(self.eval(value, false));
+            }
+            Valued::Search(ab) => Solver::new(RULES, ab.table_bits),
+            Valued::Solve(solver) => Solver::new(RULES, solver.table_bits),
+            Valued::Other => {
+                return self
+                    .values_at(board)?
+                    .into_iter()
+                    .map(|(_, e)| e)
+                    .max_by(|a, b| a.discs.total_cmp(&b.discs));
+            }
+        };
+        let solution = solver.solve(board, &mut self.scratch);
+        Some(self.eval(solution.score, true))
+    }
+
+    /// The move it would choose now, without changing its game (a copy of the
+    /// generator, the analysis memory): GTP's `reg_genmove`, a hint without values.
+    pub fn peek(&mut self) -> Option<Square> {
+        let board = self.line.position().board;
+        let moves = board.moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mut rng = self.rng.clone();
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut self.scratch,
+        };
+        Some(self.strategy.choose(board, moves, &mut context))
+    }
+}
+
+/// A position from GGF's `BO[size squares side]` (`*` black, `O` white, `-` empty,
+/// spaces anywhere), for a board of `G`'s size.
+pub fn ggf_board<G: Geometry>(text: &str) -> Result<Position<G>, String> {
+    let mut words = text.split_whitespace();
+    let size = words.next().unwrap_or("");
+    if size.parse::<u32>().ok() != Some(G::SIZE) {
+        return Err(format!("BO[{text}] is not a {0}x{0} board", G::SIZE));
+    }
+    let mut cells: String = words.collect();
+    let side = cells.pop();
+    let side = match side {
+        Some('*' | 'X' | 'x' | 'B' | 'b') => 'X',
+        Some('O' | 'o' | '0' | 'W' | 'w') => 'O',
+        _ => {
+            return Err(format!(
+                "BO[{text}] does not end with the side to move (* or O)"
+            ))
+        }
+    };
+    let cells: String = cells
+        .chars()
+        .map(|c| match c {
+            '*' | 'X' | 'x' | 'B' | 'b' => 'X',
+            'O' | 'o' | '0' | 'W' | 'w' => 'O',
+            '-' | '.' => '-',
+            other => other,
+        })
+        .collect();
+    Position::from_obf(&format!("{cells} {side}")).map_err(|e| format!("BO[{text}]: {e}"))
+}
+
+/// A colour word: `b`, `black`, `w`, `white` in any case.
+#[must_use]
+pub fn colour(word: &str) -> Option<Color> {
+    match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(Color::Black),
+        "w" | "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// A move word for a board of `size`: Some(None) for a pass (`pass`, `pa`, `ps`,
+/// `@@@@`, any case), Some(square) for a square in any case, None for anything else.
+#[must_use]
+pub fn move_word(word: &str, size: u32) -> Option<Option<Square>> {
+    match word.to_ascii_lowercase().as_str() {
+        "pass" | "pa" | "ps" | "@@@@" => Some(None),
+        other => Square::parse(other, size).map(Some),
+    }
+}
+
+/// Whether the board sizes reversi-lab plays include `size`.
+#[must_use]
+pub fn is_size(size: u32) -> bool {
+    SIZES.contains(&size)
+}
+
+/// Reads one line without its line end, lossily for bytes that are not UTF-8;
+/// None at the end of the input.
+pub fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(Some(text.trim_end_matches(['\n', '\r']).to_string()))
+}
+
+/// The end of a session: write failures other than a closed output are errors.
+pub fn finish(result: io::Result<()>) -> crate::Result<()> {
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(crate::Error::io_during("write", "standard output", e))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

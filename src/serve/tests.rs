@@ -1,0 +1,174 @@
+//! The engine against the built strategy, the game line, seeds and the GGF board.
+
+use super::*;
+use crate::board::{Size4, Size6};
+use crate::with_geometry;
+
+/// A game of `spec` against itself as the built strategy plays it with one memory
+/// and the generator of `seed`, as the engine does: each turn (None: a pass).
+pub(crate) fn self_play<G: Geometry>(spec: &str, seed: u64) -> Vec<Option<Square>> {
+    let strategy = StrategySpec::parse(spec)
+        .unwrap()
+        .build::<G>(RULES)
+        .unwrap();
+    let mut memory = Memory::new();
+    memory.new_game();
+    let mut rng = game_rng(seed);
+    let mut position = Position::<G>::start();
+    let mut turns = Vec::new();
+    while !position.board.is_game_over() {
+        let moves = position.board.moves();
+        if moves.is_empty() {
+            turns.push(None);
+            position = position.pass();
+            continue;
+        }
+        let square = if moves.count() == 1 {
+            Square::new(moves.lowest())
+        } else {
+            let mut context = Context {
+                rng: &mut rng,
+                memory: &mut memory,
+            };
+            strategy.choose(position.board, moves, &mut context)
+        };
+        turns.push(Some(square));
+        position = position.play(square);
+    }
+    turns
+}
+
+/// The engine's game against itself, asking for hints and analysis between moves
+/// when `meddle` is set.
+fn engine_play<G: Geometry>(spec: &str, seed: u64, meddle: bool) -> Vec<Option<Square>> {
+    let spec = StrategySpec::parse(spec).unwrap();
+    let mut engine = Engine::<G>::new(&spec, Position::start(), 99).unwrap();
+    engine.new_game(Position::start(), seed);
+    while !engine.line.is_over() {
+        if meddle {
+            let _ = engine.values();
+            let _ = engine.value_at(engine.line.position().board);
+            let _ = engine.peek();
+        }
+        let square = engine.choose().square;
+        engine.line.play(square, false).unwrap();
+    }
+    engine.line.turns().iter().map(|t| t.square).collect()
+}
+
+#[test]
+fn the_engine_plays_the_built_strategys_moves() {
+    let cases: [(&str, u32); 6] = [
+        ("alphabeta:depth=2,eval=pattern,endgame=10", 8),
+        ("alphabeta:depth=3,endgame=8", 6),
+        ("alphabeta:depth=6,eval=mobility", 6),
+        ("solver", 4),
+        ("weighted", 8),
+        ("random", 6),
+    ];
+    for (spec, size) in cases {
+        for seed in [1, 7] {
+            let (built, engine, meddled) = with_geometry!(size, G => (
+                self_play::<G>(spec, seed),
+                engine_play::<G>(spec, seed, false),
+                engine_play::<G>(spec, seed, true),
+            ));
+            assert_eq!(engine, built, "{spec} on {size}x{size}, seed {seed}");
+            assert_eq!(meddled, built, "hints changed {spec}'s moves");
+        }
+    }
+}
+
+#[test]
+fn games_are_numbered_once_begun() {
+    let mut games = Games::new(5);
+    assert_eq!(games.new_game(), Seeds(5).game(0, 0));
+    assert_eq!(games.new_game(), Seeds(5).game(0, 0));
+    games.begin();
+    assert_eq!(games.new_game(), Seeds(5).game(0, 1));
+    assert_eq!((games.number(), games.seed()), (1, Seeds(5).game(0, 1)));
+}
+
+#[test]
+fn lines_pass_explicitly_and_undo_inserted_passes() {
+    let turns = (0..)
+        .map(|seed| self_play::<Size4>("random", seed))
+        .find(|turns| turns.contains(&None))
+        .unwrap();
+    let mut line = Line::<Size4>::new(Position::start());
+    for (i, turn) in turns.iter().enumerate() {
+        match turn {
+            Some(square) => {
+                assert!(line.play(None, false).is_err(), "a pass with moves to play");
+                line.play(Some(*square), false).unwrap();
+            }
+            None => {
+                assert!(line.must_pass());
+                assert!(line.play(Some(Square::new(0)), false).is_err());
+                line.play(None, true).unwrap();
+                // Undoing the move after a pass the server put in takes both back.
+                let mut back = line.clone();
+                if let Some(Some(next)) = turns.get(i + 1) {
+                    back.play(Some(*next), false).unwrap();
+                    assert!(back.undo());
+                    assert!(back.must_pass(), "{turns:?}");
+                }
+            }
+        }
+    }
+    assert!(line.is_over());
+    let margin = line.black_margin().unwrap();
+    assert_eq!(margin, RULES.outcome(&line.position()).margin);
+    while line.undo() {}
+    assert_eq!(line.position(), Position::start());
+    assert!(line.black_margin().is_none());
+}
+
+#[test]
+fn ggf_boards_read_any_layout() {
+    let start = Position::<crate::board::Size8>::start();
+    let spaced = "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
+    assert_eq!(ggf_board(spaced), Ok(start));
+    let compact = spaced.replace(' ', "").replacen('8', "8 ", 1);
+    assert_eq!(ggf_board(&compact), Ok(start));
+    let white = ggf_board::<crate::board::Size8>(&spaced.replace(" *", " O")).unwrap();
+    assert_eq!(white.side, Color::White);
+    assert!(ggf_board::<Size6>(spaced).is_err());
+    assert!(ggf_board::<crate::board::Size8>("8 ---").is_err());
+}
+
+#[test]
+fn depth_goes_to_searches_within_bounds() {
+    let spec = StrategySpec::parse(DEFAULT_STRATEGY).unwrap();
+    let StrategySpec::Alphabeta(ab) = with_depth(&spec, 5).unwrap() else {
+        panic!()
+    };
+    assert_eq!((ab.depth, ab.endgame), (5, 18));
+    let StrategySpec::Alphabeta(ab) = with_depth(&spec, 30).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ab.depth, MAX_UNBUDGETED_DEPTH);
+    let budgeted = StrategySpec::parse("alphabeta:nodes=1000").unwrap();
+    let StrategySpec::Alphabeta(ab) = with_depth(&budgeted, 30).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ab.depth, 30);
+    assert!(with_depth(&StrategySpec::Greedy, 4).is_none());
+    let parity = StrategySpec::parse("parity:base=(alphabeta:depth=2)").unwrap();
+    assert!(with_depth(&parity, 4).is_some());
+    assert!(check(&spec).is_ok());
+    assert!(check(&StrategySpec::parse("solver").unwrap()).is_err());
+}
+
+#[test]
+fn words_of_both_protocols() {
+    assert_eq!(colour("B"), Some(Color::Black));
+    assert_eq!(colour("White"), Some(Color::White));
+    assert_eq!(colour("x"), None);
+    for pass in ["pass", "PASS", "pa", "PS", "@@@@"] {
+        assert_eq!(move_word(pass, 8), Some(None), "{pass}");
+    }
+    assert_eq!(move_word("F5", 8), Some(Square::parse("f5", 8)));
+    assert_eq!(move_word("j10", 10), Some(Square::parse("j10", 10)));
+    assert_eq!(move_word("i9", 8), None);
+}

@@ -1,0 +1,306 @@
+//! The GTP client: commands with ids, replies `=`/`?` ended by a blank line (with or
+//! without a space after the mark or the id), the game kept in step by `play`
+//! commands, and passes sent where the engine takes them and left to its colour rule
+//! where it refuses them (GRhino).
+
+use super::process::{Failure, Launch, Process};
+use super::Ply;
+use crate::board::{Color, Square};
+use std::time::{Duration, Instant};
+
+/// A reply: the text after `=`, or the engine's refusal after `?`.
+pub type Reply = Result<String, String>;
+
+/// A GTP engine and what it has been told of the current game.
+pub struct Gtp {
+    process: Process,
+    next_id: u64,
+    /// What each command may take (the start-up deadline).
+    command_time: Duration,
+    /// Whether `play COLOUR pass` is accepted (None: not tried yet).
+    takes_passes: Option<bool>,
+    /// The plies the engine's board has had since its last `clear_board`.
+    told: Vec<Ply>,
+    /// Whether the next game must start with `clear_board`.
+    fresh: bool,
+    size: u32,
+    /// `name` and `version` as it answered them.
+    pub identity: String,
+    /// Commands it lists.
+    pub commands: Vec<String>,
+}
+
+/// The GTP name of a colour.
+fn colour(color: Color) -> &'static str {
+    color.name()
+}
+
+/// A move as an engine writes it, in any case; None for a pass, Err for anything else.
+pub fn parse_move(text: &str, size: u32) -> Result<Option<Square>, String> {
+    let word = text.trim().to_ascii_lowercase();
+    match word.as_str() {
+        "pass" | "pa" | "ps" | "@@@@" | "--" => Ok(None),
+        _ => Square::parse(&word, size)
+            .map(Some)
+            .ok_or_else(|| format!("'{}' is not a move", text.trim())),
+    }
+}
+
+impl Gtp {
+    /// Starts the engine and asks its name, version and commands, then sets the board
+    /// size; `init` lines are sent after. An engine that refuses the size, or does not
+    /// answer, is an error quoting its answer.
+    pub fn start(
+        launch: &Launch,
+        init: &[String],
+        size: u32,
+        start_timeout: Duration,
+    ) -> Result<Self, String> {
+        let process = Process::start(launch)?;
+        let mut gtp = Gtp {
+            process,
+            next_id: 1,
+            command_time: start_timeout,
+            takes_passes: None,
+            told: Vec::new(),
+            fresh: true,
+            size,
+            identity: String::new(),
+            commands: Vec::new(),
+        };
+        let program = gtp.process.program.clone();
+        let ask = |gtp: &mut Gtp, command: &str| -> Result<Reply, String> {
+            gtp.command(command).map_err(|f| {
+                format!(
+                    "engine '{program}' failed at start-up ({command}): {}",
+                    describe(&f)
+                )
+            })
+        };
+        let name = ask(&mut gtp, "name")?.unwrap_or_default();
+        let version = ask(&mut gtp, "version")?.unwrap_or_default();
+        gtp.identity = format!("{name} {version}").trim().to_string();
+        if let Ok(list) = ask(&mut gtp, "list_commands")? {
+            gtp.commands = list.lines().map(|l| l.trim().to_string()).collect();
+        }
+        match ask(&mut gtp, &format!("boardsize {size}"))? {
+            Ok(_) => {}
+            Err(answer) => {
+                return Err(format!(
+                    "engine '{program}' cannot play {size}x{size}: it answered 'boardsize {size}' with '? {answer}'"
+                ))
+            }
+        }
+        for line in init {
+            if let Err(answer) = ask(&mut gtp, line)? {
+                return Err(format!(
+                    "engine '{program}' refused the init line '{line}': '? {answer}'"
+                ));
+            }
+        }
+        Ok(gtp)
+    }
+
+    /// Sends `text` with an id and reads its reply, discarding replies to earlier
+    /// commands (a late answer must not be taken for this one).
+    pub fn command(&mut self, text: &str) -> Result<Reply, Failure> {
+        let deadline = Instant::now() + self.command_time;
+        self.command_by(text, deadline)
+    }
+
+    fn command_by(&mut self, text: &str, deadline: Instant) -> Result<Reply, Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.process.send(&format!("{id} {text}"))?;
+        loop {
+            let (reply_id, reply) = self.reply(deadline)?;
+            if reply_id.is_none_or(|r| r == id) {
+                return Ok(reply);
+            }
+        }
+    }
+
+    /// One reply: its id if it has one, and its text (lines joined by newlines).
+    fn reply(&mut self, deadline: Instant) -> Result<(Option<u64>, Reply), Failure> {
+        let first = loop {
+            let line = self.process.line(deadline)?;
+            let line = line.trim();
+            if line.starts_with('=') || line.starts_with('?') {
+                break line.to_string();
+            }
+            // Blank lines between replies, and anything an engine prints that is no
+            // reply, are passed over.
+        };
+        let ok = first.starts_with('=');
+        let rest = first[1..].trim_start();
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let id = rest[..digits].parse().ok();
+        let mut text = rest[digits..].trim().to_string();
+        loop {
+            let line = self.process.line(deadline)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(line.trim());
+        }
+        Ok((id, if ok { Ok(text) } else { Err(text) }))
+    }
+
+    /// The next game starts afresh (`clear_board` before its first move).
+    pub fn new_game(&mut self) {
+        self.fresh = true;
+    }
+
+    /// Brings the engine's board to `plies` (from the standard start) and asks for the
+    /// move of the side to move (`color`), in one exchange: the moves it has not been
+    /// told (or, for a new game, `boardsize`, `clear_board` and the whole game), then
+    /// the `genmove`, all written at once and their replies read in order, so that a
+    /// move costs one round trip however many plies came before it. With `rng`, where
+    /// the engine is reversi-lab's own server (it lists `reversi_lab-genmove`), the
+    /// game's generator goes with the request and comes back with the move.
+    ///
+    /// Ok(Ok(text)) is the engine's move as it wrote it; Ok(Err(why)) an answer that
+    /// is the engine's fault (a refused legal move, a refused `genmove`).
+    pub fn move_after(
+        &mut self,
+        plies: &[Ply],
+        color: Color,
+        rng: &mut crate::strategy::GameRng,
+        deadline: Instant,
+    ) -> Result<Result<String, String>, Failure> {
+        #[derive(PartialEq)]
+        enum Purpose {
+            Setup,
+            Play,
+            Pass,
+            Move,
+        }
+        let mut batch: Vec<(String, Purpose)> = Vec::new();
+        if self.fresh || !plies.starts_with(&self.told) {
+            batch.push((format!("boardsize {}", self.size), Purpose::Setup));
+            batch.push(("clear_board".into(), Purpose::Setup));
+            self.told.clear();
+            self.fresh = false;
+        }
+        for &ply in &plies[self.told.len()..] {
+            match ply.square {
+                Some(square) => batch.push((
+                    format!("play {} {}", colour(ply.color), square.name(self.size)),
+                    Purpose::Play,
+                )),
+                // A pass: said where the engine takes it; else the colour of the next
+                // command tells it (GRhino answers every pass word with an error).
+                None if self.takes_passes != Some(false) => {
+                    batch.push((format!("play {} pass", colour(ply.color)), Purpose::Pass));
+                }
+                None => {}
+            }
+            self.told.push(ply);
+        }
+        let handover = self.knows("reversi_lab-genmove");
+        batch.push((
+            if handover {
+                let [a, b, c, d] = crate::strategy::rng_state(rng);
+                format!("reversi_lab-genmove {} {a} {b} {c} {d}", colour(color))
+            } else {
+                format!("genmove {}", colour(color))
+            },
+            Purpose::Move,
+        ));
+        let first = self.next_id;
+        self.next_id += batch.len() as u64;
+        let lines: Vec<String> = batch
+            .iter()
+            .zip(first..)
+            .map(|((command, _), id)| format!("{id} {command}"))
+            .collect();
+        self.process.send_lines(&lines)?;
+        let deadline = deadline.max(Instant::now() + self.command_time);
+        let mut fault = None;
+        let mut answer = String::new();
+        for ((command, purpose), id) in batch.iter().zip(first..) {
+            let reply = loop {
+                let (reply_id, reply) = self.reply(deadline)?;
+                // Replies to earlier commands (late answers) are dropped by their id.
+                if reply_id.is_none_or(|r| r >= id) {
+                    break reply;
+                }
+            };
+            match (purpose, reply) {
+                (Purpose::Pass, reply) => self.takes_passes = Some(reply.is_ok()),
+                (Purpose::Move, Ok(text)) => answer = text,
+                (_, Ok(_)) => {}
+                (Purpose::Move, Err(text)) => {
+                    fault.get_or_insert(format!("it answered '{command}' with '? {text}'"));
+                }
+                (Purpose::Setup, Err(text)) => {
+                    fault.get_or_insert(format!("'{command}' was answered '? {text}'"));
+                }
+                (Purpose::Play, Err(text)) => {
+                    fault.get_or_insert(format!(
+                        "it refused the legal move '{command}': '? {text}'"
+                    ));
+                }
+            }
+        }
+        if let Some(why) = fault {
+            return Ok(Err(why));
+        }
+        let mut words = answer.split_whitespace();
+        let square = words.next().unwrap_or_default().to_string();
+        if handover {
+            let state: Vec<u64> = words.filter_map(|w| w.parse().ok()).collect();
+            if let Ok(state) = <[u64; 4]>::try_from(state) {
+                *rng = crate::strategy::rng_from_state(state);
+            }
+        }
+        Ok(Ok(square))
+    }
+
+    /// Records a move the engine chose (after `genmove`).
+    pub fn played(&mut self, ply: Ply) {
+        self.told.push(ply);
+    }
+
+    /// Whether it lists `command`.
+    #[must_use]
+    pub fn knows(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+
+    /// Sends `time_left COLOUR SECONDS 0` where the engine lists it.
+    pub fn time_left(&mut self, color: Color, seconds: f64) -> Result<(), Failure> {
+        if self.knows("time_left") {
+            let seconds = seconds.max(0.0).floor() as u64;
+            let _ = self.command(&format!("time_left {} {seconds} 0", colour(color)))?;
+        }
+        Ok(())
+    }
+}
+
+/// A failure in the project's words.
+#[must_use]
+pub fn describe(failure: &Failure) -> String {
+    match failure {
+        Failure::Crashed(why) | Failure::Stalled(why) => why.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_in_any_case_and_every_pass_word() {
+        assert_eq!(parse_move("E6", 8), Ok(Square::parse("e6", 8)));
+        assert_eq!(parse_move(" f5 ", 8), Ok(Square::parse("f5", 8)));
+        for pass in ["pass", "PASS", "pa", "PS", "@@@@"] {
+            assert_eq!(parse_move(pass, 8), Ok(None), "{pass}");
+        }
+        assert!(parse_move("resign", 8).is_err());
+        assert!(parse_move("i9", 8).is_err());
+    }
+}

@@ -1,0 +1,406 @@
+//! External engines as players: a program that speaks GTP, started once per worker
+//! and reused from game to game, kept in step with the game by its protocol, with a
+//! deadline on every answer. A fault (it dies, stalls, or answers an illegal move)
+//! loses the game for its side (see `Game::forfeit`) rather than stopping the run.
+
+pub mod gtp;
+pub mod process;
+
+use crate::board::{Bits, Board, Color, Geometry, Position, Square};
+use crate::game::{Rules, Termination};
+use crate::strategy::{Context, SpecError, Strategy};
+use gtp::Gtp;
+use process::{Failure, Launch};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The Go Text Protocol, as Othello engines use it (Edax `-gtp`, GRhino's `gtp-rhino`).
+    #[default]
+    Gtp,
+    /// NBoard's protocol (Edax `-nboard`, NTest).
+    Nboard,
+}
+
+/// The default deadline for start-up and for each command but a move.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default deadline for a move when no time control sets one.
+pub const STALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An external engine as a strategy: `gtp:COMMAND` on one line, or a table with
+/// `kind = "engine"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineSpec {
+    /// The protocol.
+    pub protocol: Protocol,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Its working folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// Variables added to its environment.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Lines sent once after start-up (an engine option, `set depth 8`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<String>,
+    /// A name for reports (default: the program's file name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The deadline for start-up and each command.
+    #[serde(with = "humantime_serde_text")]
+    pub start_timeout: Duration,
+    /// The deadline for a move.
+    #[serde(with = "humantime_serde_text")]
+    pub stall_timeout: Duration,
+}
+
+/// Durations written as people write them (`10s`, `250ms`).
+mod humantime_serde_text {
+    use serde::Serializer;
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&humantime::format_duration(*d).to_string())
+    }
+}
+
+/// The table form's keys, as the parser reads them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineFile {
+    #[serde(default)]
+    protocol: Protocol,
+    command: CommandFile,
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    init: Vec<String>,
+    name: Option<String>,
+    start_timeout: Option<String>,
+    stall_timeout: Option<String>,
+}
+
+/// A command as a list of words, or one string split as a shell splits words.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CommandFile {
+    Words(Vec<String>),
+    Line(String),
+}
+
+fn bad(message: String) -> SpecError {
+    SpecError::BadValue {
+        kind: "engine",
+        message,
+    }
+}
+
+/// A command line split as a shell splits words.
+fn split_command(line: &str) -> Result<Vec<String>, SpecError> {
+    let words =
+        shlex::split(line).ok_or_else(|| bad(format!("command '{line}' has an unclosed quote")))?;
+    if words.is_empty() {
+        return Err(bad(
+            "the command is empty: give the engine's program, such as gtp:gtp-rhino".into(),
+        ));
+    }
+    Ok(words)
+}
+
+fn duration(key: &str, text: Option<String>, default: Duration) -> Result<Duration, SpecError> {
+    let Some(text) = text else { return Ok(default) };
+    match humantime::parse_duration(text.trim()) {
+        Ok(d) if d > Duration::ZERO => Ok(d),
+        _ => Err(bad(format!(
+            "{key} = \"{text}\" is not a time: write it like \"10s\" or \"500ms\""
+        ))),
+    }
+}
+
+impl EngineSpec {
+    /// `gtp:COMMAND` or `nboard:COMMAND`, if `text` is one.
+    pub fn from_line(text: &str) -> Option<Result<Self, SpecError>> {
+        let (protocol, command) = text.split_once(':')?;
+        let protocol = match protocol.trim() {
+            "gtp" => Protocol::Gtp,
+            "nboard" => Protocol::Nboard,
+            _ => return None,
+        };
+        Some(split_command(command).map(|command| EngineSpec {
+            protocol,
+            command,
+            dir: None,
+            env: BTreeMap::new(),
+            init: Vec::new(),
+            name: None,
+            start_timeout: START_TIMEOUT,
+            stall_timeout: STALL_TIMEOUT,
+        }))
+    }
+
+    /// The table form (`kind` removed).
+    pub fn from_table(table: toml::Table) -> Result<Self, SpecError> {
+        let file: EngineFile = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| bad(e.message().trim().replace('\n', ": ")))?;
+        let command = match file.command {
+            CommandFile::Words(words) if words.is_empty() || words[0].is_empty() => {
+                return Err(bad("command = []: give the engine's program and its arguments, such as [\"gtp-rhino\", \"-l\", \"3\"]".into()))
+            }
+            CommandFile::Words(words) => words,
+            CommandFile::Line(line) => split_command(&line)?,
+        };
+        Ok(EngineSpec {
+            protocol: file.protocol,
+            command,
+            dir: file.dir,
+            env: file.env,
+            init: file.init,
+            name: file.name,
+            start_timeout: duration("start_timeout", file.start_timeout, START_TIMEOUT)?,
+            stall_timeout: duration("stall_timeout", file.stall_timeout, STALL_TIMEOUT)?,
+        })
+    }
+
+    /// The engine's name in messages: `name`, or its program's file name.
+    #[must_use]
+    pub fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| {
+            let program = self.command.first().map_or("engine", String::as_str);
+            std::path::Path::new(program)
+                .file_name()
+                .map_or(program.to_string(), |f| f.to_string_lossy().into_owned())
+        })
+    }
+
+    fn launch(&self, log: Option<PathBuf>) -> Launch {
+        Launch {
+            command: self.command.clone(),
+            dir: self.dir.clone(),
+            env: self.env.clone().into_iter().collect(),
+            log,
+        }
+    }
+
+    /// Starts the engine once to check that it can play these games: it answers, and
+    /// takes the board size. Anti rules are refused (engines play the standard game).
+    pub fn check(&self, size: u32, rules: Rules) -> Result<(), SpecError> {
+        if rules.anti {
+            return Err(bad(format!(
+                "engine '{}' plays the standard game: anti rules cannot be played with it",
+                self.label()
+            )));
+        }
+        if self.protocol == Protocol::Nboard {
+            return Err(bad(
+                "the NBoard client is not built yet: use an engine's GTP mode (gtp:COMMAND)".into(),
+            ));
+        }
+        Gtp::start(&self.launch(None), &self.init, size, self.start_timeout)
+            .map(drop)
+            .map_err(bad)
+    }
+}
+
+/// One turn of a game: a colour and its move (None: a pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// Who moved.
+    pub color: Color,
+    /// Where (None: a pass).
+    pub square: Option<Square>,
+}
+
+/// The turns of a game from the standard start, passes made explicit.
+#[must_use]
+pub fn plies<G: Geometry>(moves: &[Square]) -> Vec<Ply> {
+    let mut position = Position::<G>::start();
+    let mut out = Vec::with_capacity(moves.len() + 2);
+    for &square in moves {
+        if position.board.moves().is_empty() {
+            out.push(Ply {
+                color: position.side,
+                square: None,
+            });
+            position = position.pass();
+        }
+        out.push(Ply {
+            color: position.side,
+            square: Some(square),
+        });
+        position = position.play(square);
+    }
+    if position.board.moves().is_empty() && !position.pass().board.moves().is_empty() {
+        out.push(Ply {
+            color: position.side,
+            square: None,
+        });
+    }
+    out
+}
+
+/// An engine running for one worker, kept in that worker's memory.
+pub struct Session {
+    gtp: Gtp,
+    log: Option<std::fs::File>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("engine", &self.gtp.identity)
+            .finish()
+    }
+}
+
+impl Session {
+    /// The next game starts afresh.
+    pub fn new_game(&mut self) {
+        self.gtp.new_game();
+    }
+
+    fn note(&mut self, text: &str) {
+        if let Some(log) = &mut self.log {
+            let _ = writeln!(log, "reversi-lab: {text}");
+        }
+    }
+}
+
+/// Where an engine's log goes: the results folder and the player's name.
+#[derive(Clone, Debug, Default)]
+struct Logs {
+    dir: Option<PathBuf>,
+    player: String,
+}
+
+/// An external engine playing as a strategy.
+pub struct Engine {
+    spec: EngineSpec,
+    size: u32,
+    logs: Mutex<Logs>,
+}
+
+impl Engine {
+    /// The strategy for games on `size`, once the engine has shown it can play them.
+    pub fn new(spec: &EngineSpec, size: u32, rules: Rules) -> Result<Self, SpecError> {
+        spec.check(size, rules)?;
+        Ok(Engine {
+            spec: spec.clone(),
+            size,
+            logs: Mutex::new(Logs::default()),
+        })
+    }
+
+    fn start(&self) -> Result<Session, String> {
+        let logs = self.logs.lock().map(|l| l.clone()).unwrap_or_default();
+        let worker = rayon::current_thread_index().map_or(0, |w| w + 1);
+        let log = logs.dir.map(|dir| {
+            dir.join("engines")
+                .join(format!("{}-{worker}.log", logs.player))
+        });
+        let gtp = Gtp::start(
+            &self.spec.launch(log.clone()),
+            &self.spec.init,
+            self.size,
+            self.spec.start_timeout,
+        )?;
+        let log = log.and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok());
+        Ok(Session { gtp, log })
+    }
+
+    /// The move, or the fault that loses the game.
+    fn try_choose<G: Geometry>(
+        &self,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Result<Square, (Termination, String)> {
+        if context.memory.engine.is_none() {
+            let session = self.start().map_err(|why| (Termination::Crash, why))?;
+            context.memory.engine = Some(session);
+        }
+        let plies = plies::<G>(&context.memory.history);
+        let session = context.memory.engine.as_mut().expect("started above");
+        // The side after the last turn (a pass the side to move was owed included).
+        let color = plies.last().map_or(Color::Black, |p| p.color.opposite());
+        let fault = |f: Failure| match f {
+            Failure::Crashed(why) => (Termination::Crash, why),
+            Failure::Stalled(why) => (Termination::Stalled, why),
+        };
+        let deadline = Instant::now() + self.spec.stall_timeout;
+        let text = session
+            .gtp
+            .move_after(&plies, color, context.rng, deadline)
+            .map_err(fault)?
+            .map_err(|why| (Termination::Illegal, why))?;
+        let square =
+            gtp::parse_move(&text, self.size).map_err(|why| (Termination::Illegal, why))?;
+        match square {
+            Some(square) if moves.has(square.index()) => {
+                session.gtp.played(Ply {
+                    color,
+                    square: Some(square),
+                });
+                Ok(square)
+            }
+            _ => Err((
+                Termination::Illegal,
+                format!(
+                    "'{}' is not a legal move for {} (legal: {})",
+                    text.trim(),
+                    color.name(),
+                    crate::board::squares(moves)
+                        .map(|s| s.name(self.size))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            )),
+        }
+    }
+}
+
+impl<G: Geometry> Strategy<G> for Engine {
+    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        match self.try_choose(moves, context) {
+            Ok(square) => square,
+            Err((termination, why)) => {
+                let game = context.memory.history.len();
+                if let Some(session) = &mut context.memory.engine {
+                    session.note(&format!("{} after {game} moves: {why}", termination.name()));
+                }
+                // A faulty engine is started afresh for the next game.
+                if termination != Termination::Illegal {
+                    context.memory.engine = None;
+                }
+                context.memory.fault = Some((termination, why));
+                // Any legal square: the game is forfeited before it is played.
+                Square::new(moves.lowest())
+            }
+        }
+    }
+
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn external(&self) -> bool {
+        true
+    }
+
+    fn attach(&self, folder: &std::path::Path, player: &str) {
+        if let Ok(mut logs) = self.logs.lock() {
+            *logs = Logs {
+                dir: Some(folder.to_path_buf()),
+                player: player.to_string(),
+            };
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! External engines as players, against a real one (GRhino's `gtp-rhino`, from Debian's
+//! packages, which `.ci/run` installs) and against engines that misbehave on purpose
+//! (`data/engines/misbehave.py`): games that replay under the rules, faults recorded
+//! as terminations with the run completed, a broken engine stopping the run, and no
+//! engine process outliving reversi-lab, not even a `kill -9`.
+
+use reversi_lab::board::Size8;
+use reversi_lab::game::{Game, Rules};
+use reversi_lab::lab::rows::{read_csv, GameRecord};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{ok, run_in};
+
+/// GRhino's GTP engine, or None outside CI when it is not installed (under CI a
+/// missing engine fails the test: `.ci/run` installs it).
+fn rhino() -> Option<String> {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("gtp-rhino"))
+            .find(|p| p.is_file())
+    });
+    let found =
+        on_path.or_else(|| Some(PathBuf::from("/usr/games/gtp-rhino")).filter(|p| p.is_file()));
+    match found {
+        Some(path) => Some(path.display().to_string()),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("gtp-rhino is not installed: apt-get install grhino (.ci/run does)")
+        }
+        None => {
+            eprintln!("skipped: gtp-rhino is not installed (apt-get install grhino)");
+            None
+        }
+    }
+}
+
+fn misbehave() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/engines/misbehave.py")
+        .display()
+        .to_string()
+}
+
+/// A TOML string of words.
+fn words(list: &[&str]) -> String {
+    let quoted: Vec<String> = list.iter().map(|w| format!("{w:?}")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+fn experiment(engine: &[&str], extra: &str, games: u32) -> String {
+    format!(
+        "name = \"e\"\ngames_per_pair = {games}\n[openings]\nrandom_plies = 4\n[[players]]\nname = \"engine\"\nstrategy = {{ kind = \"engine\", command = {}{extra} }}\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
+        words(engine)
+    )
+}
+
+fn games(dir: &Path) -> Vec<GameRecord<'static>> {
+    read_csv(&dir.join("games.csv")).unwrap()
+}
+
+/// Every game replays under the rules to the counts and margin recorded.
+fn replay_all(rows: &[GameRecord<'_>]) {
+    for row in rows {
+        if row.termination != "normal" {
+            continue;
+        }
+        let game = Game::<Size8>::from_transcript(&row.moves).unwrap();
+        let outcome = game.outcome(Rules::default()).expect("played to the end");
+        assert_eq!(
+            (outcome.black_discs, outcome.white_discs, outcome.margin),
+            (row.black_discs, row.white_discs, row.margin),
+            "game {}",
+            row.game_id
+        );
+    }
+}
+
+#[test]
+fn built_in_strategies_against_a_real_engine() {
+    let Some(rhino) = rhino() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let config = format!(
+        "name = \"ladder\"\nformat = \"gauntlet\"\nchallengers = [\"rhino\"]\ngames_per_pair = 10\n[openings]\nrandom_plies = 4\n[[players]]\nname = \"rhino\"\nstrategy = \"gtp:{rhino} -l 1\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"ab3\"\nstrategy = \"alphabeta:depth=3\"\n"
+    );
+    fs::write(d.join("l.toml"), config).unwrap();
+    ok(
+        d,
+        &["run", "l.toml", "--out", "r", "--quiet", "--threads", "2"],
+    );
+    let rows = games(&d.join("r"));
+    assert_eq!(rows.len(), 20);
+    assert!(rows.iter().all(|r| r.termination == "normal"));
+    replay_all(&rows);
+    // Each worker kept its own engine, with its log.
+    assert!(d.join("r/engines").read_dir().unwrap().count() >= 1);
+    assert!(fs::read_to_string(d.join("r/report.md"))
+        .unwrap()
+        .contains("rhino"));
+    // Engine against engine: two processes in one game.
+    let out = ok(
+        d,
+        &[
+            "match",
+            &format!("gtp:{rhino} -l 1"),
+            &format!("gtp:{rhino} -l 2"),
+            "--games",
+            "4",
+        ],
+    );
+    assert!(
+        out.contains("-l 2: ") && out.contains("over 2 game pairs"),
+        "{out}"
+    );
+}
+
+#[test]
+fn faults_are_terminations_and_the_run_completes() {
+    let Some(rhino) = rhino() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (mode, termination) in [
+        ("exit", "crash"),
+        ("sleep", "stalled"),
+        ("illegal", "illegal"),
+        ("garbage", "illegal"),
+    ] {
+        let marker = d.join(format!("marker-{mode}")).display().to_string();
+        let script = misbehave();
+        let engine = [script.as_str(), mode, "5", &marker, "--", &rhino, "-l", "1"];
+        let config = experiment(&engine, ", stall_timeout = \"1s\"", 6);
+        fs::write(d.join(format!("{mode}.toml")), config).unwrap();
+        let out = format!("r-{mode}");
+        ok(
+            d,
+            &[
+                "run",
+                &format!("{mode}.toml"),
+                "--out",
+                &out,
+                "--quiet",
+                "--no-report",
+            ],
+        );
+        let rows = games(&d.join(&out));
+        assert_eq!(rows.len(), 6, "{mode}: the run completes");
+        let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
+        assert_eq!(faulted.len(), 1, "{mode}: {rows:?}");
+        let lost = faulted[0];
+        assert_eq!(lost.termination, termination, "{mode}");
+        // The side at fault loses, by the whole board.
+        let engine_black = lost.black == "engine";
+        assert_eq!(lost.result, if engine_black { "white" } else { "black" });
+        assert_eq!(lost.margin, if engine_black { -64 } else { 64 });
+        replay_all(&rows);
+        let logs: String = fs::read_dir(d.join(&out).join("engines"))
+            .unwrap()
+            .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        assert!(
+            logs.contains(&format!("reversi-lab: {termination} after")),
+            "{mode}: {logs}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_engine_stops_the_run_and_resume_continues() {
+    let Some(rhino) = rhino() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Broken while the file `broken` exists: it dies at its third move of every game.
+    let marker = d.join("broken").display().to_string();
+    fs::write(&marker, "").unwrap();
+    let script = misbehave();
+    let engine = [
+        script.as_str(),
+        "while-exit",
+        "3",
+        &marker,
+        "--",
+        &rhino,
+        "-l",
+        "1",
+    ];
+    fs::write(d.join("e.toml"), experiment(&engine, "", 10)).unwrap();
+    let args = [
+        "run",
+        "e.toml",
+        "--out",
+        "r",
+        "--quiet",
+        "--no-report",
+        "--threads",
+        "1",
+    ];
+    let (code, _, stderr) = run_in(d, &args);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("player 'engine' lost 3 games in a row by a fault (the last: crash"),
+        "{stderr}"
+    );
+    let kept = games(&d.join("r"));
+    assert_eq!(kept.len(), 3, "the finished games are kept");
+    assert!(kept.iter().all(|r| r.termination == "crash"));
+    // Fixed, the run continues to its end from the games it kept.
+    fs::remove_file(&marker).unwrap();
+    ok(d, &[&args[..], &["--resume"]].concat());
+    let rows = games(&d.join("r"));
+    assert_eq!(rows.len(), 10);
+    // Games past the last cost checkpoint are played again, now without a fault.
+    assert!(rows.iter().filter(|r| r.termination == "crash").count() <= 3);
+    assert!(rows[3..].iter().all(|r| r.termination == "normal"));
+    replay_all(&rows);
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let never = [script.as_str(), "never-start", "1", &marker, "--", "true"];
+    fs::write(d.join("e.toml"), experiment(&never, "", 2)).unwrap();
+    for args in [
+        &["run", "e.toml", "--out", "r", "--quiet"][..],
+        &["match", "gtp:no-such-engine-here", "greedy", "--games", "2"],
+    ] {
+        let (code, _, stderr) = run_in(d, args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("engine"), "{args:?}: {stderr}");
+    }
+    assert!(
+        !d.join("r").exists(),
+        "no folder for an engine that cannot play"
+    );
+}
+
+/// Whether the process is still there (a zombie waiting to be reaped counts as gone).
+fn alive(pid: &str) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[test]
+fn no_engine_outlives_a_kill_9() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let Some(rhino) = rhino() else { return };
+    // An engine that never answers its second genmove, so the run is busy when killed.
+    let script = misbehave();
+    let engine = [
+        script.as_str(),
+        "always-sleep",
+        "2",
+        &marker,
+        "--",
+        &rhino,
+        "-l",
+        "1",
+    ];
+    fs::write(d.join("e.toml"), experiment(&engine, "", 4)).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reversi-lab"))
+        .current_dir(d)
+        .args([
+            "run",
+            "e.toml",
+            "--out",
+            "r",
+            "--quiet",
+            "--no-report",
+            "--threads",
+            "2",
+        ])
+        .spawn()
+        .unwrap();
+    let pids = d.join("m.pid");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    // The start-up check's engine, then one per worker.
+    while fs::read_to_string(&pids).map_or(0, |p| p.lines().count()) < 2
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let text = fs::read_to_string(&pids).unwrap();
+    let running: Vec<&str> = text.lines().collect();
+    while running.iter().any(|p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<&&str> = running.iter().filter(|p| alive(p)).collect();
+    assert!(
+        left.is_empty(),
+        "engine processes outlived reversi-lab: {left:?}"
+    );
+}
+
+/// The closed loop: a strategy served by `reversi-lab gtp` and played as an engine
+/// plays the very games the built-in one plays (the same `moves`, game for game), on
+/// two threads. The two halves (server and client) hand the game's generator over
+/// with each move (`reversi_lab-genmove`), so even tie-breaks agree.
+#[test]
+fn a_served_strategy_plays_as_it_does_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let moves = |csv: &str| -> Vec<String> {
+        read_csv::<GameRecord>(&d.join(csv))
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                assert_eq!(r.termination, "normal");
+                r.moves.into_owned()
+            })
+            .collect()
+    };
+    for strategy in ["alphabeta:depth=2,eval=eval", "greedy", "weighted"] {
+        let served = format!("gtp:{bin} gtp --strategy {strategy}");
+        let common = [
+            "--games",
+            "16",
+            "--openings",
+            "4",
+            "--threads",
+            "2",
+            "--csv",
+        ];
+        ok(
+            d,
+            &[
+                &["match", &served, "mobility"][..],
+                &common,
+                &["served.csv"],
+            ]
+            .concat(),
+        );
+        ok(
+            d,
+            &[
+                &["match", strategy, "mobility"][..],
+                &common,
+                &["built.csv"],
+            ]
+            .concat(),
+        );
+        assert_eq!(moves("served.csv"), moves("built.csv"), "{strategy}");
+        fs::remove_file(d.join("served.csv")).unwrap();
+        fs::remove_file(d.join("built.csv")).unwrap();
+    }
+}
