@@ -80,34 +80,15 @@ pub fn csv_reader(path: &Path) -> Result<csv::Reader<Box<dyn Read>>> {
 /// column it fails in.
 #[must_use]
 pub fn row_error(path: &Path, error: &csv::Error) -> Error {
-    let line = error.position().map_or(0, csv::Position::line);
-    match error.kind() {
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } if len > expected_len => Error::input(format!(
-            "{}: line {line} has more fields than the header ({len} against {expected_len}): the file was changed by hand; make it again with `run --force`",
-            path.display()
-        )),
-        csv::ErrorKind::UnequalLengths { .. } => Error::input(format!(
-            "{} is cut at line {line} (a run stopped while writing it): `reversi-lab run --resume` on its folder repairs it",
-            path.display()
-        )),
-        csv::ErrorKind::Deserialize { err, .. } => {
-            let column = err
-                .field()
-                .and_then(|i| GAME_COLUMNS.get(i as usize))
-                .map_or(String::new(), |c| format!(" in column {c}"));
-            Error::input(format!(
-                "{}: line {line} cannot be read{column} (the file was changed by hand or damaged; a file cut by a kill is repaired by `reversi-lab run --resume` on its folder)",
-                path.display()
-            ))
-        }
-        _ => Error::input(format!(
-            "{}: line {line} cannot be read (not a games file of reversi-lab's)",
-            path.display()
-        )),
-    }
+    let header: Vec<&str> = GAME_COLUMNS.iter().map(String::as_str).collect();
+    super::rows::row_error(path, &header, GAMES_FILE, error)
 }
+
+/// How a games file is made whole: a cut one by resuming its run.
+const GAMES_FILE: super::rows::TableKind = super::rows::TableKind {
+    cut: "`reversi-lab run --resume` on its folder repairs it",
+    remake: "make it again with `run --force`, or `run --resume` for a file cut by a kill",
+};
 
 /// The columns of `games.csv`, in order, from the row type itself.
 static GAME_COLUMNS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {

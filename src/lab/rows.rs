@@ -539,9 +539,10 @@ pub fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
     let header = reader.headers().cloned().unwrap_or_default();
+    let header: Vec<&str> = header.iter().collect();
     reader
         .deserialize()
-        .map(|row| row.map_err(|e| row_error(path, &header, &e)))
+        .map(|row| row.map_err(|e| row_error(path, &header, RESULTS_TABLE, &e)))
         .collect()
 }
 
@@ -558,13 +559,38 @@ pub fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> 
     Ok(rows)
 }
 
-/// A row of a results table that cannot be read, in the project's words.
-fn row_error(path: &Path, header: &csv::StringRecord, error: &csv::Error) -> Error {
+/// What a table that cannot be read is, and how it is made again: the wording of
+/// [`row_error`] for one kind of file.
+#[derive(Clone, Copy, Debug)]
+pub struct TableKind {
+    /// How a cut file (a row with fewer fields) is repaired.
+    pub cut: &'static str,
+    /// How a changed or damaged file is made again.
+    pub remake: &'static str,
+}
+
+/// A results table (pairs.csv, standings.csv, ...): written whole by its command.
+pub const RESULTS_TABLE: TableKind = TableKind {
+    cut: "make it again with the command that wrote it",
+    remake: "make it again with the command that wrote it",
+};
+
+/// A row of a CSV file that cannot be read, in the project's words: its line, the
+/// column it fails in (from `header`), and how `kind` of file is made whole again.
+#[must_use]
+pub fn row_error(path: &Path, header: &[&str], kind: TableKind, error: &csv::Error) -> Error {
     let line = error.position().map_or(0, csv::Position::line);
+    let path = path.display();
     match error.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } if len > expected_len => Error::input(format!(
+            "{path}: line {line} has more fields than the header ({len} against {expected_len}): the file was changed by hand; {}",
+            kind.remake
+        )),
         csv::ErrorKind::UnequalLengths { .. } => Error::input(format!(
-            "{}: line {line} has another number of fields than the header (the file is cut or was changed): make it again with the command that wrote it",
-            path.display()
+            "{path} is cut at line {line} (its writer stopped part-way): {}",
+            kind.cut
         )),
         csv::ErrorKind::Deserialize { err, .. } => {
             let column = err
@@ -572,13 +598,12 @@ fn row_error(path: &Path, header: &csv::StringRecord, error: &csv::Error) -> Err
                 .and_then(|i| header.get(i as usize))
                 .map_or(String::new(), |c| format!(" in column {c}"));
             Error::input(format!(
-                "{}: line {line} cannot be read{column} (the file was changed or is damaged): make it again with the command that wrote it",
-                path.display()
+                "{path}: line {line} cannot be read{column} (the file was changed by hand or damaged): {}",
+                kind.remake
             ))
         }
         _ => Error::input(format!(
-            "{}: line {line} cannot be read (not a table reversi-lab wrote)",
-            path.display()
+            "{path}: line {line} cannot be read (not a file reversi-lab wrote)"
         )),
     }
 }
