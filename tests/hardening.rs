@@ -562,3 +562,6 @@ fn run_toml_records_where_the_run_was_made_and_resume_ignores_it() {
 
 #[path = "hardening/integrity.rs"]
 mod integrity;
+
+#[path = "hardening/outputs.rs"]
+mod outputs;
