@@ -162,8 +162,7 @@ fn resume_games(
     Ok(count)
 }
 
-/// Makes the results folder with a `run.toml` and the header of `games.csv`, or
-/// checks an existing one for `--resume`. Returns the games already played.
+/// The refusal of a folder that exists, without `--resume` or `--force`.
 fn already_exists(out: &Path) -> Error {
     Error::input(format!(
         "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
@@ -171,6 +170,9 @@ fn already_exists(out: &Path) -> Error {
     ))
 }
 
+/// Makes the results folder with a `run.toml` and the header of `games.csv`, or
+/// checks an existing one for `--resume`. Returns the games already played, the costs
+/// recorded for them, and the folder's lock.
 fn prepare(
     experiment: &Experiment,
     schedule: &Schedule,
