@@ -110,7 +110,7 @@ fn costs_count_every_choice_exactly() {
     let text = std::fs::read_to_string(d.join("one/costs.csv")).unwrap();
     assert_eq!(
         text.lines().next().unwrap(),
-        "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move"
+        "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move,max_ms"
     );
     let rows = costs(&d.join("one"));
     let players = ["greedy", "ab", "random"];

@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 mod common;
 use common::{ok, run_in};
 
+#[path = "engines/nboard.rs"]
+mod nboard;
+
 /// GRhino's GTP engine, or None outside CI when it is not installed (under CI a
 /// missing engine fails the test: `.ci/run` installs it).
 fn rhino() -> Option<String> {
@@ -363,5 +366,76 @@ fn a_served_strategy_plays_as_it_does_built_in() {
         assert_eq!(moves("served.csv"), moves("built.csv"), "{strategy}");
         fs::remove_file(d.join("served.csv")).unwrap();
         fs::remove_file(d.join("built.csv")).unwrap();
+    }
+}
+
+/// Under a time control an engine is told the control (where it lists the commands)
+/// and waited on only until its time is up: a move past it loses on time, at once
+/// rather than after `stall_timeout`, and the run goes on. The engine is reversi-lab's
+/// own server behind `tee`, so the test sees what it was sent.
+#[test]
+fn an_engine_is_told_its_time_and_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    for (control, told, left) in [
+        ("move_time = \"300ms\"", "time_settings 0 0.3 1", false),
+        ("clock = \"3+0.1\"", "time_settings 3 0.1 0", true),
+    ] {
+        let name = control.split(' ').next().unwrap();
+        let marker = d.join(format!("marker-{name}")).display().to_string();
+        let sent = d.join(format!("sent-{name}"));
+        let backend = format!(
+            "tee -a '{}' | '{bin}' gtp --strategy greedy",
+            sent.display()
+        );
+        let script = misbehave();
+        let engine = [
+            script.as_str(),
+            "sleep",
+            "5",
+            &marker,
+            "--",
+            "sh",
+            "-c",
+            &backend,
+        ];
+        let config = format!(
+            "{control}\ntime_margin = \"200ms\"\n{}",
+            experiment(&engine, "", 6)
+        );
+        fs::write(d.join(format!("{name}.toml")), config).unwrap();
+        let out = format!("r-{name}");
+        let began = std::time::Instant::now();
+        ok(
+            d,
+            &["run", &format!("{name}.toml"), "--out", &out, "--quiet"],
+        );
+        // Far less than the 30 s a stalled engine is given without a clock.
+        assert!(
+            began.elapsed().as_secs() < 20,
+            "{control}: {:?}",
+            began.elapsed()
+        );
+        let rows = games(&d.join(&out));
+        assert_eq!(rows.len(), 6, "{control}: the run completes");
+        let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
+        assert_eq!(faulted.len(), 1, "{control}: {rows:?}");
+        assert_eq!(faulted[0].termination, "time", "{control}");
+        replay_all(&rows);
+        let sent = fs::read_to_string(&sent).unwrap();
+        assert!(sent.contains(told), "{control}: {sent}");
+        assert_eq!(sent.contains("time_left "), left, "{control}: {sent}");
+        let record = fs::read_to_string(d.join(&out).join("run.toml")).unwrap();
+        assert!(record.contains("timed = true"), "{record}");
+        assert!(
+            record.contains("[run.engines]") && record.contains("engine = \"reversi-lab"),
+            "{record}"
+        );
+        let report = fs::read_to_string(d.join(&out).join("report.md")).unwrap();
+        assert!(
+            report.contains("Engines and time") && report.contains("lost by time"),
+            "{report}"
+        );
     }
 }

@@ -304,6 +304,7 @@ fn alphabeta<G: Geometry>(
             .unwrap(),
         endgame: 0,
         nodes: None,
+        time: None,
         table,
         ordering,
         table_bits: 12,

@@ -359,3 +359,53 @@ fn kill_9_and_resume_gives_the_same_sweep() {
     }
     assert!(killed_part_way, "every attempt finished before the kill");
 }
+
+/// A sweep over an engine's command-line argument: the value goes where the command
+/// says `{}`. The engine is reversi-lab's own GTP server, its search depth the argument,
+/// so the variants must rank by depth; without `{}` the sweep is refused in one line.
+#[test]
+fn a_sweep_over_an_engines_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let sweep = |command: &str| {
+        format!(
+            "name = \"levels\"\nsize = 6\ngames_per_pair = 20\nthreads = 2\n[openings]\nrandom_plies = 4\n[sweep]\nbase = {{ kind = \"engine\", command = [\"{bin}\", \"gtp\", \"--strategy\", \"{command}\"] }}\nparameter = \"command\"\nvalues = [1, 4]\n"
+        )
+    };
+    fs::write(
+        d.join("levels.toml"),
+        sweep("alphabeta:eval=mobility,depth={}"),
+    )
+    .unwrap();
+    ok(d, &["sweep", "levels.toml", "--out", "levels", "--quiet"]);
+    let rows = fs::read_to_string(d.join("levels/sweep.csv")).unwrap();
+    let variants: Vec<&str> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(variants, ["command=1", "command=4"], "{rows}");
+    let score = |line: &str| line.split(',').nth(5).unwrap().parse::<f64>().unwrap();
+    let scores: Vec<f64> = rows.lines().skip(1).map(score).collect();
+    assert!(scores[1] > scores[0], "depth 4 should beat depth 1: {rows}");
+    let games = fs::read_to_string(d.join("levels/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 21);
+    assert!(
+        games.lines().skip(1).all(|l| l.ends_with(",normal")),
+        "{games}"
+    );
+
+    fs::write(
+        d.join("fixed.toml"),
+        sweep("alphabeta:eval=mobility,depth=2"),
+    )
+    .unwrap();
+    let (code, _, stderr) = run_in(d, &["sweep", "fixed.toml", "--out", "fixed", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("put {} in its command where the value goes"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

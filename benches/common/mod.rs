@@ -23,6 +23,9 @@ pub fn match_plan(a: &str, b: &str, games: u64, threads: usize) -> MatchPlan {
             scoring: Default::default(),
         },
         openings: 0,
+        move_time: None,
+        clock: None,
+        time_margin: None,
         csv: None,
         format: OutputFormat::Text,
     })

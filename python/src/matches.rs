@@ -264,6 +264,9 @@ pub fn play_match(
             scoring: rules(anti, &scoring)?.scoring,
         },
         openings,
+        move_time: None,
+        clock: None,
+        time_margin: None,
         csv: None,
         format: OutputFormat::Json,
     };

@@ -14,6 +14,7 @@ use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
 use crate::lab::{Cost, Driver, Flow, Schedule, Setup, Slot};
 use crate::stats::{Paired, Pentanomial, Trinomial};
+use crate::strategy::clock::held_to;
 use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
 use std::io::Write;
@@ -47,6 +48,17 @@ pub struct MatchArgs {
     /// K random moves (0: the standard start).
     #[arg(long, default_value_t = 0)]
     pub openings: u32,
+    /// Time for each move of both players, such as `100ms`: a move later than that
+    /// plus the margin loses the game on time.
+    #[arg(long, value_name = "TIME")]
+    pub move_time: Option<String>,
+    /// A game clock for both players: seconds at the start and the increment a move,
+    /// such as `60+0.5`.
+    #[arg(long, value_name = "BASE+INC")]
+    pub clock: Option<String>,
+    /// How far past its time a move may go before it loses on time [default: 50ms].
+    #[arg(long, value_name = "TIME")]
+    pub time_margin: Option<String>,
     /// Also write every game to this CSV file (the columns of games.csv; an existing file is refused).
     #[arg(long)]
     pub csv: Option<PathBuf>,
@@ -227,11 +239,19 @@ impl MatchPlan {
                 random_plies: Some(args.openings),
                 file: None,
             },
+            move_time: args.move_time.clone(),
+            clock: args.clock.clone(),
+            time_margin: args.time_margin.clone(),
         };
         let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
-            Error::Input(message) => {
-                Error::input(message.replace("random_plies = ", "--openings "))
-            }
+            Error::Input(message) => Error::input(
+                message
+                    .replace("random_plies = ", "--openings ")
+                    .replace("move_time = ", "--move-time ")
+                    .replace("clock = ", "--clock ")
+                    .replace("time_margin = ", "--time-margin ")
+                    .replace("move_time and clock are", "--move-time and --clock are"),
+            ),
             other => other,
         })?;
         let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
@@ -250,6 +270,7 @@ impl MatchPlan {
         let build = |spec: &StrategySpec, name: &str| {
             spec.check_practical(empties)
                 .and_then(|()| spec.build::<G>(self.setup.rules))
+                .map(|s| held_to(s, self.setup.time.control()))
                 .map_err(|e| Error::input(format!("strategy {name}: {e}")))
         };
         Ok([build(&self.specs[0], "A")?, build(&self.specs[1], "B")?])

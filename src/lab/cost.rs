@@ -22,6 +22,8 @@ pub struct Cost {
     pub nodes: u64,
     /// Nanoseconds spent choosing those moves.
     pub nanos: u64,
+    /// The longest of those moves, in nanoseconds.
+    pub max_nanos: u64,
     /// Whether the moves were timed (only a searching strategy's are: see
     /// [`crate::strategy::Strategy::searches`]).
     pub timed: bool,
@@ -36,6 +38,7 @@ impl Add for Cost {
             moves: self.moves + other.moves,
             nodes: self.nodes + other.nodes,
             nanos: self.nanos + other.nanos,
+            max_nanos: self.max_nanos.max(other.max_nanos),
             timed: self.timed || other.timed,
         }
     }
@@ -83,6 +86,7 @@ impl Cost {
             nodes_per_move: self.nodes_per_move(),
             seconds: self.timed.then(|| self.seconds()),
             ms_per_move: self.ms_per_move(),
+            max_ms: self.timed.then_some(self.max_nanos as f64 * 1e-6),
         }
     }
 
@@ -94,6 +98,7 @@ impl Cost {
             moves: row.moves,
             nodes: row.nodes,
             nanos: (row.seconds.unwrap_or(0.0).max(0.0) * 1e9).round() as u64,
+            max_nanos: (row.max_ms.unwrap_or(0.0).max(0.0) * 1e6).round() as u64,
             timed: row.seconds.is_some(),
         }
     }
@@ -139,6 +144,7 @@ mod tests {
             moves: 50,
             nodes: 12_345,
             nanos: 1_500_000_000,
+            max_nanos: 250_000_000,
             timed: true,
         };
         let rows = cost_rows(&["a", "b"], &[a, Cost::default()]);
@@ -147,7 +153,7 @@ mod tests {
         let bytes = csv_bytes(&rows, &path).unwrap();
         assert_eq!(
             String::from_utf8(bytes.clone()).unwrap(),
-            "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move\na,2,50,12345,246.9,1.500000,30.0000\nb,0,0,0,,,\n"
+            "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move,max_ms\na,2,50,12345,246.9,1.500000,30.0000,250.0000\nb,0,0,0,,,,\n"
         );
         std::fs::write(&path, bytes).unwrap();
         let back = read_costs(&path, &["b", "a", "c"]).unwrap();

@@ -5,6 +5,7 @@ use super::config::{read_config, WithSetup};
 use super::games_file::Compression;
 use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
+use crate::strategy::clock::{TimeControl, TimeSpec};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,15 @@ pub struct PlayerFile<S> {
     pub name: String,
     /// The strategy.
     pub strategy: S,
+    /// This player's time for each move (over the experiment's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_time: Option<String>,
+    /// This player's game clock (over the experiment's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+    /// This player's margin past its time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_margin: Option<String>,
 }
 
 /// An experiment's own keys as a file writes them (the shared setup sits beside them).
@@ -95,6 +105,8 @@ pub struct Player {
     pub name: String,
     /// The strategy.
     pub spec: StrategySpec,
+    /// Its own time control, over the experiment's (see [`Experiment::time_of`]).
+    pub time: TimeSpec,
 }
 
 /// A validated experiment: every value checked, every default filled in.
@@ -170,6 +182,22 @@ impl ExperimentBuilder {
         self.experiment.players.push(Player {
             name: name.into(),
             spec,
+            time: TimeSpec::default(),
+        });
+        self
+    }
+
+    /// Adds a player with a time control of its own.
+    pub fn timed_player(
+        mut self,
+        name: impl Into<String>,
+        spec: StrategySpec,
+        time: TimeSpec,
+    ) -> Self {
+        self.experiment.players.push(Player {
+            name: name.into(),
+            spec,
+            time,
         });
         self
     }
@@ -353,9 +381,16 @@ impl Experiment {
             let at = |message: String| source.error(Some(span), &message);
             let spec = StrategySpec::from_value(raw.strategy.get_ref())
                 .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
+            let time = TimeSpec::parse(
+                raw.move_time.as_deref(),
+                raw.clock.as_deref(),
+                raw.time_margin.as_deref(),
+            )
+            .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
             let player = Player {
                 name: raw.name,
                 spec,
+                time,
             };
             check_player(&player, &setup).map_err(at)?;
             builder.experiment.players.push(player);
@@ -383,10 +418,27 @@ impl Experiment {
                     .map(|p| PlayerFile {
                         name: p.name.clone(),
                         strategy: p.spec.to_table(),
+                        move_time: p.time.move_time_text(),
+                        clock: p.time.clock_text(),
+                        time_margin: p.time.margin_text(),
                     })
                     .collect(),
             },
         }
+    }
+
+    /// The time control player `index` plays under (None: untimed).
+    #[must_use]
+    pub fn time_of(&self, index: usize) -> Option<TimeControl> {
+        self.players[index].time.over(self.setup.time).control()
+    }
+
+    /// Whether any move is timed, by a time control or a strategy's own time budget:
+    /// then games depend on the machine and cannot be replayed byte for byte.
+    #[must_use]
+    pub fn timed(&self) -> bool {
+        (0..self.players.len()).any(|i| self.time_of(i).is_some())
+            || self.players.iter().any(|p| p.spec.timed())
     }
 
     /// [`to_file`](Self::to_file) as a TOML table.

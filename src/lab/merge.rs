@@ -324,6 +324,8 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         games: Some(games),
         experiment_hash: recorded.run.experiment_hash.clone(),
         schedule_version: Some(SCHEDULE_VERSION),
+        timed: recorded.run.timed,
+        engines: recorded.run.engines.clone(),
         merged_from: Some(parts.iter().map(|p| p.dir.display().to_string()).collect()),
         ..RunInfo::starting(recorded.run.threads, schedule.total())
     };

@@ -304,6 +304,9 @@ pub struct CostRow {
     /// Milliseconds per move chosen.
     #[serde(serialize_with = "decimals::four")]
     pub ms_per_move: Option<f64>,
+    /// Milliseconds of the longest move (absent from files written before it was kept).
+    #[serde(default, serialize_with = "decimals::four")]
+    pub max_ms: Option<f64>,
 }
 
 /// How a run stands, as `run.toml` records it.
@@ -357,6 +360,11 @@ pub struct RunInfo {
     /// The shard this folder holds, `I/N`, for a sharded run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// Present (true) when moves were limited by time (a time control, or a search's
+    /// `time` budget): the games then depend on the machine and its load, so the same
+    /// seed does not replay them byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed: Option<bool>,
     /// The shard folders a merged run was made from, in shard order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_from: Option<Vec<String>>,
@@ -371,6 +379,9 @@ pub struct RunInfo {
     /// The host name of the machine of the last session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// What each external engine said it is (`name` and `version`), by player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl RunInfo {
@@ -390,10 +401,12 @@ impl RunInfo {
             experiment_hash: None,
             schedule_version: None,
             shard: None,
+            timed: None,
             merged_from: None,
             command: Some(super::provenance::command_line()),
             commit: super::provenance::git_commit(),
             host: super::provenance::host_name(),
+            engines: None,
         }
     }
 }

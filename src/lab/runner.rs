@@ -19,6 +19,7 @@ use crate::board::{Color, Geometry};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
 use crate::progress::Progress;
+use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
 use crate::with_geometry;
 use std::fs;
@@ -351,6 +352,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         experiment_hash: Some(experiment_hash(experiment)),
         schedule_version: Some(SCHEDULE_VERSION),
         shard: shard.map(|s| s.to_string()),
+        timed: experiment.timed().then_some(true),
         ..RunInfo::starting(threads, total)
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
@@ -361,8 +363,9 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let progress = Progress::new(total, done, options.quiet, "games");
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
+    let mut engines = std::collections::BTreeMap::new();
     let streamed = with_geometry!(experiment.setup.size, G => {
-        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before)?
+        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before, &mut engines)?
     });
     progress.finish();
     writer.finish(&games_path)?;
@@ -387,6 +390,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     info.games_this_session = Some(played);
     info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
     info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
+    info.engines = (!engines.is_empty()).then_some(engines);
     let run_path = out.join("run.toml");
     write_atomically(&run_path, run_record(experiment, info).to_text().as_bytes())?;
     Ok(RunSummary {
@@ -483,19 +487,25 @@ fn play<G: Geometry>(
     writer: &mut GamesWriter,
     games_path: &Path,
     before: &[Cost],
+    engines: &mut std::collections::BTreeMap<String, String>,
 ) -> Result<super::driver::Streamed> {
     let strategies: Vec<Box<dyn Strategy<G>>> = experiment
         .players
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             p.spec
                 .build::<G>(experiment.setup.rules)
+                .map(|s| held_to(s, experiment.time_of(i)))
                 .map_err(|e| Error::input(format!("player '{}': {e}", p.name)))
         })
         .collect::<Result<_>>()?;
     let folder = games_path.parent().unwrap_or(Path::new("."));
     for (strategy, player) in strategies.iter().zip(&experiment.players) {
         strategy.attach(folder, &player.name);
+        if let Some(identity) = strategy.identity() {
+            engines.insert(player.name.clone(), identity);
+        }
     }
     let players: Vec<&dyn Strategy<G>> = strategies.iter().map(AsRef::as_ref).collect();
     let driver = Driver::<G>::new(experiment.setup.threads)?;

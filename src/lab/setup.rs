@@ -4,6 +4,7 @@
 use crate::board::SIZES;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
+use crate::strategy::clock::TimeSpec;
 use crate::with_geometry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -45,6 +46,15 @@ pub struct SetupFile {
     /// Openings.
     #[serde(default, skip_serializing_if = "OpeningsFile::is_start")]
     pub openings: OpeningsFile,
+    /// Time for each move of every player (`100ms`), unless a player has its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_time: Option<String>,
+    /// A game clock for every player, seconds and increment (`60+0.5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+    /// How far past its time a move may go before it loses on time (default 50ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_margin: Option<String>,
 }
 
 fn default_seed() -> u64 {
@@ -63,6 +73,9 @@ impl Default for SetupFile {
             rules: Rules::default(),
             threads: None,
             openings: OpeningsFile::default(),
+            move_time: None,
+            clock: None,
+            time_margin: None,
         }
     }
 }
@@ -97,6 +110,8 @@ pub struct Setup {
     pub threads: Option<usize>,
     /// Openings.
     pub openings: Openings,
+    /// The time control of every player without its own.
+    pub time: TimeSpec,
 }
 
 impl Default for Setup {
@@ -107,6 +122,7 @@ impl Default for Setup {
             rules: Rules::default(),
             threads: None,
             openings: Openings::Start,
+            time: TimeSpec::default(),
         }
     }
 }
@@ -190,12 +206,19 @@ impl Setup {
                 )?,
             },
         };
+        let time = TimeSpec::parse(
+            file.move_time.as_deref(),
+            file.clock.as_deref(),
+            file.time_margin.as_deref(),
+        )
+        .map_err(Error::input)?;
         Ok(Setup {
             seed: file.seed,
             size,
             rules: file.rules,
             threads: file.threads,
             openings,
+            time,
         })
     }
 
@@ -218,6 +241,9 @@ impl Setup {
                     file: Some(file.clone()),
                 },
             },
+            move_time: self.time.move_time_text(),
+            clock: self.time.clock_text(),
+            time_margin: self.time.margin_text(),
         }
     }
 

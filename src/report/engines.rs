@@ -1,5 +1,6 @@
-//! The report's "Engines" section: each external engine's command, what its moves
-//! cost, how its games ended, and the log of every game it lost by a fault.
+//! The report's "Engines and time" section: each external engine's command and
+//! identity, each player's time control, what its moves cost (mean and largest time,
+//! nodes), how its games ended, and the log of every game lost by a fault.
 
 use super::data::Results;
 use super::doc::{Block, Section, Table};
@@ -28,11 +29,36 @@ fn engines(results: &Results) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The section, for a run with external engines.
+/// The players on a clock: (name, its control as the experiment states it).
+fn clocked(results: &Results) -> Vec<(String, String)> {
+    let text = |table: &toml::Table| {
+        ["move_time", "clock"].iter().find_map(|key| {
+            table
+                .get(*key)
+                .and_then(toml::Value::as_str)
+                .map(|v| format!("{key} {v}"))
+        })
+    };
+    let all = text(&results.experiment);
+    let Some(toml::Value::Array(players)) = results.experiment.get("players") else {
+        return Vec::new();
+    };
+    players
+        .iter()
+        .filter_map(|player| {
+            let table = player.as_table()?;
+            let name = table.get("name")?.as_str()?.to_string();
+            text(table).or_else(|| all.clone()).map(|t| (name, t))
+        })
+        .collect()
+}
+
+/// The section, for a run with external engines or time controls.
 #[must_use]
 pub fn section(results: &Results) -> Option<Section> {
     let engines = engines(results);
-    if engines.is_empty() {
+    let clocked = clocked(results);
+    if engines.is_empty() && clocked.is_empty() && results.faults.is_empty() {
         return None;
     }
     let faulty = [
@@ -41,21 +67,60 @@ pub fn section(results: &Results) -> Option<Section> {
         Termination::Illegal,
         Termination::Stalled,
     ];
-    let mut header = vec!["engine", "command", "games", "ms per move"];
-    header.extend(faulty.iter().map(|t| t.name()));
-    let rows = engines
+    let identities = results.run.get("engines").and_then(toml::Value::as_table);
+    let mut players: Vec<(String, String, String)> = engines
         .iter()
         .map(|(name, command)| {
+            let identity = identities
+                .and_then(|t| t.get(name))
+                .and_then(toml::Value::as_str)
+                .unwrap_or("-");
+            (name.clone(), command.clone(), identity.to_string())
+        })
+        .collect();
+    // Built-in players on a clock, and any other player that lost by a fault.
+    for name in &results.players {
+        let listed = players.iter().any(|(n, ..)| n == name);
+        let timed = clocked.iter().any(|(n, _)| n == name);
+        if !listed && (timed || results.faults.iter().any(|f| &f.player == name)) {
+            players.push((name.clone(), "-".into(), "built in".into()));
+        }
+    }
+    let mut header = vec![
+        "player",
+        "command",
+        "engine",
+        "time control",
+        "games",
+        "ms per move",
+        "largest ms",
+        "nodes per move",
+    ];
+    header.extend(faulty.iter().map(|t| t.name()));
+    let rows = players
+        .iter()
+        .map(|(name, command, identity)| {
             let cost = results
                 .costs
                 .as_ref()
                 .and_then(|rows| rows.iter().find(|r| &r.player == name));
+            let control = clocked
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or("-".to_string(), |(_, t)| t.clone());
             let mut row = vec![
                 name.clone(),
                 command.clone(),
+                identity.clone(),
+                control,
                 cost.map_or("-".into(), |c| c.games.to_string()),
                 cost.and_then(|c| c.ms_per_move)
                     .map_or("-".into(), |ms| fixed(ms, 2)),
+                cost.and_then(|c| c.max_ms)
+                    .map_or("-".into(), |ms| fixed(ms, 1)),
+                cost.and_then(|c| c.nodes_per_move)
+                    .filter(|&n| n > 0.0)
+                    .map_or("-".into(), |n| fixed(n, 0)),
             ];
             row.extend(faulty.iter().map(|t| {
                 results
@@ -68,10 +133,13 @@ pub fn section(results: &Results) -> Option<Section> {
             row
         })
         .collect();
-    let mut section = Section::new("engines", "Engines")
-        .with(Block::Text(
-            "External engines played over GTP. A game an engine could not finish (it crashed, stalled, or answered an illegal move) is lost by its side by the whole board; its log in the folder engines/ says what happened. See docs/engines.md.".into(),
-        ))
+    let timed = results.run.get("timed").and_then(toml::Value::as_bool) == Some(true);
+    let mut text = "External engines and players on a clock. A game a player could not finish (it lost on time, its engine crashed, stalled or answered an illegal move) is lost by its side by the whole board; an engine's log in the folder engines/ says what happened. The engine column is what it answered to name and version; nodes are those a search or an engine reported. See docs/engines.md.".to_string();
+    if timed {
+        text.push_str(" Moves were limited by time, so these games depend on the machine and its load: the same seed does not replay them exactly.");
+    }
+    let mut section = Section::new("engines", "Engines and time")
+        .with(Block::Text(text))
         .with(Block::Table(Table::new(&header, rows).code(1)));
     if !results.faults.is_empty() {
         let shown = 50;
@@ -80,9 +148,14 @@ pub fn section(results: &Results) -> Option<Section> {
             .iter()
             .take(shown)
             .map(|f| {
+                let log = if engines.iter().any(|(n, _)| n == &f.player) {
+                    format!(" (logs: engines/{}-*.log)", f.player)
+                } else {
+                    String::new()
+                };
                 format!(
-                    "game {}: {} lost by {} (logs: engines/{}-*.log)",
-                    f.game_id, f.player, f.termination, f.player
+                    "game {}: {} lost by {}{log}",
+                    f.game_id, f.player, f.termination
                 )
             })
             .collect();

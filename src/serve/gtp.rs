@@ -10,7 +10,7 @@ use crate::board::{Color, Drawing, Geometry, Position};
 use crate::error::{Error, Result};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 /// The commands answered, in `list_commands` order.
 pub const COMMANDS: &[&str] = &[
@@ -67,10 +67,14 @@ enum Next {
 pub fn serve(
     strategy: &StrategySpec,
     seed: u64,
-    mut input: impl BufRead,
-    mut output: impl Write,
+    input: impl BufRead,
+    output: impl Write,
 ) -> Result<()> {
     check(strategy).map_err(|e| Error::input(format!("--strategy: {e}")))?;
+    // Buffers of the session's own, so that it can tell whether a command is waiting
+    // (see `next_line`); reading through them, standard input's own buffer stays empty.
+    let mut input = BufReader::with_capacity(BUFFER, input);
+    let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut session = Session {
         spec: strategy,
         games: Games::new(seed),
@@ -78,15 +82,31 @@ pub fn serve(
         size: 8,
     };
     let result = loop {
-        let next =
-            with_geometry!(session.size, G => on_size::<G>(&mut session, &mut input, &mut output));
+        let next = with_geometry!(session.size, G => on_size::<G, _>(&mut session, &mut input, &mut output));
         match next {
             Ok(Next::Quit) => break Ok(()),
             Ok(Next::Size(size)) => session.size = size,
             Err(e) => break Err(e),
         }
     };
-    finish(result)
+    finish(result.and_then(|()| output.flush()))
+}
+
+/// The size of the session's input and output buffers.
+const BUFFER: usize = 64 * 1024;
+
+/// The next command line (see [`read_line`]), once the replies written so far are
+/// sent if no whole line is waiting: the replies to commands that came together (a
+/// client's batch: the moves of a game, then `genmove`) go out in one write, and a
+/// client waiting for a reply always has it before the server waits for input.
+fn next_line<R: Read>(
+    input: &mut BufReader<R>,
+    out: &mut impl Write,
+) -> io::Result<Option<String>> {
+    if !input.buffer().contains(&b'\n') {
+        out.flush()?;
+    }
+    read_line(input)
 }
 
 /// One command: its id, name and arguments (a comment after `#` and control
@@ -107,7 +127,8 @@ fn parse(line: &str) -> Option<(Option<&str>, String, Vec<&str>)> {
     Some((id, first.to_ascii_lowercase(), words.collect()))
 }
 
-/// Writes one reply: `=` or `?`, the id, the text, a blank line.
+/// Writes one reply: `=` or `?`, the id, the text, a blank line (sent by
+/// [`next_line`]).
 fn reply(out: &mut impl Write, ok: bool, id: Option<&str>, text: &str) -> io::Result<()> {
     let mark = if ok { '=' } else { '?' };
     let id = id.unwrap_or("");
@@ -116,20 +137,20 @@ fn reply(out: &mut impl Write, ok: bool, id: Option<&str>, text: &str) -> io::Re
     } else {
         write!(out, "{mark}{id} {text}\n\n")?;
     }
-    out.flush()
+    Ok(())
 }
 
 /// The session on a board of `G`'s size, until `quit`, the end of the input or a
 /// `boardsize` of another size.
-fn on_size<G: Geometry>(
+fn on_size<G: Geometry, R: Read>(
     session: &mut Session<'_>,
-    input: &mut impl BufRead,
+    input: &mut BufReader<R>,
     out: &mut impl Write,
 ) -> io::Result<Next> {
     let seed = session.games.new_game();
     let mut engine = Engine::<G>::new(session.spec, Position::start(), seed)
         .expect("boardsize accepts only sizes the strategy builds on");
-    while let Some(line) = read_line(input)? {
+    while let Some(line) = next_line(input, out)? {
         let Some((id, command, args)) = parse(&line) else {
             continue;
         };

@@ -282,6 +282,7 @@ impl<G: Geometry> Engine<G> {
                     eval: ab.eval.build_evaluator::<G>()?,
                     endgame: ab.endgame,
                     nodes: ab.nodes,
+                    time: ab.time,
                     table: ab.table,
                     ordering: ab.ordering,
                     table_bits: ab.table_bits,

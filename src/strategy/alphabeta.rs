@@ -4,10 +4,11 @@
 
 mod search;
 
-use super::{random_square, Context, Evaluator, Memory, Solver, Strategy};
+use super::{random_square, Budget, Context, Evaluator, Memory, Solver, Strategy};
 use crate::board::{squares, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 use search::Search;
+use std::time::{Duration, Instant};
 
 /// A finished game is worth more than any evaluation: `WIN` plus the margin.
 /// NOTE: evaluations must stay within +/- `EVAL_LIMIT` (FeatureEval clamps to it).
@@ -49,6 +50,9 @@ pub struct AlphaBeta<G: Geometry, E: Evaluator<G> = Box<dyn Evaluator<G>>> {
     pub endgame: u32,
     /// Stop deepening once a move has cost this many nodes (None: no budget).
     pub nodes: Option<u64>,
+    /// Stop deepening once a move has taken this long (None: no budget; a time
+    /// control's deadline, in the memory's clock, applies as well).
+    pub time: Option<Duration>,
     /// Use a transposition table (and deepen iteratively from `ITERATIVE_MIN_DEPTH`).
     pub table: bool,
     /// Order moves: table move, killers, then fastest-first (see `search`).
@@ -94,16 +98,34 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         moves: G::Bits,
         memory: &mut Memory<G>,
     ) -> (i32, G::Bits) {
+        let deadline = memory.clock.deadline_with(self.time, Instant::now());
+        self.search_until(board, moves, memory, deadline)
+    }
+
+    /// [`search`](Self::search), deepening no further once `deadline` has passed.
+    fn search_until(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        memory: &mut Memory<G>,
+        deadline: Option<Instant>,
+    ) -> (i32, G::Bits) {
+        let started = Instant::now();
         let mut search = Search::new(self, memory);
         let depth = self.depth.max(1);
-        let first_depth = self.first_depth();
+        let first_depth = self.first_depth(deadline.is_some());
         let mut result = None;
         let mut found: Vec<i32> = Vec::new();
         let mut order: Vec<(i32, u32)> = Indices(moves).map(|i| (0, i)).collect();
         for d in first_depth..=depth {
             // The first iteration always completes, so a move is always found.
             if result.is_some() {
-                search.budget = self.nodes.unwrap_or(u64::MAX);
+                // An iteration takes a few times the one before: one that would end
+                // far past the deadline is not begun.
+                if deadline.is_some_and(|end| started + (Instant::now() - started) * 3 > end) {
+                    break;
+                }
+                search.limit(self.nodes, deadline);
             }
             match search.root(board, d, &mut order, aspiration_window(&found)) {
                 Some((value, ties)) => {
@@ -132,13 +154,14 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         if board.empty_count() <= self.endgame {
             return self.solver().move_values(board, moves, memory);
         }
+        let deadline = memory.clock.deadline_with(self.time, Instant::now());
         let mut search = Search::new(self, memory);
         let depth = self.depth.max(1);
-        let first_depth = self.first_depth();
+        let first_depth = self.first_depth(deadline.is_some());
         let mut values = Vec::new();
         for d in first_depth..=depth {
             if !values.is_empty() {
-                search.budget = self.nodes.unwrap_or(u64::MAX);
+                search.limit(self.nodes, deadline);
             }
             let found: Vec<(Square, i32)> = squares(moves)
                 .map(|s| (s, -search.value(board.play(s), d - 1, -i32::MAX, i32::MAX)))
@@ -154,10 +177,10 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
 
     /// The depth iterative deepening starts from: 1 where shallower iterations pay
     /// for themselves (with a table, from `ITERATIVE_MIN_DEPTH` on) or are needed (a
-    /// node budget stops at the last depth completed), else the full depth at once.
-    fn first_depth(&self) -> u32 {
+    /// node or time budget stops at the last depth completed), else the full depth at once.
+    fn first_depth(&self, timed: bool) -> u32 {
         let depth = self.depth.max(1);
-        if self.nodes.is_some() || (self.table && depth >= ITERATIVE_MIN_DEPTH) {
+        if timed || self.nodes.is_some() || (self.table && depth >= ITERATIVE_MIN_DEPTH) {
             1
         } else {
             depth
@@ -176,10 +199,23 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
     }
 
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+        let now = Instant::now();
+        let deadline = context.memory.clock.deadline_with(self.time, now);
         if board.empty_count() <= self.endgame {
-            return self.solver().choose(board, moves, context);
+            let Some(deadline) = deadline else {
+                return self.solver().choose(board, moves, context);
+            };
+            // On a clock the solver gets half the time; if it cannot finish, the
+            // search takes the rest.
+            let budget = Budget {
+                time: Some(deadline.saturating_duration_since(now) / 2),
+                ..Budget::default()
+            };
+            if let Ok(solution) = self.solver().solve_within(board, context.memory, budget) {
+                return random_square(solution.best, context.rng);
+            }
         }
-        let (_, ties) = self.search(board, moves, context.memory);
+        let (_, ties) = self.search_until(board, moves, context.memory, deadline);
         random_square(ties, context.rng)
     }
 

@@ -1,6 +1,7 @@
 //! Strategies: what chooses a move, one heuristic per file, built from a spec (see `spec`).
 
 mod alphabeta;
+pub mod clock;
 mod corner;
 pub mod engine;
 mod error;
@@ -76,9 +77,15 @@ pub struct Memory<G: Geometry> {
     /// The game's moves so far, set by the game loop for an external engine (see
     /// [`Strategy::external`]), which must tell its process what the other side did.
     pub history: Vec<Square>,
-    /// The fault that made an external engine's last choice worthless (the game loop
-    /// then forfeits the game), with what happened.
+    /// The position the game started from, where it is not the standard start (`play
+    /// --position`), set with `history` for an external engine.
+    pub start: Option<crate::board::Position<G>>,
+    /// The fault that made the last choice worthless (an engine's crash, stall or
+    /// illegal move, any player's move past its time): the game loop then forfeits
+    /// the game. With what happened.
     pub fault: Option<(crate::game::Termination, String)>,
+    /// The side's clock under a time control (see [`clock::Timed`]).
+    pub clock: clock::Clock,
 }
 
 impl<G: Geometry> Memory<G> {
@@ -91,7 +98,9 @@ impl<G: Geometry> Memory<G> {
             nodes: 0,
             engine: None,
             history: Vec::new(),
+            start: None,
             fault: None,
+            clock: clock::Clock::default(),
         }
     }
 
@@ -108,6 +117,7 @@ impl<G: Geometry> Memory<G> {
             engine.new_game();
         }
         self.fault = None;
+        self.clock.new_game();
     }
 
     /// The heuristic search's transposition table, made on first use with 2^`bits` entries.
@@ -184,6 +194,11 @@ pub trait Strategy<G: Geometry>: Send + Sync {
     /// for a [`Memory::fault`], which loses the game for it.
     fn external(&self) -> bool {
         false
+    }
+
+    /// What an external engine says it is (its `name` and `version`); None for the others.
+    fn identity(&self) -> Option<String> {
+        None
     }
 
     /// Where the results go and the player's name, for an external engine's log

@@ -40,6 +40,12 @@ pub struct Track<G: Geometry> {
 }
 
 impl<G: Geometry> Track<G> {
+    /// The position the game started from.
+    #[must_use]
+    pub fn start(&self) -> Position<G> {
+        self.start
+    }
+
     /// A game from `start` (passing at once if the side to move cannot move).
     #[must_use]
     pub fn new(start: Position<G>) -> Self {
@@ -276,6 +282,7 @@ impl std::error::Error for EngineFault {}
 /// engine's fault ends the session with an [`EngineFault`].
 pub fn choose_move<G: Geometry>(
     strategy: &dyn crate::strategy::Strategy<G>,
+    start: Position<G>,
     game: &crate::game::Game<G>,
     context: &mut crate::strategy::Context<'_, G>,
 ) -> io::Result<Square> {
@@ -283,6 +290,7 @@ pub fn choose_move<G: Geometry>(
     if strategy.external() {
         context.memory.history.clear();
         context.memory.history.extend_from_slice(game.moves());
+        context.memory.start = Some(start);
     }
     let square = strategy.choose(game.board(), moves, context);
     match context.memory.fault.take() {

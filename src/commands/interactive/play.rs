@@ -10,6 +10,7 @@ use crate::commands::position::{parse_position, PositionArgs};
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
+use crate::strategy::engine::Protocol;
 use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
 use crate::with_geometry;
 use rand::Rng;
@@ -403,7 +404,7 @@ impl<G: Geometry> Session<'_, G> {
                 rng: &mut self.rng,
                 memory: &mut self.memory,
             };
-            super::choose_move(strategy, game, &mut context)?
+            super::choose_move(strategy, self.track.start(), game, &mut context)?
         };
         self.track
             .play(square)
@@ -491,6 +492,13 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             initial.play_transcript(moves, "--moves")?;
         }
         let empties = initial.game().board().empty_count();
+        if let (Some(StrategySpec::Engine(engine)), Some(text)) = (&spec, text) {
+            if engine.protocol == Protocol::Gtp && initial.start() != crate::board::Position::start() {
+                return Err(Error::input(format!(
+                    "--vs {text}: a GTP engine can only be told games from the standard start, not --position: give the opening with --moves, or play the engine's NBoard mode (nboard:COMMAND)"
+                )));
+            }
+        }
         let strategy = match (&spec, text) {
             (Some(spec), Some(text)) => Some(
                 spec.check_practical(empties)

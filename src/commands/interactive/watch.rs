@@ -52,6 +52,9 @@ pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<()> {
         size: args.size,
         rules: args.rules,
         openings: args.openings,
+        move_time: None,
+        clock: None,
+        time_margin: None,
         csv: None,
         format: OutputFormat::Text,
     })?;
@@ -140,7 +143,7 @@ fn show_game<G: Geometry>(
                 rng: &mut rng,
                 memory: &mut memories[seat],
             };
-            super::choose_move(player, game, &mut context)?
+            super::choose_move(player, track.start(), game, &mut context)?
         };
         let score = value(square, &mut scratch)
             .map_or(String::new(), |v| format!(" (its value {})", value_text(v)));

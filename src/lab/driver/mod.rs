@@ -113,18 +113,19 @@ fn play_on<G: Geometry>(
             let square = if searches[seat] {
                 let clock = Instant::now();
                 let square = players[seat].choose(board, moves, &mut context);
-                costs[seat].nanos += clock.elapsed().as_nanos() as u64;
+                let nanos = clock.elapsed().as_nanos() as u64;
+                costs[seat].nanos += nanos;
+                costs[seat].max_nanos = costs[seat].max_nanos.max(nanos);
                 costs[seat].timed = true;
-                square
-            } else {
-                players[seat].choose(board, moves, &mut context)
-            };
-            if external[seat] {
+                // Only an engine or a timed player can fault, and both search.
                 if let Some((termination, _)) = memories[seat].fault.take() {
                     game.forfeit(termination);
                     continue;
                 }
-            }
+                square
+            } else {
+                players[seat].choose(board, moves, &mut context)
+            };
             assert!(
                 moves.has(square.index()),
                 "a strategy chose an illegal move: {}",

@@ -251,3 +251,65 @@ fn costs_count_every_choice_and_do_not_depend_on_threads() {
         .unwrap();
     assert_eq!(counted(&streamed.costs), costs);
 }
+
+/// Greedy after a pause: slower than its time control allows from its `slow_from`-th move on.
+struct Slow {
+    slow_from: u32,
+}
+
+impl Strategy<Size6> for Slow {
+    fn choose(
+        &self,
+        board: crate::board::Board<Size6>,
+        moves: u64,
+        context: &mut Context<'_, Size6>,
+    ) -> Square {
+        if context.memory.history.len() as u32 >= self.slow_from {
+            std::thread::sleep(std::time::Duration::from_millis(40));
+        }
+        crate::strategy::Greedy.choose(board, moves, context)
+    }
+
+    fn external(&self) -> bool {
+        // For the history, which says how far the game has gone.
+        true
+    }
+}
+
+#[test]
+fn a_move_past_its_time_loses_on_time_and_others_do_not() {
+    use crate::game::{Rules, Termination};
+    use crate::strategy::clock::{held_to, TimeSpec};
+    let control = TimeSpec::parse(Some("5ms"), None, Some("5ms"))
+        .unwrap()
+        .control();
+    let slow = held_to(Box::new(Slow { slow_from: 6 }), control);
+    // Thinking well inside its time (alphabeta's own budget of 1 ms, on a clock of a
+    // second a move) even on a loaded machine.
+    let generous = TimeSpec::parse(Some("1s"), None, None).unwrap().control();
+    let quick = held_to(strategy("alphabeta:time=1ms"), generous);
+    let players = [slow.as_ref(), quick.as_ref()];
+    let games =
+        Driver::<Size6>::new(Some(2))
+            .unwrap()
+            .play(&players, 0..4, deal, |_, _, game| game, None);
+    for (g, game) in games.into_iter().enumerate() {
+        let game = game.unwrap();
+        assert_eq!(game.termination(), Termination::Time, "game {g}");
+        let slow_colour = if g % 2 == 0 {
+            crate::board::Color::Black
+        } else {
+            crate::board::Color::White
+        };
+        let forfeit = game.forfeited().unwrap();
+        assert_eq!(forfeit.loser, slow_colour, "game {g}");
+        // Lost at its first slow move that is not forced: six plies in or soon after.
+        assert!(
+            (6..=12).contains(&game.moves().len()),
+            "game {g}: {}",
+            game.transcript()
+        );
+        let outcome = game.outcome(Rules::default()).unwrap();
+        assert_eq!(outcome.margin.abs(), 36);
+    }
+}

@@ -6,6 +6,7 @@ use super::{terminal_value, AlphaBeta};
 use crate::board::{neighbours, Bits, Board, Geometry, Indices, Square};
 use crate::strategy::table::Bound;
 use crate::strategy::{Evaluator, Memory};
+use std::time::Instant;
 
 /// Remaining depth below which the table is neither probed nor filled: nodes just
 /// above the leaves are the most numerous and the cheapest to search again, so a
@@ -27,6 +28,9 @@ const PVS_MIN_DEPTH: u32 = 3;
 /// The killer slots kept per remaining depth: the last two moves that caused a
 /// cut-off among siblings, tried right after the table move.
 const KILLERS: usize = 2;
+
+/// Nodes between two looks at the clock in a timed search: some 50 microseconds.
+const CLOCK_EVERY: u64 = 4096;
 
 /// The deepest remaining depth with its own killer slots; deeper nodes share the last.
 const KILLER_DEPTHS: usize = 64;
@@ -74,8 +78,13 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
     memory: &'a mut Memory<G>,
     /// Nodes visited so far (interior nodes, leaves and passes alike).
     pub nodes: u64,
-    /// Nodes after which the search gives up (`aborted`).
-    pub budget: u64,
+    /// Nodes after which the search looks at its limits: the node budget, or the next
+    /// look at the clock (see [`limit`](Self::limit)).
+    budget: u64,
+    /// The node budget.
+    nodes_limit: u64,
+    /// When to give up, if the move is timed.
+    deadline: Option<Instant>,
     /// Whether the budget ran out: every value since is meaningless.
     pub aborted: bool,
     /// History heuristic: how often (weighted by depth squared) each square caused
@@ -108,12 +117,42 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             memory,
             nodes: 0,
             budget: u64::MAX,
+            nodes_limit: u64::MAX,
+            deadline: None,
             aborted: false,
             history: [0; 128],
             killers: [[None; KILLERS]; KILLER_DEPTHS],
             near_corners,
             good,
         }
+    }
+
+    /// From now on, stop after `nodes` nodes in all or at `deadline`.
+    pub fn limit(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.nodes_limit = nodes.unwrap_or(u64::MAX);
+        self.deadline = deadline;
+        self.budget = self.next_look();
+    }
+
+    /// The node count of the next look at the limits: the budget, or sooner where
+    /// there is a clock to read (reading it at every node would cost a tenth of a search).
+    fn next_look(&self) -> u64 {
+        match self.deadline {
+            Some(_) => self.nodes.saturating_add(CLOCK_EVERY).min(self.nodes_limit),
+            None => self.nodes_limit,
+        }
+    }
+
+    /// Past `budget`: whether a limit is reached (then the search is `aborted`).
+    #[cold]
+    fn out_of_budget(&mut self) -> bool {
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if late || self.nodes > self.nodes_limit {
+            self.aborted = true;
+        } else {
+            self.budget = self.next_look();
+        }
+        self.aborted
     }
 
     /// Adds the nodes searched to the memory's count (once, when the move is chosen).
@@ -160,8 +199,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes > self.budget {
-            self.aborted = true;
+        if self.nodes > self.budget && self.out_of_budget() {
             return 0;
         }
         if depth == 0 {
@@ -419,8 +457,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         for group in groups {
             for index in Indices(group) {
                 self.nodes += 1;
-                if self.nodes > self.budget {
-                    self.aborted = true;
+                if self.nodes > self.budget && self.out_of_budget() {
                     return 0;
                 }
                 let flips = board.flips(Square::new(index));

@@ -6,6 +6,7 @@
 use super::process::{Failure, Launch, Process};
 use super::Ply;
 use crate::board::{Color, Square};
+use crate::strategy::clock::{seconds_text, Limit, TimeControl};
 use std::time::{Duration, Instant};
 
 /// A reply: the text after `=`, or the engine's refusal after `?`.
@@ -24,6 +25,11 @@ pub struct Gtp {
     /// Whether the next game must start with `clear_board`.
     fresh: bool,
     size: u32,
+    /// The time control to tell it of before the next move, and the time left on its
+    /// clock (see [`Gtp::clock`]).
+    time: Option<(TimeControl, Option<Duration>)>,
+    /// The control it was last told with `time_settings`.
+    told_time: Option<TimeControl>,
     /// `name` and `version` as it answered them.
     pub identity: String,
     /// Commands it lists.
@@ -65,6 +71,8 @@ impl Gtp {
             told: Vec::new(),
             fresh: true,
             size,
+            time: None,
+            told_time: None,
             identity: String::new(),
             commands: Vec::new(),
         };
@@ -154,6 +162,42 @@ impl Gtp {
         self.fresh = true;
     }
 
+    /// The time control of the next move and the time left on the side's clock (None:
+    /// untimed): told with `time_settings` when it changes or a game starts, and under a
+    /// clock with `time_left` before each move, where the engine lists the commands.
+    pub fn clock(&mut self, time: Option<(TimeControl, Option<Duration>)>) {
+        self.time = time;
+    }
+
+    /// The time lines to send before a move: `time_settings` (each game, and when the
+    /// control changes) and `time_left`, those the engine lists.
+    fn time_lines(&mut self, color: Color, new_game: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        let Some((control, left)) = self.time else {
+            return lines;
+        };
+        if (new_game || self.told_time != Some(control)) && self.knows("time_settings") {
+            lines.push(match control.limit {
+                // Byo-yomi of one stone: this long for every move.
+                Limit::PerMove(d) => format!("time_settings 0 {} 1", seconds_text(d)),
+                Limit::Clock { base, increment } => format!(
+                    "time_settings {} {} 0",
+                    seconds_text(base),
+                    seconds_text(increment)
+                ),
+            });
+            self.told_time = Some(control);
+        }
+        if let Some(left) = left.filter(|_| self.knows("time_left")) {
+            lines.push(format!(
+                "time_left {} {} 0",
+                colour(color),
+                seconds_text(left)
+            ));
+        }
+        lines
+    }
+
     /// Brings the engine's board to `plies` (from the standard start) and asks for the
     /// move of the side to move (`color`), in one exchange: the moves it has not been
     /// told (or, for a new game, `boardsize`, `clear_board` and the whole game), then
@@ -176,10 +220,12 @@ impl Gtp {
             Setup,
             Play,
             Pass,
+            Told,
             Move,
         }
         let mut batch: Vec<(String, Purpose)> = Vec::new();
-        if self.fresh || !plies.starts_with(&self.told) {
+        let new_game = self.fresh || !plies.starts_with(&self.told);
+        if new_game {
             batch.push((format!("boardsize {}", self.size), Purpose::Setup));
             batch.push(("clear_board".into(), Purpose::Setup));
             self.told.clear();
@@ -200,6 +246,10 @@ impl Gtp {
             }
             self.told.push(ply);
         }
+        // Its refusal of a time line is no fault: the time is held to either way.
+        for line in self.time_lines(color, new_game) {
+            batch.push((line, Purpose::Told));
+        }
         let handover = self.knows("reversi_lab-genmove");
         batch.push((
             if handover {
@@ -218,7 +268,13 @@ impl Gtp {
             .map(|((command, _), id)| format!("{id} {command}"))
             .collect();
         self.process.send_lines(&lines)?;
-        let deadline = deadline.max(Instant::now() + self.command_time);
+        // Untimed, the plays before the move get a command's deadline at least; on a
+        // clock the time control's deadline is the whole of it.
+        let deadline = if self.time.is_some() {
+            deadline
+        } else {
+            deadline.max(Instant::now() + self.command_time)
+        };
         let mut fault = None;
         let mut answer = String::new();
         for ((command, purpose), id) in batch.iter().zip(first..) {
@@ -231,6 +287,7 @@ impl Gtp {
             };
             match (purpose, reply) {
                 (Purpose::Pass, reply) => self.takes_passes = Some(reply.is_ok()),
+                (Purpose::Told, _) => {}
                 (Purpose::Move, Ok(text)) => answer = text,
                 (_, Ok(_)) => {}
                 (Purpose::Move, Err(text)) => {
@@ -269,15 +326,6 @@ impl Gtp {
     #[must_use]
     pub fn knows(&self, command: &str) -> bool {
         self.commands.iter().any(|c| c == command)
-    }
-
-    /// Sends `time_left COLOUR SECONDS 0` where the engine lists it.
-    pub fn time_left(&mut self, color: Color, seconds: f64) -> Result<(), Failure> {
-        if self.knows("time_left") {
-            let seconds = seconds.max(0.0).floor() as u64;
-            let _ = self.command(&format!("time_left {} {seconds} 0", colour(color)))?;
-        }
-        Ok(())
     }
 }
 

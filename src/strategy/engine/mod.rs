@@ -1,15 +1,19 @@
-//! External engines as players: a program that speaks GTP, started once per worker
-//! and reused from game to game, kept in step with the game by its protocol, with a
-//! deadline on every answer. A fault (it dies, stalls, or answers an illegal move)
-//! loses the game for its side (see `Game::forfeit`) rather than stopping the run.
+//! External engines as players: a program that speaks GTP or NBoard, started once per
+//! worker and reused from game to game, kept in step with the game by its protocol,
+//! with a deadline on every answer. A fault (it dies, stalls, or answers an illegal
+//! move) loses the game for its side (see `Game::forfeit`) rather than stopping the
+//! run.
 
 pub mod gtp;
+pub mod nboard;
 pub mod process;
 
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
+use crate::strategy::clock::TimeControl;
 use crate::strategy::{Context, SpecError, Strategy};
 use gtp::Gtp;
+use nboard::Nboard;
 use process::{Failure, Launch};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -192,21 +196,23 @@ impl EngineSpec {
     }
 
     /// Starts the engine once to check that it can play these games: it answers, and
-    /// takes the board size. Anti rules are refused (engines play the standard game).
-    pub fn check(&self, size: u32, rules: Rules) -> Result<(), SpecError> {
+    /// takes the board size (NBoard: 8x8 only). Anti rules are refused (engines play
+    /// the standard game).
+    pub fn check(&self, size: u32, rules: Rules) -> Result<String, SpecError> {
         if rules.anti {
             return Err(bad(format!(
                 "engine '{}' plays the standard game: anti rules cannot be played with it",
                 self.label()
             )));
         }
-        if self.protocol == Protocol::Nboard {
-            return Err(bad(
-                "the NBoard client is not built yet: use an engine's GTP mode (gtp:COMMAND)".into(),
-            ));
+        if self.protocol == Protocol::Nboard && size != 8 {
+            return Err(bad(format!(
+                "engine '{}' speaks NBoard, which is played on 8x8 only: it cannot play {size}x{size} games",
+                self.label()
+            )));
         }
-        Gtp::start(&self.launch(None), &self.init, size, self.start_timeout)
-            .map(drop)
+        Client::start(self, None, size)
+            .map(|client| client.identity().to_string())
             .map_err(bad)
     }
 }
@@ -223,7 +229,13 @@ pub struct Ply {
 /// The turns of a game from the standard start, passes made explicit.
 #[must_use]
 pub fn plies<G: Geometry>(moves: &[Square]) -> Vec<Ply> {
-    let mut position = Position::<G>::start();
+    plies_from(Position::<G>::start(), moves)
+}
+
+/// The turns of a game from `start`, passes made explicit.
+#[must_use]
+pub fn plies_from<G: Geometry>(start: Position<G>, moves: &[Square]) -> Vec<Ply> {
+    let mut position = start;
     let mut out = Vec::with_capacity(moves.len() + 2);
     for &square in moves {
         if position.board.moves().is_empty() {
@@ -248,16 +260,101 @@ pub fn plies<G: Geometry>(moves: &[Square]) -> Vec<Ply> {
     out
 }
 
+/// A running engine, by the protocol it speaks.
+pub enum Client {
+    /// Over GTP.
+    Gtp(Gtp),
+    /// Over NBoard.
+    Nboard(Nboard),
+}
+
+impl Client {
+    /// Starts the engine of `spec` for games on `size`, its standard error to `log`.
+    pub fn start(spec: &EngineSpec, log: Option<PathBuf>, size: u32) -> Result<Self, String> {
+        let launch = spec.launch(log);
+        match spec.protocol {
+            Protocol::Gtp => {
+                Gtp::start(&launch, &spec.init, size, spec.start_timeout).map(Client::Gtp)
+            }
+            Protocol::Nboard => {
+                Nboard::start(&launch, &spec.init, size, spec.start_timeout).map(Client::Nboard)
+            }
+        }
+    }
+
+    /// The next game starts afresh.
+    pub fn new_game(&mut self) {
+        match self {
+            Client::Gtp(gtp) => gtp.new_game(),
+            Client::Nboard(nboard) => nboard.new_game(),
+        }
+    }
+
+    /// The engine's move for `color` after `plies` from `start` (an OBF position;
+    /// None: the standard start), as it wrote it, with the nodes it
+    /// reported searching for it (NBoard's `nodestats`; GTP reports none). `rng` goes
+    /// to reversi-lab's own GTP server and back (see [`Gtp::move_after`]); NBoard has
+    /// no such handover. Ok(Err(why)) is an answer that is the engine's fault.
+    pub fn move_after(
+        &mut self,
+        start: Option<&str>,
+        plies: &[Ply],
+        color: Color,
+        rng: &mut crate::strategy::GameRng,
+        deadline: Instant,
+    ) -> Result<Result<(String, Option<u64>), String>, Failure> {
+        Ok(match self {
+            // GTP has no command to set up a position (callers refuse such starts).
+            Client::Gtp(_) if start.is_some() => {
+                Err("GTP cannot be told a start position other than the standard one".into())
+            }
+            Client::Gtp(gtp) => gtp
+                .move_after(plies, color, rng, deadline)?
+                .map(|m| (m, None)),
+            Client::Nboard(nboard) => nboard
+                .move_after(start.map(nboard::ggf_board), plies, color, deadline)?
+                .map(|answer| (answer.text, answer.nodes)),
+        })
+    }
+
+    /// The time control of the next move and the time left on the side's clock (None:
+    /// untimed). GTP engines are told where they list the commands; NBoard has no
+    /// command for it. Either way the move's deadline is the control's.
+    pub fn clock(&mut self, time: Option<(TimeControl, Option<Duration>)>) {
+        match self {
+            Client::Gtp(gtp) => gtp.clock(time),
+            Client::Nboard(nboard) => nboard.timed = time.is_some(),
+        }
+    }
+
+    /// Records the move the engine chose.
+    pub fn played(&mut self, ply: Ply) {
+        match self {
+            Client::Gtp(gtp) => gtp.played(ply),
+            Client::Nboard(nboard) => nboard.played(ply),
+        }
+    }
+
+    /// The engine's name as it gave it (GTP: `name` and `version`; NBoard: `set myname`).
+    #[must_use]
+    pub fn identity(&self) -> &str {
+        match self {
+            Client::Gtp(gtp) => &gtp.identity,
+            Client::Nboard(nboard) => &nboard.identity,
+        }
+    }
+}
+
 /// An engine running for one worker, kept in that worker's memory.
 pub struct Session {
-    gtp: Gtp,
+    client: Client,
     log: Option<std::fs::File>,
 }
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
-            .field("engine", &self.gtp.identity)
+            .field("engine", &self.client.identity())
             .finish()
     }
 }
@@ -265,7 +362,7 @@ impl std::fmt::Debug for Session {
 impl Session {
     /// The next game starts afresh.
     pub fn new_game(&mut self) {
-        self.gtp.new_game();
+        self.client.new_game();
     }
 
     fn note(&mut self, text: &str) {
@@ -286,16 +383,19 @@ struct Logs {
 pub struct Engine {
     spec: EngineSpec,
     size: u32,
+    /// What it said it is when it was checked.
+    identity: String,
     logs: Mutex<Logs>,
 }
 
 impl Engine {
     /// The strategy for games on `size`, once the engine has shown it can play them.
     pub fn new(spec: &EngineSpec, size: u32, rules: Rules) -> Result<Self, SpecError> {
-        spec.check(size, rules)?;
+        let identity = spec.check(size, rules)?;
         Ok(Engine {
             spec: spec.clone(),
             size,
+            identity,
             logs: Mutex::new(Logs::default()),
         })
     }
@@ -307,14 +407,20 @@ impl Engine {
             dir.join("engines")
                 .join(format!("{}-{worker}.log", logs.player))
         });
-        let gtp = Gtp::start(
-            &self.spec.launch(log.clone()),
-            &self.spec.init,
-            self.size,
-            self.spec.start_timeout,
-        )?;
+        let client = Client::start(&self.spec, log.clone(), self.size).inspect_err(|why| {
+            // No session holds the log yet: the failure goes there directly.
+            if let Some(mut file) = log.as_ref().and_then(|path| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .ok()
+            }) {
+                let _ = writeln!(file, "reversi-lab: crash at start-up: {why}");
+            }
+        })?;
         let log = log.and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok());
-        Ok(Session { gtp, log })
+        Ok(Session { client, log })
     }
 
     /// The move, or the fault that loses the game.
@@ -324,28 +430,41 @@ impl Engine {
         context: &mut Context<'_, G>,
     ) -> Result<Square, (Termination, String)> {
         if context.memory.engine.is_none() {
+            let began = Instant::now();
             let session = self.start().map_err(|why| (Termination::Crash, why))?;
             context.memory.engine = Some(session);
+            // Starting (or restarting) is not thinking: no clock counts it.
+            context.memory.clock.pause(began.elapsed());
         }
-        let plies = plies::<G>(&context.memory.history);
+        let start = context.memory.start.filter(|s| *s != Position::start());
+        let from = start.unwrap_or_else(Position::start);
+        let plies = plies_from(from, &context.memory.history);
+        let start = start.map(|s| s.to_obf());
         let session = context.memory.engine.as_mut().expect("started above");
         // The side after the last turn (a pass the side to move was owed included).
-        let color = plies.last().map_or(Color::Black, |p| p.color.opposite());
+        let color = plies.last().map_or(from.side, |p| p.color.opposite());
         let fault = |f: Failure| match f {
             Failure::Crashed(why) => (Termination::Crash, why),
             Failure::Stalled(why) => (Termination::Stalled, why),
         };
-        let deadline = Instant::now() + self.spec.stall_timeout;
-        let text = session
-            .gtp
-            .move_after(&plies, color, context.rng, deadline)
+        // On a clock the move's deadline is the control's (the time wrapper then
+        // counts a miss as lost on time); stall_timeout still bounds it.
+        let clock = context.memory.clock;
+        session.client.clock(clock.control.map(|c| (c, clock.left)));
+        let stalls = Instant::now() + self.spec.stall_timeout;
+        let deadline = clock.limit.map_or(stalls, |limit| limit.min(stalls));
+        let (text, nodes) = session
+            .client
+            .move_after(start.as_deref(), &plies, color, context.rng, deadline)
             .map_err(fault)?
             .map_err(|why| (Termination::Illegal, why))?;
+        // What the engine says it searched is its cost (`costs.csv`'s nodes).
+        context.memory.nodes += nodes.unwrap_or(0);
         let square =
             gtp::parse_move(&text, self.size).map_err(|why| (Termination::Illegal, why))?;
         match square {
             Some(square) if moves.has(square.index()) => {
-                session.gtp.played(Ply {
+                session.client.played(Ply {
                     color,
                     square: Some(square),
                 });
@@ -393,6 +512,14 @@ impl<G: Geometry> Strategy<G> for Engine {
 
     fn external(&self) -> bool {
         true
+    }
+
+    fn identity(&self) -> Option<String> {
+        Some(if self.identity.is_empty() {
+            self.spec.label()
+        } else {
+            self.identity.clone()
+        })
     }
 
     fn attach(&self, folder: &std::path::Path, player: &str) {

@@ -52,6 +52,7 @@ impl<G: Geometry> WithEvaluator<G> for SearchOver<'_> {
             eval,
             endgame: spec.endgame,
             nodes: spec.nodes,
+            time: spec.time,
             table: spec.table,
             ordering: spec.ordering,
             table_bits: spec.table_bits,

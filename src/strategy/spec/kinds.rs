@@ -149,6 +149,7 @@ pub const KINDS: &[KindInfo] = &[
             p("eval", "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec"),
             p("endgame", "solve exactly when at most this many squares are empty (0: never)"),
             described("nodes", "none", "node budget per move: stop deepening once it is spent"),
+            described("time", "none", "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60"),
             p("table", "use a transposition table (and iterative deepening from depth 7, or with nodes)"),
             p("ordering", "order moves: table move, killers, then fewest opponent replies (corners first)"),
             p("table_bits", "log2 of the transposition table's entries (10 to 26)"),
@@ -161,9 +162,9 @@ pub const KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "engine",
-        help: "an external engine's program over GTP; on one line gtp:COMMAND (split as a shell splits words)",
+        help: "an external engine's program over GTP or NBoard; on one line gtp:COMMAND or nboard:COMMAND (split as a shell splits words)",
         params: &[
-            described("protocol", "gtp", "gtp (nboard to come)"),
+            described("protocol", "gtp", "gtp or nboard (NBoard: 8x8 only)"),
             described("command", "(required)", "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string"),
             described("dir", "-", "its working folder"),
             described("env", "-", "variables added to its environment: { NAME = \"value\" }"),
@@ -349,6 +350,7 @@ mod tests {
             "table" => Value::Array(vec![Value::Integer(0)]),
             "own_only" => Value::Boolean(true),
             "nodes" => Value::Integer(1000),
+            "time" => Value::String("100ms".into()),
             "dir" | "name" => Value::String("x".into()),
             "env" => Value::Table(Table::new()),
             "init" => Value::Array(Vec::new()),

@@ -92,6 +92,20 @@ pub struct Sweep {
     pub variants: Vec<Variant>,
 }
 
+/// Where a swept value goes in an engine's command.
+const PLACE: &str = "{}";
+
+/// An engine table's command words.
+fn command_words(table: &Table) -> Vec<String> {
+    match table.get("command") {
+        Some(Value::Array(words)) => words
+            .iter()
+            .filter_map(|w| w.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The table that holds `path`'s last key inside a strategy table, with the key:
 /// `eval.mobility` is `mobility` in the `eval` table. Errors say what is wrong
 /// with the path and which parameters exist.
@@ -206,6 +220,14 @@ impl Sweep {
         let (slot, key) = parameter_slot(&mut table, &parameter)
             .map_err(|m| at(parameter_at, format!("parameter: {m}")))?;
         let float = matches!(slot.get(&key), Some(Value::Float(_)));
+        // An engine's command-line argument: the value goes where the command says `{}`.
+        let in_command = key == "command";
+        if in_command && !command_words(slot).iter().any(|w| w.contains(PLACE)) {
+            return Err(at(
+                parameter_at,
+                format!("parameter: to sweep an engine's argument, put {PLACE} in its command where the value goes, such as base = \"gtp:gtp-rhino -l {PLACE}\""),
+            ));
+        }
         let values = match (sweep.values, sweep.range) {
             (Some(values), None) => {
                 let span = values.span().start;
@@ -231,7 +253,17 @@ impl Sweep {
         for value in values {
             let mut table = table.clone();
             let (slot, key) = parameter_slot(&mut table, &parameter).expect("checked above");
-            slot.insert(key, value.toml(float));
+            let swept = if in_command {
+                Value::Array(
+                    command_words(slot)
+                        .iter()
+                        .map(|w| Value::String(w.replace(PLACE, &value.to_string())))
+                        .collect(),
+                )
+            } else {
+                value.toml(float)
+            };
+            slot.insert(key, swept);
             let variant = StrategySpec::from_table(&table)
                 .map_err(|e| at(parameter_at, format!("{parameter} = {value}: {e}")))?;
             specs.push(variant);

@@ -21,6 +21,7 @@ use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
 use crate::numbers::fixed;
 use crate::progress::Progress;
 use crate::stats::Trinomial;
+use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
 use crate::with_geometry;
 use std::path::{Path, PathBuf};
@@ -39,7 +40,8 @@ pub struct Games<'a, G: Geometry> {
 impl<G: Geometry> Games<'_, G> {
     /// The strategy with the parameters at `theta`.
     pub fn build(&self, theta: &[f64]) -> Result<Box<dyn Strategy<G>>> {
-        Ok(self.tune.spec(theta)?.build::<G>(self.tune.setup.rules)?)
+        let strategy = self.tune.spec(theta)?.build::<G>(self.tune.setup.rules)?;
+        Ok(held_to(strategy, self.tune.setup.time.control()))
     }
 
     /// The fixed opponents.
@@ -49,6 +51,7 @@ impl<G: Geometry> Games<'_, G> {
             .iter()
             .map(|(name, spec)| {
                 spec.build::<G>(self.tune.setup.rules)
+                    .map(|s| held_to(s, self.tune.setup.time.control()))
                     .map_err(|e| Error::input(format!("opponent '{name}': {e}")))
             })
             .collect()

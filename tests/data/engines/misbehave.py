@@ -10,12 +10,23 @@ taken), `garbage` (answers text that is no move); `always-MODE` does it every ti
 MARKER or not; `while-MODE` does it every time while MARKER exists (an engine broken
 until someone fixes it). `never-start` exits at once. Its pid
 goes to MARKER.pid, so a test can tell whether it outlived its run.
+
+    misbehave.py --nboard MODE N MARKER -- BACKEND...
+
+does the same over NBoard, where the backend answers few lines and none in step: its
+output is relayed as it comes, and the Nth `go` is the move that misbehaves. Two more
+modes: `no-pong` swallows the Nth `ping` (a stall mid-game: the engine's start-up
+ping is its first), `never-pong` every ping (an engine that never shows it started).
 """
 import os
 import subprocess
 import sys
+import threading
 import time
 
+nboard = sys.argv[1] == "--nboard"
+if nboard:
+    del sys.argv[1]
 mode, nth, marker = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 always = mode.startswith("always-")
 broken = mode.startswith("while-")
@@ -26,17 +37,85 @@ with open(marker + ".pid", "a") as pids:
 if mode == "never-start":
     sys.exit(3)
 engine = subprocess.Popen(backend, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def claim():
+    """Creates MARKER, True for the one process that made it: two workers' engines
+    reaching their Nth move at once must not both misbehave."""
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+def misbehaves(count):
+    """Whether the count-th event (genmove, go, ping) is the one to misbehave at."""
+    if count != nth:
+        return False
+    if broken:
+        return os.path.exists(marker)
+    return claim() or always
+
+
+def serve_nboard():
+    """NBoard: the backend's lines relayed as they come (nothing answers in step), a
+    forged answer sent only once the backend has answered everything before it."""
+    lock = threading.Lock()
+    synced = threading.Event()
+
+    def relay():
+        for out in engine.stdout:
+            if out.strip() == "pong misbehave-sync":
+                synced.set()
+                continue
+            with lock:
+                sys.stdout.write(out)
+                sys.stdout.flush()
+        os._exit(1)
+
+    def forward(line):
+        engine.stdin.write(line)
+        engine.stdin.flush()
+
+    threading.Thread(target=relay, daemon=True).start()
+    gos = pings = 0
+    for line in sys.stdin:
+        name = line.split()[:1]
+        if name == ["ping"]:
+            pings += 1
+            if mode == "never-pong" or (mode == "no-pong" and misbehaves(pings)):
+                continue
+        if name == ["go"] and mode not in ("no-pong", "never-pong"):
+            gos += 1
+            if misbehaves(gos):
+                if mode == "exit":
+                    os._exit(0)
+                if mode == "sleep":
+                    time.sleep(600)
+                # The backend's pong for this move must come out before the answer.
+                synced.clear()
+                forward("ping misbehave-sync\n")
+                synced.wait()
+                with lock:
+                    answer = "D4" if mode == "illegal" else "hello world"
+                    print(f"=== {answer}", flush=True)
+                continue
+        forward(line)
+    os._exit(0)
+
+
+if nboard:
+    serve_nboard()
 genmoves = 0
 for line in sys.stdin:
     words = line.split()
     ident = words[0] if words and words[0].isdigit() else ""
     name = (words[1:] if ident else words)[:1]
-    if name == ["genmove"]:
+    # reversi-lab's own server is asked with its handover command instead.
+    if name in (["genmove"], ["reversi_lab-genmove"]):
         genmoves += 1
-        once = not broken and not os.path.exists(marker)
-        if genmoves == nth and (always or once or (broken and os.path.exists(marker))):
-            if not broken:
-                open(marker, "w").close()
+        if misbehaves(genmoves):
             if mode == "exit":
                 sys.exit(0)
             if mode == "sleep":

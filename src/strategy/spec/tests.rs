@@ -1,0 +1,186 @@
+//! The spec parser's tests: every kind read from a line and a table, defaults, and
+//! the messages bad specs get.
+
+use super::*;
+use crate::board::{Size6, Size8};
+use crate::game::Rules;
+
+#[test]
+fn one_line_and_table_agree() {
+    let line = StrategySpec::parse("alphabeta:depth=4,eval=mobility").unwrap();
+    let table: Table =
+        toml::from_str("kind = \"alphabeta\"\ndepth = 4\neval = { kind = \"mobility\" }").unwrap();
+    assert_eq!(StrategySpec::from_table(&table).unwrap(), line);
+    let StrategySpec::Alphabeta(spec) = &line else {
+        panic!()
+    };
+    assert_eq!(spec.depth, 4);
+    assert_eq!(
+        *spec.eval,
+        StrategySpec::Mobility {
+            normalised: false,
+            potential: 0,
+            frontier: 0
+        }
+    );
+    assert!(spec.table && spec.ordering);
+}
+
+#[test]
+fn nested_and_inline_specs() {
+    let spec =
+        StrategySpec::parse("alphabeta:depth=2,eval=(weighted:preset=paip),nodes=5000").unwrap();
+    let StrategySpec::Alphabeta(ab) = &spec else {
+        panic!()
+    };
+    assert_eq!(ab.nodes, Some(5000));
+    assert_eq!(ab.eval.kind(), "weighted");
+    let inline =
+        StrategySpec::parse("{ kind = \"parity\", endgame = 10, base = \"corner-first\" }")
+            .unwrap();
+    assert_eq!(
+        inline,
+        StrategySpec::Parity {
+            endgame: 10,
+            base: Box::new(StrategySpec::CornerFirst)
+        }
+    );
+    let eval = StrategySpec::parse("eval:mobility=3,corners=50.5,preset=paip,squares=1").unwrap();
+    let StrategySpec::Eval(e) = eval else {
+        panic!()
+    };
+    assert_eq!(
+        (e.weights.mobility, e.weights.corners, e.weights.squares),
+        (3.0, 50.5, 1.0)
+    );
+    assert_eq!(e.squares.preset.as_deref(), Some("paip"));
+}
+
+#[test]
+fn errors_list_and_suggest() {
+    let parse_err = |text: &str| StrategySpec::parse(text).unwrap_err();
+    let err = parse_err("greddy").to_string();
+    assert!(
+        err.starts_with("unknown strategy 'greddy' (did you mean 'greedy'? known: random, greedy"),
+        "{err}"
+    );
+    let err = parse_err("alphabeta:depht=3").to_string();
+    assert!(
+        err.contains("'depht'") && err.contains("did you mean 'depth'"),
+        "{err}"
+    );
+    let err = parse_err("greedy:depth=3").to_string();
+    assert!(err.contains("takes no parameters"), "{err}");
+    assert_eq!(
+        parse_err("alphabeta:depth=0"),
+        SpecError::OutOfRange {
+            kind: "alphabeta",
+            param: "depth",
+            value: 0,
+            accepted: 1..=60
+        }
+    );
+    let err = parse_err("alphabeta:depth=x").to_string();
+    assert!(err.contains("depth"), "{err}");
+    assert_eq!(
+        parse_err("alphabeta:eval=random"),
+        SpecError::SearchEvalNotAnEvaluation { kind: "random" }
+    );
+    let build_err = |text: &str| {
+        StrategySpec::parse(text)
+            .unwrap()
+            .build::<Size8>(Rules::default())
+            .err()
+            .unwrap()
+    };
+    let err = build_err("weighted:preset=clasic").to_string();
+    assert!(err.contains("did you mean 'classic'"), "{err}");
+    assert_eq!(
+        build_err("weighted:table=[1,2,3]"),
+        SpecError::TableLength { len: 3, size: 8 }
+    );
+    let classic = StrategySpec::parse("weighted:preset=classic").unwrap();
+    assert_eq!(
+        classic.build::<Size6>(Rules::default()).err().unwrap(),
+        SpecError::PresetSize {
+            name: "classic",
+            size: 6
+        }
+    );
+    assert!(StrategySpec::parse("weighted")
+        .unwrap()
+        .build::<Size6>(Rules::default())
+        .is_ok());
+    let err = parse_err("eval:mobilty=3").to_string();
+    assert!(err.contains("did you mean 'mobility'"), "{err}");
+}
+
+/// The messages users see, word for word: the error type must not change them.
+#[test]
+fn messages_are_the_projects_own() {
+    let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, pattern, eval, alphabeta, solver, engine";
+    let parse_cases = [
+        ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
+        ("{ kind = 3 }", "`kind` must be a string such as \"greedy\"".into()),
+        ("{ depth = 4 }", format!("a strategy table needs `kind` (one of: {kinds})")),
+        ("{ kind = \"nope\" }", format!("unknown strategy 'nope' (known: {kinds})")),
+        ("alphabeta:depht=3", "unknown parameter for strategy 'alphabeta': 'depht' (did you mean 'depth'? known: depth, eval, endgame, nodes, time, table, ordering, table_bits)".into()),
+        ("greedy:depth=3", "strategy 'greedy' takes no parameters, but 'depth' was given".into()),
+        ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
+        ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number from 1 to 60".into()),
+        ("alphabeta:depth=nan", "strategy 'alphabeta': depth = NaN is not accepted: use a whole number from 1 to 60".into()),
+        ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)".into()),
+        ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
+        ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
+        ("alphabeta:table_bits=9", "strategy 'alphabeta': table_bits = 9 is out of range: use 10 to 26".into()),
+        ("solver:table_bits=27", "strategy 'solver': table_bits = 27 is out of range: use 10 to 26".into()),
+        ("parity:base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
+        ("parity:base=(mobility:frontier=x)", "parity base: strategy 'mobility': frontier = \"x\" is not accepted: use a whole number".into()),
+        ("weighted:classes={corn=1}", "strategy 'weighted': unknown field `corn`, expected one of `corner`, `c_square`, `x_square`, `edge`, `centre`, `inner`".into()),
+        ("alphabeta:depth", "strategy spec 'alphabeta:depth': 'depth' should be key=value, as in alphabeta:depth=4,eval=mobility".into()),
+        ("alphabeta:depth=4,depth=5", "strategy spec 'alphabeta:depth=4,depth=5': 'depth' is given twice".into()),
+        ("alphabeta:eval=(weighted", "unbalanced brackets or quotes in strategy spec 'eval=(weighted'".into()),
+        ("alphabeta:eval=weighted)", "unbalanced brackets in strategy spec 'eval=weighted)'".into()),
+        ("{kind=\"greedy\"} x", "strategy spec '{kind=\"greedy\"} x' is not a TOML inline table: TOML parse error at line 1, column 21 | 1 | s = {kind=\"greedy\"} x |                     ^ expected newline, `#`".into()),
+    ];
+    for (text, message) in parse_cases {
+        assert_eq!(
+            StrategySpec::parse(text).unwrap_err().to_string(),
+            message,
+            "{text}"
+        );
+    }
+    let build_cases = [
+        ("weighted:classes={corner=1},preset=paip", "give only one of `preset`, `classes` and `table`"),
+        ("weighted:preset=clasic", "unknown weighted preset 'clasic' (did you mean 'classic'? known: classic, paip, explorer)"),
+        ("weighted:table=[1,2,3]", "the weight table has 3 weights but the 6x6 board needs 36 (or 6 rows of 6)"),
+        ("weighted:table=[[1,2],[3,4]]", "the weight table must have 6 rows of 6 weights for the 6x6 board"),
+        ("alphabeta:eval=(weighted:preset=paip)", "weighted preset 'paip' is an 8x8 table and the board is 6x6: use `classes` (square classes for any size), preset 'explorer', or a 6x6 `table`"),
+    ];
+    for (text, message) in build_cases {
+        let spec = StrategySpec::parse(text).unwrap();
+        let err = spec.build::<Size6>(Rules::default()).err().unwrap();
+        assert_eq!(err.to_string(), message, "{text}");
+        assert_eq!(crate::Error::from(err).exit_code(), 2);
+    }
+}
+
+#[test]
+fn every_kind_parses_with_defaults_and_round_trips() {
+    for kind in KINDS {
+        let spec = kinds::sample(kind);
+        assert_eq!(spec.kind(), kind.name);
+        let table = spec.to_table();
+        assert_eq!(
+            StrategySpec::from_table(&table).unwrap(),
+            spec,
+            "{}",
+            kind.name
+        );
+        // An engine builds only with a program that answers (tests/engines.rs).
+        if kind.name != "engine" {
+            spec.build::<Size8>(Rules::default()).unwrap();
+        }
+    }
+    assert!(describe_kinds().contains("minimum-disc"));
+}
