@@ -360,3 +360,32 @@ fn openings_files_travel_with_the_shards() {
     fs::remove_dir_all(d.join("exp")).unwrap();
     ok(d, &["merge", "results/rr", "--quiet", "--no-report"]);
 }
+
+/// Shards and `merge` with an external engine (reversi-lab's own GTP server, which
+/// takes the game's generator with each move, so its games replay exactly): the merge
+/// equals the single run byte for byte, and keeps what the engine said it is.
+#[test]
+fn an_engine_experiment_merges_to_the_single_run() {
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let config = format!(
+        "name = \"rr\"\nseed = 5\nsize = 6\ngames_per_pair = 8\n[openings]\nrandom_plies = 2\n[[players]]\nname = \"served\"\nstrategy = {{ kind = \"engine\", command = [\"{bin}\", \"gtp\", \"--strategy\", \"alphabeta:depth=2,eval=mobility\"] }}\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"weighted\"\nstrategy = \"weighted\"\n"
+    );
+    merged_equals_single(&config, false);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), &config).unwrap();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let out = format!("rr/shards/{i}-of-2");
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &shard, "--out", &out, "--quiet"],
+        );
+    }
+    ok(d, &["merge", "rr", "--quiet", "--no-report"]);
+    let record = fs::read_to_string(d.join("rr/run.toml")).unwrap();
+    assert!(
+        record.contains("[run.engines]") && record.contains("served = \"reversi-lab"),
+        "{record}"
+    );
+}

@@ -268,7 +268,7 @@ impl MatchPlan {
     pub fn players<G: Geometry>(&self) -> Result<[Box<dyn Strategy<G>>; 2]> {
         let empties = self.setup.start_empties();
         let build = |spec: &StrategySpec, name: &str| {
-            spec.check_practical(empties)
+            spec.check_practical_under(empties, self.setup.time.control().is_some())
                 .and_then(|()| spec.build::<G>(self.setup.rules))
                 .map(|s| held_to(s, self.setup.time.control()))
                 .map_err(|e| Error::input(format!("strategy {name}: {e}")))

@@ -315,7 +315,10 @@ fn check_player(player: &Player, setup: &Setup) -> std::result::Result<(), Strin
             .spec
             .build::<G>(setup.rules)
             .map(drop)
-            .and_then(|()| player.spec.check_practical(setup.start_empties()))
+            .and_then(|()| {
+                let clocked = player.time.over(setup.time).control().is_some();
+                player.spec.check_practical_under(setup.start_empties(), clocked)
+            })
             .map_err(|e| format!("player '{}': {e}", player.name))
     })
 }

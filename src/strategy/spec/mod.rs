@@ -489,25 +489,33 @@ impl StrategySpec {
     /// the game starts with `empties` empty squares: exact solving from too early,
     /// or a fixed search depth too deep for any budget.
     pub fn check_practical(&self, empties: u32) -> Result<(), SpecError> {
+        self.check_practical_under(empties, false)
+    }
+
+    /// [`check_practical`](Self::check_practical) for a player that may be on a
+    /// clock (`clocked`): a time control bounds every move of a search, so any depth
+    /// and endgame are practical under one.
+    pub fn check_practical_under(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
+        let budgeted = |spec: &AlphaBetaSpec| clocked || spec.time.is_some();
         match self {
             StrategySpec::Solver { .. } if empties > MAX_SOLVE_EMPTIES => {
                 Err(SpecError::Impractical(format!(
                     "strategy 'solver' solves every move exactly, and these games start with {empties} empty squares: it is practical up to about {MAX_SOLVE_EMPTIES}; use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties) or openings that leave at most {MAX_SOLVE_EMPTIES} empties"
                 )))
             }
-            StrategySpec::Alphabeta(spec) if spec.endgame > MAX_SOLVE_EMPTIES && empties > MAX_SOLVE_EMPTIES && spec.time.is_none() => {
+            StrategySpec::Alphabeta(spec) if spec.endgame > MAX_SOLVE_EMPTIES && empties > MAX_SOLVE_EMPTIES && !budgeted(spec) => {
                 Err(SpecError::Impractical(format!(
                     "strategy 'alphabeta': endgame = {} would solve positions with up to {} empty squares exactly, which can take hours: use endgame = {MAX_SOLVE_EMPTIES} or less",
                     spec.endgame, spec.endgame
                 )))
             }
-            StrategySpec::Alphabeta(spec) if spec.depth > MAX_UNBUDGETED_DEPTH && spec.nodes.is_none() && spec.time.is_none() => {
+            StrategySpec::Alphabeta(spec) if spec.depth > MAX_UNBUDGETED_DEPTH && spec.nodes.is_none() && !budgeted(spec) => {
                 Err(SpecError::Impractical(format!(
-                    "strategy 'alphabeta': depth = {} with no node budget can take hours per move: use depth {MAX_UNBUDGETED_DEPTH} or less, or bound each move with nodes = N (such as nodes=1000000) or time = T (such as time=1s)",
+                    "strategy 'alphabeta': depth = {} with no node budget can take hours per move: use depth {MAX_UNBUDGETED_DEPTH} or less, or bound each move with nodes = N (such as nodes=1000000) or time = T (such as time=1s), or play it on a clock (move_time)",
                     spec.depth
                 )))
             }
-            StrategySpec::Parity { base, .. } => base.check_practical(empties),
+            StrategySpec::Parity { base, .. } => base.check_practical_under(empties, clocked),
             _ => Ok(()),
         }
     }

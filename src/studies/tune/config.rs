@@ -326,7 +326,12 @@ impl Tune {
         }
         let buildable = |spec: &StrategySpec| -> std::result::Result<(), String> {
             with_geometry!(setup.size, G => spec.build::<G>(setup.rules).map(drop))
-                .and_then(|()| spec.check_practical(setup.start_empties()))
+                .and_then(|()| {
+                    spec.check_practical_under(
+                        setup.start_empties(),
+                        setup.time.control().is_some(),
+                    )
+                })
                 .map_err(|e| e.to_string())
         };
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
