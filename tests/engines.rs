@@ -379,8 +379,8 @@ fn an_engine_is_told_its_time_and_loses_on_time() {
     let d = dir.path();
     let bin = env!("CARGO_BIN_EXE_reversi-lab");
     for (control, told, left) in [
-        ("move_time = \"300ms\"", "time_settings 0 0.3 1", false),
-        ("clock = \"3+0.1\"", "time_settings 3 0.1 0", true),
+        ("move_time = \"300ms\"", "time_settings 0 1 1", false),
+        ("clock = \"3+0.1\"", "time_settings 3 0 0", true),
     ] {
         let name = control.split(' ').next().unwrap();
         let marker = d.join(format!("marker-{name}")).display().to_string();

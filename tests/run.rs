@@ -562,6 +562,20 @@ clock = "30+1"
         report.contains("move_time 2s") && report.contains("clock 30+1"),
         "{report}"
     );
+    // A search's own time budget alone makes a timed run, and the report says so.
+    let own = write(
+        dir.path(),
+        "own.toml",
+        "name = \"own\"\nsize = 4\ngames_per_pair = 2\n[[players]]\nname = \"quick\"\nstrategy = \"alphabeta:time=2ms\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
+    );
+    let out = dir.path().join("own");
+    assert!(run(&own, &out, &[]).status.success());
+    assert!(read(&out.join("run.toml")).contains("timed = true"));
+    let report = read(&out.join("report.md"));
+    assert!(
+        report.contains("the same seed does not replay them exactly"),
+        "{report}"
+    );
     // An untimed run says nothing of time.
     let plain = write(dir.path(), "plain.toml", SMALL);
     let out = dir.path().join("plain");
@@ -608,7 +622,7 @@ fn bad_time_controls_are_refused_before_any_game() {
     let failed = run(&config, &dir.path().join("never"), &[]);
     let stderr = String::from_utf8_lossy(&failed.stderr);
     assert!(
-        stderr.contains("player 'b': move_time = \"0\" is not a time"),
+        stderr.contains("player 'b': move_time = \"0\" leaves no time"),
         "{stderr}"
     );
     let failed = bin()

@@ -58,7 +58,8 @@ fn clocked(results: &Results) -> Vec<(String, String)> {
 pub fn section(results: &Results) -> Option<Section> {
     let engines = engines(results);
     let clocked = clocked(results);
-    if engines.is_empty() && clocked.is_empty() && results.faults.is_empty() {
+    let timed = results.run.get("timed").and_then(toml::Value::as_bool) == Some(true);
+    if engines.is_empty() && clocked.is_empty() && results.faults.is_empty() && !timed {
         return None;
     }
     let faulty = [
@@ -133,7 +134,6 @@ pub fn section(results: &Results) -> Option<Section> {
             row
         })
         .collect();
-    let timed = results.run.get("timed").and_then(toml::Value::as_bool) == Some(true);
     let mut text = "External engines and players on a clock. A game a player could not finish (it lost on time, its engine crashed, stalled or answered an illegal move) is lost by its side by the whole board; an engine's log in the folder engines/ says what happened. The engine column is what it answered to name and version; nodes are those a search or an engine reported. See docs/engines.md.".to_string();
     if timed {
         text.push_str(" Moves were limited by time, so these games depend on the machine and its load: the same seed does not replay them exactly.");

@@ -4,6 +4,7 @@
 
 mod search;
 
+use super::spec::MAX_SOLVE_EMPTIES;
 use super::{random_square, Budget, Context, Evaluator, Memory, Solver, Strategy};
 use crate::board::{squares, Board, Geometry, Indices, Square};
 use crate::game::Rules;
@@ -151,10 +152,13 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         moves: G::Bits,
         memory: &mut Memory<G>,
     ) -> Vec<(Square, i32)> {
-        if board.empty_count() <= self.endgame {
+        let deadline = memory.clock.deadline_with(self.time, Instant::now());
+        // A timed search may have an endgame too deep to solve in any budget (it is
+        // accepted because `choose` gives up on time): its values are then searched.
+        let solvable = deadline.is_none() || board.empty_count() <= MAX_SOLVE_EMPTIES;
+        if board.empty_count() <= self.endgame && solvable {
             return self.solver().move_values(board, moves, memory);
         }
-        let deadline = memory.clock.deadline_with(self.time, Instant::now());
         let mut search = Search::new(self, memory);
         let depth = self.depth.max(1);
         let first_depth = self.first_depth(deadline.is_some());

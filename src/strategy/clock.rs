@@ -38,14 +38,19 @@ pub struct TimeControl {
     pub margin: Duration,
 }
 
+/// The longest time a key takes: a day is more than any game needs, and far from
+/// the limits of the clock arithmetic.
+pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
+
 /// A time as a config writes it: a duration (`100ms`, `1m 30s`) or a plain number of
-/// seconds (`0.5`, `60`).
+/// seconds (`0.5`, `60`), at most [`MAX_TIME`].
 pub fn parse_time(text: &str) -> Option<Duration> {
     let text = text.trim();
-    if let Ok(seconds) = text.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds));
-    }
-    humantime::parse_duration(text).ok()
+    let time = match text.parse::<f64>() {
+        Ok(seconds) => Duration::try_from_secs_f64(seconds).ok()?,
+        Err(_) => humantime::parse_duration(text).ok()?,
+    };
+    (time <= MAX_TIME).then_some(time)
 }
 
 /// A time control as a config states it, before a player's is put over the
@@ -69,7 +74,7 @@ impl TimeSpec {
             None => None,
             Some(text) => Some(parse_time(text).ok_or_else(|| {
                 format!(
-                    "time_margin = \"{text}\" is not a time: write it like \"50ms\" or \"0.05\""
+                    "time_margin = \"{text}\" is not a time of at most a day: write it like \"50ms\" or \"0.05\""
                 )
             })?),
         };
@@ -81,15 +86,20 @@ impl TimeSpec {
             }
             (Some(text), None) => match parse_time(text) {
                 Some(d) if d > Duration::ZERO => Some(Limit::PerMove(d)),
-                _ => {
+                Some(_) => {
                     return Err(format!(
-                        "move_time = \"{text}\" is not a time: write it like \"100ms\" or \"2s\""
+                        "move_time = \"{text}\" leaves no time: give each move more than 0, like \"100ms\""
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "move_time = \"{text}\" is not a time of at most a day: write it like \"100ms\" or \"2s\""
                     ))
                 }
             },
             (None, Some(text)) => Some(parse_clock(text).ok_or_else(|| {
                 format!(
-                    "clock = \"{text}\" is not a clock: write the seconds at the start and the increment a move, like \"60+0.5\" (or \"5m+2s\")"
+                    "clock = \"{text}\" is not a clock: write the time at the start (more than 0, at most a day) and the increment a move, like \"60+0.5\" (or \"5m+2s\")"
                 )
             })?),
             (None, None) => None,
@@ -154,17 +164,15 @@ fn parse_clock(text: &str) -> Option<Limit> {
     (base > Duration::ZERO).then_some(Limit::Clock { base, increment })
 }
 
-/// A duration in seconds as engines are told it: whole where it is whole, else to the
-/// millisecond (`60`, `0.5`).
+/// A duration in seconds, exactly (`60`, `0.5`, `0.0004`): what a clock is written
+/// back as, so that it reads back the same.
 #[must_use]
 pub fn seconds_text(d: Duration) -> String {
-    let millis = d.as_millis();
-    if millis.is_multiple_of(1000) {
-        (millis / 1000).to_string()
-    } else {
-        format!("{:.3}", d.as_secs_f64())
+    match d.subsec_nanos() {
+        0 => d.as_secs().to_string(),
+        nanos => format!("{}.{nanos:09}", d.as_secs())
             .trim_end_matches('0')
-            .to_string()
+            .to_string(),
     }
 }
 
@@ -202,14 +210,8 @@ impl Clock {
         self.limit = self.limit.map(|d| d + spent);
     }
 
-    /// Whether this is the side's first move of the game (an engine is then told the control).
-    #[must_use]
-    pub fn first_move(&self) -> bool {
-        self.moves == 0
-    }
-
-    /// The search deadline for a move of `control` now: the earlier of its own and the
-    /// one a time control set.
+    /// The search deadline of a move begun at `now` by a strategy with its `own` time
+    /// budget: the earlier of that and the one a time control set.
     #[must_use]
     pub fn deadline_with(&self, own: Option<Duration>, now: Instant) -> Option<Instant> {
         let own = own.and_then(|d| now.checked_add(d));
@@ -394,6 +396,16 @@ mod tests {
         );
         assert_eq!(seconds_text(Duration::from_secs(60)), "60");
         assert_eq!(seconds_text(Duration::from_millis(250)), "0.25");
+        // Written back exactly, so that it reads back the same.
+        let tiny = spec(None, Some("0.0004+0.000001"), None).unwrap();
+        assert_eq!(tiny.clock_text().as_deref(), Some("0.0004+0.000001"));
+        let written = tiny.clock_text();
+        assert_eq!(spec(None, written.as_deref(), None).unwrap(), tiny);
+        // Times past a day are refused, not overflowed.
+        for huge in ["1e20", "1e19", "100000", "1e18+1e18"] {
+            assert!(spec(Some(huge), None, None).is_err(), "{huge}");
+            assert!(spec(None, Some(huge), None).is_err(), "{huge}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::process::{Failure, Launch, Process};
 use super::Ply;
 use crate::board::{Color, Square};
-use crate::strategy::clock::{seconds_text, Limit, TimeControl};
+use crate::strategy::clock::{Limit, TimeControl};
 use std::time::{Duration, Instant};
 
 /// A reply: the text after `=`, or the engine's refusal after `?`.
@@ -177,23 +177,18 @@ impl Gtp {
             return lines;
         };
         if (new_game || self.told_time != Some(control)) && self.knows("time_settings") {
+            // GTP's times are whole seconds, and it has no increment: a clock is told
+            // as its main time (time_left then gives what is really left, increments
+            // included), a time a move as byo-yomi of one stone, at least a second
+            // (0 would read as no limit); the real budget is held to either way.
             lines.push(match control.limit {
-                // Byo-yomi of one stone: this long for every move.
-                Limit::PerMove(d) => format!("time_settings 0 {} 1", seconds_text(d)),
-                Limit::Clock { base, increment } => format!(
-                    "time_settings {} {} 0",
-                    seconds_text(base),
-                    seconds_text(increment)
-                ),
+                Limit::PerMove(d) => format!("time_settings 0 {} 1", d.as_secs().max(1)),
+                Limit::Clock { base, .. } => format!("time_settings {} 0 0", base.as_secs()),
             });
             self.told_time = Some(control);
         }
         if let Some(left) = left.filter(|_| self.knows("time_left")) {
-            lines.push(format!(
-                "time_left {} {} 0",
-                colour(color),
-                seconds_text(left)
-            ));
+            lines.push(format!("time_left {} {} 0", colour(color), left.as_secs()));
         }
         lines
     }

@@ -443,16 +443,19 @@ impl Engine {
         let session = context.memory.engine.as_mut().expect("started above");
         // The side after the last turn (a pass the side to move was owed included).
         let color = plies.last().map_or(from.side, |p| p.color.opposite());
+        let timed = context.memory.clock.limit.is_some();
         let fault = |f: Failure| match f {
             Failure::Crashed(why) => (Termination::Crash, why),
+            Failure::Stalled(why) if timed => (Termination::Time, why),
             Failure::Stalled(why) => (Termination::Stalled, why),
         };
-        // On a clock the move's deadline is the control's (the time wrapper then
-        // counts a miss as lost on time); stall_timeout still bounds it.
+        // On a clock the move's deadline is the control's, and missing it loses on
+        // time; stall_timeout is the deadline only of untimed moves.
         let clock = context.memory.clock;
         session.client.clock(clock.control.map(|c| (c, clock.left)));
-        let stalls = Instant::now() + self.spec.stall_timeout;
-        let deadline = clock.limit.map_or(stalls, |limit| limit.min(stalls));
+        let deadline = clock
+            .limit
+            .unwrap_or_else(|| Instant::now() + self.spec.stall_timeout);
         let (text, nodes) = session
             .client
             .move_after(start.as_deref(), &plies, color, context.rng, deadline)

@@ -334,17 +334,13 @@ impl Pipe {
     fn ready(&self, deadline: Option<Instant>) -> std::io::Result<bool> {
         use std::os::fd::AsRawFd;
         loop {
-            let timeout = match deadline {
-                None => 0,
-                Some(deadline) => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Ok(false);
-                    }
-                    // Whole milliseconds, rounded up: never woken before the deadline.
-                    i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX)
-                }
-            };
+            // Past the deadline (or with none) one look without waiting, so that an
+            // answer already in the pipe is still taken.
+            let left = deadline.map_or(Duration::ZERO, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            // Whole milliseconds, rounded up: never woken before the deadline.
+            let timeout = i32::try_from(left.as_nanos().div_ceil(1_000_000)).unwrap_or(i32::MAX);
             let mut poll = libc::pollfd {
                 fd: self.stdout.as_raw_fd(),
                 events: libc::POLLIN,
@@ -352,8 +348,8 @@ impl Pipe {
             };
             // SAFETY: one valid pollfd, for a descriptor this handle owns.
             match unsafe { libc::poll(&mut poll, 1, timeout) } {
-                0 if deadline.is_none() => return Ok(false),
-                // Woken at the deadline's millisecond: the check above decides.
+                0 if left.is_zero() => return Ok(false),
+                // Woken at the deadline's millisecond: the next look decides.
                 0 => {}
                 n if n > 0 => return Ok(true),
                 _ => {

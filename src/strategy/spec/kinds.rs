@@ -171,7 +171,7 @@ pub const KINDS: &[KindInfo] = &[
             described("init", "-", "lines sent once after start-up, such as an engine option"),
             described("name", "its program", "the name in messages and logs"),
             described("start_timeout", "10s", "deadline for start-up and each command (\"10s\", \"500ms\")"),
-            described("stall_timeout", "30s", "deadline for a move; past it the game ends `stalled`"),
+            described("stall_timeout", "30s", "deadline for a move without a time control; past it the game ends `stalled`"),
         ],
     },
 ];
