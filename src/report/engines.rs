@@ -87,6 +87,9 @@ pub fn section(results: &Results) -> Option<Section> {
             players.push((name.clone(), "-".into(), "built in".into()));
         }
     }
+    // In the experiment's order.
+    let order = |name: &String| results.players.iter().position(|p| p == name);
+    players.sort_by_key(|(name, ..)| order(name));
     let mut header = vec![
         "player",
         "command",
