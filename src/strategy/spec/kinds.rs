@@ -150,7 +150,7 @@ pub const KINDS: &[KindInfo] = &[
             p("endgame", "solve exactly when at most this many squares are empty (0: never)"),
             described("nodes", "none", "node budget per move: stop deepening once it is spent"),
             described("time", "none", "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60"),
-            p("table", "use a transposition table (and iterative deepening from depth 7, or with nodes)"),
+            p("table", "use a transposition table (and iterative deepening from depth 7, or with nodes or time)"),
             p("ordering", "order moves: table move, killers, then fewest opponent replies (corners first)"),
             p("table_bits", "log2 of the transposition table's entries (10 to 26)"),
         ],
