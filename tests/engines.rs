@@ -119,6 +119,32 @@ fn built_in_strategies_against_a_real_engine() {
     );
 }
 
+/// The six games of a run in `out` are all there, and exactly one was lost by the
+/// player `engine` by `termination`, by the whole board, with its log saying so.
+/// Returns the engine's logs.
+fn one_game_lost_by(out: &Path, mode: &str, termination: &str) -> String {
+    let logs: String = fs::read_dir(out.join("engines"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let rows = games(out);
+    assert_eq!(rows.len(), 6, "{mode}: the run completes");
+    let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
+    assert_eq!(faulted.len(), 1, "{mode}: {faulted:?}\n{logs}");
+    let lost = faulted[0];
+    assert_eq!(lost.termination, termination, "{mode}");
+    // The side at fault loses, by the whole board.
+    let engine_black = lost.black == "engine";
+    assert_eq!(lost.result, if engine_black { "white" } else { "black" });
+    assert_eq!(lost.margin, if engine_black { -64 } else { 64 });
+    replay_all(&rows);
+    assert!(
+        logs.contains(&format!("reversi-lab: {termination} after")),
+        "{mode}: {logs}"
+    );
+    logs
+}
+
 #[test]
 fn faults_are_terminations_and_the_run_completes() {
     let Some(rhino) = rhino() else { return };
@@ -147,25 +173,7 @@ fn faults_are_terminations_and_the_run_completes() {
                 "--no-report",
             ],
         );
-        let rows = games(&d.join(&out));
-        assert_eq!(rows.len(), 6, "{mode}: the run completes");
-        let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
-        assert_eq!(faulted.len(), 1, "{mode}: {rows:?}");
-        let lost = faulted[0];
-        assert_eq!(lost.termination, termination, "{mode}");
-        // The side at fault loses, by the whole board.
-        let engine_black = lost.black == "engine";
-        assert_eq!(lost.result, if engine_black { "white" } else { "black" });
-        assert_eq!(lost.margin, if engine_black { -64 } else { 64 });
-        replay_all(&rows);
-        let logs: String = fs::read_dir(d.join(&out).join("engines"))
-            .unwrap()
-            .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-            .collect();
-        assert!(
-            logs.contains(&format!("reversi-lab: {termination} after")),
-            "{mode}: {logs}"
-        );
+        one_game_lost_by(&d.join(&out), mode, termination);
     }
 }
 

@@ -326,15 +326,7 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
         };
         send(out, &format!("search {name} {value} 0 {depth}"))?;
     }
-    send(
-        out,
-        &format!(
-            "nodestats {} {:.2}",
-            engine.analysis_nodes() - nodes,
-            clock.elapsed().as_secs_f64()
-        ),
-    )?;
-    send(out, "status")
+    searched(engine, out, nodes, clock)
 }
 
 /// `analyze`: the value of every position of the game for its side to move, from
@@ -350,6 +342,17 @@ fn analyze<G: Geometry>(engine: &mut Engine<G>, out: &mut impl Write) -> io::Res
             None => break,
         }
     }
+    searched(engine, out, nodes, clock)
+}
+
+/// Ends a search's answer: `nodestats` with the nodes since `nodes` and the time
+/// since `clock`, then an empty `status`.
+fn searched<G: Geometry>(
+    engine: &Engine<G>,
+    out: &mut impl Write,
+    nodes: u64,
+    clock: Instant,
+) -> io::Result<()> {
     send(
         out,
         &format!(

@@ -290,12 +290,9 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         clock.limit = None;
         clock.used += spent;
         clock.moves += 1;
+        // An engine that missed the limit has said so already (as `time`).
         let fault = &mut context.memory.fault;
-        if spent > lose_after
-            && fault
-                .as_ref()
-                .is_none_or(|(t, _)| *t == Termination::Stalled)
-        {
+        if spent > lose_after && fault.is_none() {
             *fault = Some((
                 Termination::Time,
                 format!(

@@ -150,24 +150,7 @@ fn nboard_faults_are_terminations_and_the_run_completes() {
                 "--no-report",
             ],
         );
-        let logs: String = fs::read_dir(d.join(&out).join("engines"))
-            .unwrap()
-            .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-            .collect();
-        let rows = games(&d.join(&out));
-        assert_eq!(rows.len(), 6, "{mode}: the run completes");
-        let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
-        assert_eq!(faulted.len(), 1, "{mode}: {faulted:?}\n{logs}");
-        let lost = faulted[0];
-        assert_eq!(lost.termination, termination, "{mode}");
-        let engine_black = lost.black == "engine";
-        assert_eq!(lost.result, if engine_black { "white" } else { "black" });
-        assert_eq!(lost.margin, if engine_black { -64 } else { 64 });
-        replay_all(&rows);
-        assert!(
-            logs.contains(&format!("reversi-lab: {termination} after")),
-            "{mode}: {logs}"
-        );
+        let logs = one_game_lost_by(&d.join(&out), mode, termination);
         if mode == "no-pong" {
             assert!(logs.contains("no 'pong 5' to 'ping 5'"), "{logs}");
         }
