@@ -64,6 +64,12 @@ enum Command {
         /// The results folder, such as results/default.
         results: std::path::PathBuf,
     },
+    /// Size an SPRT before running it: the chance it accepts H1 and the game pairs it
+    /// takes, by true Elo (a table; with --out also sprt-plan.csv and a chart).
+    ///
+    /// From the Brownian approximation of the exact pentanomial LLR, for independent
+    /// games with --draw-ratio or the game pairs of an earlier run (--from).
+    SprtPlan(commands::SprtPlanArgs),
     /// Count the leaves of the game tree DEPTH plies deep (checks and times the move generator).
     ///
     /// A pass counts as a ply; a finished game counts as one leaf at every depth past its end.
@@ -191,6 +197,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Match(args) => {
             commands::play_match(&args, out)?;
+            ExitCode::SUCCESS
+        }
+        Command::SprtPlan(args) => {
+            commands::sprt_plan(&args, out)?;
             ExitCode::SUCCESS
         }
         Command::Openings(args) => {

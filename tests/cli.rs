@@ -349,3 +349,92 @@ fn serving_a_bad_strategy_is_refused_in_one_line() {
     let output = bin().args(["gtp", "--seed", "x"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
+    // Near the hypotheses the pass probability is alpha and 1 - beta; the table says so.
+    bin()
+        .args([
+            "sprt-plan",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--draw-ratio",
+            "0.6",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| 0.00 | 5.0% |"))
+        .stdout(predicate::str::contains("| +5.00 | 95.0% |"))
+        .stdout(predicate::str::contains("| +2.50 | 50.0% |"));
+    // --from a results folder, with the files and the chart; a second plan there is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan");
+    let from = [
+        "--from",
+        "tests/data/head-to-head",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    bin()
+        .args(["sprt-plan", "--elo0", "-5", "--elo1", "5"])
+        .args(from)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the game pairs of tests/data/head-to-head",
+        ));
+    let csv = std::fs::read_to_string(out.join("sprt-plan.csv")).unwrap();
+    assert!(csv.starts_with("elo,pass_probability,expected_pairs,expected_games\n-15.00,"));
+    assert_eq!(csv.lines().count(), 14);
+    assert!(out.join("sprt-plan.png").is_file() && out.join("sprt-plan.svg").is_file());
+    for (args, needle) in [
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "-5",
+                "--elo1",
+                "5",
+                "--from",
+                "tests/data/head-to-head",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "already holds a plan",
+        ),
+        (
+            vec!["sprt-plan", "--elo0", "5", "--elo1", "0"],
+            "--elo0 5 must be below --elo1 0",
+        ),
+        (
+            vec!["sprt-plan", "--elo0", "0", "--elo1", "5", "--alpha", "0.7"],
+            "--alpha 0.7 is out of range",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--draw-ratio",
+                "1",
+            ],
+            "--draw-ratio 1 is out of range",
+        ),
+        (
+            vec!["sprt-plan", "--elo0", "0", "--elo1", "5", "--from", "src"],
+            "no pairs.csv there",
+        ),
+    ] {
+        let output = bin().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle) && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -164,7 +164,16 @@ fn head_to_head_report_shows_the_history_and_the_sprt() {
         "{markdown}"
     );
     assert!(
-        markdown.contains("over 68 game pairs: LLR 3.08 with bounds [-2.94, 2.94]"),
+        markdown.contains("over 68 game pairs: LLR 3.08 with the Wald bounds (not corrected for overshoot) [-2.94, 2.94]"),
+        "{markdown}"
+    );
+    // A folder from before the median-unbiased Elo: the report works it out from
+    // the counts, beside the fixed-sample figure, both labelled.
+    assert!(
+        markdown.contains("| H1 after 68 game pairs | +70 [+4, +133] |")
+            && markdown.contains("Elo (A - B), fixed-sample [95%]")
+            && markdown
+                .contains("median-unbiased estimate of the Brownian approximation, +70 [+4, +133]"),
         "{markdown}"
     );
     assert!(

@@ -272,20 +272,54 @@ fn sprt_stops_head_to_head_runs_deterministically() {
     assert!(run(&config, &two, &["--threads", "2"]).status.success());
     assert_eq!(read(&one.join("games.csv")), read(&two.join("games.csv")));
     let pairs = read(&one.join("pairs.csv"));
-    assert!(pairs
-        .lines()
-        .next()
-        .unwrap()
-        .ends_with("sprt_llr,sprt_lower,sprt_upper,sprt_pairs,sprt_result"));
-    assert!(pairs.trim_end().ends_with(",H1"));
+    let column = |pairs: &str, name: &str| -> String {
+        let mut lines = pairs.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let at = header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        row[at].to_string()
+    };
+    assert!(pairs.lines().next().unwrap().ends_with(
+        "sprt_llr,sprt_lower,sprt_upper,sprt_pairs,sprt_result,sprt_elo,sprt_elo_low,sprt_elo_high"
+    ));
+    assert_eq!(column(&pairs, "sprt_result"), "H1");
     let games = read(&one.join("games.csv")).lines().count() - 1;
     assert!(games < 10000 && games.is_multiple_of(2), "{games}");
-    // The LLR crossed the bound at the last pair played, which pairs.csv names.
-    let row: Vec<&str> = pairs.lines().nth(1).unwrap().split(',').collect();
-    assert_eq!(row[row.len() - 2], (games / 2).to_string());
-    let llr: f64 = row[row.len() - 5].parse().unwrap();
-    let upper: f64 = row[row.len() - 3].parse().unwrap();
-    assert!(llr >= upper, "{llr} {upper}");
+    // The LLR crossed the bound in force at the last pair played, which pairs.csv
+    // names; by default that bound is Wald's moved inwards by the overshoot.
+    assert_eq!(column(&pairs, "sprt_pairs"), (games / 2).to_string());
+    let number = |name: &str| -> f64 { column(&pairs, name).parse().unwrap() };
+    let (llr, upper) = (number("sprt_llr"), number("sprt_upper"));
+    assert!(llr >= upper && upper < 2.944, "{llr} {upper}");
+    assert!(read(&one.join("run.toml")).contains("overshoot = true"));
+    // After the H1 stop: the median-unbiased Elo, inside its interval and below the
+    // fixed-sample figure, which the early stop inflates.
+    let (unbiased, low, high) = (
+        number("sprt_elo"),
+        number("sprt_elo_low"),
+        number("sprt_elo_high"),
+    );
+    assert!(
+        low < unbiased && unbiased < high && unbiased < number("elo"),
+        "{pairs}"
+    );
+
+    // overshoot = false: Wald's bounds exactly, and never an earlier stop.
+    let plain = write(
+        dir.path(),
+        "plain.toml",
+        &read(&config).replace("elo1 = 20\n", "elo1 = 20\novershoot = false\n"),
+    );
+    let three = dir.path().join("three");
+    assert!(run(&plain, &three, &[]).status.success());
+    let plain_pairs = read(&three.join("pairs.csv"));
+    assert_eq!(column(&plain_pairs, "sprt_upper"), "2.944");
+    let plain_games = read(&three.join("games.csv")).lines().count() - 1;
+    assert!(plain_games >= games, "{plain_games} {games}");
+    assert!(read(&three.join("run.toml")).contains("overshoot = false"));
 }
 
 #[test]

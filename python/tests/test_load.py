@@ -80,15 +80,18 @@ def test_the_golden_ablation_and_tune_load_as_their_files(cli, tmp_path):
 
 
 def test_an_sprt_that_never_stopped_keeps_its_empty_columns(tmp_path):
-    # The committed SPRT with too few games for it to decide: sprt_pairs stays empty.
+    # The committed SPRT with too few games for it to decide: sprt_pairs and the
+    # median-unbiased Elo (given only after a stop) stay empty.
     out = tmp_path / "sprt"
     results = rl.run(EXPERIMENTS / "sprt-mobility.toml", out=out, games=8, report=False, progress=False)
     assert results.run["status"] == "complete"
     header = (out / "pairs.csv").read_text().splitlines()[0].split(",")
-    assert header[-2:] == ["sprt_pairs", "sprt_result"] and len(header) == 40
+    after_stop = ["sprt_elo", "sprt_elo_low", "sprt_elo_high"]
+    assert header[-5:] == ["sprt_pairs", "sprt_result", *after_stop] and len(header) == 43
     loaded = assert_frames_are_the_files(out)
-    assert len(loaded.pairs.columns) == 40
+    assert len(loaded.pairs.columns) == 43
     assert loaded.pairs["sprt_pairs"].isna().all() and list(loaded.pairs["sprt_result"]) == ["continue"]
+    assert all(loaded.pairs[c].isna().all() for c in after_stop)
 
 
 def even_sprt(games: int) -> dict:

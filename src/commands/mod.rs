@@ -13,6 +13,7 @@ mod play;
 mod position;
 mod recipes;
 mod serve;
+mod sprt_plan;
 mod sweep;
 mod usage;
 
@@ -30,6 +31,7 @@ pub use patterns::{fit_patterns, FitPatternsArgs};
 pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
 pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
 pub use serve::{gtp, nboard, ServeArgs};
+pub use sprt_plan::{sprt_plan, SprtPlanArgs};
 pub use sweep::{sweep, SweepArgs};
 pub use usage::usage_error;
 

@@ -41,10 +41,32 @@ pub struct Sprt {
     /// False-negative rate.
     #[serde(default = "five_percent")]
     pub beta: f64,
+    /// Whether the bounds are corrected for the LLR's overshoot (see
+    /// [`crate::stats::Overshoot`]); `false` gives the plain Wald bounds.
+    #[serde(default = "on")]
+    pub overshoot: bool,
+}
+
+impl Sprt {
+    /// The test as the statistics see it.
+    #[must_use]
+    pub fn design(&self) -> crate::stats::SprtDesign {
+        crate::stats::SprtDesign {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            overshoot: self.overshoot,
+        }
+    }
 }
 
 fn five_percent() -> f64 {
     0.05
+}
+
+fn on() -> bool {
+    true
 }
 
 /// One `[[players]]` entry; `S` is how the strategy is held (spanned when read,

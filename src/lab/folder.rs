@@ -340,7 +340,22 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Vec<String> {
     keys.into_iter()
         .filter(|k| recorded.get(*k) != now.get(*k))
         .map(|k| {
-            if matches!(k.as_str(), "players" | "rules" | "openings" | "sprt") {
+            let overshoot = |t: Option<&toml::Value>| t.and_then(|s| s.get("overshoot")).cloned();
+            let without = |t: Option<&toml::Value>| {
+                t.and_then(toml::Value::as_table).map(|s| {
+                    let mut s = s.clone();
+                    s.remove("overshoot");
+                    s
+                })
+            };
+            if k == "sprt"
+                && without(recorded.get(k)) == without(now.get(k))
+                && overshoot(recorded.get(k)).is_some()
+            {
+                // A run from before the correction existed, or with it set otherwise.
+                let was = overshoot(recorded.get(k)).map_or("-".into(), |v| v.to_string());
+                format!("sprt overshoot = {was} in run.toml but not now (set overshoot = {was} under [sprt] to continue it)")
+            } else if matches!(k.as_str(), "players" | "rules" | "openings" | "sprt") {
                 format!("{k} differs")
             } else {
                 // The two a command line can give again: say how.

@@ -240,9 +240,38 @@ pub struct PairRow {
     /// `H1`, `H0` or `continue`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt_result: Option<String>,
+    /// After an SPRT stopped: the median-unbiased Elo (empty until then; the `elo`
+    /// columns are the fixed-sample figures, biased by the early stop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_elo: Option<String>,
+    /// The lower end of its 95% interval, corrected for the stop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_elo_low: Option<String>,
+    /// The upper end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_elo_high: Option<String>,
 }
 
 impl PairRow {
+    /// Writes the SPRT's estimate after a stop (empty cells without one).
+    pub fn set_sprt_estimate(&mut self, estimate: Option<crate::stats::SprtEstimate>) {
+        let text = |x: Option<f64>| Some(x.map_or(String::new(), |x| format!("{x:.1}")));
+        self.sprt_elo = text(estimate.map(|e| e.elo));
+        self.sprt_elo_low = text(estimate.map(|e| e.low));
+        self.sprt_elo_high = text(estimate.map(|e| e.high));
+    }
+
+    /// After an SPRT stopped: its median-unbiased Elo and corrected 95% interval.
+    #[must_use]
+    pub fn sprt_estimate(&self) -> Option<(f64, f64, f64)> {
+        let number = |s: &Option<String>| s.as_deref()?.parse::<f64>().ok();
+        Some((
+            number(&self.sprt_elo)?,
+            number(&self.sprt_elo_low)?,
+            number(&self.sprt_elo_high)?,
+        ))
+    }
+
     /// The pair's results as counts: every game, and the complete colour-swapped pairs.
     #[must_use]
     pub fn paired(&self) -> crate::stats::Paired {
@@ -446,10 +475,11 @@ impl RunRecord {
         }
     }
 
-    /// Reads `run.toml`.
+    /// Reads `run.toml`. An SPRT recorded before its bounds could be corrected for
+    /// overshoot ran without the correction, and reads so.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
-        toml::from_str(&text).map_err(|e| {
+        let mut record: Self = toml::from_str(&text).map_err(|e| {
             let message: Vec<&str> = e
                 .message()
                 .lines()
@@ -461,7 +491,12 @@ impl RunRecord {
                 path.display(),
                 message.join(": ")
             ))
-        })
+        })?;
+        if let Some(toml::Value::Table(sprt)) = record.experiment.get_mut("sprt") {
+            sprt.entry("overshoot")
+                .or_insert(toml::Value::Boolean(false));
+        }
+        Ok(record)
     }
 }
 

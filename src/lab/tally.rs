@@ -4,7 +4,10 @@
 use super::experiment::Experiment;
 use super::rows::{PairRow, StandingRow, Status};
 use super::schedule::Slot;
-use crate::stats::{bradley_terry, sprt_bounds, Moments, Paired, Pentanomial, Trinomial, Z95};
+use crate::stats::{
+    bradley_terry, median_unbiased, Moments, Paired, Pentanomial, SprtWatch, Trinomial, Verdict,
+    Z95,
+};
 
 /// One pair's results from its first player's (A's) point of view.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +61,16 @@ impl PairTally {
     }
 }
 
+/// The SPRT's columns of a `pairs.csv` row.
+struct SprtColumns {
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    crossed: String,
+    verdict: &'static str,
+    estimate: Option<crate::stats::SprtEstimate>,
+}
+
 /// Everything counted so far, in game order.
 #[derive(Clone, Debug)]
 pub struct Tallies {
@@ -67,6 +80,8 @@ pub struct Tallies {
     pub sprt_done: Option<Status>,
     /// The game pairs after which the SPRT's LLR crossed a bound.
     pub sprt_pairs: Option<u64>,
+    /// The SPRT's running state (its overshoot correction follows the LLR's path).
+    pub sprt_watch: SprtWatch,
 }
 
 impl Tallies {
@@ -77,6 +92,7 @@ impl Tallies {
             pairs: vec![PairTally::default(); pairs],
             sprt_done: None,
             sprt_pairs: None,
+            sprt_watch: SprtWatch::default(),
         }
     }
 
@@ -100,13 +116,11 @@ impl Tallies {
         tally.record(a_black, a_margin);
         if let (Some(sprt), None) = (experiment.sprt, self.sprt_done) {
             if !a_black {
-                let llr = tally.penta.llr(sprt.elo0, sprt.elo1);
-                let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
-                if llr >= upper {
-                    self.sprt_done = Some(Status::SprtAcceptedH1);
-                } else if llr <= lower {
-                    self.sprt_done = Some(Status::SprtAcceptedH0);
-                }
+                let (_, verdict) = self.sprt_watch.judge(&sprt.design(), &tally.penta);
+                self.sprt_done = verdict.map(|v| match v {
+                    Verdict::H1 => Status::SprtAcceptedH1,
+                    Verdict::H0 => Status::SprtAcceptedH0,
+                });
                 if self.sprt_done.is_some() {
                     self.sprt_pairs = Some(tally.penta.pairs());
                 }
@@ -138,23 +152,30 @@ impl Tallies {
                 };
                 let (margin_low, margin_high) = margin.interval95();
                 let sprt = experiment.sprt.map(|sprt| {
-                    let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+                    let design = sprt.design();
+                    let (lower, upper) = self.sprt_watch.bounds(&design);
                     let verdict = match self.sprt_done {
-                        Some(Status::SprtAcceptedH1) => "H1",
-                        Some(Status::SprtAcceptedH0) => "H0",
-                        _ => "continue",
+                        Some(Status::SprtAcceptedH1) => Some(Verdict::H1),
+                        Some(Status::SprtAcceptedH0) => Some(Verdict::H0),
+                        _ => None,
                     };
                     let crossed = self.sprt_pairs.map_or(String::new(), |p| p.to_string());
-                    (
-                        t.penta.llr(sprt.elo0, sprt.elo1),
+                    // After a stop, the Elo that corrects for stopping early.
+                    let estimate = verdict.and_then(|v| median_unbiased(&design, &t.penta, v));
+                    SprtColumns {
+                        llr: t.penta.llr(sprt.elo0, sprt.elo1),
                         lower,
                         upper,
                         crossed,
-                        verdict,
-                    )
+                        verdict: verdict.map_or("continue", |v| match v {
+                            Verdict::H1 => "H1",
+                            Verdict::H0 => "H0",
+                        }),
+                        estimate,
+                    }
                 });
                 let [penta_0, penta_1, penta_2, penta_3, penta_4] = t.penta.0;
-                PairRow {
+                let mut row = PairRow {
                     player_a: experiment.players[a].name.clone(),
                     player_b: experiment.players[b].name.clone(),
                     games: t.all.games(),
@@ -190,12 +211,19 @@ impl Tallies {
                     penta_2,
                     penta_3,
                     penta_4,
-                    sprt_llr: sprt.as_ref().map(|s| s.0),
-                    sprt_lower: sprt.as_ref().map(|s| s.1),
-                    sprt_upper: sprt.as_ref().map(|s| s.2),
-                    sprt_pairs: sprt.as_ref().map(|s| s.3.clone()),
-                    sprt_result: sprt.as_ref().map(|s| s.4.to_string()),
+                    sprt_llr: sprt.as_ref().map(|s| s.llr),
+                    sprt_lower: sprt.as_ref().map(|s| s.lower),
+                    sprt_upper: sprt.as_ref().map(|s| s.upper),
+                    sprt_pairs: sprt.as_ref().map(|s| s.crossed.clone()),
+                    sprt_result: sprt.as_ref().map(|s| s.verdict.to_string()),
+                    sprt_elo: None,
+                    sprt_elo_low: None,
+                    sprt_elo_high: None,
+                };
+                if let Some(s) = &sprt {
+                    row.set_sprt_estimate(s.estimate);
                 }
+                row
             })
             .collect()
     }

@@ -358,6 +358,7 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
                      results: &Results| {
     let h = &results.history.llr;
     let (lower, upper) = results.history.bounds.unwrap_or((-3.0, 3.0));
+    let corrected = !results.history.in_force.is_empty();
     let pairs = h.last().map_or(1, |p| p.0).max(1);
     let low = h.iter().map(|p| p.1).fold(lower, f64::min) - 0.5;
     let high = h.iter().map(|p| p.1).fold(upper, f64::max) + 0.5;
@@ -366,17 +367,19 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
         let at: u64 = p.sprt_pairs.as_deref()?.parse().ok()?;
         Some((at, p.sprt_llr?, p.sprt_result.clone()?))
     });
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!(
-                "SPRT: exact pentanomial log-likelihood ratio, bounds {lower:.2} and {upper:.2}"
+    let mut chart =
+        ChartBuilder::on(root)
+            .caption(
+                format!(
+                "SPRT: exact pentanomial log-likelihood ratio, bounds {lower:.2} and {upper:.2}{}",
+                if corrected { " (thick: corrected for overshoot)" } else { "" }
             ),
-            (FONT, 20),
-        )
-        .margin(14)
-        .x_label_area_size(46)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0u64..pairs, low..high)?;
+                (FONT, 20),
+            )
+            .margin(14)
+            .x_label_area_size(46)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0u64..pairs, low..high)?;
     chart
         .configure_mesh()
         .x_desc("colour-swapped game pairs")
@@ -390,9 +393,10 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
         BLUE.stroke_width(2),
     ))?;
     for (bound, colour, name) in [(upper, GREEN, "H1"), (lower, RED, "H0")] {
+        // Corrected bounds move inwards with the LLR's jumps: the nominal ones thin.
         chart.draw_series(LineSeries::new(
             vec![(0, bound), (pairs, bound)],
-            colour.stroke_width(2),
+            colour.stroke_width(if corrected { 1 } else { 2 }),
         ))?;
         chart.draw_series(std::iter::once(
             EmptyElement::at((0, bound))
@@ -404,6 +408,17 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
                         .color(&colour)
                         .pos(Pos::new(HPos::Left, VPos::Bottom)),
                 ),
+        ))?;
+    }
+    if corrected {
+        let path = &results.history.in_force;
+        chart.draw_series(LineSeries::new(
+            path.iter().map(|p| (p.0, p.2)),
+            GREEN.stroke_width(2),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            path.iter().map(|p| (p.0, p.1)),
+            RED.stroke_width(2),
         ))?;
     }
     if let Some((at, llr, verdict)) = crossed {

@@ -8,7 +8,7 @@ use crate::lab::games_file;
 use crate::lab::rows::{read_csv, CostRow, RunRecord, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::lab::GameRecord;
-use crate::stats::{sprt_bounds, Pentanomial};
+use crate::stats::{Pentanomial, SprtWatch};
 use std::path::{Path, PathBuf};
 
 /// A head-to-head run's history, sampled: (games, score, low, high) and (pairs, LLR).
@@ -19,8 +19,11 @@ pub struct History {
     pub score: Vec<(u64, f64, f64, f64)>,
     /// The SPRT log-likelihood ratio after each sampled pair count.
     pub llr: Vec<(u64, f64)>,
-    /// The SPRT bounds (lower, upper), when an SPRT ran.
+    /// The SPRT's nominal bounds (lower, upper), when an SPRT ran.
     pub bounds: Option<(f64, f64)>,
+    /// The bounds in force after each sampled pair count, when they are corrected
+    /// for overshoot: (pairs, lower, upper).
+    pub in_force: Vec<(u64, f64, f64)>,
 }
 
 /// Everything a report shows.
@@ -169,21 +172,20 @@ impl Results {
         };
         let head_to_head =
             experiment.get("format").and_then(toml::Value::as_str) == Some("head-to-head");
-        let sprt = experiment
+        let sprt: Option<crate::lab::Sprt> = experiment
             .get("sprt")
-            .and_then(toml::Value::as_table)
-            .and_then(|s| {
-                let f = |k: &str| {
-                    s.get(k)
-                        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
-                };
-                Some((f("elo0")?, f("elo1")?, f("alpha")?, f("beta")?))
-            });
+            .and_then(|s| s.clone().try_into().ok());
+        let design = sprt.map(|s| s.design());
+        let mut watch = SprtWatch::default();
+        let mut pairs = pairs;
+        if let Some(design) = &design {
+            fill_in_the_estimate(&mut pairs, design);
+        }
 
         // One pass over games.csv: margins per pair, and the head-to-head history.
         let mut margins = vec![Vec::new(); pairs.len()];
         let mut history = History {
-            bounds: sprt.map(|(_, _, a, b)| sprt_bounds(a, b)),
+            bounds: design.map(|d| d.bounds()),
             ..History::default()
         };
         let mut penta = Pentanomial::default();
@@ -248,9 +250,15 @@ impl Results {
                             let s = penta.interval95();
                             history.score.push((games, s.mean, s.low, s.high));
                         }
-                        if let Some((elo0, elo1, _, _)) = sprt {
+                        if let Some(design) = &design {
+                            // Every pair, as the run judged it: the correction follows the path.
+                            let (llr, _) = watch.judge(design, &penta);
                             if games.is_multiple_of(2 * step) || games == total {
-                                history.llr.push((penta.pairs(), penta.llr(elo0, elo1)));
+                                history.llr.push((penta.pairs(), llr));
+                                if design.overshoot {
+                                    let (lower, upper) = watch.bounds(design);
+                                    history.in_force.push((penta.pairs(), lower, upper));
+                                }
                             }
                         }
                     }
@@ -304,5 +312,19 @@ impl Results {
     #[must_use]
     pub fn is_head_to_head(&self) -> bool {
         self.setting("format") == "head-to-head"
+    }
+}
+
+/// A pairs.csv written before the median-unbiased Elo existed: worked out from the
+/// row's own counts, so an old SPRT folder's report shows it too.
+fn fill_in_the_estimate(pairs: &mut [PairRow], design: &crate::stats::SprtDesign) {
+    use crate::stats::{median_unbiased, Verdict};
+    for p in pairs.iter_mut().filter(|p| p.sprt_elo.is_none()) {
+        let verdict = match p.sprt_result.as_deref() {
+            Some("H1") => Verdict::H1,
+            Some("H0") => Verdict::H0,
+            _ => continue,
+        };
+        p.set_sprt_estimate(median_unbiased(design, &p.paired().pairs, verdict));
     }
 }

@@ -85,9 +85,29 @@ fn statistics(results: &Results) -> Vec<String> {
                 .and_then(|s| s.get(key))
                 .map_or("-".into(), ToString::to_string)
         };
+        let corrected = results
+            .experiment
+            .get("sprt")
+            .and_then(|s| s.get("overshoot"))
+            .and_then(toml::Value::as_bool)
+            == Some(true);
+        let bounds = if corrected {
+            "bounds in force (the Wald bounds moved inwards by the expected overshoot of the LLR's jumps, Siegmund's correction)"
+        } else {
+            "the Wald bounds (not corrected for overshoot)"
+        };
+        let after = p.sprt_estimate().map_or(String::new(), |(e, l, h)| {
+            format!(
+                " After the stop, the Elo is the median-unbiased estimate of the Brownian approximation, {}, \
+                 with its 95% interval corrected for stopping early; the fixed-sample figure beside it, {}, \
+                 is biased towards the verdict.",
+                crate::numbers::elo_interval(e, l, h),
+                super::elo_interval(p.elo, p.elo_low, p.elo_high)
+            )
+        });
         lines.push(format!(
             "SPRT ({} vs {}): the exact pentanomial generalised likelihood ratio of elo1 = {} against elo0 = {} (alpha {}, beta {}), \
-             over {} game pairs: LLR {} with bounds [{}, {}]: {}.",
+             over {} game pairs: LLR {} with {bounds} [{}, {}]: {}.{after}",
             p.player_a,
             p.player_b,
             setting("elo1"),
@@ -248,6 +268,12 @@ fn pairs(results: &Results) -> Table {
     if sprt {
         header.extend(["SPRT LLR [bounds]", "SPRT"]);
     }
+    // After a stop, the fixed-sample Elo is biased by it: both, labelled.
+    let stopped = results.pairs.iter().any(|p| p.sprt_estimate().is_some());
+    if stopped {
+        header[5] = "Elo (A - B), fixed-sample [95%]";
+        header.push("Elo (A - B), median-unbiased after the SPRT [95%]");
+    }
     let signed = |x: f64| crate::numbers::signed(x, 1);
     let rows = results
         .pairs
@@ -278,6 +304,11 @@ fn pairs(results: &Results) -> Table {
                     _ => "-".into(),
                 });
                 row.push(sprt_cell(p));
+            }
+            if stopped {
+                row.push(p.sprt_estimate().map_or("-".into(), |(e, l, h)| {
+                    crate::numbers::elo_interval(e, l, h)
+                }));
             }
             row
         })

@@ -1,6 +1,6 @@
 //! Statistics of game results: pure functions, and counts that add up so rayon can reduce them.
 //!
-//! Formulas (the ones chess testing frameworks use, see the README's "Statistics"):
+//! Formulas (the ones chess testing frameworks use, see `docs/statistics.md`):
 //! - Elo from a score s: `-400 log10(1/s - 1)`.
 //! - Trinomial: each game scores 1, 1/2 or 0. Pentanomial: colour-swapped game
 //!   pairs score 0, 1/2, 1, 3/2 or 2 (normalised to 0, 1/4, ..., 1); the pair is
@@ -14,7 +14,9 @@
 //! - SPRT: the exact generalised log-likelihood ratio
 //!   `LLR = sum_i n_i (ln p1_i - ln p0_i)` of the two fits at s0 = s(elo0) and
 //!   s1 = s(elo1), n the regularised counts; bounds `ln(beta / (1 - alpha))` and
-//!   `ln((1 - beta) / alpha)`. The older normal approximation
+//!   `ln((1 - beta) / alpha)`, moved inwards by the dynamic overshoot correction
+//!   unless it is turned off; after a stop, the median-unbiased Elo of the Brownian
+//!   approximation (see [`sequential`](self) and `docs/statistics.md`). The older normal approximation
 //!   `N (s1 - s0) (2 m - s0 - s1) / (2 v)` stays available as
 //!   [`Pentanomial::llr_normal_approximation`].
 //! - Score intervals: Wilson's score interval generalised to these outcomes: the
@@ -29,9 +31,18 @@
 mod counts;
 mod fit;
 mod ratings;
+mod sequential;
+mod simulation;
 
 pub use counts::{Moments, Pentanomial, Trinomial};
 pub use ratings::{bradley_terry, bradley_terry_covariance, RatingFit, BRADLEY_TERRY_PRIOR_GAMES};
+pub use sequential::{
+    median_unbiased, pairs_from_draw_ratio, plan, Brownian, Overshoot, PlanPoint, SprtDesign,
+    SprtEstimate, SprtWatch, Verdict, ELO_RANGE,
+};
+pub use simulation::{
+    pairs_of_independent_games, simulate, summarise, SimulatedTest, SimulationSummary,
+};
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -229,5 +240,7 @@ pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
+#[cfg(test)]
+mod sequential_tests;
 #[cfg(test)]
 mod tests;

@@ -477,6 +477,23 @@ impl Comparison {
             )
         });
         lines.push(self.anchor.note.clone());
+        for (side, name) in [(&self.a, "A"), (&self.b, "B")] {
+            for p in &side.pairs {
+                if let Some((e, l, h)) = p.sprt_estimate() {
+                    lines.push(format!(
+                        "{name} stopped on an SPRT ({} after {} game pairs), so its ratings are fixed-sample figures biased \
+                         towards that verdict: the median-unbiased Elo of {} against {} is {} (95%, corrected for the stop; \
+                         fixed-sample {}).",
+                        p.sprt_result.as_deref().unwrap_or("-"),
+                        p.sprt_pairs.as_deref().unwrap_or("-"),
+                        p.player_a,
+                        p.player_b,
+                        elo_interval(e, l, h),
+                        interval(p.elo, p.elo_low, p.elo_high)
+                    ));
+                }
+            }
+        }
         lines.push(
             "Ratings are each run's Bradley-Terry fit (standings.csv), refitted from pairs.csv for the covariance of \
              its ratings and shifted so the anchor's mean is 0; a shifted rating's standard error is that of the \

@@ -9,5 +9,6 @@ pub mod compare;
 pub mod compare_anchor;
 pub mod openings;
 pub mod patterns;
+pub mod sprt_plan;
 pub mod sweep;
 pub mod tune;

@@ -44,11 +44,15 @@ pub fn folder(out: &Path, opponent: &str) -> PathBuf {
 #[must_use]
 pub fn verdict(opponent: &str, pair: &PairRow, status: Status) -> String {
     let nan = f64::NAN;
-    let (elo, low, high) = (
+    let fixed = (
         pair.elo.unwrap_or(nan),
         pair.elo_low.unwrap_or(nan),
         pair.elo_high.unwrap_or(nan),
     );
+    // After an SPRT stop the fixed-sample interval is biased by the stop: the
+    // verdict rests on the corrected one.
+    let stopped = pair.sprt_estimate();
+    let (_, low, high) = stopped.unwrap_or(fixed);
     let verdict = if low > 0.0 {
         "significant gain: the 95% interval is entirely above 0"
     } else if high < 0.0 {
@@ -72,8 +76,20 @@ pub fn verdict(opponent: &str, pair: &PairRow, status: Status) -> String {
     } else {
         format!("{} games", pair.games)
     };
+    let (elo, fixed_low, fixed_high) = fixed;
+    let unbiased = stopped.map_or(String::new(), |(e, l, h)| {
+        format!(
+            ", median-unbiased Elo {} (corrected for the stop)",
+            elo_interval(e, l, h)
+        )
+    });
+    let label = if stopped.is_some() {
+        "fixed-sample "
+    } else {
+        ""
+    };
     format!(
-        "tuned vs {opponent}: {} games, {}/{}/{}, score {:.1}% [{:.1}%, {:.1}%], Elo {} ({model}, 95%, {sample}){sprt}: {verdict}",
+        "tuned vs {opponent}: {} games, {}/{}/{}, score {:.1}% [{:.1}%, {:.1}%], {label}Elo {} ({model}, 95%, {sample}){sprt}{unbiased}: {verdict}",
         pair.games,
         pair.wins,
         pair.draws,
@@ -81,7 +97,7 @@ pub fn verdict(opponent: &str, pair: &PairRow, status: Status) -> String {
         100.0 * pair.score.unwrap_or(nan),
         100.0 * pair.score_low.unwrap_or(nan),
         100.0 * pair.score_high.unwrap_or(nan),
-        elo_interval(elo, low, high),
+        elo_interval(elo, fixed_low, fixed_high),
     )
 }
 
@@ -146,6 +162,7 @@ pub fn validate(
                 elo1: tune.validation_elo1,
                 alpha: 0.05,
                 beta: 0.05,
+                overshoot: true,
             });
         }
         let experiment = builder.build()?;

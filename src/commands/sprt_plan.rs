@@ -1,0 +1,76 @@
+//! `sprt-plan`: the command-line options of sizing an SPRT, turned into the study's options.
+
+use crate::error::{Error, Result};
+use crate::stats::SprtDesign;
+use crate::studies::sprt_plan::{run, PlanBase, PlanOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `reversi-lab sprt-plan`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SprtPlanArgs {
+    /// Elo under H0.
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo under H1.
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// False-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// False-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// The share of drawn games between equal players (games independent).
+    #[arg(long, conflicts_with = "from", default_value_t = 0.0)]
+    pub draw_ratio: f64,
+    /// Take the draw ratio and the pair variance from an earlier run's results folder.
+    #[arg(long, value_name = "RESULTS_DIR")]
+    pub from: Option<PathBuf>,
+    /// Also write sprt-plan.csv and charts sprt-plan.{png,svg} to this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an earlier plan in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Prints the plan's basis and table; writes its files with `--out`.
+pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(dir) = &args.out {
+        let earlier = dir.join("sprt-plan.csv");
+        if earlier.exists() && !args.force {
+            return Err(Error::input(format!(
+                "{} already holds a plan ({}): pass --force to replace it, or choose another --out",
+                dir.display(),
+                earlier.display()
+            )));
+        }
+    }
+    let plan = run(&PlanOptions {
+        design: SprtDesign {
+            elo0: args.elo0,
+            elo1: args.elo1,
+            alpha: args.alpha,
+            beta: args.beta,
+            overshoot: true,
+        },
+        base: args
+            .from
+            .clone()
+            .map_or(PlanBase::DrawRatio(args.draw_ratio), PlanBase::Results),
+        out: args.out.clone(),
+    })?;
+    let write = |e: std::io::Error| Error::io_during("write", "standard output", e);
+    writeln!(out, "{}\n\n{}", plan.basis(), plan.table()).map_err(write)?;
+    if let Some(chart) = &plan.chart {
+        writeln!(
+            out,
+            "Wrote {} and {}",
+            chart.png.display(),
+            chart.svg.display()
+        )
+        .map_err(write)?;
+    }
+    Ok(())
+}

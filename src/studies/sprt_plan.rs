@@ -1,0 +1,300 @@
+//! `sprt-plan`: sizing an SPRT before running it. Its options, the plan (pass
+//! probability and expected game pairs by true Elo, from the Brownian approximation),
+//! its rows, its table and its chart.
+
+use crate::chart::{both, register_fonts, tick, Chart, FONT};
+use crate::error::{Error, Result};
+use crate::lab::folder::write_atomically;
+use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow};
+use crate::stats::{pairs_from_draw_ratio, plan, PlanPoint, SprtDesign};
+use plotters::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Where the shape of the results comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanBase {
+    /// Two independent games at equal strength drawing this share of the time.
+    DrawRatio(f64),
+    /// The colour-swapped game pairs of an earlier run's `pairs.csv` (its draw ratio
+    /// and its pair variance, the correlation of a pair's games included).
+    Results(PathBuf),
+}
+
+/// What `sprt-plan` is asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanOptions {
+    /// The test.
+    pub design: SprtDesign,
+    /// The shape of the results.
+    pub base: PlanBase,
+    /// Where to write `sprt-plan.csv` and the chart (none: the table only).
+    pub out: Option<PathBuf>,
+}
+
+/// One row of `sprt-plan.csv`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlanRow {
+    /// The true Elo difference.
+    #[serde(serialize_with = "decimals::two")]
+    pub elo: Option<f64>,
+    /// The chance the test accepts H1.
+    #[serde(serialize_with = "decimals::four")]
+    pub pass_probability: Option<f64>,
+    /// The expected colour-swapped game pairs until it stops.
+    #[serde(serialize_with = "decimals::one")]
+    pub expected_pairs: Option<f64>,
+    /// The expected games (twice the pairs).
+    #[serde(serialize_with = "decimals::one")]
+    pub expected_games: Option<f64>,
+}
+
+/// A plan: what it rests on and its points.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The options it answers.
+    pub options: PlanOptions,
+    /// The pair frequencies used (0 to 2 points).
+    pub frequencies: [f64; 5],
+    /// The points, by rising Elo.
+    pub points: Vec<PlanPoint>,
+    /// The chart, when written.
+    pub chart: Option<Chart>,
+}
+
+/// The true Elos a plan shows: from a step below elo0 to a step above elo1 in
+/// quarters of the hypotheses' distance.
+#[must_use]
+pub fn grid(design: &SprtDesign) -> Vec<f64> {
+    let step = (design.elo1 - design.elo0) / 4.0;
+    (-4..=8)
+        .map(|i| design.elo0 + f64::from(i) * step)
+        .collect()
+}
+
+/// Checks the design as a run's `[sprt]` is checked.
+fn check(design: &SprtDesign) -> Result<()> {
+    if design.elo0.partial_cmp(&design.elo1) != Some(std::cmp::Ordering::Less) {
+        return Err(Error::input(format!(
+            "--elo0 {} must be below --elo1 {}",
+            design.elo0, design.elo1
+        )));
+    }
+    if design.elo0.abs() > 1000.0 || design.elo1.abs() > 1000.0 {
+        return Err(Error::input(
+            "--elo0 and --elo1 must lie within +/-1000 Elo",
+        ));
+    }
+    for (key, value) in [("alpha", design.alpha), ("beta", design.beta)] {
+        if !(value > 0.0 && value < 0.5) {
+            return Err(Error::input(format!(
+                "--{key} {value} is out of range: use a rate between 0 and 0.5, such as 0.05"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The pooled game pairs of a results folder, as frequencies.
+fn pairs_of(dir: &Path) -> Result<[f64; 5]> {
+    let path = dir.join("pairs.csv");
+    if !path.is_file() {
+        return Err(Error::input(format!(
+            "--from {}: no pairs.csv there: give the folder of a finished run",
+            dir.display()
+        )));
+    }
+    let rows: Vec<PairRow> = read_rows(&path)?;
+    let mut counts = [0u64; 5];
+    for row in &rows {
+        for (c, p) in counts.iter_mut().zip(row.paired().pairs.0) {
+            *c += p;
+        }
+    }
+    if counts.iter().sum::<u64>() < 2 {
+        return Err(Error::input(format!(
+            "--from {}: its pairs.csv has fewer than 2 colour-swapped game pairs to take a shape from: use --draw-ratio instead",
+            dir.display()
+        )));
+    }
+    Ok(counts.map(|c| c as f64))
+}
+
+/// Makes the plan, and writes its CSV and chart when `out` is given.
+pub fn run(options: &PlanOptions) -> Result<Plan> {
+    check(&options.design)?;
+    let frequencies = match &options.base {
+        PlanBase::DrawRatio(d) if !(0.0..1.0).contains(d) => {
+            return Err(Error::input(format!(
+            "--draw-ratio {d} is out of range: use a share of drawn games in [0, 1), such as 0.3"
+        )))
+        }
+        PlanBase::DrawRatio(d) => pairs_from_draw_ratio(*d),
+        PlanBase::Results(dir) => pairs_of(dir)?,
+    };
+    let total: f64 = frequencies.iter().sum();
+    let frequencies = frequencies.map(|c| c / total);
+    let points = plan(&options.design, &frequencies, &grid(&options.design));
+    let mut plan = Plan {
+        options: options.clone(),
+        frequencies,
+        points,
+        chart: None,
+    };
+    if let Some(out) = &options.out {
+        std::fs::create_dir_all(out).map_err(|e| Error::io_during("create", out, e))?;
+        let rows: Vec<PlanRow> = plan.points.iter().map(row).collect();
+        let path = out.join("sprt-plan.csv");
+        write_atomically(&path, &csv_bytes(&rows, &path)?)?;
+        plan.chart = Some(chart(&plan, out)?);
+    }
+    Ok(plan)
+}
+
+fn row(p: &PlanPoint) -> PlanRow {
+    PlanRow {
+        elo: Some(p.elo),
+        pass_probability: Some(p.pass_probability),
+        expected_pairs: Some(p.expected_pairs),
+        expected_games: Some(2.0 * p.expected_pairs),
+    }
+}
+
+impl Plan {
+    /// What the plan rests on, in one line.
+    #[must_use]
+    pub fn basis(&self) -> String {
+        let d = &self.options.design;
+        let f = &self.frequencies;
+        let mean = (0..5).map(|k| f[k] * k as f64 / 4.0).sum::<f64>();
+        let variance = (0..5)
+            .map(|k| f[k] * (k as f64 / 4.0 - mean).powi(2))
+            .sum::<f64>();
+        let source = match &self.options.base {
+            PlanBase::DrawRatio(r) => {
+                format!("independent games drawing {:.1}% of the time", 100.0 * r)
+            }
+            PlanBase::Results(dir) => format!("the game pairs of {}", dir.display()),
+        };
+        format!(
+            "SPRT elo0 = {}, elo1 = {}, alpha = {}, beta = {}: pass probability and expected length by true Elo, \
+             from the Brownian approximation of the exact pentanomial LLR, for {source} \
+             (pair outcomes 0 to 2 points: {}; pair score variance {variance:.4}). The overshoot correction keeps a run close to these figures.",
+            d.elo0,
+            d.elo1,
+            d.alpha,
+            d.beta,
+            f.iter()
+                .map(|x| format!("{:.1}%", 100.0 * x))
+                .collect::<Vec<_>>()
+                .join(" / "),
+        )
+    }
+
+    /// The table as Markdown.
+    #[must_use]
+    pub fn table(&self) -> String {
+        let mut text = String::from(
+            "| true Elo | pass probability | expected game pairs | expected games |\n|---|---|---|---|\n",
+        );
+        for p in &self.points {
+            text.push_str(&format!(
+                "| {} | {:.1}% | {:.0} | {:.0} |\n",
+                crate::numbers::signed(p.elo, 2),
+                100.0 * p.pass_probability,
+                p.expected_pairs,
+                2.0 * p.expected_pairs
+            ));
+        }
+        text
+    }
+}
+
+fn chart(plan: &Plan, dir: &Path) -> Result<Chart> {
+    register_fonts();
+    let d = plan.options.design;
+    let title = format!("SPRT plan: elo0 {} elo1 {}", d.elo0, d.elo1);
+    let points = &plan.points;
+    let (x0, x1) = (points[0].elo, points[points.len() - 1].elo);
+    let longest = points.iter().map(|p| p.expected_pairs).fold(1.0, f64::max);
+    both!(dir, "sprt-plan", &title, (1000, 760), |root| {
+        (|| -> std::result::Result<(), String> {
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let (top, bottom) = root.split_vertically(380);
+            let mut pass = ChartBuilder::on(&top)
+                .caption(
+                    format!(
+                        "Pass probability (accepting H1) by true Elo: elo0 {}, elo1 {}, alpha {}, beta {}",
+                        d.elo0, d.elo1, d.alpha, d.beta
+                    ),
+                    (FONT, 18),
+                )
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, 0.0..1.0)
+                .map_err(|e| e.to_string())?;
+            pass.configure_mesh()
+                .x_desc("true Elo")
+                .y_desc("pass probability")
+                .x_label_formatter(&|x| tick(*x))
+                .y_label_formatter(&|y| tick(*y))
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 15))
+                .draw()
+                .map_err(|e| e.to_string())?;
+            pass.draw_series(LineSeries::new(
+                points.iter().map(|p| (p.elo, p.pass_probability)),
+                BLUE.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?;
+            pass.draw_series(
+                points
+                    .iter()
+                    .map(|p| Circle::new((p.elo, p.pass_probability), 3, BLUE.filled())),
+            )
+            .map_err(|e| e.to_string())?;
+            for (elo, colour) in [(d.elo0, RED), (d.elo1, GREEN)] {
+                pass.draw_series(LineSeries::new(
+                    vec![(elo, 0.0), (elo, 1.0)],
+                    colour.stroke_width(1),
+                ))
+                .map_err(|e| e.to_string())?;
+            }
+            let mut length = ChartBuilder::on(&bottom)
+                .caption(
+                    "Expected colour-swapped game pairs until the test stops",
+                    (FONT, 18),
+                )
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, 0.0..longest * 1.08)
+                .map_err(|e| e.to_string())?;
+            length
+                .configure_mesh()
+                .x_desc("true Elo")
+                .y_desc("game pairs")
+                .x_label_formatter(&|x| tick(*x))
+                .y_label_formatter(&|y| tick(*y))
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 15))
+                .draw()
+                .map_err(|e| e.to_string())?;
+            length
+                .draw_series(LineSeries::new(
+                    points.iter().map(|p| (p.elo, p.expected_pairs)),
+                    BLUE.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?;
+            length
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.elo, p.expected_pairs), 3, BLUE.filled())),
+                )
+                .map_err(|e| e.to_string())?;
+            root.present().map_err(|e| e.to_string())
+        })()
+    })
+}
