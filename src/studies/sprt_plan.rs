@@ -217,84 +217,68 @@ fn chart(plan: &Plan, dir: &Path) -> Result<Chart> {
     let points = &plan.points;
     let (x0, x1) = (points[0].elo, points[points.len() - 1].elo);
     let longest = points.iter().map(|p| p.expected_pairs).fold(1.0, f64::max);
+    let pass: Vec<(f64, f64)> = points.iter().map(|p| (p.elo, p.pass_probability)).collect();
+    let pairs: Vec<(f64, f64)> = points.iter().map(|p| (p.elo, p.expected_pairs)).collect();
+    let panels = [
+        (
+            format!(
+                "Pass probability (accepting H1) by true Elo: elo0 {}, elo1 {}, alpha {}, beta {}",
+                d.elo0, d.elo1, d.alpha, d.beta
+            ),
+            "pass probability",
+            1.0,
+            pass,
+        ),
+        (
+            "Expected colour-swapped game pairs until the test stops".to_string(),
+            "game pairs",
+            longest * 1.08,
+            pairs,
+        ),
+    ];
     both!(dir, "sprt-plan", &title, (1000, 760), |root| {
         (|| -> std::result::Result<(), String> {
-            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let fail = |e: &dyn std::fmt::Display| e.to_string();
+            root.fill(&WHITE).map_err(|e| fail(&e))?;
             let (top, bottom) = root.split_vertically(380);
-            let mut pass = ChartBuilder::on(&top)
-                .caption(
-                    format!(
-                        "Pass probability (accepting H1) by true Elo: elo0 {}, elo1 {}, alpha {}, beta {}",
-                        d.elo0, d.elo1, d.alpha, d.beta
-                    ),
-                    (FONT, 18),
-                )
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(60)
-                .build_cartesian_2d(x0..x1, 0.0..1.0)
-                .map_err(|e| e.to_string())?;
-            pass.configure_mesh()
-                .x_desc("true Elo")
-                .y_desc("pass probability")
-                .x_label_formatter(&|x| tick(*x))
-                .y_label_formatter(&|y| tick(*y))
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 15))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            pass.draw_series(LineSeries::new(
-                points.iter().map(|p| (p.elo, p.pass_probability)),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(|e| e.to_string())?;
-            pass.draw_series(
-                points
-                    .iter()
-                    .map(|p| Circle::new((p.elo, p.pass_probability), 3, BLUE.filled())),
-            )
-            .map_err(|e| e.to_string())?;
-            for (elo, colour) in [(d.elo0, RED), (d.elo1, GREEN)] {
-                pass.draw_series(LineSeries::new(
-                    vec![(elo, 0.0), (elo, 1.0)],
-                    colour.stroke_width(1),
-                ))
-                .map_err(|e| e.to_string())?;
+            for ((caption, y_desc, y_max, values), area) in panels.iter().zip([&top, &bottom]) {
+                let mut chart = ChartBuilder::on(area)
+                    .caption(caption, (FONT, 18))
+                    .margin(12)
+                    .x_label_area_size(40)
+                    .y_label_area_size(60)
+                    .build_cartesian_2d(x0..x1, 0.0..*y_max)
+                    .map_err(|e| fail(&e))?;
+                chart
+                    .configure_mesh()
+                    .x_desc("true Elo")
+                    .y_desc(*y_desc)
+                    .x_label_formatter(&|x| tick(*x))
+                    .y_label_formatter(&|y| tick(*y))
+                    .label_style((FONT, 13))
+                    .axis_desc_style((FONT, 15))
+                    .draw()
+                    .map_err(|e| fail(&e))?;
+                chart
+                    .draw_series(LineSeries::new(
+                        values.iter().copied(),
+                        BLUE.stroke_width(2),
+                    ))
+                    .map_err(|e| fail(&e))?;
+                chart
+                    .draw_series(values.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))
+                    .map_err(|e| fail(&e))?;
+                // The hypotheses, where the pass probability is alpha and 1 - beta.
+                for (elo, colour) in [(d.elo0, RED), (d.elo1, GREEN)] {
+                    chart
+                        .draw_series(LineSeries::new(
+                            vec![(elo, 0.0), (elo, *y_max)],
+                            colour.stroke_width(1),
+                        ))
+                        .map_err(|e| fail(&e))?;
+                }
             }
-            let mut length = ChartBuilder::on(&bottom)
-                .caption(
-                    "Expected colour-swapped game pairs until the test stops",
-                    (FONT, 18),
-                )
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(60)
-                .build_cartesian_2d(x0..x1, 0.0..longest * 1.08)
-                .map_err(|e| e.to_string())?;
-            length
-                .configure_mesh()
-                .x_desc("true Elo")
-                .y_desc("game pairs")
-                .x_label_formatter(&|x| tick(*x))
-                .y_label_formatter(&|y| tick(*y))
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 15))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            length
-                .draw_series(LineSeries::new(
-                    points.iter().map(|p| (p.elo, p.expected_pairs)),
-                    BLUE.stroke_width(2),
-                ))
-                .map_err(|e| e.to_string())?;
-            length
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|p| Circle::new((p.elo, p.expected_pairs), 3, BLUE.filled())),
-                )
-                .map_err(|e| e.to_string())?;
-            root.present().map_err(|e| e.to_string())
+            root.present().map_err(|e| fail(&e))
         })()
     })
 }
