@@ -174,3 +174,124 @@ fn simulated_tests_show_the_estimate_unbiased_and_the_fixed_sample_one_not() {
         }
     }
 }
+
+/// The data rows of a reference file (comment lines start with `#`), by column name.
+fn reference(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+fn number(row: &std::collections::HashMap<String, String>, key: &str) -> f64 {
+    let text = &row[key];
+    if text == "inf" {
+        f64::INFINITY
+    } else {
+        text.parse().unwrap_or_else(|_| panic!("{key} = {text}"))
+    }
+}
+
+#[test]
+fn brownian_exit_matches_the_independent_reference() {
+    for row in reference(include_str!("../../tests/data/brownian-exit.csv")) {
+        let m = Brownian {
+            drift: number(&row, "mu"),
+            sd: number(&row, "sigma"),
+            lower: number(&row, "a"),
+            upper: number(&row, "b"),
+        };
+        let (lower, upper) = m.exit_by(number(&row, "t"));
+        assert!(
+            close(lower, number(&row, "p_lower"), 1e-9),
+            "{row:?}: {lower}"
+        );
+        assert!(
+            close(upper, number(&row, "p_upper"), 1e-9),
+            "{row:?}: {upper}"
+        );
+    }
+}
+
+#[test]
+fn the_estimate_after_a_stop_matches_the_independent_reference() {
+    for row in reference(include_str!("../../tests/data/sprt-estimates.csv")) {
+        let design = SprtDesign {
+            elo0: number(&row, "elo0"),
+            elo1: number(&row, "elo1"),
+            alpha: number(&row, "alpha"),
+            beta: number(&row, "beta"),
+            overshoot: true,
+        };
+        let counts = Pentanomial(std::array::from_fn(|k| {
+            row[&format!("penta_{k}")].parse().unwrap()
+        }));
+        let verdict = if row["verdict"] == "H1" {
+            Verdict::H1
+        } else {
+            Verdict::H0
+        };
+        assert!(close(
+            counts.llr(design.elo0, design.elo1),
+            number(&row, "llr"),
+            1e-6
+        ));
+        let e = median_unbiased(&design, &counts, verdict).unwrap();
+        for (ours, key) in [(e.elo, "elo"), (e.low, "elo_low"), (e.high, "elo_high")] {
+            assert!(
+                close(ours, number(&row, key), 1e-4),
+                "{row:?}: {key} {ours}"
+            );
+        }
+        assert_eq!(e.clamped, row["clamped"] == "true", "{row:?}");
+    }
+}
+
+#[test]
+fn the_plan_matches_the_independent_reference() {
+    for row in reference(include_str!("../../tests/data/sprt-plan.csv")) {
+        let design = SprtDesign {
+            elo0: number(&row, "elo0"),
+            elo1: number(&row, "elo1"),
+            alpha: number(&row, "alpha"),
+            beta: number(&row, "beta"),
+            overshoot: true,
+        };
+        let base = &row["base"];
+        let shape = if let Some(d) = base.strip_prefix("draw_ratio=") {
+            pairs_from_draw_ratio(d.parse().unwrap())
+        } else {
+            let counts: Vec<f64> = base
+                .strip_prefix("counts=")
+                .unwrap()
+                .split('/')
+                .map(|c| c.parse().unwrap())
+                .collect();
+            std::array::from_fn(|k| counts[k])
+        };
+        let p = plan(&design, &shape, &[number(&row, "elo")])[0];
+        let (pass, pairs) = (
+            number(&row, "pass_probability"),
+            number(&row, "expected_pairs"),
+        );
+        assert!(close(p.pass_probability, pass, 1e-7), "{row:?}: {p:?}");
+        assert!(
+            close(p.expected_pairs, pairs, 1e-6 * pairs),
+            "{row:?}: {p:?}"
+        );
+    }
+}

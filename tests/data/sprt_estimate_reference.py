@@ -37,13 +37,24 @@ X_t = mu t + sigma W_t, X_0 = 0, absorbed at a < 0 < b.
        f_b(t) = e^(mu b/sigma^2 - kappa t) sum_{k in Z} (b + 2kL) / (sigma sqrt(2 pi t^3))
                 e^(-(b + 2kL)^2 / (2 sigma^2 t)),
        f_a(t) = the same with e^(mu a/sigma^2) and -a in place of b.
-       This uses neither the eigenfunction series nor the closed form, also at T = inf.
-   Each row asserts |(i) - (ii)| < 1e-12 (and relative 1e-9 for values above 1e-30)
-   and prints the largest difference; the CSV has the spectral values.
+       This uses neither the eigenfunction series nor the closed form, also at T = inf
+       (the integral stops where the densities are below e^-150).
+   (iii) images, integrated in time term by term: image y = b + 2kL contributes
+       sgn(y) e^(mu (b - y)/sigma^2) F(|y|, sgn(y) mu), F(c, nu) = P(level c > 0 reached
+       by nu t + sigma W_t before T) = Phi((nu T - c)/(sigma sqrt T))
+       + e^(2 nu c/sigma^2) Phi((-nu T - c)/(sigma sqrt T)) (inverse Gaussian CDF);
+       the lower barrier by reflection (mu, a, b) -> (-mu, -b, -a). This is the Poisson
+       dual of (i): (i) needs few terms and has no cancellation once the first mode has
+       decayed (lambda_1 T >= 1), (iii) before; exit_probability uses each there (in
+       2. the spectral series alone loses everything to cancellation when sigma2 is
+       tiny and T short, e.g. at e = 1000).
+   Each row asserts |(i) - (ii)| < 1e-12 (and relative 1e-9 for values above 1e-30),
+   |(i) - (iii)| < 1e-40 at finite T, and the closed form against (ii) at T = inf;
+   it prints the largest differences; the CSV has the spectral values.
 2. Estimates after a stopped SPRT (sprt-estimates.csv): mu_hat = sum q_k l_k (so
    LLR = sum n_k * mu_hat), T = c / mu_hat with c = b for H1 and a for H0 (asserted
    to be positive); G(e) = P(exit at a, tau < T) for H0, 1 - P(exit at b, tau <= T) for
-   H1, under mu(e), sigma2(e), with the spectral method. The estimate is the root of
+   H1, under mu(e), sigma2(e), with exit_probability. The estimate is the root of
    G(e) = 1/2, the interval [root of G = 0.975, root of G = 0.025], each found by
    bisection on [-1000, 1000] to 1e-13 Elo; a value without a root there is the end of
    the range (clamped = true). G is checked decreasing on a grid of 401 points, and
@@ -55,9 +66,15 @@ X_t = mu t + sigma W_t, X_0 = 0, absorbed at a < 0 < b.
    ratio D, [Lo^2, 2 Lo D, D^2 + 2 Lo W, 2 D W, W^2] with Lo = W = (1 - D)/2 (exact
    zeros would become 1e-12, then renormalised); from counts, regularised as above.
    Cross-check: P(e) against method (ii) at T = inf and E(e) against the quadrature
-   of t (f_a(t) + f_b(t)) over (0, inf); both agree to better than 1e-10 relative.
+   of t (f_a(t) + f_b(t)) over (0, inf); both asserted to 1e-10 relative.
 
-Run: python3 sprt_estimate_reference.py (mpmath; about a minute). It writes the three
+Checks on the last run (printed by the script): exit probabilities, largest
+|(i) - (ii)| = 6.8e-26 and |(i) - (iii)| = 2.7e-51 over the rows of brownian-exit.csv;
+estimates, largest |G(root) by (ii) - target| = 3.5e-15 (the bisection stops at
+1e-13 Elo); plan, largest relative difference to (ii) 2.4e-30 for the pass
+probability and 2.1e-31 for the expected pairs.
+
+Run: python3 sprt_estimate_reference.py (mpmath; a few minutes). It writes the three
 CSVs next to itself and prints the cross-check differences.
 """
 import os
@@ -219,14 +236,14 @@ def time_grid(mu, sigma, a, b, T):
     if mu != 0:
         t = min(t, min(-a, b) / abs(mu))
     t /= 2**12
-    # The sub-densities are below e^(mu d / sigma^2 - (kappa + lambda_1) t), and below
-    # e^(-kappa t / 4) after t = 2 d / |mu|: the integral stops where that is e^-150
-    # (the rest is far below the working precision).
+    # Late on, the sub-densities are about e^(|mu| L / sigma^2 - (kappa + lambda_1) t),
+    # and below e^(-kappa t / 4) after t = 2 d / |mu|: the integral stops where either
+    # is e^-150 (the rest is far below the working precision; the checks against the
+    # other methods would show a cut too early).
     rate = mu**2 / (2 * s2) + s2 * (mpmath.pi / (b - a)) ** 2 / 2
-    end = 600 / rate
+    end = min(T, (150 + abs(mu) * (b - a) / s2) / rate)
     if mu != 0:
-        end += 2 * d / abs(mu)
-    end = min(T, end)
+        end = min(end, 2 * d / abs(mu) + 600 / (mu**2 / (2 * s2)))
     pts = [mpf(0)]
     while t < end:
         pts.append(t)
@@ -255,10 +272,6 @@ def quad_exit(mu, sigma, a, b, T, weight=None):
 
 def fmt(x, digits=15):
     return mpmath.nstr(x, digits, min_fixed=-5, max_fixed=7)
-
-
-def plain(x):
-    return str(x)
 
 
 EXIT_CASES = [
@@ -320,6 +333,7 @@ ESTIMATE_CASES = [
     (0, 50, "0.05", "0.05", [0, 3, 9, 14, 8], "H1"),
 ]
 LO, HI = mpf(-1000), mpf(1000)
+ROOT_CHECKS = []  # |G(root) by quadrature - target|
 
 
 def estimate(elo0, elo1, alpha, beta, counts, verdict, log):
@@ -357,6 +371,7 @@ def estimate(elo0, elo1, alpha, beta, counts, verdict, log):
         e = (lo + hi) / 2
         check = G(e, lambda mu, sg, a_, b_, T_: quad_exit(mu, sg, a_, b_, T_))
         assert abs(check - target) < 1e-10, (counts, target, check)
+        ROOT_CHECKS.append(abs(check - target))
         return e, False
 
     elo, c1 = root(mpf(1) / 2)
@@ -388,6 +403,7 @@ def sprt_estimates():
             )
         )
     print("sprt-estimates:\n" + "\n".join(log))
+    print(f"  largest |G(root) by quadrature - target| = {mpmath.nstr(max(ROOT_CHECKS), 3)}")
     return rows
 
 
@@ -448,46 +464,57 @@ SOURCE = (
     "the project's code), run once with Python 3.11.7 and mpmath {v}."
 ).format(v=mpmath.__version__)
 
+EXIT_HEADER = """
+Exit of X_t = mu t + sigma W_t, X_0 = 0, from (a, b) by time t (t = inf: ever):
+p_lower = P(exit at a, tau <= t), p_upper = P(exit at b, tau <= t).
+{source} Values: the
+eigenfunction (Fourier sine) series of the killed process in 50 digits, checked
+against tanh-sinh quadrature of the method-of-images first-passage densities (to
+1e-25) and against the images series integrated in closed form (to 1e-50).
+"""
+
+ESTIMATE_HEADER = """
+Median-unbiased Elo and 95% interval after an SPRT (bounds ln(beta/(1-alpha)),
+ln((1-beta)/alpha)) stopped with the given verdict: G(e) = probability, under the
+Brownian approximation of the exact pentanomial LLR at true Elo e, of an outcome
+worse than the observed one (H0 early < H0 late < H1 late < H1 early), the stop at
+T = bound / mu_hat pairs, mu_hat the drift at the observed frequencies; elo: G = 1/2,
+elo_low: G = 0.975, elo_high: G = 0.025, searched in [-1000, 1000] (clamped = true:
+some value is an end of that range; in the 0 0 0 0 12 row elo and elo_high are 1000,
+elo_low is a root). llr: the exact LLR (zero counts regularised to 1e-3).
+{source} Roots by
+bisection to 1e-13 Elo in 50 digits; G at each root rechecked by quadrature (1e-10).
+penta_k: pairs in which A scored k/2 points.
+"""
+
+PLAN_HEADER = """
+SPRT plan under the Brownian approximation: pass probability P = (1 - e^(-ha)) /
+(e^(-hb) - e^(-ha)), h = 2 mu / sigma2, and expected game pairs (b P + a (1 - P)) / mu
+at true Elo e, mu and sigma2 the drift and variance of the per-pair LLR under the
+maximum-likelihood fit with mean score L(e) to the base distribution (draw_ratio=D:
+two independent games with draw ratio D at equal strength; counts: pentanomial
+counts, zeros regularised to 1e-3), a = ln(beta/(1-alpha)), b = ln((1-beta)/alpha).
+{source} Checked
+against quadrature of the method-of-images first-passage densities (P and E[tau])
+to 1e-29 relative.
+"""
+
 if __name__ == "__main__":
     write(
         "brownian-exit.csv",
-        """Exit of X_t = mu t + sigma W_t, X_0 = 0, from (a, b) by time t (t = inf: ever):
-p_lower = P(exit at a, tau <= t), p_upper = P(exit at b, tau <= t).
-"""
-        + SOURCE
-        + """ Values: the eigenfunction
-(Fourier sine) series of the killed process, 50 digits; each checked against
-tanh-sinh quadrature of the method-of-images first-passage densities to 1e-12.""",
+        EXIT_HEADER.format(source=SOURCE),
         "mu,sigma,a,b,t,p_lower,p_upper",
         brownian_exit(),
     )
     write(
         "sprt-estimates.csv",
-        """Median-unbiased Elo and 95% interval after an SPRT (bounds ln(beta/(1-alpha)),
-ln((1-beta)/alpha)) stopped with the given verdict: G(e) = probability, under the
-Brownian approximation of the exact pentanomial LLR at true Elo e, of an outcome
-worse than the observed one (H0 early < H0 late < H1 late < H1 early), the stop
-at T = bound / mu_hat pairs, mu_hat the drift at the observed frequencies; elo:
-G = 1/2, elo_low: G = 0.975, elo_high: G = 0.025, searched in [-1000, 1000]
-(clamped = true: a value is an end of that range; case 0 0 0 0 12: elo and
-elo_high are 1000). llr: the exact LLR (zero counts regularised to 1e-3).
-"""
-        + SOURCE,
+        ESTIMATE_HEADER.format(source=SOURCE),
         "elo0,elo1,alpha,beta,penta_0,penta_1,penta_2,penta_3,penta_4,verdict,llr,elo,elo_low,elo_high,clamped",
         sprt_estimates(),
     )
     write(
         "sprt-plan.csv",
-        """SPRT plan under the Brownian approximation: pass probability (1 - e^(-ha)) /
-(e^(-hb) - e^(-ha)), h = 2 mu / sigma2, and expected game pairs (b P + a (1 - P)) / mu
-at true Elo e, mu and sigma2 the drift and variance of the per-pair LLR under the
-maximum-likelihood fit with mean score L(e) to the base distribution (draw_ratio=D:
-two independent games with draw ratio D at equal strength; counts: pentanomial
-counts, zeros regularised to 1e-3).
-"""
-        + SOURCE
-        + """ Checked against quadrature of the
-method-of-images first-passage densities (P and E[tau]) to 1e-10 relative.""",
+        PLAN_HEADER.format(source=SOURCE),
         "elo0,elo1,alpha,beta,base,elo,pass_probability,expected_pairs",
         sprt_plan(),
     )
