@@ -206,6 +206,17 @@ fn number(row: &std::collections::HashMap<String, String>, key: &str) -> f64 {
     }
 }
 
+/// The test a reference row describes.
+fn design_of(row: &std::collections::HashMap<String, String>) -> SprtDesign {
+    SprtDesign {
+        elo0: number(row, "elo0"),
+        elo1: number(row, "elo1"),
+        alpha: number(row, "alpha"),
+        beta: number(row, "beta"),
+        overshoot: true,
+    }
+}
+
 #[test]
 fn brownian_exit_matches_the_independent_reference() {
     for row in reference(include_str!("../../tests/data/brownian-exit.csv")) {
@@ -230,13 +241,7 @@ fn brownian_exit_matches_the_independent_reference() {
 #[test]
 fn the_estimate_after_a_stop_matches_the_independent_reference() {
     for row in reference(include_str!("../../tests/data/sprt-estimates.csv")) {
-        let design = SprtDesign {
-            elo0: number(&row, "elo0"),
-            elo1: number(&row, "elo1"),
-            alpha: number(&row, "alpha"),
-            beta: number(&row, "beta"),
-            overshoot: true,
-        };
+        let design = design_of(&row);
         let counts = Pentanomial(std::array::from_fn(|k| {
             row[&format!("penta_{k}")].parse().unwrap()
         }));
@@ -264,13 +269,7 @@ fn the_estimate_after_a_stop_matches_the_independent_reference() {
 #[test]
 fn the_plan_matches_the_independent_reference() {
     for row in reference(include_str!("../../tests/data/sprt-plan.csv")) {
-        let design = SprtDesign {
-            elo0: number(&row, "elo0"),
-            elo1: number(&row, "elo1"),
-            alpha: number(&row, "alpha"),
-            beta: number(&row, "beta"),
-            overshoot: true,
-        };
+        let design = design_of(&row);
         let base = &row["base"];
         let shape = if let Some(d) = base.strip_prefix("draw_ratio=") {
             pairs_from_draw_ratio(d.parse().unwrap())
