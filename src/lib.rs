@@ -21,6 +21,7 @@ pub mod board;
 pub mod chart;
 pub mod commands;
 pub mod cpu;
+pub mod doc;
 pub mod error;
 pub mod game;
 pub mod lab;

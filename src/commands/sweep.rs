@@ -33,7 +33,7 @@ fn line(row: &SweepRow) -> String {
     format!(
         "{:<20} {}  gain {}  {} nodes/move",
         row.variant,
-        crate::report::elo_interval(row.rating, row.rating_low, row.rating_high),
+        crate::doc::elo_interval(row.rating, row.rating_low, row.rating_high),
         row.gain_per_step.map_or("-".to_string(), |g| format!(
             "{g:+.1}/{}",
             row.scale.step_name()

@@ -3,10 +3,10 @@
 //! frames of [`Replay`], the timing and the look (layout and colours) written here.
 
 use super::look::{counts, delay_cs, Look};
-use super::replay::Replay;
 use super::{svg_game, viewer};
 use crate::board::{Color, Square};
 use crate::chart::{register_fonts, FONT};
+use crate::doc::replay::Replay;
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::lab::folder::write_atomically;

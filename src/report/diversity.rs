@@ -3,9 +3,9 @@
 //! symmetric), and a replayed game adds no information, so the effective sample is
 //! the distinct games, not all of them.
 
-use super::doc::{Block, Section, Table};
 use super::Results;
 use crate::board::{Square, Symmetry};
+use crate::doc::{Block, Section, Table};
 use crate::lab::GameRow;
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -3,7 +3,7 @@
 //! nodes), how its games ended, and the log of every game lost by a fault.
 
 use super::data::Results;
-use super::doc::{Block, Section, Table};
+use crate::doc::{Block, Section, Table};
 use crate::game::Termination;
 use crate::numbers::fixed;
 

@@ -3,8 +3,9 @@
 //! met (the standings' fit compares the other players only through the challengers
 //! and its prior).
 
-use super::doc::{Block, Section, Table};
-use super::{elo_interval, percent_interval, Results};
+use super::Results;
+use crate::doc::{elo_interval, percent_interval};
+use crate::doc::{Block, Section, Table};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 
 /// What the standings of a gauntlet can and cannot say, for the report.

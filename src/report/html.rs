@@ -1,9 +1,9 @@
 //! `report.html`: a report document as one self-contained HTML page, with a contents
 //! list at the top and the charts inlined as SVG.
 
-use super::doc::{Block, Document, Table};
 use super::look::escape;
 use super::{viewer, ReportFormat};
+use crate::doc::{Block, Document, Table};
 use crate::error::{Error, Result};
 use std::fmt::Write as _;
 

@@ -2,8 +2,8 @@
 //! step-through viewer): layout, colours, frame timing, the counts line, and escaping
 //! text for HTML and SVG.
 
-use super::replay::Frame;
 use crate::board::Square;
+use crate::doc::replay::Frame;
 use plotters::style::RGBColor;
 
 /// Text made safe inside HTML (and SVG) elements and attribute values.

@@ -1,7 +1,7 @@
 //! `report.md`: a report document as Markdown, charts linked as SVG files.
 
-use super::doc::{Block, Document, Table};
 use super::ReportFormat;
+use crate::doc::{Block, Document, Table};
 use crate::error::Result;
 use std::fmt::Write as _;
 

@@ -1,35 +1,40 @@
 //! Reports a person reads: charts (PNG and SVG) and `report.md` / `report.html`, one
-//! file per format, for every kind of results folder: a run (an ablation or a sweep
-//! is a run with `ablation.csv` or `sweep.csv` beside it) or a tune.
+//! file per format, for every kind of results folder: a tune's, or a run's with the
+//! sections of the studies whose results sit beside it (each study's section lives
+//! with the study, under `studies/`).
 
 pub mod animate;
 pub(crate) mod charts;
 mod data;
 mod diversity;
-pub mod doc;
 mod engines;
 mod field;
 mod html;
 mod look;
 mod markdown;
 mod notable;
-mod quality;
-pub mod replay;
 mod run;
 mod svg_game;
-mod sweep;
-mod tune;
 mod viewer;
 
 pub use crate::chart::{interval_chart, Chart};
+pub use crate::doc::{replay, Document};
 pub use animate::write_game;
 pub use charts::draw_all;
 pub use data::{PairRow, Results, StandingRow};
-pub use doc::Document;
 pub use notable::Notable;
 
 use crate::error::Result;
+use crate::studies::section::{Place, RunStudy, RunTables};
+use crate::studies::tune::report as tune;
 use std::path::{Path, PathBuf};
+
+/// Every study a run's folder can hold, in the order their sections are placed.
+pub const RUN_STUDIES: [&dyn RunStudy; 3] = [
+    &crate::studies::ablate::report::Ablation,
+    &crate::studies::sweep::report::Sweep,
+    &crate::studies::analyze::report::Quality,
+];
 
 /// A report format: renders a report document as one file.
 pub trait ReportFormat {
@@ -55,40 +60,43 @@ pub struct Written {
     pub warnings: Vec<String>,
 }
 
-/// Draws the charts and writes every report format into a results folder: a run's
-/// (with its ablation, if it is one) or a tune's.
+/// Draws the charts and writes every report format into a results folder: a tune's,
+/// or a run's with the section of each study whose results it holds (an ablation, a
+/// sweep, move quality; see [`RUN_STUDIES`]).
 pub fn write_report(dir: &Path) -> Result<Written> {
     let mut warnings = Vec::new();
     let (doc, charts) = if tune::is_tune_folder(dir) {
-        let (doc, charts, nested) = tune::report(dir)?;
+        let run_report = |folder: &Path| write_report(folder).map(|w| w.warnings);
+        let (doc, charts, nested) = tune::report(dir, &run_report)?;
         warnings = nested;
         (doc, charts)
     } else {
         let results = Results::load(dir)?;
         let mut charts = draw_all(&results)?;
-        let ablation = match crate::studies::ablate::read_worths(dir)? {
-            Some(worths) => {
-                let drawn =
-                    crate::studies::ablate::write_outputs(dir, &results.setting("name"), &worths)?;
-                charts.extend(drawn.iter().cloned());
-                Some((worths, drawn))
-            }
-            None => None,
-        };
         warnings.extend(diversity::warning(&results));
-        let mut doc = run::document(&results, &charts, ablation.as_ref());
-        // A sweep's own section comes first, its charts beside it rather than among the run's.
-        if let Some(rows) = crate::studies::sweep::read_rows(dir)? {
-            let drawn = sweep::draw(&dir.join("charts"), &rows, &results)?;
-            doc.sections
-                .insert(0, sweep::section(&rows, &results, &drawn));
-            doc.title = format!("Sweep report: {}", results.setting("name"));
-            charts.extend(drawn);
+        let mut doc = run::document(&results, &charts);
+        let name = results.setting("name");
+        let tables = RunTables {
+            name: &name,
+            pairs: &results.pairs,
+            standings: &results.standings,
+            costs: results.costs.as_deref(),
+        };
+        let mut first = Vec::new();
+        for study in RUN_STUDIES.iter().filter(|s| s.is_yours(dir)) {
+            let Some(part) = study.part(dir, &tables)? else {
+                continue;
+            };
+            charts.extend(part.charts);
+            match part.place {
+                Place::First { title } => {
+                    doc.title = format!("{title}: {name}");
+                    first.push(part.section);
+                }
+                Place::Last => doc.sections.push(part.section),
+            }
         }
-        if let Some((section, drawn)) = quality::section(dir)? {
-            doc.sections.push(section);
-            charts.extend(drawn);
-        }
+        doc.sections.splice(0..0, first);
         (doc, charts)
     };
     let mut written: Vec<PathBuf> = charts
@@ -115,27 +123,4 @@ pub fn partial_note(results: &Results) -> Option<String> {
             "PARTIAL RESULTS: {played} of {total} games so far (the run is still going or was interrupted; `reversi-lab run --resume` finishes it). Every figure below counts only these games."
         )
     })
-}
-
-/// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
-#[must_use]
-pub fn percent_interval(mean: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
-    match (mean, low, high) {
-        (Some(m), Some(l), Some(h)) if m.is_finite() => {
-            format!("{:.1}% [{:.1}%, {:.1}%]", 100.0 * m, 100.0 * l, 100.0 * h)
-        }
-        (Some(m), _, _) if m.is_finite() => format!("{:.1}%", 100.0 * m),
-        _ => "-".into(),
-    }
-}
-
-/// An Elo value with its interval: `+120 [+98, +143]`, `0 [-166, +166]` (zero
-/// unsigned), `+inf` for an infinite end; `-` for a missing value.
-#[must_use]
-pub fn elo_interval(elo: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
-    match (elo, low, high) {
-        (Some(e), Some(l), Some(h)) => crate::numbers::elo_interval(e, l, h),
-        (Some(e), _, _) => crate::numbers::signed(e, 0),
-        _ => "-".into(),
-    }
 }

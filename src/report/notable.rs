@@ -2,9 +2,9 @@
 //! large field), the biggest upset by the standings' ratings, the largest margin and
 //! the shortest game, picked while the report reads games.csv once.
 
-use super::doc::{Block, GameView, Section};
-use super::replay::Replay;
 use super::{PairRow, Results, StandingRow};
+use crate::doc::replay::Replay;
+use crate::doc::{Block, GameView, Section};
 use crate::lab::{GameRow, SetupFile};
 
 /// The most pairs shown: a large field shows those with the most games.

@@ -1,12 +1,12 @@
 //! The report of a run: the experiment as run and how, standings (and, for a
 //! gauntlet, the challengers against the field), the charts, every pair, results by
-//! colour and how each number was computed; an ablation's tables and charts when the
-//! folder holds one.
+//! colour and how each number was computed. A study's own section joins it (see
+//! `studies::section`).
 
-use super::doc::{Block, Document, Section, Table};
-use super::{elo_interval, field, notable, percent_interval, Chart, PairRow, Results};
+use super::{field, notable, Chart, PairRow, Results};
+use crate::doc::{elo_interval, how_run, model_cell, percent_interval};
+use crate::doc::{Block, Document, Section, Table};
 use crate::lab::rows::CostRow;
-use crate::studies::ablate::{self, Worth};
 
 /// What the cost table counts.
 const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single legal move is played \
@@ -14,17 +14,6 @@ const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single
     and thinking time on the worker thread for strategies that search (a one-ply rule's move costs about \
     as much as reading the clock, so it is not timed: its time is empty), which grows when threads share \
     cores and so varies from run to run.";
-
-/// The sample behind a pair's headline interval: `pentanomial, 44 game pairs`.
-pub(crate) fn model_cell(p: &PairRow) -> String {
-    let paired = p.paired();
-    let model = p.model.as_deref().unwrap_or("trinomial");
-    if model == "pentanomial" {
-        format!("pentanomial, {} game pairs", paired.pairs.pairs())
-    } else {
-        format!("trinomial, {} games", p.games)
-    }
-}
 
 /// The SPRT's verdict: `H1 after 44 game pairs`, or `continue`.
 fn sprt_cell(p: &PairRow) -> String {
@@ -102,7 +91,7 @@ fn statistics(results: &Results) -> Vec<String> {
                  with its 95% interval corrected for stopping early; the fixed-sample figure beside it, {}, \
                  is biased towards the verdict.",
                 crate::numbers::elo_interval(e, l, h),
-                super::elo_interval(p.elo, p.elo_low, p.elo_high)
+                elo_interval(p.elo, p.elo_low, p.elo_high)
             )
         });
         lines.push(format!(
@@ -167,36 +156,6 @@ fn players(results: &Results) -> Table {
         })
         .unwrap_or_default();
     Table::new(&["player", "strategy"], rows).code(1)
-}
-
-/// How the run was made, from `[run]` of run.toml: the command line, commit and
-/// host (recorded since they were added; older folders lack them), then, unless
-/// `origin_only` (a tune shows where its validation runs were made, not how they went),
-/// the session.
-pub(crate) fn how_run(run: &toml::Table, origin_only: bool) -> Table {
-    let text = |v: &toml::Value| match v {
-        toml::Value::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    let rows: Vec<(String, String)> = [
-        ("command", "command line"),
-        ("commit", "git commit"),
-        ("host", "host"),
-        ("version", "reversi-lab version"),
-        ("status", "status"),
-        ("started", "started"),
-        ("threads", "threads"),
-        ("games", "games"),
-        ("elapsed_seconds", "seconds (last session)"),
-        ("games_per_second", "games per second (last session)"),
-    ]
-    .iter()
-    .filter(|(key, _)| {
-        !origin_only || ["command", "commit", "host", "version", "started"].contains(key)
-    })
-    .filter_map(|(key, label)| Some((label.to_string(), text(run.get(*key)?))))
-    .collect();
-    Table::pairs(["recorded", "value"], &rows)
 }
 
 fn standings(results: &Results) -> Table {
@@ -345,50 +304,17 @@ fn colours(results: &Results) -> Table {
     )
 }
 
-/// The ablation's section: what was measured, then each part's table and chart.
-fn ablation_section(worths: &[Worth], charts: &[Chart]) -> Section {
-    let mut section = Section::new("ablation", "Ablation: what each feature is worth");
-    for line in ablate::explanation(worths) {
-        section = section.with(Block::Text(line));
-    }
-    for part in ablate::parts(worths) {
-        let stem = if part.alone {
-            "ablation-alone"
-        } else {
-            "ablation"
-        };
-        section = section
-            .with(Block::Subheading(part.title.to_string()))
-            .with(Block::Table(Table::new(&part.header, part.rows)));
-        if let Some(chart) = charts.iter().find(|c| c.name == stem) {
-            section = section.with(Block::Chart(chart.clone()));
-        }
-    }
-    section
-}
-
-/// The report of a run; `ablation` holds an ablation's worths and charts.
-pub(crate) fn document(
-    results: &Results,
-    charts: &[Chart],
-    ablation: Option<&(Vec<Worth>, Vec<Chart>)>,
-) -> Document {
+/// The report of a run.
+pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
     let name = results.setting("name");
-    // An ablation's own tables come first: they are what it was run for.
-    let mut sections: Vec<Section> = ablation
-        .map(|(worths, drawn)| ablation_section(worths, drawn))
-        .into_iter()
-        .collect();
-    sections.push(
-        Section::new("experiment", "The experiment as run")
-            .with(Block::Table(Table::pairs(
-                ["setting", "value"],
-                &setup(results),
-            )))
-            .with(Block::Table(players(results)))
-            .with(Block::Subheading("How it was run".into()))
-            .with(Block::Table(how_run(&results.run, false))),
-    );
+    let mut sections = vec![Section::new("experiment", "The experiment as run")
+        .with(Block::Table(Table::pairs(
+            ["setting", "value"],
+            &setup(results),
+        )))
+        .with(Block::Table(players(results)))
+        .with(Block::Subheading("How it was run".into()))
+        .with(Block::Table(how_run(&results.run, false)))];
     let mut standing = Section::new("standings", "Standings").with(Block::Text(
         "Ratings: a Bradley-Terry (logistic Elo) MAP fit with a weak prior over all games, averaging 0, with 95% intervals (see Statistics).".into(),
     ));
@@ -400,12 +326,8 @@ pub(crate) fn document(
     if let Some(section) = gauntlet {
         sections.push(section);
     }
-    let run_charts: Vec<&Chart> = charts
-        .iter()
-        .filter(|c| !c.name.starts_with("ablation"))
-        .collect();
     let mut drawn = Section::new("charts", "Charts");
-    for chart in run_charts {
+    for chart in charts {
         drawn = drawn.with(Block::Chart(chart.clone()));
     }
     sections.push(drawn);
@@ -428,11 +350,7 @@ pub(crate) fn document(
     sections.extend(notable::section(results));
     sections.push(Section::new("statistics", "Statistics").with(Block::List(statistics(results))));
     Document {
-        title: if ablation.is_some() {
-            format!("Ablation report: {name}")
-        } else {
-            format!("Experiment report: {name}")
-        },
+        title: format!("Experiment report: {name}"),
         warning: [
             super::partial_note(results),
             super::diversity::warning(results),

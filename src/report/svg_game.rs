@@ -5,8 +5,8 @@
 //! the picture shows the final position.
 
 use super::look::{counts, css, delay_cs, escape, Look};
-use super::replay::Replay;
 use crate::board::{Color, Square};
+use crate::doc::replay::Replay;
 use std::fmt::Write as _;
 
 /// An `<animate>` of `attribute` through `values` (value, from this step on), on the

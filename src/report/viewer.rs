@@ -4,7 +4,7 @@
 //! knows no rule: it shows frame k, counts its discs and marks what changed.
 
 use super::look::{css, escape, Look};
-use super::replay::Replay;
+use crate::doc::replay::Replay;
 use std::fmt::Write as _;
 
 /// The viewer's style sheet (its colours are the GIF's and the SVG's).

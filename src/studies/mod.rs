@@ -9,6 +9,7 @@ pub mod compare;
 pub mod compare_anchor;
 pub mod openings;
 pub mod patterns;
+pub mod section;
 pub mod sprt_plan;
 pub mod sweep;
 pub mod tune;

@@ -4,6 +4,7 @@
 //! resumable); `quality.csv` and the charts sum it up per player and empties.
 
 mod quality;
+pub mod report;
 
 pub use quality::{draw_charts, quality_rows, read_quality, QualityRow, ALL};
 

@@ -1,6 +1,7 @@
 //! `reversi-lab sweep`: one parameter of a strategy over a list of values, every
 //! variant rated in one Bradley-Terry fit over all the games, beside what its moves cost.
 
+pub mod report;
 mod values;
 
 use crate::error::{closest, Error, Result, Source};

@@ -7,6 +7,7 @@ pub mod charts;
 mod cmaes;
 pub mod config;
 pub mod openings;
+pub mod report;
 mod spsa;
 pub mod trace;
 pub mod validate;

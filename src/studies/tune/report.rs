@@ -3,19 +3,20 @@
 //! validation verdicts with their intervals, and the trace charts. `tune` writes it
 //! when it ends and `report DIR` redraws it, both through [`report`].
 
-use super::doc::{Block, Document, Section, Table};
-use super::run::how_run;
-use super::{elo_interval, percent_interval, Chart, PairRow};
+use super::{charts, openings, trace, validate, Method, Tune};
 use crate::chart::interval_chart;
+use crate::chart::Chart;
+use crate::doc::{elo_interval, how_run, model_cell, percent_interval};
+use crate::doc::{Block, Document, Section, Table};
 use crate::error::{Error, Result};
 use crate::lab::rows::{read_csv, RunToml, Status};
+use crate::lab::PairRow;
 use crate::numbers::{fixed, tick};
-use crate::studies::tune::{charts, openings, trace, validate, Method, Tune};
 use std::path::Path;
 
 /// Whether `dir` is a tune's folder: it has the tune's file or trace and, unlike a
 /// run's folder, no `run.toml`.
-pub(crate) fn is_tune_folder(dir: &Path) -> bool {
+pub fn is_tune_folder(dir: &Path) -> bool {
     (dir.join("tune.toml").is_file() || dir.join("trace.csv").is_file())
         && !dir.join("run.toml").exists()
 }
@@ -134,9 +135,13 @@ fn settings(tune: &Tune, raw: &toml::Table) -> Vec<(String, String)> {
     rows
 }
 
-/// Draws the tune's charts (and redraws each validation run's report) and builds its
-/// report; returns the validation reports' warnings with it.
-pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>, Vec<String>)> {
+/// Draws the tune's charts (and redraws each validation run's report through
+/// `run_report`, which returns that report's warnings) and builds its report;
+/// returns the validation reports' warnings with it.
+pub fn report(
+    dir: &Path,
+    run_report: &dyn Fn(&Path) -> Result<Vec<String>>,
+) -> Result<(Document, Vec<Chart>, Vec<String>)> {
     let (tune, raw) = load(dir)?;
     let trace_path = dir.join("trace.csv");
     if !trace_path.is_file() {
@@ -209,7 +214,7 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>, Vec<String>)> 
         let folder = validate::folder(dir, &opponent);
         if found.started {
             // Each validation run is a run folder with its own report.
-            warnings.extend(super::write_report(&folder)?.warnings);
+            warnings.extend(run_report(&folder)?);
             links.push((
                 format!("tuned vs {opponent}: the validation run's report"),
                 format!("validation-{opponent}/report.html"),
@@ -228,7 +233,7 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>, Vec<String>)> 
                     format!("{}/{}/{}", pair.wins, pair.draws, pair.losses),
                     percent_interval(pair.score, pair.score_low, pair.score_high),
                     elo_interval(pair.elo, pair.elo_low, pair.elo_high),
-                    super::run::model_cell(&pair),
+                    model_cell(&pair),
                     match status {
                         Status::SprtAcceptedH1 => "accepted H1".into(),
                         Status::SprtAcceptedH0 => "accepted H0".into(),

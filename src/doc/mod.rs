@@ -2,8 +2,13 @@
 //! results folder (run, ablation, tune) builds one; each format (`markdown.rs`,
 //! `html.rs`) renders any of them, so the formats never disagree on content.
 
-use super::replay::Replay;
+use replay::Replay;
+
+mod cells;
+pub mod replay;
+
 use crate::chart::Chart;
+pub use cells::{elo_interval, how_run, model_cell, percent_interval};
 
 /// A whole report.
 #[derive(Clone, Debug, Default)]

@@ -15,6 +15,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use toml::{Spanned, Table, Value};
 
+pub mod report;
+
+/// The ablation's own results file, beside the run's.
+pub const ABLATION_FILE: &str = "ablation.csv";
+
 /// An ablation file's own keys; the shared setup sits beside them.
 #[derive(Deserialize)]
 struct AblationFile {
@@ -402,7 +407,7 @@ pub fn table_text(worths: &[Worth]) -> String {
 
 /// Reads `ablation.csv` from a results folder, if it has one.
 pub fn read_worths(dir: &Path) -> Result<Option<Vec<Worth>>> {
-    let path = dir.join("ablation.csv");
+    let path = dir.join(ABLATION_FILE);
     if !path.is_file() {
         return Ok(None);
     }
@@ -494,7 +499,7 @@ pub fn ablate(
     }
     let dir = summary.out.clone();
     let worths = worths(&ablation, &summary.pairs)?;
-    let csv_path = dir.join("ablation.csv");
+    let csv_path = dir.join(ABLATION_FILE);
     std::fs::write(&csv_path, csv_bytes(&worths, &csv_path)?)
         .map_err(|e| Error::io(&csv_path, e))?;
     write_outputs(&dir, &ablation.experiment.name, &worths)?;

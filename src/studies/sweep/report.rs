@@ -2,12 +2,12 @@
 //! nodes and time per move) and its two charts, rating against the parameter and
 //! rating against nodes per move on a log scale.
 
-use super::data::Results;
-use super::doc::{Block, Section, Table};
+use super::{Scale, SweepRow};
 use crate::chart::{both, tick, Chart, DrawResult, FONT};
+use crate::doc::{elo_interval, Block, Section, Table};
 use crate::error::Result;
 use crate::numbers::signed;
-use crate::studies::sweep::{Scale, SweepRow};
+use crate::studies::section::{Part, Place, RunStudy, RunTables};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -33,9 +33,8 @@ fn points(rows: &[SweepRow], x: impl Fn(&SweepRow) -> Option<f64>) -> Vec<Point>
 }
 
 /// The panel's players and their ratings (players in standings.csv that are not variants).
-fn panel(rows: &[SweepRow], results: &Results) -> Vec<(String, f64)> {
-    results
-        .standings
+fn panel(rows: &[SweepRow], run: &RunTables<'_>) -> Vec<(String, f64)> {
+    run.standings
         .iter()
         .filter(|s| rows.iter().all(|r| r.variant != s.player))
         .filter_map(|s| Some((s.player.clone(), s.rating.filter(|r| r.is_finite())?)))
@@ -199,11 +198,11 @@ fn draw_curve<DB: DrawingBackend>(
 
 /// Draws `sweep-rating` (rating against the parameter) and, when every variant
 /// searches, `sweep-cost` (rating against nodes per move, log scale) into `dir`.
-pub fn draw(dir: &Path, rows: &[SweepRow], results: &Results) -> Result<Vec<Chart>> {
+pub fn draw(dir: &Path, rows: &[SweepRow], run: &RunTables<'_>) -> Result<Vec<Chart>> {
     let Some(first) = rows.first() else {
         return Ok(Vec::new());
     };
-    let panel = panel(rows, results);
+    let panel = panel(rows, run);
     let parameter = first.parameter.clone();
     let log = first.scale == Scale::Log;
     let mut charts = Vec::new();
@@ -303,17 +302,38 @@ fn explanation(rows: &[SweepRow], panel: &[(String, f64)], direct: bool) -> Vec<
     lines
 }
 
+/// The sweep study, as the report asks it.
+pub struct Sweep;
+
+impl RunStudy for Sweep {
+    fn is_yours(&self, dir: &Path) -> bool {
+        dir.join(super::SWEEP_FILE).is_file()
+    }
+
+    fn part(&self, dir: &Path, run: &RunTables<'_>) -> Result<Option<Part>> {
+        let Some(rows) = super::read_rows(dir)? else {
+            return Ok(None);
+        };
+        let charts = draw(&dir.join("charts"), &rows, run)?;
+        Ok(Some(Part {
+            section: section(&rows, run, &charts),
+            charts,
+            place: Place::First {
+                title: "Sweep report",
+            },
+        }))
+    }
+}
+
 /// The sweep's section of the report: what was measured, the table and the charts.
 #[must_use]
-pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Section {
+pub fn section(rows: &[SweepRow], run: &RunTables<'_>, charts: &[Chart]) -> Section {
     let heading = rows.first().map_or("Sweep".to_string(), |r| {
         format!("Sweep: strength against cost over {}", r.parameter)
     });
     let mut section = Section::new("sweep", heading);
     let ms = |name: &str| {
-        results
-            .costs
-            .as_ref()
+        run.costs
             .and_then(|costs| costs.iter().find(|c| c.player == name))
             .and_then(|c| c.ms_per_move)
             .map_or("-".to_string(), |ms| format!("{ms:.3}"))
@@ -321,16 +341,12 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
     // The direct games between neighbouring values, when they played each other:
     // a second look at each step's gain, with its own interval.
     let direct = |before: &str, after: &str| {
-        results.pairs.iter().find_map(|p| {
+        run.pairs.iter().find_map(|p| {
             let flip = |x: Option<f64>| x.map(|x| -x);
             if p.player_a == after && p.player_b == before {
-                Some(super::elo_interval(p.elo, p.elo_low, p.elo_high))
+                Some(elo_interval(p.elo, p.elo_low, p.elo_high))
             } else if p.player_a == before && p.player_b == after {
-                Some(super::elo_interval(
-                    flip(p.elo),
-                    flip(p.elo_high),
-                    flip(p.elo_low),
-                ))
+                Some(elo_interval(flip(p.elo), flip(p.elo_high), flip(p.elo_low)))
             } else {
                 None
             }
@@ -339,7 +355,7 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
     let played_each_other = rows
         .windows(2)
         .any(|w| direct(&w[0].variant, &w[1].variant).is_some());
-    for line in explanation(rows, &panel(rows, results), played_each_other) {
+    for line in explanation(rows, &panel(rows, run), played_each_other) {
         section = section.with(Block::Text(line));
     }
     let step = rows.first().map_or("step", |r| r.scale.step_name());
@@ -354,7 +370,7 @@ pub fn section(rows: &[SweepRow], results: &Results, charts: &[Chart]) -> Sectio
                 tick(r.value),
                 r.games.to_string(),
                 or_dash(r.score, &|s| format!("{:.1}%", 100.0 * s)),
-                super::elo_interval(r.rating, r.rating_low, r.rating_high),
+                elo_interval(r.rating, r.rating_low, r.rating_high),
                 or_dash(r.gain, &|g| signed(g, 0)),
                 or_dash(r.gain_per_step, &|g| signed(g, 1)),
                 i.checked_sub(1)

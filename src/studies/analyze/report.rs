@@ -1,14 +1,32 @@
 //! The report's move-quality section, shown when `analyze` has written `quality.csv`:
 //! each player's moves against perfect play, overall and by empties, with the charts.
 
-use super::doc::{Block, Section, Table};
+use super::{draw_charts, read_quality, recorded_endgame, QualityRow, ALL};
 use crate::chart::Chart;
+use crate::doc::{Block, Section, Table};
 use crate::error::Result;
-use crate::studies::analyze::{draw_charts, read_quality, recorded_endgame, QualityRow, ALL};
+use crate::studies::section::{Part, Place, RunStudy, RunTables};
 use std::path::Path;
 
+/// Move quality, as the report asks it.
+pub struct Quality;
+
+impl RunStudy for Quality {
+    fn is_yours(&self, dir: &Path) -> bool {
+        dir.join(super::QUALITY_FILE).is_file()
+    }
+
+    fn part(&self, dir: &Path, _run: &RunTables<'_>) -> Result<Option<Part>> {
+        Ok(section(dir)?.map(|(section, charts)| Part {
+            section,
+            charts,
+            place: Place::Last,
+        }))
+    }
+}
+
 /// The section and its charts (drawn again into `dir/charts`), if `dir` holds `quality.csv`.
-pub(crate) fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
+fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
     let Some(rows) = read_quality(dir)? else {
         return Ok(None);
     };
