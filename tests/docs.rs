@@ -6,7 +6,8 @@
 //! an unquoted `|`, `;`, `&&`, `||` or `>`, and a `#` word starts a comment. Blocks tagged
 //! `sh run` (or `console run`) are also run, each line in a fresh temporary folder, and
 //! must exit 0. Synopses with placeholders (`RESULTS_DIR`, `[OPTIONS]`) go in `text`
-//! blocks, which are not checked.
+//! blocks, which are not checked; inline spans such as `` `reversi-lab run CONFIG [--out DIR]` ``
+//! in prose and tables are synopses: their subcommands and `--options` must exist.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -98,6 +99,49 @@ fn command_lines(page: &Path) -> Vec<DocLine> {
         });
     }
     lines
+}
+
+/// The inline synopses of one page (`` `reversi-lab ...` `` outside fenced blocks), as
+/// words: placeholders stay, and `[`, `]`, `|`, `<`, `>` and `...` separate words.
+fn synopses(page: &Path) -> Vec<DocLine> {
+    let text = std::fs::read_to_string(page).expect("a readable page");
+    let file = page
+        .strip_prefix(root())
+        .unwrap_or(page)
+        .display()
+        .to_string();
+    let mut found = Vec::new();
+    let mut in_fence = false;
+    for (index, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        // Odd pieces between backticks are code spans.
+        for span in line.split('`').skip(1).step_by(2) {
+            if !span.starts_with("reversi-lab ") {
+                continue;
+            }
+            let words = span
+                .replace("\\|", " ")
+                .replace(['[', ']', '|', '<', '>'], " ")
+                .replace("...", " ")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            found.push(DocLine {
+                file: file.clone(),
+                line: index + 1,
+                text: span.to_string(),
+                words,
+                run: false,
+            });
+        }
+    }
+    found
 }
 
 /// The help text of a (sub)command, asked of the binary once per command path.
@@ -322,5 +366,30 @@ fn the_documented_commands_marked_run_succeed() {
         failures.is_empty(),
         "documented commands failed:\n{}",
         failures.join("\n")
+    );
+}
+
+#[test]
+fn every_documented_synopsis_names_real_subcommands_and_options() {
+    let mut cache = HashMap::new();
+    let mut problems = Vec::new();
+    let mut count = 0;
+    for page in documented_pages() {
+        for line in synopses(&page) {
+            count += 1;
+            if let Some(problem) = parse_problem(&mut cache, &line.words) {
+                problems.push(format!(
+                    "{}:{}: `{}`: {problem}",
+                    line.file, line.line, line.text
+                ));
+            }
+        }
+    }
+    assert!(count >= 20, "only {count} documented synopses were found");
+    assert!(
+        problems.is_empty(),
+        "{} documented synopses do not fit the binary:\n{}",
+        problems.len(),
+        problems.join("\n")
     );
 }
