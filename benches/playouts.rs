@@ -9,8 +9,8 @@
 
 use criterion::{criterion_group, Criterion, Throughput};
 use reversi_lab::board::{Bits, Board, Size8, Square};
-use reversi_lab::commands::MatchPlan;
 use reversi_lab::lab::schedule::splitmix;
+use reversi_lab::lab::MatchPlan;
 use std::hint::black_box;
 
 mod common;

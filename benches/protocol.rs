@@ -12,7 +12,7 @@
 //! WHICH: `gtp` (served greedy against greedy) or `builtin` (greedy against greedy).
 
 use criterion::{criterion_group, Criterion, SamplingMode, Throughput};
-use reversi_lab::commands::MatchPlan;
+use reversi_lab::lab::MatchPlan;
 use reversi_lab::stats::Paired;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@
 //! WHICH: `run` or `match`.
 
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
-use reversi_lab::commands::MatchPlan;
+use reversi_lab::lab::MatchPlan;
 use reversi_lab::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup};
 use reversi_lab::strategy::StrategySpec;
 use std::sync::atomic::AtomicBool;

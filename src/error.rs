@@ -39,14 +39,43 @@ pub enum Error {
     },
     /// A failure inside the program that no input explains (a bug, or an
     /// exhausted resource such as threads).
-    #[error("internal error: {0}")]
-    Internal(String),
+    #[error("internal error: {message}{}", after_colon(.source.as_deref()))]
+    Internal {
+        /// What was being done, or what went wrong.
+        message: String,
+        /// The error underneath, if another library's.
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+}
+
+/// `: <source>` when there is a source, for an internal error's line.
+fn after_colon(source: Option<&(dyn std::error::Error + Send + Sync)>) -> String {
+    source.map_or_else(String::new, |e| format!(": {e}"))
 }
 
 impl Error {
     /// A bad-input error with this message.
     pub fn input(message: impl Into<String>) -> Self {
         Error::Input(message.into())
+    }
+
+    /// A failure no input explains, with nothing underneath.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::Internal {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A failure no input explains while doing `what`, caused by `source`.
+    pub fn internal_from(
+        what: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Error::Internal {
+            message: what.into(),
+            source: Some(Box::new(source)),
+        }
     }
 
     /// A file the user named could not be read: bad input, so exit code 2.
@@ -106,7 +135,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Input(_) => 2,
-            Error::Io { .. } | Error::Csv { .. } | Error::Draw { .. } | Error::Internal(_) => 1,
+            Error::Io { .. } | Error::Csv { .. } | Error::Draw { .. } | Error::Internal { .. } => 1,
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use reversi_lab::board::{squares, Bits, Board, Geometry, Size6};
 use reversi_lab::game::{Game, Rules, Scoring};
-use reversi_lab::lab::rows::{read_csv, GameRecord};
+use reversi_lab::lab::rows::{read_csv, GameRow};
 use reversi_lab::studies::analyze::MoveRow;
 use std::fs;
 use std::path::Path;
@@ -59,7 +59,7 @@ fn minimax<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
 /// Checks every row of `analysis.csv` against minimax, and that every move made
 /// after the opening with at most `k` empties has its row.
 fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
-    let games: Vec<GameRecord> = read_csv(&folder.join("games.csv")).unwrap();
+    let games: Vec<GameRow> = read_csv(&folder.join("games.csv")).unwrap();
     let rows: Vec<MoveRow> = read_csv(&folder.join("analysis.csv")).unwrap();
     let mut expected = 0;
     for record in &games {

@@ -5,7 +5,7 @@
 //! message when Chromium is missing, except in CI (`CI` set), where that fails.
 
 use assert_cmd::Command;
-use reversi_lab::lab::GameRecord;
+use reversi_lab::lab::GameRow;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -235,7 +235,7 @@ fn the_report_viewer_steps_through_a_game_in_chromium() {
         .arg(&config)
         .assert()
         .success();
-    let games: Vec<GameRecord> = csv::Reader::from_path(out.join("games.csv"))
+    let games: Vec<GameRow> = csv::Reader::from_path(out.join("games.csv"))
         .unwrap()
         .deserialize()
         .map(Result::unwrap)

@@ -5,7 +5,7 @@
 use assert_cmd::Command;
 use reversi_lab::board::{Bits, Size8, Square};
 use reversi_lab::game::Game;
-use reversi_lab::lab::rows::{read_csv, CostRow, GameRecord};
+use reversi_lab::lab::rows::{read_csv, CostRow, GameRow};
 use std::path::Path;
 
 const SMALL: &str = r#"
@@ -54,7 +54,7 @@ fn counted(rows: &[CostRow]) -> Vec<(String, u64, u64, u64)> {
 /// Each player's games and choices by replaying `games.csv`: a choice is a move
 /// after the opening made where more than one move was legal.
 fn replayed(folder: &Path, players: &[&str]) -> Vec<(u64, u64)> {
-    let games: Vec<GameRecord> = read_csv(&folder.join("games.csv")).unwrap();
+    let games: Vec<GameRow> = read_csv(&folder.join("games.csv")).unwrap();
     let mut counts = vec![(0, 0); players.len()];
     for game in games {
         let seat = |name: &str| players.iter().position(|p| *p == name).unwrap();
@@ -192,7 +192,7 @@ fn a_resume_adds_to_the_recorded_costs() {
     );
     let resumed = costs(&d.join("part"));
     // Only games 5 and later were played by the resumed run.
-    let all: Vec<GameRecord> = read_csv(&d.join("full/games.csv")).unwrap();
+    let all: Vec<GameRow> = read_csv(&d.join("full/games.csv")).unwrap();
     let later = |name: &str| {
         all.iter()
             .filter(|g| g.game_id >= 5 && (g.black == name || g.white == name))

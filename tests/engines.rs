@@ -6,7 +6,7 @@
 
 use reversi_lab::board::Size8;
 use reversi_lab::game::{Game, Rules};
-use reversi_lab::lab::rows::{read_csv, GameRecord};
+use reversi_lab::lab::rows::{read_csv, GameRow};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -59,12 +59,12 @@ fn experiment(engine: &[&str], extra: &str, games: u32) -> String {
     )
 }
 
-fn games(dir: &Path) -> Vec<GameRecord<'static>> {
+fn games(dir: &Path) -> Vec<GameRow<'static>> {
     read_csv(&dir.join("games.csv")).unwrap()
 }
 
 /// Every game replays under the rules to the counts and margin recorded.
-fn replay_all(rows: &[GameRecord<'_>]) {
+fn replay_all(rows: &[GameRow<'_>]) {
     for row in rows {
         if row.termination != "normal" {
             continue;
@@ -333,7 +333,7 @@ fn a_served_strategy_plays_as_it_does_built_in() {
     let d = dir.path();
     let bin = env!("CARGO_BIN_EXE_reversi-lab");
     let moves = |csv: &str| -> Vec<String> {
-        read_csv::<GameRecord>(&d.join(csv))
+        read_csv::<GameRow>(&d.join(csv))
             .unwrap()
             .into_iter()
             .map(|r| {

@@ -3,7 +3,7 @@
 //! game on its final counts; both stream from `games.csv` or `games.csv.zst`.
 
 use reversi_lab::lab::export::ggf::read_games;
-use reversi_lab::lab::rows::{read_csv, GameRecord, MoveRow};
+use reversi_lab::lab::rows::{read_csv, GameRow, MoveRow};
 use std::fs;
 use std::path::Path;
 
@@ -11,7 +11,7 @@ mod common;
 use common::{ok, run_in};
 
 /// Random players on `size`, so games have passes and early ends; `extra` adds keys.
-fn play(dir: &Path, name: &str, size: u32, extra: &str) -> Vec<GameRecord<'static>> {
+fn play(dir: &Path, name: &str, size: u32, extra: &str) -> Vec<GameRow<'static>> {
     let text = format!(
         "name = \"{name}\"\nseed = 11\nsize = {size}\ngames_per_pair = 40\n{extra}\n[openings]\nrandom_plies = 2\n\
          [[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n\

@@ -6,28 +6,15 @@
 
 use criterion::Criterion;
 
-use reversi_lab::commands::{MatchArgs, MatchPlan, OutputFormat, RulesArgs};
+use reversi_lab::lab::{MatchOptions, MatchPlan};
 
 /// `reversi-lab match A B --games GAMES --threads THREADS` (seed 1, 8x8, standard
 /// rules, from the start position, no CSV).
 pub fn match_plan(a: &str, b: &str, games: u64, threads: usize) -> MatchPlan {
-    MatchPlan::new(&MatchArgs {
-        a: a.into(),
-        b: b.into(),
+    MatchPlan::new(&MatchOptions {
         games,
-        seed: 1,
         threads: Some(threads),
-        size: 8,
-        rules: RulesArgs {
-            anti: false,
-            scoring: Default::default(),
-        },
-        openings: 0,
-        move_time: None,
-        clock: None,
-        time_margin: None,
-        csv: None,
-        format: OutputFormat::Text,
+        ..MatchOptions::new(a, b)
     })
     .unwrap()
 }

@@ -11,9 +11,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 use reversi_lab::board::{Bits, Indices, Square, Symmetry, SIZES};
-use reversi_lab::commands::size_of_obf;
 use reversi_lab::game::{Rules, Scoring};
 use reversi_lab::lab::setup::check_size;
+use reversi_lab::lab::setup::size_of_obf;
 
 /// The rules from `Board`'s keyword arguments, refused with the CLI's messages.
 pub fn rules(anti: bool, scoring: &str) -> PyResult<Rules> {

@@ -26,7 +26,7 @@ pub fn py_error(error: Error) -> PyErr {
     match error {
         Error::Input(message) => PyValueError::new_err(message),
         Error::Io { .. } | Error::Csv { .. } => PyOSError::new_err(error.to_string()),
-        Error::Draw { .. } | Error::Internal(_) => PyRuntimeError::new_err(error.to_string()),
+        Error::Draw { .. } | Error::Internal { .. } => PyRuntimeError::new_err(error.to_string()),
     }
 }
 

@@ -9,12 +9,8 @@ use crate::table::to_toml;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use reversi_lab::commands::{
-    experiment, strategies as list_strategies, with_overrides, OutputArgs, OutputFormat, RunArgs,
-    StrategiesArgs,
-};
 use reversi_lab::lab::rows::csv_bytes;
-use reversi_lab::lab::{games_file, run, Experiment, RunOptions, Status};
+use reversi_lab::lab::{games_file, run, Experiment, Overrides, RunOptions, Status};
 use reversi_lab::report::{write_report, Results};
 use reversi_lab::Error;
 use std::ffi::CString;
@@ -25,7 +21,7 @@ use std::path::{Path, PathBuf};
 const DICT_ORIGIN: &str = "the experiment dict";
 
 fn json(value: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| py_error(Error::Internal(e.to_string())))
+    serde_json::to_string(value).map_err(|e| py_error(Error::internal_from("cannot write JSON", e)))
 }
 
 /// An experiment given as a dict as the text of a config file.
@@ -92,32 +88,30 @@ pub fn run_experiment<'py>(
     )?
     .map(|t| args::narrow::<usize>(t, "threads", usize::MAX as u64))
     .transpose()?;
-    let args = RunArgs {
-        config,
-        output: OutputArgs {
-            out,
-            resume,
-            force,
-            quiet,
-        },
-        threads,
+    let overrides = Overrides {
+        out,
+        resume,
         games,
         seed,
-        no_report: !report,
+        threads,
         shard: None,
-        shards: None,
     };
     let experiment = match table {
         Some(table) => Experiment::parse(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .map_err(without_position)
-            .and_then(|e| with_overrides(e, &args, true)),
-        None => experiment(&args),
+            .and_then(|e| overrides.apply(e, true)),
+        None => overrides.load(config.as_deref()),
     }
     .map_err(keyword_error)?;
     let watch = Watch::new(experiment.total_games());
     let options = RunOptions {
+        out: overrides.out.clone(),
+        resume,
+        force,
+        quiet,
+        stop: &watch.stop,
+        shard: None,
         played: Some(&watch.done),
-        ..args.output.options(&watch.stop)
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
         .map_err(keyword_error)?;
@@ -128,8 +122,9 @@ pub fn run_experiment<'py>(
         // 2 is the caller of `reversi_lab.run`, past its wrapper.
         let category = py.get_type::<ReplayWarning>();
         for warning in &report.warnings {
-            let message = CString::new(keyword_words(warning))
-                .map_err(|e| py_error(Error::Internal(e.to_string())))?;
+            let message = CString::new(keyword_words(warning)).map_err(|e| {
+                py_error(Error::internal_from("cannot pass a warning to Python", e))
+            })?;
             PyErr::warn(py, &category, &message, 2)?;
         }
         written = report.files.len();
@@ -198,12 +193,8 @@ pub fn read_games<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
 /// Every strategy with its parameters, as `reversi-lab strategies --format json` prints them.
 #[pyfunction]
 pub fn strategies_json() -> PyResult<String> {
-    let mut out = Vec::new();
-    let args = StrategiesArgs {
-        format: OutputFormat::Json,
-    };
-    list_strategies(&args, &mut out).map_err(py_error)?;
-    String::from_utf8(out).map_err(|e| py_error(Error::Internal(e.to_string())))
+    // The CLI's line: the array and a newline.
+    Ok(format!("{}\n", reversi_lab::strategy::spec::kinds_json()))
 }
 
 /// Leaves of the game tree `depth` plies below `board` (a pass counts as a ply, a

@@ -8,10 +8,8 @@ use crate::errors::{keyword_error, py_error};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use reversi_lab::board::{Geometry, Square};
-use reversi_lab::commands::{
-    summary, summary_json, MatchArgs, MatchPlan, MatchTally, OutputFormat, RulesArgs,
-};
 use reversi_lab::game::{Game, Rules};
+use reversi_lab::lab::{summary, summary_json, MatchOptions, MatchPlan, MatchTally};
 use reversi_lab::lab::{Driver, Flow};
 use reversi_lab::strategy::Strategy;
 use reversi_lab::with_geometry;
@@ -251,24 +249,15 @@ pub fn play_match(
         "use 0 to start from the start position, or a number of random plies",
     )?;
     let openings = args::narrow::<u32>(openings, "openings", u32::MAX.into())?;
-    let args = MatchArgs {
-        a,
-        b,
+    let args = MatchOptions {
         games,
         seed,
         // 0: one per core, as the Python API has always taken it.
         threads: (threads > 0).then_some(threads),
         size,
-        rules: RulesArgs {
-            anti,
-            scoring: rules(anti, &scoring)?.scoring,
-        },
+        rules: rules(anti, &scoring)?,
         openings,
-        move_time: None,
-        clock: None,
-        time_margin: None,
-        csv: None,
-        format: OutputFormat::Json,
+        ..MatchOptions::new(a, b)
     };
     let plan = MatchPlan::new(&args).map_err(keyword_error)?;
     let started = Instant::now();

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use super::Ending;
+use super::Outcome;
 
 /// Options of `reversi-lab analyze`.
 #[derive(Clone, Debug, clap::Args)]
@@ -40,7 +40,7 @@ pub struct AnalyzeArgs {
 }
 
 /// `reversi-lab analyze`: analyses, then prints the figures and each player's line.
-pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let options = AnalyzeOptions {
         endgame: args.endgame,
         blunder: args.blunder,
@@ -75,7 +75,7 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
             done.out.join(analyze::ANALYSIS_FILE).display()
         )
         .said()?;
-        return Ok(Ending::Interrupted);
+        return Ok(Outcome::Interrupted);
     }
     for row in done.quality.iter().filter(|r| r.empties == analyze::ALL) {
         let percent = |x: Option<f64>| x.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v));
@@ -107,5 +107,5 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         done.out.display()
     )
     .said()?;
-    Ok(Ending::Finished)
+    Ok(Outcome::Finished)
 }

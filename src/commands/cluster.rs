@@ -3,6 +3,7 @@
 
 use super::recipes::{Kubernetes, Slurm};
 use super::Said;
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::lab::merge::{merge as merge_shards, MergeOptions};
 use crate::lab::setup::MAX_THREADS;
@@ -32,7 +33,7 @@ pub struct MergeArgs {
 }
 
 /// `reversi-lab merge`: checks and merges the shards, prints the closing line, then writes the report.
-pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
+pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     let options = MergeOptions {
         out: args.out.clone(),
         force: args.force,
@@ -43,7 +44,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
     if !args.no_report {
         super::report(&summary.out, out)?;
     }
-    Ok(())
+    Ok(Outcome::Finished)
 }
 
 /// Options of `reversi-lab cluster`.
@@ -250,15 +251,15 @@ fn write(path: &Path, text: &str, executable: bool) -> Result<()> {
 }
 
 /// `reversi-lab cluster`: writes a scheduler recipe and prints how to start it.
-pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
+pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
     match &args.scheduler {
         Scheduler::Slurm(slurm) => {
             check_slurm(slurm)?;
             let (experiment, dir) = prepare(&slurm.recipe, "slurm")?;
             let binary = std::env::current_exe()
-                .map_err(|e| Error::Internal(format!("cannot find this program's path: {e}")))?;
+                .map_err(|e| Error::internal_from("cannot find this program's path", e))?;
             let workdir = std::env::current_dir()
-                .map_err(|e| Error::Internal(format!("cannot read the current folder: {e}")))?;
+                .map_err(|e| Error::internal_from("cannot read the current folder", e))?;
             let scripts = absolute(&dir)?;
             let recipe = Slurm {
                 name: &experiment.name,
@@ -336,5 +337,5 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<()> {
             .said()?;
         }
     }
-    Ok(())
+    Ok(Outcome::Finished)
 }

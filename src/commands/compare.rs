@@ -1,10 +1,9 @@
-//! `compare` (two runs of one field: what changed) and `export` (a run's games as GGF
-//! or one CSV row per move).
+//! `reversi-lab compare`: two runs of one field, and what changed.
 
 use super::Said;
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
-use crate::lab::export::{export, Format};
-use crate::lab::folder::{check_not_an_input, check_output_file, write_output, FolderLock};
+use crate::lab::folder::FolderLock;
 use crate::studies::compare::{compare as compare_runs, default_out, Anchor, COMPARE_FILES};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,7 +62,7 @@ fn output_folder(dir: &Path, force: bool) -> Result<()> {
 }
 
 /// Runs `reversi-lab compare`: prints the table and writes the folder.
-pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
+pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Outcome> {
     let comparison = compare_runs(&args.a, &args.b, &Anchor::parse(&args.anchor))?;
     let dir = args
         .out
@@ -84,62 +83,5 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<PathBuf> {
         chart.svg.display()
     )
     .said()?;
-    Ok(dir)
-}
-
-/// Options of `reversi-lab export`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct ExportArgs {
-    /// The results folder (its games.csv or games.csv.zst).
-    pub results: PathBuf,
-    /// `ggf`: one game per line in the Generic Game Format; `csv-moves`: one row per move.
-    #[arg(long, value_enum)]
-    pub format: ExportFormat,
-    /// Output file (default: standard output).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace an existing output file.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// Runs `reversi-lab export`: writes the games to `--out` or to `out`; returns the
-/// number of games written.
-pub fn export_games(args: &ExportArgs, out: &mut dyn Write) -> Result<u64> {
-    let format = args.format.into();
-    match &args.out {
-        None => export(&args.results, format, out, Path::new("standard output")),
-        Some(path) => {
-            check_output_file(path, "--out")?;
-            if path.exists() && !args.force {
-                return Err(Error::input(format!(
-                    "{} already exists: --force replaces it, or choose another --out",
-                    path.display()
-                )));
-            }
-            let inputs = ["games.csv", "games.csv.zst", "run.toml"].map(|f| args.results.join(f));
-            check_not_an_input(path, "--out", inputs.iter().map(PathBuf::as_path))?;
-            // Written whole or not at all (a regular file), so a failed export never
-            // leaves half a file under the name asked for.
-            write_output(path, |writer| export(&args.results, format, writer, path))
-        }
-    }
-}
-
-/// `--format` of `export`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
-    /// One game per line in the Generic Game Format (GGS, NBoard, Edax).
-    Ggf,
-    /// One CSV row per move or pass: game_id, ply, player, colour, square, opening, discs after.
-    CsvMoves,
-}
-
-impl From<ExportFormat> for Format {
-    fn from(format: ExportFormat) -> Self {
-        match format {
-            ExportFormat::Ggf => Format::Ggf,
-            ExportFormat::CsvMoves => Format::CsvMoves,
-        }
-    }
+    Ok(Outcome::Finished)
 }

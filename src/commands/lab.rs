@@ -1,29 +1,12 @@
 //! `run`, `report`, `tune` and `ablate`: commands that write a results folder.
 
-use super::Said;
+use super::{Outcome, Said};
 use crate::error::{Error, Result};
-use crate::lab::experiment::check_games_per_pair;
-use crate::lab::rows::{ResumeGiven, RunRecord};
-use crate::lab::runner::default_out;
-use crate::lab::setup::check_threads;
-use crate::lab::{run as run_experiment, Experiment, RunOptions, RunSummary, Shard, Status};
+use crate::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
 use crate::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-
-/// The built-in default experiment (also committed as `experiments/default.toml`).
-pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
-
-/// How a command that plays for long ended: normally, or stopped by Ctrl-C
-/// (`--resume` continues; the exit code is 130).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// Every game was played (or an SPRT concluded).
-    Finished,
-    /// Stopped by the user.
-    Interrupted,
-}
 
 /// Options shared by commands that write a results folder.
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -107,88 +90,26 @@ impl RunArgs {
         }
     }
 
-    /// The results folder: `--out`, or `results/<name>` (a shard's under `shards/I-of-N`).
-    fn out(&self, name: &str, shard: Option<Shard>) -> PathBuf {
-        self.output
-            .out
-            .clone()
-            .unwrap_or_else(|| default_out(name, shard))
+    /// What the command line changes of the experiment.
+    pub fn overrides(&self) -> Result<Overrides> {
+        Ok(Overrides {
+            out: self.output.out.clone(),
+            resume: self.output.resume,
+            games: self.games,
+            seed: self.seed,
+            threads: self.threads,
+            shard: self.shard()?,
+        })
     }
-}
-
-/// Loads an experiment (the built-in default without a config) with the command
-/// line's overrides applied. With `--resume`, the folder's `run.toml` supplies the
-/// experiment when no config is given, and the games, seed and threads not given again.
-pub fn experiment(args: &RunArgs) -> Result<Experiment> {
-    let experiment = match &args.config {
-        Some(path) => Experiment::load(path)?,
-        None => Experiment::parse(
-            DEFAULT_EXPERIMENT,
-            "built-in default experiment",
-            Path::new("experiments"),
-        )?,
-    };
-    with_overrides(experiment, args, args.config.is_some())
-}
-
-/// `experiment` with the command line's overrides applied, as [`experiment`] does;
-/// `given` says whether the experiment came from the caller (a config file, or a
-/// Python dict), else `--resume` takes it from the folder's `run.toml`.
-pub fn with_overrides(
-    mut experiment: Experiment,
-    args: &RunArgs,
-    given: bool,
-) -> Result<Experiment> {
-    let out = args.out(&experiment.name, args.shard()?);
-    let run_path = out.join("run.toml");
-    if args.output.resume && !given && !run_path.is_file() {
-        return Err(Error::input(format!(
-            "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
-            out.display()
-        )));
-    }
-    if args.output.resume && run_path.is_file() {
-        let record = RunRecord::load(&run_path)?;
-        if !given {
-            experiment = Experiment::recorded(&record.experiment, &out)?;
-        }
-        record.resume_settings(
-            &mut experiment,
-            // A config given again speaks for its own games and seed: a value changed in
-            // it is then refused by the run (naming the field), never silently replaced
-            // by the folder's.
-            ResumeGiven {
-                games: given || args.games.is_some(),
-                seed: given || args.seed.is_some(),
-                threads: args.threads.is_some(),
-            },
-        );
-    }
-    if let Some(games) = args.games {
-        experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
-    }
-    if let Some(seed) = args.seed {
-        // run.toml records the seed as a TOML integer, which is signed 64-bit.
-        if seed > i64::MAX as u64 {
-            return Err(Error::input(format!(
-                "--seed {seed} is too large: use 0 to {}",
-                i64::MAX
-            )));
-        }
-        experiment.setup.seed = seed;
-    }
-    if let Some(threads) = args.threads {
-        experiment.setup.threads = Some(check_threads(threads, &format!("--threads {threads}"))?);
-    }
-    Ok(experiment)
 }
 
 /// `reversi-lab run`: plays an experiment, prints the closing line, then writes the report.
-pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<RunSummary> {
-    let experiment = experiment(args)?;
-    let shard = args.shard()?;
+pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
+    let overrides = args.overrides()?;
+    let experiment = overrides.load(args.config.as_deref())?;
+    let shard = overrides.shard;
     let options = RunOptions {
-        out: Some(args.out(&experiment.name, shard)),
+        out: Some(overrides.out(&experiment.name)),
         shard,
         ..args.output.options(stop)
     };
@@ -196,21 +117,22 @@ pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Run
     // The report is written even when standard output fails: the run's results are whole.
     let said = writeln!(out, "{}", summary.line()).said();
     if shard.is_some() {
-        return said.map(|()| summary);
+        return said.map(|()| Outcome::from(&summary));
     }
     if summary.status != Status::Interrupted && !args.no_report {
         let written = super::write_report(&summary.out)?;
         said?;
         report_line(&summary.out, written.len(), out)?;
-        return Ok(summary);
+        return Ok(Outcome::from(&summary));
     }
-    said.map(|()| summary)
+    said.map(|()| Outcome::from(&summary))
 }
 
 /// `reversi-lab report`: charts, report.md and report.html for a results folder.
-pub fn report(dir: &Path, out: &mut dyn Write) -> Result<()> {
+pub fn report(dir: &Path, out: &mut dyn Write) -> Result<Outcome> {
     let written = super::write_report(dir)?;
-    report_line(dir, written.len(), out)
+    report_line(dir, written.len(), out)?;
+    Ok(Outcome::Finished)
 }
 
 fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
@@ -238,7 +160,7 @@ pub struct TuneArgs {
 
 /// `reversi-lab tune`: prints the tuned parameters and the validation lines, and
 /// writes each validation run's report.
-pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let summary = tune::tune(&args.config, args.threads, &args.output.options(stop))?;
     for line in &summary.lines {
         writeln!(out, "{line}").said()?;
@@ -250,12 +172,12 @@ pub fn tune(args: &TuneArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<E
             summary.out.display()
         )
         .said()?;
-        return Ok(Ending::Interrupted);
+        return Ok(Outcome::Interrupted);
     }
     // The tune's report, which also writes each validation run's.
     super::write_report(&summary.out)?;
     writeln!(out, "results in {}", summary.out.display()).said()?;
-    Ok(Ending::Finished)
+    Ok(Outcome::Finished)
 }
 
 /// Options of `reversi-lab ablate`.
@@ -276,7 +198,7 @@ pub struct AblateArgs {
 
 /// `reversi-lab ablate`: prints the run's line and the table of feature worths,
 /// and writes the report.
-pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let (summary, table) = ablate::ablate(
         &args.config,
         args.games,
@@ -285,19 +207,19 @@ pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Resu
     )?;
     writeln!(out, "{}", summary.line()).said()?;
     if summary.status == Status::Interrupted {
-        return Ok(Ending::Interrupted);
+        return Ok(Outcome::Interrupted);
     }
     super::write_report(&summary.out)?;
     write!(out, "{table}").said()?;
-    Ok(Ending::Finished)
+    Ok(Outcome::Finished)
 }
 
-impl From<&RunSummary> for Ending {
+impl From<&RunSummary> for Outcome {
     fn from(summary: &RunSummary) -> Self {
         if summary.status == Status::Interrupted {
-            Ending::Interrupted
+            Outcome::Interrupted
         } else {
-            Ending::Finished
+            Outcome::Finished
         }
     }
 }

@@ -2,38 +2,66 @@
 //! each command's clap option struct sits next to the function that runs it.
 
 mod analyze;
+mod cli;
 mod cluster;
 mod compare;
+mod export;
 pub mod interactive;
 mod lab;
 mod matches;
 mod openings;
 mod patterns;
-mod play;
 mod position;
 mod recipes;
+mod rules;
 mod serve;
+mod solve;
 mod sprt_plan;
+mod strategies;
 mod sweep;
 mod usage;
 
 pub use analyze::{analyze, AnalyzeArgs};
+pub use cli::{interrupt_flag, Cli, Command};
 pub use cluster::{cluster, merge, ClusterArgs, MergeArgs};
-pub use compare::{compare, export_games, CompareArgs, ExportArgs, ExportFormat};
+pub use compare::{compare, CompareArgs};
+pub use export::{export_games, ExportArgs, ExportFormat};
 pub use interactive::{play, replay, watch, PlayArgs, ReplayArgs, WatchArgs};
-pub use lab::{
-    ablate, experiment, report, run, tune, with_overrides, AblateArgs, Ending, OutputArgs, RunArgs,
-    TuneArgs, DEFAULT_EXPERIMENT,
-};
-pub use matches::{play_match, summary, summary_json, MatchArgs, MatchPlan, MatchTally};
+pub use lab::{ablate, report, run, tune, AblateArgs, OutputArgs, RunArgs, TuneArgs};
+pub use matches::{play_match, MatchArgs};
 pub use openings::{openings, OpeningsArgs};
 pub use patterns::{fit_patterns, FitPatternsArgs};
-pub use play::{solve, strategies, RulesArgs, SolveArgs, StrategiesArgs};
-pub use position::{perft, show, size_of_obf, PerftArgs, PositionArgs, ShowArgs};
+pub use position::{perft, show, PerftArgs, PositionArgs, ShowArgs};
+pub use rules::RulesArgs;
 pub use serve::{gtp, nboard, ServeArgs};
+pub use solve::{solve, SolveArgs};
 pub use sprt_plan::{sprt_plan, SprtPlanArgs};
+pub use strategies::{strategies, StrategiesArgs};
 pub use sweep::{sweep, SweepArgs};
 pub use usage::usage_error;
+
+/// How a command ended, for the exit code: every command returns one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It did what was asked (every game played, or an SPRT concluded).
+    Finished,
+    /// Stopped by Ctrl-C: `--resume` continues (exit code 130).
+    Interrupted,
+    /// It ran, and what it checked disagreed (`solve` against the scores in its file; exit code 1).
+    Disagreed,
+}
+
+impl Outcome {
+    /// The process's exit code.
+    #[must_use]
+    pub const fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Finished => 0,
+            Outcome::Interrupted => 130,
+            Outcome::Disagreed => 1,
+        }
+    }
+}
 
 /// How a command prints its result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

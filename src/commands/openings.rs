@@ -2,6 +2,7 @@
 //! line, the format `[openings] file =` reads) with a header saying how it was made.
 
 use super::Said;
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::lab::driver::thread_pool;
 use crate::lab::folder::{check_output_file, write_atomically};
@@ -79,7 +80,7 @@ fn recipe_line(args: &OpeningsArgs) -> String {
 }
 
 /// `reversi-lab openings`: enumerates, values and writes the list; prints what it did.
-pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
+pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<Outcome> {
     let size = check_size(args.size)?;
     let most = size * size - 5;
     if args.plies == 0 || args.plies > MAX_OPENING_PLIES.min(most) {
@@ -177,5 +178,5 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<()> {
         pool.current_num_threads()
     )
     .said()?;
-    Ok(())
+    Ok(Outcome::Finished)
 }

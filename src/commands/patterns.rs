@@ -3,6 +3,7 @@
 //! `src/strategy/pattern/weights-8x8.bin.zst`, read when the crate is compiled).
 
 use super::Said;
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically};
 use crate::progress::thousands;
@@ -29,7 +30,7 @@ pub struct FitPatternsArgs {
 }
 
 /// `reversi-lab fit-patterns`: fits, writes the file and prints each stage's error.
-pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<()> {
+pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outcome> {
     check_output_file(&args.out, "--out")?;
     let inputs: Vec<PathBuf> = (args.dirs.iter())
         .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
@@ -74,5 +75,5 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<()> {
         )
         .said()?;
     }
-    Ok(())
+    Ok(Outcome::Finished)
 }

@@ -2,36 +2,16 @@
 //! (`--size`, `--position` as an OBF line or a file).
 
 use super::Said;
-use crate::board::{squares, FlipKernel, Geometry, Position, SIZES};
+use crate::board::{squares, FlipKernel, Geometry, Position};
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::lab::driver::thread_pool;
-use crate::lab::setup::{check_size as validate_size, check_threads};
+use crate::lab::setup::{check_size as validate_size, check_threads, size_of_obf};
 use crate::perft::{perft_kernel, perft_parallel_with, perft_with};
 use crate::with_geometry;
 use std::io::Write;
 use std::time::Instant;
-
-/// The board size an OBF line implies by its number of squares.
-pub fn size_of_obf(line: &str) -> Result<u32> {
-    let squares = line
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
-    let count = squares.chars().count();
-    SIZES
-        .iter()
-        .copied()
-        .find(|&s| (s * s) as usize == count)
-        .ok_or_else(|| {
-            Error::input(format!(
-                "position has {count} squares: an OBF position has 16, 36, 64 or 100 of X, O, - (4x4 to 10x10), then a space and the side to move"
-            ))
-        })
-}
 
 /// Reads a position given as an OBF line, or as a file whose first non-empty line is one.
 fn obf_text(position: &str) -> Result<String> {
@@ -149,7 +129,7 @@ pub struct ShowArgs {
 }
 
 /// `reversi-lab perft`: prints the leaf count on its own line, then time and speed.
-pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<u64> {
+pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<Outcome> {
     perft_command(
         args.depth,
         args.position.size,
@@ -158,16 +138,18 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<u64> {
         args.kernel,
         out,
     )
+    .map(|_| Outcome::Finished)
 }
 
 /// `reversi-lab show`.
-pub fn show(args: &ShowArgs, out: &mut dyn Write) -> Result<()> {
+pub fn show(args: &ShowArgs, out: &mut dyn Write) -> Result<Outcome> {
     show_command(
         args.position.size,
         args.position.position.as_deref(),
         args.moves.as_deref(),
         out,
     )
+    .map(|()| Outcome::Finished)
 }
 
 fn perft_command(

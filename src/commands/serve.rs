@@ -1,5 +1,6 @@
 //! `gtp` and `nboard`: a built-in strategy served as an engine on standard input and output.
 
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::serve::{self, DEFAULT_STRATEGY};
 use crate::strategy::StrategySpec;
@@ -28,11 +29,11 @@ impl ServeArgs {
 }
 
 /// `reversi-lab gtp`: serves the strategy over GTP until `quit` or the end of `input`.
-pub fn gtp(args: &ServeArgs, input: impl BufRead, out: impl Write) -> Result<()> {
-    serve::gtp::serve(&args.spec()?, args.seed, input, out)
+pub fn gtp(args: &ServeArgs, input: impl BufRead, out: impl Write) -> Result<Outcome> {
+    serve::gtp::serve(&args.spec()?, args.seed, input, out).map(|()| Outcome::Finished)
 }
 
 /// `reversi-lab nboard`: serves the strategy over the NBoard protocol until `quit` or the end of `input`.
-pub fn nboard(args: &ServeArgs, input: impl BufRead, out: impl Write) -> Result<()> {
-    serve::nboard::serve(&args.spec()?, args.seed, input, out)
+pub fn nboard(args: &ServeArgs, input: impl BufRead, out: impl Write) -> Result<Outcome> {
+    serve::nboard::serve(&args.spec()?, args.seed, input, out).map(|()| Outcome::Finished)
 }

@@ -1,5 +1,6 @@
 //! `sprt-plan`: the command-line options of sizing an SPRT, turned into the study's options.
 
+use crate::commands::Outcome;
 use crate::error::{Error, Result};
 use crate::stats::SprtDesign;
 use crate::studies::sprt_plan::{run, PlanBase, PlanOptions};
@@ -36,7 +37,7 @@ pub struct SprtPlanArgs {
 }
 
 /// Prints the plan's basis and table; writes its files with `--out`.
-pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<()> {
+pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(dir) = &args.out {
         let earlier = dir.join("sprt-plan.csv");
         if earlier.exists() && !args.force {
@@ -72,5 +73,5 @@ pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<()> {
         )
         .map_err(write)?;
     }
-    Ok(())
+    Ok(Outcome::Finished)
 }

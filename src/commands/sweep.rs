@@ -1,7 +1,8 @@
 //! `reversi-lab sweep`: plays a sweep's variants, prints each one's rating and
 //! cost, and writes the report with the sweep's charts.
 
-use super::lab::{Ending, OutputArgs};
+use super::lab::OutputArgs;
+use super::Outcome;
 use super::Said;
 use crate::error::Result;
 use crate::lab::Status;
@@ -43,7 +44,7 @@ fn line(row: &SweepRow) -> String {
 }
 
 /// `reversi-lab sweep`: prints the run's line and each variant's rating, and writes the report.
-pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Ending> {
+pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let (summary, rows) = sweep::sweep(
         &args.config,
         args.games,
@@ -52,12 +53,12 @@ pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
     )?;
     writeln!(out, "{}", summary.line()).said()?;
     if summary.status == Status::Interrupted {
-        return Ok(Ending::Interrupted);
+        return Ok(Outcome::Interrupted);
     }
     super::write_report(&summary.out)?;
     for row in &rows {
         writeln!(out, "{}", line(row)).said()?;
     }
     writeln!(out, "report: {}", summary.out.join("report.html").display()).said()?;
-    Ok(Ending::Finished)
+    Ok(Outcome::Finished)
 }

@@ -377,7 +377,8 @@ impl Experiment {
     /// The experiment a results folder's `run.toml` recorded (`table`), with its
     /// openings list from the folder's own copy when it has one.
     pub fn recorded(table: &Table, dir: &Path) -> Result<Self> {
-        let text = toml::to_string(table).map_err(|e| Error::Internal(e.to_string()))?;
+        let text = toml::to_string(table)
+            .map_err(|e| Error::internal_from("cannot write the experiment as TOML", e))?;
         let origin = dir.join("run.toml").display().to_string();
         let copy = dir.join(OPENINGS_COPY);
         let from = if copy.is_file() {

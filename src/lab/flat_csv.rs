@@ -387,7 +387,7 @@ impl<'a> ser::Serializer for Field<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::GameRecord;
+    use crate::lab::GameRow;
     use proptest::prelude::*;
 
     fn by_csv_crate<T: Serialize>(row: &T) -> Vec<u8> {
@@ -409,7 +409,7 @@ mod tests {
             plies in any::<u32>(),
             seed in any::<u64>(),
         ) {
-            let record = GameRecord {
+            let record = GameRow {
                 game_id: id,
                 pair_id: pair,
                 opening: names[0].as_str().into(),

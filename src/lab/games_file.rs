@@ -92,7 +92,7 @@ const GAMES_FILE: super::rows::TableKind = super::rows::TableKind {
 
 /// The columns of `games.csv`, in order, from the row type itself.
 static GAME_COLUMNS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let header = super::rows::csv_header::<super::rows::GameRecord<'static>>();
+    let header = super::rows::csv_header::<super::rows::GameRow<'static>>();
     String::from_utf8_lossy(&header)
         .trim_end()
         .split(',')

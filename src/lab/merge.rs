@@ -7,9 +7,7 @@ use super::experiment::Experiment;
 use super::folder::write_atomically;
 use super::folder::{check_not_in_a_shard, differences, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
-use super::rows::{
-    csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
-};
+use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::runner::write_tables;
 use super::schedule::Schedule;
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
@@ -81,7 +79,7 @@ impl MergeSummary {
 struct Part {
     dir: PathBuf,
     shard: Shard,
-    record: RunRecord,
+    record: RunToml,
     experiment: Experiment,
 }
 
@@ -130,7 +128,7 @@ fn part(dir: &Path) -> Result<Part> {
             dir.display()
         )));
     }
-    let record = RunRecord::load(&path)?;
+    let record = RunToml::load(&path)?;
     let Some(text) = record.run.shard.as_deref() else {
         return Err(Error::input(format!(
             "{} is a whole run, not a shard (it was not run with --shard): merge only shard folders",
@@ -329,7 +327,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         merged_from: Some(parts.iter().map(|p| p.dir.display().to_string()).collect()),
         ..RunInfo::starting(recorded.run.threads, schedule.total())
     };
-    let record = RunRecord {
+    let record = RunToml {
         run: info,
         experiment: recorded.experiment.clone(),
     };
@@ -379,7 +377,7 @@ impl Columns {
             header
                 .iter()
                 .position(|h| h == name.as_bytes())
-                .expect("GameRecord has the column")
+                .expect("GameRow has the column")
         };
         Columns {
             game_id: at("game_id"),
@@ -410,7 +408,7 @@ fn stream(
     quiet: bool,
 ) -> Result<(u64, u64, Tallies)> {
     let count = parts[0].shard.count();
-    let header_line = csv_header::<GameRecord>();
+    let header_line = csv_header::<GameRow>();
     let header = csv::Reader::from_reader(header_line.as_slice())
         .byte_headers()
         .expect("the header parses")

@@ -3,7 +3,7 @@
 
 use super::experiment::Experiment;
 use super::games_file;
-use super::rows::{GameRecord, RunRecord};
+use super::rows::{GameRow, RunToml};
 use super::shard::recorded_version;
 use crate::error::{Error, Result};
 use crate::game::Rules;
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// A recorded game and what it takes to play it again.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordedGame {
+pub struct ReplayableGame {
     /// Board size.
     pub size: u32,
     /// The rules it was scored under.
@@ -21,12 +21,12 @@ pub struct RecordedGame {
     /// One line naming the game: `game 12 of results/default: greedy (black) vs ...`.
     pub title: String,
     /// Its row of `games.csv`.
-    pub record: GameRecord<'static>,
+    pub record: GameRow<'static>,
 }
 
 /// What a results folder's games were played under, and where they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordedRun {
+pub struct ReplaySetting {
     /// Board size.
     pub size: u32,
     /// The rules the games were scored under.
@@ -40,7 +40,7 @@ pub struct RecordedRun {
 /// The size, rules and games file of the results folder `dir`, from its `run.toml`.
 /// A missing folder or file is bad input naming the fix (`verb` says what the
 /// command does with the games, as in "replay a folder that holds games").
-pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
+pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
     if dir.is_file() {
         return Err(Error::input(format!(
             "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
@@ -60,7 +60,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
             dir.display()
         )));
     }
-    let record = RunRecord::load(&run_path)?;
+    let record = RunToml::load(&run_path)?;
     let experiment = Experiment::recorded(&record.experiment, dir)?;
     let Some((games, _)) = games_file::find(dir) else {
         return Err(Error::input(format!(
@@ -68,7 +68,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
             dir.display()
         )));
     };
-    Ok(RecordedRun {
+    Ok(ReplaySetting {
         size: experiment.setup.size,
         rules: experiment.setup.rules,
         games,
@@ -79,13 +79,13 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<RecordedRun> {
 /// Game `id` (the `game_id` column) of the results folder `dir`, with the size and
 /// rules of the experiment its `run.toml` recorded. A missing folder, file or game
 /// is bad input naming the fix.
-pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
+pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
     let run = recorded_run(dir, "replay")?;
     let path = run.games;
     games_file::check_has_games(&path)?;
     let mut reader = games_file::csv_reader(&path)?;
     let mut highest = None;
-    for row in reader.deserialize::<GameRecord>() {
+    for row in reader.deserialize::<GameRow>() {
         let row = row.map_err(|e| games_file::row_error(&path, &e))?;
         if row.game_id == id {
             let title = format!(
@@ -98,7 +98,7 @@ pub fn load_game(dir: &Path, id: u64) -> Result<RecordedGame> {
                     winner => format!("{winner} won by {}", row.margin.abs()),
                 }
             );
-            return Ok(RecordedGame {
+            return Ok(ReplayableGame {
                 size: run.size,
                 rules: run.rules,
                 moves: row.moves.to_string(),

@@ -10,7 +10,7 @@ use std::path::Path;
 /// One row of `games.csv`, in the column order docs/experiments.md documents. Its text fields
 /// borrow where a run writes rows (no allocation per game) and own where rows are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameRecord<'a> {
+pub struct GameRow<'a> {
     /// 0-based index of the game in the run.
     pub game_id: u64,
     /// 0-based index of the pair of players.
@@ -48,7 +48,7 @@ fn normal_termination<'a>() -> Cow<'a, str> {
     Cow::Borrowed(crate::game::Termination::Normal.name())
 }
 
-impl GameRecord<'_> {
+impl GameRow<'_> {
     /// Appends the row and its newline to `out`: the bytes the csv crate writes for it
     /// (a test compares the two) in about 60% of the instructions of serde's field-by-field
     /// path (callgrind: some 820 against 1,190 a row), since a run writes a row for every
@@ -56,7 +56,7 @@ impl GameRecord<'_> {
     /// field, so a new column does not compile until it is written here too; the
     /// header still comes from serde.
     pub fn write_csv(&self, out: &mut Vec<u8>) {
-        let GameRecord {
+        let GameRow {
             game_id,
             pair_id,
             opening,
@@ -442,14 +442,14 @@ impl RunInfo {
 
 /// `run.toml`: how the run went, and the experiment exactly as run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunRecord {
+pub struct RunToml {
     /// How the run went.
     pub run: RunInfo,
     /// The experiment, every default written out.
     pub experiment: toml::Table,
 }
 
-impl RunRecord {
+impl RunToml {
     /// The file's text.
     #[must_use]
     pub fn to_text(&self) -> String {
@@ -500,7 +500,7 @@ impl RunRecord {
     }
 }
 
-/// Which of the settings [`RunRecord::resume_settings`] restores the command line gives again.
+/// Which of the settings [`RunToml::resume_settings`] restores the command line gives again.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ResumeGiven {
     /// `--games` was given.
@@ -579,7 +579,7 @@ pub fn csv_bytes<T: Serialize>(rows: &[T], path: &Path) -> Result<Vec<u8>> {
     }
     writer
         .into_inner()
-        .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))
+        .map_err(|e| Error::io_during("write", path, e.into_error()))
 }
 
 /// Reads every row of a CSV file; a bad row is an error naming the file and row.

@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn headers_come_from_the_types() {
     assert_eq!(
-        String::from_utf8(csv_header::<GameRecord>()).unwrap(),
+        String::from_utf8(csv_header::<GameRow>()).unwrap(),
         "game_id,pair_id,opening,black,white,black_discs,white_discs,result,margin,plies,passes,moves,seed,termination\n"
     );
 }

@@ -8,9 +8,7 @@ use super::experiment::Experiment;
 use super::folder::write_atomically;
 use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
-use super::rows::{
-    csv_bytes, csv_header, GameRecord, PairRow, RunInfo, RunRecord, StandingRow, Status,
-};
+use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
@@ -94,8 +92,8 @@ impl RunSummary {
     }
 }
 
-fn run_record(experiment: &Experiment, info: RunInfo) -> RunRecord {
-    RunRecord {
+fn run_record(experiment: &Experiment, info: RunInfo) -> RunToml {
+    RunToml {
         run: info,
         experiment: experiment.to_table(),
     }
@@ -122,7 +120,7 @@ fn resume_games(
         .byte_headers()
         .map_err(|e| games_file::row_error(path, &e))?;
     let mut now = csv::ByteRecord::new();
-    let expected = csv_header::<GameRecord>();
+    let expected = csv_header::<GameRow>();
     now.extend(expected.trim_ascii_end().split(|&b| b == b','));
     if header != &now && !header.is_empty() {
         return Err(Error::input(format!(
@@ -131,7 +129,7 @@ fn resume_games(
         )));
     }
     let mut count = 0u64;
-    for row in reader.deserialize::<GameRecord>() {
+    for row in reader.deserialize::<GameRow>() {
         let row = row.map_err(|e| {
             Error::input(format!(
                 "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with --out",
@@ -245,7 +243,7 @@ fn prepare(
         )));
     }
     if options.resume && games_path.exists() && run_path.is_file() {
-        let recorded = RunRecord::load(&run_path)?;
+        let recorded = RunToml::load(&run_path)?;
         check_schedule_version(
             out,
             recorded.run.schedule_version,
@@ -256,7 +254,7 @@ fn prepare(
         now.remove("threads");
         let mut before = recorded.experiment.clone();
         before.remove("threads");
-        let recorded = RunRecord {
+        let recorded = RunToml {
             experiment: before,
             ..recorded
         };
@@ -300,11 +298,7 @@ fn prepare(
             let text: String = transcripts.iter().map(|t| format!("{t}\n")).collect();
             fs::write(&copy, text).map_err(|e| Error::io(&copy, e))?;
         }
-        GamesWriter::create(
-            &games_path,
-            experiment.compress,
-            &csv_header::<GameRecord>(),
-        )
+        GamesWriter::create(&games_path, experiment.compress, &csv_header::<GameRow>())
     })();
     if let Err(error) = setup {
         drop(lock);
@@ -452,7 +446,7 @@ pub fn write_game_row<G: Geometry>(
     MOVES.with_borrow_mut(|moves| {
         moves.clear();
         game.write_transcript(moves);
-        let record = GameRecord {
+        let record = GameRow {
             game_id: index,
             pair_id: pair,
             opening: opening.into(),

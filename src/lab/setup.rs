@@ -297,3 +297,24 @@ fn load_openings(path: &Path, size: u32) -> Result<Vec<String>> {
     }
     Ok(transcripts)
 }
+
+/// The board size an OBF line implies by its number of squares.
+pub fn size_of_obf(line: &str) -> Result<u32> {
+    let squares = line
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let count = squares.chars().count();
+    crate::board::SIZES
+        .iter()
+        .copied()
+        .find(|&s| (s * s) as usize == count)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "position has {count} squares: an OBF position has 16, 36, 64 or 100 of X, O, - (4x4 to 10x10), then a space and the side to move"
+            ))
+        })
+}

@@ -5,9 +5,9 @@ use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
 use crate::lab::cost::COSTS_FILE;
 use crate::lab::games_file;
-use crate::lab::rows::{read_csv, CostRow, RunRecord, Status};
+use crate::lab::rows::{read_csv, CostRow, RunToml, Status};
 pub use crate::lab::rows::{PairRow, StandingRow};
-use crate::lab::GameRecord;
+use crate::lab::GameRow;
 use crate::stats::{Pentanomial, SprtWatch};
 use std::path::{Path, PathBuf};
 
@@ -75,17 +75,18 @@ fn so_far(
     experiment: &toml::Table,
     games_path: &Path,
 ) -> Result<(Vec<PairRow>, Vec<StandingRow>, u64, u64)> {
-    use crate::lab::{Experiment, GameRecord, Schedule};
+    use crate::lab::{Experiment, GameRow, Schedule};
     // The openings do not change a tally, and their file need not be reachable from here.
     let mut table = experiment.clone();
     table.remove("openings");
-    let text = toml::to_string(&table).map_err(|e| Error::Internal(e.to_string()))?;
+    let text = toml::to_string(&table)
+        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
     let experiment = Experiment::parse(&text, &games_path.display().to_string(), Path::new("."))?;
     let schedule = Schedule::of(&experiment);
     let mut tallies = crate::lab::tally::Tallies::new(schedule.pairs().len());
     let mut reader = games_file::csv_reader(games_path)?;
     let mut played = 0u64;
-    for row in reader.deserialize::<GameRecord>() {
+    for row in reader.deserialize::<GameRow>() {
         let Ok(row) = row else { break };
         if row.game_id != played || played >= schedule.total() {
             break;
@@ -134,7 +135,7 @@ impl Results {
             None => need(dir, "games.csv")?,
         };
         games_file::check_has_games(&games_path)?;
-        let record = RunRecord::load(&run_path)?;
+        let record = RunToml::load(&run_path)?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then report the merged folder",
@@ -200,7 +201,7 @@ impl Results {
         let mut reader = games_file::csv_reader(&games_path)?;
         let total: u64 = pairs.iter().map(|p| p.games).sum();
         let step = (total / 1500).max(1);
-        for (index, row) in reader.deserialize::<GameRecord>().enumerate() {
+        for (index, row) in reader.deserialize::<GameRow>().enumerate() {
             if partial.is_some_and(|(played, _)| index as u64 >= played) {
                 break; // a run still writing, or a partial row left by a kill
             }

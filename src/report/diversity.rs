@@ -6,7 +6,7 @@
 use super::doc::{Block, Section, Table};
 use super::Results;
 use crate::board::{Square, Symmetry};
-use crate::lab::GameRecord;
+use crate::lab::GameRow;
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -50,7 +50,7 @@ impl Distinct {
     }
 
     /// Notes a game of pair `pair`.
-    pub fn offer(&mut self, pair: usize, row: &GameRecord<'_>) {
+    pub fn offer(&mut self, pair: usize, row: &GameRow<'_>) {
         let played = moves(&row.moves, self.size);
         // The smallest of the game's 8 images: a game and its mirror image are one game.
         let image = Symmetry::ALL
@@ -151,11 +151,11 @@ pub fn section(results: &Results) -> Section {
 mod tests {
     use super::*;
 
-    fn row(black: &str, moves: &str) -> GameRecord<'static> {
-        GameRecord {
+    fn row(black: &str, moves: &str) -> GameRow<'static> {
+        GameRow {
             black: black.to_string().into(),
             moves: moves.to_string().into(),
-            ..GameRecord::default()
+            ..GameRow::default()
         }
     }
 

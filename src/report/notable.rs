@@ -5,7 +5,7 @@
 use super::doc::{Block, GameView, Section};
 use super::replay::Replay;
 use super::{PairRow, Results, StandingRow};
-use crate::lab::{GameRecord, SetupFile};
+use crate::lab::{GameRow, SetupFile};
 
 /// The most pairs shown: a large field shows those with the most games.
 pub const MAX_PAIRS: usize = 10;
@@ -18,11 +18,11 @@ pub struct Notable {
     /// The lower-rated player of the pair (None: equal or missing ratings).
     pub underdog: Option<String>,
     /// The underdog's widest win.
-    pub upset: Option<GameRecord<'static>>,
+    pub upset: Option<GameRow<'static>>,
     /// The game with the largest margin (the first such).
-    pub widest: Option<GameRecord<'static>>,
+    pub widest: Option<GameRow<'static>>,
     /// The game with the fewest moves (the first such).
-    pub shortest: Option<GameRecord<'static>>,
+    pub shortest: Option<GameRow<'static>>,
     /// The most moves any game of the pair had.
     pub longest: u32,
 }
@@ -33,7 +33,7 @@ pub(crate) struct Picker {
     picks: Vec<Option<Notable>>,
 }
 
-fn winner<'a>(row: &'a GameRecord<'_>) -> Option<&'a str> {
+fn winner<'a>(row: &'a GameRow<'_>) -> Option<&'a str> {
     match row.margin.signum() {
         1 => Some(&row.black),
         -1 => Some(&row.white),
@@ -71,11 +71,11 @@ impl Picker {
     }
 
     /// Looks at one game of pair `pair`.
-    pub(crate) fn offer(&mut self, pair: usize, row: &GameRecord<'static>) {
+    pub(crate) fn offer(&mut self, pair: usize, row: &GameRow<'static>) {
         let Some(Some(pick)) = self.picks.get_mut(pair) else {
             return;
         };
-        let better = |kept: &Option<GameRecord<'static>>, key: fn(&GameRecord) -> i64| {
+        let better = |kept: &Option<GameRow<'static>>, key: fn(&GameRow) -> i64| {
             kept.as_ref().is_none_or(|k| key(row) > key(k))
         };
         if pick
@@ -102,7 +102,7 @@ impl Picker {
 }
 
 /// `game 17: greedy (black) beat random (white) by 12, 38-26, in 58 moves`.
-fn describe(row: &GameRecord) -> String {
+fn describe(row: &GameRow) -> String {
     let score = format!("{}-{}", row.black_discs, row.white_discs);
     let how = match row.margin.signum() {
         1 => format!(
@@ -155,7 +155,7 @@ pub(crate) fn section(results: &Results) -> Option<Section> {
             "{} vs {}",
             pair.player_a, pair.player_b
         )));
-        let mut shown: Vec<(Vec<&str>, &GameRecord)> = Vec::new();
+        let mut shown: Vec<(Vec<&str>, &GameRow)> = Vec::new();
         // When every game filled the board, the first is no shorter than the rest.
         let shortest = pick.shortest.as_ref().filter(|s| s.plies < pick.longest);
         for (label, row) in [
@@ -229,7 +229,7 @@ mod tests {
         let pairs: Vec<PairRow> = rows(include_str!("../../tests/data/round-robin/pairs.csv"));
         let standings: Vec<StandingRow> =
             rows(include_str!("../../tests/data/round-robin/standings.csv"));
-        let games: Vec<GameRecord> = rows(include_str!("../../tests/data/round-robin/games.csv"));
+        let games: Vec<GameRow> = rows(include_str!("../../tests/data/round-robin/games.csv"));
         let mut picker = Picker::new(&pairs, &standings);
         for game in &games {
             picker.offer(game.pair_id as usize, game);
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(picks.len(), 3);
         let first = &picks[0];
         assert_eq!(first.underdog.as_deref(), Some("greedy"), "rated -128");
-        let id = |g: &Option<GameRecord<'static>>| g.as_ref().map(|g| g.game_id);
+        let id = |g: &Option<GameRow<'static>>| g.as_ref().map(|g| g.game_id);
         assert_eq!(id(&first.upset), Some(2), "greedy's wins: +18 (game 2), +2");
         assert_eq!(id(&first.widest), Some(7), "42 discs");
         assert_eq!((id(&first.shortest), first.longest), (Some(0), 60));

@@ -8,7 +8,7 @@ use super::run::how_run;
 use super::{elo_interval, percent_interval, Chart, PairRow};
 use crate::chart::interval_chart;
 use crate::error::{Error, Result};
-use crate::lab::rows::{read_csv, RunRecord, Status};
+use crate::lab::rows::{read_csv, RunToml, Status};
 use crate::numbers::{fixed, tick};
 use crate::studies::tune::{charts, openings, trace, validate, Method, Tune};
 use std::path::Path;
@@ -38,7 +38,8 @@ fn load(dir: &Path) -> Result<(Tune, toml::Table)> {
     let mut table = raw.clone();
     table.remove("openings");
     table.remove("threads");
-    let text = toml::to_string(&table).map_err(|e| Error::Internal(e.to_string()))?;
+    let text = toml::to_string(&table)
+        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
     let tune = Tune::parse(&text, &path.display().to_string(), dir)?;
     Ok((tune, raw))
 }
@@ -67,7 +68,7 @@ fn validation(dir: &Path, opponent: &str) -> Result<Validation> {
         started: run_path.is_file(),
     };
     if found.started {
-        let status = RunRecord::load(&run_path)?.run.status;
+        let status = RunToml::load(&run_path)?.run.status;
         let pairs_path = folder.join("pairs.csv");
         if !matches!(status, Status::Running | Status::Interrupted) && pairs_path.is_file() {
             let pairs: Vec<PairRow> = read_csv(&pairs_path)?;
@@ -214,7 +215,7 @@ pub(crate) fn report(dir: &Path) -> Result<(Document, Vec<Chart>, Vec<String>)> 
                 format!("validation-{opponent}/report.html"),
             ));
             if first_run.is_none() {
-                first_run = Some(RunRecord::load(&folder.join("run.toml"))?.run);
+                first_run = Some(RunToml::load(&folder.join("run.toml"))?.run);
             }
         }
         match found.result {

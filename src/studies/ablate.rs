@@ -73,7 +73,8 @@ fn with_zeros(full: &Table, zero: &[&str]) -> Result<StrategySpec> {
     for feature in zero {
         eval.insert((*feature).to_string(), Value::Float(0.0));
     }
-    StrategySpec::from_table(&table).map_err(|e| Error::Internal(e.to_string()))
+    StrategySpec::from_table(&table)
+        .map_err(|e| Error::internal_from("cannot build the ablated evaluation", e))
 }
 
 impl Ablation {
@@ -205,7 +206,7 @@ pub fn worths(ablation: &Ablation, pairs: &[PairRow]) -> Result<Vec<Worth>> {
             let pair = pairs
                 .iter()
                 .find(|p| p.player_a == "full" && p.player_b == v.name)
-                .ok_or_else(|| Error::Internal(format!("no pair full vs {}", v.name)))?;
+                .ok_or_else(|| Error::internal(format!("no pair full vs {}", v.name)))?;
             let paired = pair.paired();
             let p_value = paired.p_value();
             Ok(Worth {

@@ -5,7 +5,7 @@
 use crate::chart::{interval_chart, Chart};
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow, RunRecord, StandingRow, Status};
+use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow, RunToml, StandingRow, Status};
 use crate::numbers::{elo_interval, signed};
 use crate::stats::{bradley_terry_covariance, holm, phi, RatingFit, Trinomial, Z95};
 use crate::studies::compare_anchor::anchored;
@@ -45,7 +45,7 @@ impl Side {
                 dir.display()
             )));
         }
-        let record = RunRecord::load(&run_path)?;
+        let record = RunToml::load(&run_path)?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then compare the merged folder",

@@ -5,7 +5,7 @@
 use crate::board::{Color, Size8};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
-use crate::lab::rows::GameRecord;
+use crate::lab::rows::GameRow;
 use crate::lab::{games_file, recorded_run};
 use crate::strategy::pattern::{
     canonical, digit_symmetries, instances, stage, table_len, Weights, PATTERNS, STAGES,
@@ -95,7 +95,7 @@ fn read_samples(dirs: &[PathBuf], merged: &[u32]) -> Result<(Vec<Sample>, usize)
             )));
         }
         let mut reader = games_file::csv_reader(&run.games)?;
-        for row in reader.deserialize::<GameRecord>() {
+        for row in reader.deserialize::<GameRow>() {
             let row = row.map_err(|e| games_file::row_error(&run.games, &e))?;
             samples.extend(game_samples(&row, dir, merged)?);
             games += 1;
@@ -104,7 +104,7 @@ fn read_samples(dirs: &[PathBuf], merged: &[u32]) -> Result<(Vec<Sample>, usize)
     Ok((samples, games))
 }
 
-fn game_samples(row: &GameRecord<'_>, dir: &Path, merged: &[u32]) -> Result<Vec<Sample>> {
+fn game_samples(row: &GameRow<'_>, dir: &Path, merged: &[u32]) -> Result<Vec<Sample>> {
     let played = Game::<Size8>::from_transcript(&row.moves).map_err(|e| {
         Error::input(format!(
             "game {} of {} does not replay: move {} {}: its games file is damaged",

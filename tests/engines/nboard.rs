@@ -87,7 +87,7 @@ fn a_strategy_served_over_nboard_plays_as_it_does_built_in() {
     let (served_games, built_games) = (games(&d.join("served")), games(&d.join("built")));
     assert_eq!(served_games.len(), 6 * 16);
     assert!(served_games.iter().all(|r| r.termination == "normal"));
-    let moves = |rows: &[GameRecord<'_>]| -> Vec<String> {
+    let moves = |rows: &[GameRow<'_>]| -> Vec<String> {
         rows.iter().map(|r| r.moves.to_string()).collect()
     };
     assert_eq!(moves(&served_games), moves(&built_games));

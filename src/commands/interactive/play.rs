@@ -5,8 +5,9 @@ use super::{
     finish_output, prompt, result_text, rules_text, transcript_text, value_text, Input, Track,
 };
 use crate::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
-use crate::commands::play::RulesArgs;
 use crate::commands::position::{parse_position, PositionArgs};
+use crate::commands::Outcome;
+use crate::commands::RulesArgs;
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
@@ -471,7 +472,7 @@ impl<G: Geometry> Session<'_, G> {
 
 /// `reversi-lab play`: reads commands line by line from `input` until the person
 /// quits or the input ends; draws in colour when standard output is a terminal.
-pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Outcome> {
     let (size, obf) = args.position.resolve()?;
     let rules = args.rules.rules();
     let text = match args.vs.as_deref() {
@@ -509,7 +510,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         };
         let fallback = fallback_spec
             .build::<G>(rules)
-            .map_err(|e| Error::Internal(format!("{EVAL_FALLBACK}: {e}")))?;
+            .map_err(|e| Error::internal_from(EVAL_FALLBACK, e))?;
         let mut session = Session {
             track: initial.clone(),
             initial,
@@ -524,7 +525,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             rng: game_rng(args.seed),
             memory: Memory::new(),
         };
-        finish_output(session.run(&mut Input::new(input), out))
+        finish_output(session.run(&mut Input::new(input), out)).map(|()| Outcome::Finished)
     })
 }
 

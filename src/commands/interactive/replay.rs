@@ -5,7 +5,8 @@ use super::{
     finish_output, pause, prompt, result_text, transcript_text, Input, Track, CLEAR_SCREEN,
 };
 use crate::board::{Bits, Geometry, Position, Square};
-use crate::commands::play::RulesArgs;
+use crate::commands::Outcome;
+use crate::commands::RulesArgs;
 use crate::commands::Said;
 use crate::error::{Error, Result};
 use crate::game::Rules;
@@ -72,7 +73,7 @@ fn parse_step(line: &str) -> Step {
 
 /// `reversi-lab replay`: shows the start, then each ply on Enter (or `n`), `p` to go
 /// back, a ply number to jump, `q` to quit; with `--auto MS` every ply on a timer.
-pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Outcome> {
     let (size, rules, moves, title, source) = match (&args.results, &args.moves) {
         (Some(dir), _) => {
             let id = args.game.ok_or_else(|| {
@@ -112,7 +113,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
         }
         crate::report::write_game(path, size, rules, &moves, &title)?;
         writeln!(out, "wrote {}", path.display()).said()?;
-        return Ok(());
+        return Ok(Outcome::Finished);
     }
     let terminal = std::io::stdout().is_terminal();
     with_geometry!(size, G => {
@@ -124,6 +125,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
             Some(delay) => viewer.auto(delay, out),
             None => viewer.step(&mut Input::new(input), out),
         })
+        .map(|()| Outcome::Finished)
     })
 }
 

@@ -2,11 +2,11 @@
 
 use super::{finish_output, pause, result_text, transcript_text, value_text, Track, CLEAR_SCREEN};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
-use crate::commands::matches::{MatchArgs, MatchPlan};
-use crate::commands::play::RulesArgs;
-use crate::commands::OutputFormat;
+use crate::commands::Outcome;
+use crate::commands::RulesArgs;
 use crate::error::Result;
 use crate::lab::schedule::game_rng;
+use crate::lab::{MatchOptions, MatchPlan};
 use crate::strategy::{Context, Memory, Strategy};
 use crate::with_geometry;
 use std::io::{self, IsTerminal, Write};
@@ -42,21 +42,15 @@ pub struct WatchArgs {
 /// opening, printing each move with the mover's own value for it (where the strategy
 /// has values) and the board after it, then the result. On a terminal it redraws in
 /// place, in colour.
-pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<()> {
-    let plan = MatchPlan::new(&MatchArgs {
-        a: args.a.clone(),
-        b: args.b.clone(),
+pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<Outcome> {
+    let plan = MatchPlan::new(&MatchOptions {
         games: 1,
         seed: args.seed,
         threads: Some(1),
         size: args.size,
-        rules: args.rules,
+        rules: args.rules.rules(),
         openings: args.openings,
-        move_time: None,
-        clock: None,
-        time_margin: None,
-        csv: None,
-        format: OutputFormat::Text,
+        ..MatchOptions::new(&args.a, &args.b)
     })?;
     let terminal = std::io::stdout().is_terminal();
     let delay = args
@@ -65,6 +59,7 @@ pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<()> {
     with_geometry!(plan.setup.size, G => {
         let players = plan.players::<G>()?;
         finish_output(show_game(&plan, &players, &[&args.a, &args.b], terminal, delay, out))
+            .map(|()| Outcome::Finished)
     })
 }
 

@@ -184,7 +184,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Error::internal_from(format!("cannot start {threads} threads"), e))
 }
 
 /// What a stream's consumer wants next.

@@ -16,7 +16,7 @@ use super::Turn;
 use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::GameRecord;
+use crate::lab::rows::GameRow;
 use crate::with_geometry;
 use std::fmt::Write as _;
 
@@ -73,7 +73,7 @@ fn check_value(value: &str, what: &str) -> Result<()> {
 /// Appends one game as GGF (no newline): the players, the result (`games.csv`'s margin,
 /// black's view, under the run's rules), the type and start, and every turn with passes.
 pub fn write_game<G: Geometry>(
-    record: &GameRecord<'_>,
+    record: &GameRow<'_>,
     rules: Rules,
     date: &str,
     turns: &[Turn<G>],

@@ -5,7 +5,7 @@
 pub mod ggf;
 
 use super::games_file;
-use super::rows::{csv_header, csv_row, GameRecord, MoveRow, RunRecord, Status};
+use super::rows::{csv_header, csv_row, GameRow, MoveRow, RunToml, Status};
 use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
@@ -84,7 +84,7 @@ impl Recorded {
                 dir.display()
             )));
         }
-        let record = RunRecord::load(&path)?;
+        let record = RunToml::load(&path)?;
         let bad = |what: &str| {
             Error::input(format!(
                 "{}: {what} cannot be read (was it written by reversi-lab?)",
@@ -146,7 +146,7 @@ fn stream<G: Geometry>(
         buffer.extend_from_slice(&csv_header::<MoveRow>());
     }
     let mut games = 0u64;
-    for row in reader.deserialize::<GameRecord>() {
+    for row in reader.deserialize::<GameRow>() {
         let row = match row {
             Ok(row) => row,
             // A run still playing, or killed: its last row may be cut short.
@@ -187,7 +187,7 @@ fn stream<G: Geometry>(
 }
 
 /// Appends a game's rows of `csv-moves` to `into`.
-fn move_rows<G: Geometry>(row: &GameRecord<'_>, turns: &[Turn<G>], into: &mut Vec<u8>) {
+fn move_rows<G: Geometry>(row: &GameRow<'_>, turns: &[Turn<G>], into: &mut Vec<u8>) {
     let mut name = String::with_capacity(3);
     // The opening is a prefix of the transcript: its turns are those whose squares'
     // names fit inside its text (passes in an opening belong to it too).

@@ -4,9 +4,11 @@
 mod build;
 mod kinds;
 mod line;
+mod listing;
 mod squares;
 
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
+pub use listing::kinds_json;
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
 use super::{EvalWeights, SpecError};

@@ -12,7 +12,7 @@ use crate::chart::Chart;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::lab::folder::FolderLock;
-use crate::lab::rows::{read_csv, GameRecord};
+use crate::lab::rows::{read_csv, GameRow};
 use crate::lab::setup::check_threads;
 use crate::lab::shard::recorded_version;
 use crate::lab::{games_file, recorded_run};
@@ -206,11 +206,11 @@ pub fn recorded_endgame(dir: &Path) -> Option<u32> {
 }
 
 /// Every game of a games file, in its order.
-fn read_games(path: &Path) -> Result<Vec<GameRecord<'static>>> {
+fn read_games(path: &Path) -> Result<Vec<GameRow<'static>>> {
     games_file::check_has_games(path)?;
     let mut reader = games_file::csv_reader(path)?;
     reader
-        .deserialize::<GameRecord<'static>>()
+        .deserialize::<GameRow<'static>>()
         .map(|row| row.map_err(|e| games_file::row_error(path, &e)))
         .collect()
 }
@@ -220,7 +220,7 @@ fn read_games(path: &Path) -> Result<Vec<GameRecord<'static>>> {
 /// index of the first game to analyse.
 fn prepare(
     out: &Path,
-    games: &[GameRecord<'_>],
+    games: &[GameRow<'_>],
     source: &Path,
     schedule_version: u32,
     options: &AnalyzeOptions<'_>,
@@ -286,7 +286,8 @@ fn prepare(
         }
         return resume_point(&path, games);
     }
-    let text = toml::to_string(&settings).map_err(|e| Error::Internal(e.to_string()))?;
+    let text = toml::to_string(&settings)
+        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
     fs::write(&settings_path, text).map_err(|e| Error::io(&settings_path, e))?;
     fs::write(&path, header_line()).map_err(|e| Error::io(&path, e))?;
     Ok(0)
@@ -305,7 +306,7 @@ fn header_line() -> Vec<u8> {
 /// Where an interrupted `analysis.csv` continues: its last game may be cut short,
 /// so its rows (and any partial line) are dropped and that game is analysed again.
 /// Rows are written in game order, so every game before it is complete.
-fn resume_point(path: &Path, games: &[GameRecord<'_>]) -> Result<usize> {
+fn resume_point(path: &Path, games: &[GameRow<'_>]) -> Result<usize> {
     let bytes = fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
     // Complete lines only: (start offset, game_id) of each row after the header.
     let mut rows = Vec::new();
@@ -371,7 +372,7 @@ struct GameAnalysis {
 /// order. Returns (positions, nodes, games analysed, interrupted).
 fn analyse_games<G: Geometry>(
     out: &Path,
-    games: &[GameRecord<'static>],
+    games: &[GameRow<'static>],
     start: usize,
     solver: Solver,
     threads: usize,
@@ -388,7 +389,7 @@ fn analyse_games<G: Geometry>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
+        .map_err(|e| Error::internal_from(format!("cannot start {threads} threads"), e))?;
     // One solver memory per worker, kept across games: its table is cleared for
     // each game (so a game's rows never depend on the games before it) but lives
     // across that game's positions, which share most of their trees.
@@ -436,7 +437,7 @@ fn analyse_games<G: Geometry>(
 /// its opening: the best score, then the move played's exact score unless it is the
 /// solver's best move.
 fn analyse_game<G: Geometry>(
-    record: &GameRecord<'_>,
+    record: &GameRow<'_>,
     solver: Solver,
     endgame: u32,
     memory: &mut Memory<G>,

@@ -7,7 +7,7 @@ use crate::error::{closest, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
-use crate::lab::rows::{csv_bytes, ResumeGiven, RunRecord};
+use crate::lab::rows::{csv_bytes, ResumeGiven, RunToml};
 use crate::lab::runner::default_out;
 use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
 use crate::strategy::spec::KINDS;
@@ -381,7 +381,7 @@ pub fn rows(sweep: &Sweep, standings: &[StandingRow], dir: &Path) -> Result<Vec<
         let standing = standings
             .iter()
             .find(|s| s.player == variant.name)
-            .ok_or_else(|| Error::Internal(format!("no standing for {}", variant.name)))?;
+            .ok_or_else(|| Error::internal(format!("no standing for {}", variant.name)))?;
         let value = variant.value.number();
         let previous = rows.last();
         let gain = previous.and_then(|p| Some(standing.rating? - p.rating?));
@@ -438,7 +438,7 @@ pub fn sweep(
             .unwrap_or_else(|| default_out(&sweep.experiment.name, None));
         let run_path = out.join("run.toml");
         if run_path.is_file() {
-            RunRecord::load(&run_path)?.resume_settings(
+            RunToml::load(&run_path)?.resume_settings(
                 &mut sweep.experiment,
                 ResumeGiven {
                     // The sweep file is always given again: its games and seed stand,

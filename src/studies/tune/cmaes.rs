@@ -75,7 +75,7 @@ pub fn cmaes<G: Geometry>(
         .seed(tune.setup.seed)
         .max_function_evals(tune.iterations as usize)
         .build(objective)
-        .map_err(|e| Error::Internal(format!("CMA-ES cannot start: {e:?}")))?;
+        .map_err(|e| Error::internal(format!("CMA-ES cannot start: {e:?}")))?;
     let mut mean: Vec<f64>;
     loop {
         let done = optimiser.next();

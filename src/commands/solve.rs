@@ -1,81 +1,13 @@
-//! `strategies` and `solve`, and the scoring options every playing command shares.
+//! `reversi-lab solve`: the exact endgame solver over the positions of an OBF file.
 
-use super::position::size_of_obf;
-use super::{OutputFormat, Said};
+use super::{Outcome, OutputFormat, RulesArgs, Said};
 use crate::board::{squares, Geometry, Position, Square};
 use crate::error::{Error, Result};
-use crate::game::{Rules, Scoring};
-use crate::lab::setup::check_threads;
+use crate::lab::setup::{check_threads, size_of_obf};
 use crate::strategy::{Budget, Memory, Mode, Solver};
 use crate::with_geometry;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
-
-/// Scoring rules on the command line.
-#[derive(Clone, Copy, Debug, clap::Args)]
-pub struct RulesArgs {
-    /// Anti-reversi: the side with fewer discs wins.
-    #[arg(long)]
-    pub anti: bool,
-    /// How empty squares at the end count: winner-gets-empties or count.
-    #[arg(long, default_value = "winner-gets-empties", value_parser = parse_scoring)]
-    pub scoring: Scoring,
-}
-
-impl RulesArgs {
-    /// The rules.
-    #[must_use]
-    pub const fn rules(&self) -> Rules {
-        Rules {
-            scoring: self.scoring,
-            anti: self.anti,
-        }
-    }
-}
-
-fn parse_scoring(text: &str) -> std::result::Result<Scoring, String> {
-    match text {
-        "winner-gets-empties" => Ok(Scoring::WinnerGetsEmpties),
-        "count" => Ok(Scoring::Count),
-        other => Err(format!(
-            "unknown scoring '{other}': use winner-gets-empties or count"
-        )),
-    }
-}
-
-/// Options of `reversi-lab strategies`.
-#[derive(Clone, Copy, Debug, Default, clap::Args)]
-pub struct StrategiesArgs {
-    /// Output: the listing, or a JSON array of kinds for scripts.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
-}
-
-/// `reversi-lab strategies`: every strategy with its parameters and defaults.
-pub fn strategies(args: &StrategiesArgs, out: &mut dyn Write) -> Result<()> {
-    use crate::strategy::spec::{defaults, describe_kinds, KINDS};
-    match args.format {
-        OutputFormat::Text => write!(out, "{}", describe_kinds()).said()?,
-        OutputFormat::Json => {
-            let kinds: Vec<serde_json::Value> = KINDS
-                .iter()
-                .map(|kind| {
-                    let params: Vec<serde_json::Value> = kind
-                        .params
-                        .iter()
-                        .zip(defaults(kind))
-                        .map(|(p, default)| {
-                            serde_json::json!({ "name": p.name, "default": default, "help": p.help })
-                        })
-                        .collect();
-                    serde_json::json!({ "kind": kind.name, "help": kind.help, "params": params })
-                })
-                .collect();
-            writeln!(out, "{}", serde_json::Value::Array(kinds)).said()?
-        }
-    };
-    Ok(())
-}
 
 /// Options of `reversi-lab solve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -158,7 +90,7 @@ fn annotated_scores(line: &str, size: u32) -> std::result::Result<Vec<(String, i
 /// `reversi-lab solve`: solves every position of an OBF file exactly and prints
 /// best move, score, nodes and time per position; where the file gives scores,
 /// checks them. Returns false if any score disagrees.
-pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
+pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     let path = &args.file;
     let table_bits = args.table_bits;
     let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
@@ -357,7 +289,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
             "all_agree": all_ok,
         });
         writeln!(out, "{json}").said()?;
-        return Ok(all_ok && unsolved == 0);
+        return Ok(agreed(all_ok && unsolved == 0));
     }
     writeln!(
         out,
@@ -375,5 +307,14 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<bool> {
         if all_ok { "" } else { ", SOME SCORES DISAGREE" }
     )
     .said()?;
-    Ok(all_ok && unsolved == 0)
+    Ok(agreed(all_ok && unsolved == 0))
+}
+
+/// `solve`'s outcome: every position solved, and agreeing with the scores its file lists.
+const fn agreed(all: bool) -> Outcome {
+    if all {
+        Outcome::Finished
+    } else {
+        Outcome::Disagreed
+    }
 }

@@ -1,0 +1,405 @@
+//! A match: two strategies, colour-swapped game pairs, A's tally and its summary
+//! line, from typed options (the `match` command, the Python package and the
+//! benchmarks all play through [`MatchPlan`]).
+
+use crate::board::Geometry;
+use crate::error::{Error, Result};
+use crate::game::Rules;
+use crate::lab::experiment::MAX_GAMES_PER_PAIR;
+use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
+use crate::lab::{Cost, Driver, Schedule, Setup, Slot};
+use crate::stats::{Paired, Pentanomial, Trinomial};
+use crate::strategy::clock::held_to;
+use crate::strategy::{Strategy, StrategySpec};
+use crate::with_geometry;
+use std::path::Path;
+
+/// What a match plays: the `match` command's options, as values.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// Strategy A, as a spec such as `alphabeta:depth=4,eval=mobility`.
+    pub a: String,
+    /// Strategy B.
+    pub b: String,
+    /// Games to play.
+    pub games: u64,
+    /// Seed: the same seed replays the same games.
+    pub seed: u64,
+    /// Threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Board size: 4, 6, 8 or 10.
+    pub size: u32,
+    /// Scoring rules.
+    pub rules: Rules,
+    /// Random opening plies: each colour-swapped pair of games starts from the same
+    /// K random moves (0: the standard start).
+    pub openings: u32,
+    /// Time for each move of both players, such as `100ms`.
+    pub move_time: Option<String>,
+    /// A game clock for both players, such as `60+0.5`.
+    pub clock: Option<String>,
+    /// How far past its time a move may go before it loses on time (`None`: 50ms).
+    pub time_margin: Option<String>,
+}
+
+impl MatchOptions {
+    /// A's and B's specs with the command line's defaults: 1000 games, seed 1, one
+    /// thread per core, 8x8, standard rules, from the start, untimed.
+    #[must_use]
+    pub fn new(a: impl Into<String>, b: impl Into<String>) -> Self {
+        MatchOptions {
+            a: a.into(),
+            b: b.into(),
+            games: 1000,
+            seed: 1,
+            threads: None,
+            size: 8,
+            rules: Rules::default(),
+            openings: 0,
+            move_time: None,
+            clock: None,
+            time_margin: None,
+        }
+    }
+}
+
+/// A match's results, addable run by run: contiguous runs of games, each added to
+/// the one before it (rayon's reduction keeps that order while it sums in parallel):
+/// every game, and the colour-swapped game pairs (games 2k and 2k+1 start from the
+/// same position with colours swapped) once both of their games are in.
+#[derive(Clone, Debug, Default)]
+pub struct MatchTally {
+    /// The games and the complete pairs.
+    pub paired: Paired,
+    /// Games of a contiguous run whose twin is outside it, by game number, with A's
+    /// points: only its first and last game can be such, so a run holds at most two
+    /// and adding runs allocates nothing.
+    open: [Option<(u64, f64)>; 2],
+}
+
+impl MatchTally {
+    /// One game: game number `game` of the match, A's margin in it.
+    #[must_use]
+    pub fn game(game: u64, a_margin: i32) -> Self {
+        let t = Trinomial::of_margin(a_margin);
+        MatchTally {
+            paired: Paired {
+                games: t,
+                pairs: Pentanomial::default(),
+            },
+            open: [Some((game, t.points())), None],
+        }
+    }
+}
+
+impl std::ops::Add for MatchTally {
+    type Output = Self;
+    /// Adds the run after `self` (rayon keeps runs in order), pairing the twins
+    /// that meet at the seam.
+    #[inline]
+    fn add(mut self, other: Self) -> Self {
+        self.paired.games += other.paired.games;
+        self.paired.pairs += other.paired.pairs;
+        // The common cases, once a game (a fold adds each game to the run before
+        // it): nothing open on one side, or one game open on each.
+        match (self.open, other.open) {
+            (_, [None, None]) => self,
+            ([None, None], open) => {
+                self.open = open;
+                self
+            }
+            ([Some(last), None], [Some(next), None]) if last.0 < next.0 => {
+                if last.0 / 2 == next.0 / 2 {
+                    self.paired.pairs.record(last.1 + next.1);
+                    self.open = [None, None];
+                } else {
+                    self.open = [Some(last), Some(next)];
+                }
+                self
+            }
+            _ => self.add_sorted(other),
+        }
+    }
+}
+
+impl MatchTally {
+    /// [`Add::add`](std::ops::Add::add) for any open games, in any order (a run's
+    /// games have been added).
+    fn add_sorted(mut self, other: Self) -> Self {
+        let [a, b] = self.open;
+        let [c, d] = other.open;
+        let mut open = [a, b, c, d];
+        open.sort_by_key(|item| item.map_or(u64::MAX, |(game, _)| game));
+        let count = open.iter().flatten().count();
+        let open: [(u64, f64); 4] = open.map(|item| item.unwrap_or((u64::MAX, 0.0)));
+        let mut left = [None, None];
+        let mut k = 0;
+        let mut i = 0;
+        while i < count {
+            if i + 1 < count && open[i].0 / 2 == open[i + 1].0 / 2 {
+                self.paired.pairs.record(open[i].1 + open[i + 1].1);
+                i += 2;
+            } else {
+                assert!(k < 2, "runs of games must be added in order");
+                left[k.min(1)] = Some(open[i]);
+                k += 1;
+                i += 1;
+            }
+        }
+        self.open = left;
+        self
+    }
+}
+
+impl std::iter::Sum for MatchTally {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), std::ops::Add::add)
+    }
+}
+
+/// A's margin in a game of `slot` from black's margin: A has black in even games.
+pub const fn a_margin(slot: Slot, black_margin: i32) -> i32 {
+    if slot.a_black() {
+        black_margin
+    } else {
+        -black_margin
+    }
+}
+
+/// `1 win`, `2 wins`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%,
+/// score Y% [L%, H%], 95% pentanomial interval over N game pairs)`: the score
+/// interval of the colour-swapped game pairs when every game is in one (an even
+/// number of games), else the per-game (trinomial) one over the games.
+#[must_use]
+pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
+    let games = &tally.paired.games;
+    let score = tally.paired.interval95();
+    format!(
+        "{a} vs {b}: {}, {}, {} (win rate {:.1}%, score {:.1}% [{:.1}%, {:.1}%], 95% {} interval over {})",
+        counted(games.wins, "win", "wins"),
+        counted(games.draws, "draw", "draws"),
+        counted(games.losses, "loss", "losses"),
+        100.0 * games.wins as f64 / games.games().max(1) as f64,
+        100.0 * score.mean,
+        100.0 * score.low,
+        100.0 * score.high,
+        score.model.name(),
+        counted(score.n, score.model.unit().trim_end_matches('s'), score.model.unit())
+    )
+}
+
+/// A match checked and ready to play: the setup, both strategies and the schedule
+/// of its one pair. The CLI and the Python package both play from it.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    /// Size, rules, openings, seed and threads.
+    pub setup: Setup,
+    /// Strategies A and B.
+    pub specs: [StrategySpec; 2],
+    /// Game number to colours, opening and seed (one pair, A black in even games).
+    pub schedule: Schedule,
+    /// Games to play.
+    pub games: u64,
+}
+
+impl MatchPlan {
+    /// Checks a match's options, refusing bad ones with the command line's messages.
+    pub fn new(args: &MatchOptions) -> Result<Self> {
+        let spec_a =
+            StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
+        let spec_b =
+            StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
+        if args.games == 0 {
+            return Err(Error::input("--games 0: play at least 1 game"));
+        }
+        if args.games > MAX_GAMES_PER_PAIR {
+            return Err(Error::input(format!(
+                "--games {}: a match plays at most {MAX_GAMES_PER_PAIR} games",
+                args.games
+            )));
+        }
+        let file = SetupFile {
+            seed: args.seed,
+            size: args.size,
+            rules: args.rules,
+            threads: args
+                .threads
+                .map(|t| check_threads(t, &format!("--threads {t}")))
+                .transpose()?,
+            openings: OpeningsFile {
+                random_plies: Some(args.openings),
+                file: None,
+            },
+            move_time: args.move_time.clone(),
+            clock: args.clock.clone(),
+            time_margin: args.time_margin.clone(),
+        };
+        let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
+            Error::Input(message) => Error::input(
+                message
+                    .replace("random_plies = ", "--openings ")
+                    .replace("move_time = ", "--move-time ")
+                    .replace("clock = ", "--clock ")
+                    .replace("time_margin = ", "--time-margin ")
+                    .replace("move_time and clock are", "--move-time and --clock are"),
+            ),
+            other => other,
+        })?;
+        let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
+        Ok(MatchPlan {
+            setup,
+            specs: [spec_a, spec_b],
+            schedule,
+            games: args.games,
+        })
+    }
+
+    /// Strategies A and B for boards of geometry `G`, refused when one could not
+    /// finish a game from the match's start in reasonable time.
+    pub fn players<G: Geometry>(&self) -> Result<[Box<dyn Strategy<G>>; 2]> {
+        let empties = self.setup.start_empties();
+        let build = |spec: &StrategySpec, name: &str| {
+            spec.check_practical_under(empties, self.setup.time.control().is_some())
+                .and_then(|()| spec.build::<G>(self.setup.rules))
+                .map(|s| held_to(s, self.setup.time.control()))
+                .map_err(|e| Error::input(format!("strategy {name}: {e}")))
+        };
+        Ok([build(&self.specs[0], "A")?, build(&self.specs[1], "B")?])
+    }
+
+    /// Plays the match without writing its games (`match` without `--csv`): A's
+    /// tally, what each player's moves cost, and the threads used.
+    pub fn tally(&self) -> Result<(MatchTally, Vec<Cost>, usize)> {
+        with_geometry!(self.setup.size, G => self.tally_on::<G>())
+    }
+
+    fn tally_on<G: Geometry>(&self) -> Result<(MatchTally, Vec<Cost>, usize)> {
+        let [sa, sb] = self.players::<G>()?;
+        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        let driver = Driver::<G>::new(self.setup.threads)?;
+        let rules = self.setup.rules;
+        let (tally, costs) = driver.sum(
+            &players,
+            0..self.games,
+            |g| {
+                let (slot, _, deal) = self.schedule.deal::<G>(g);
+                (slot, deal)
+            },
+            |g, slot, game| {
+                let margin = game.outcome(rules).expect("played to the end").margin;
+                MatchTally::game(g, a_margin(slot, margin))
+            },
+        );
+        Ok((tally, costs, driver.threads()))
+    }
+}
+
+/// What each side's moves cost, for the line after the speed: nodes and
+/// milliseconds per move chosen.
+#[must_use]
+pub fn cost_line(costs: &[Cost]) -> String {
+    let side = |name: &str, cost: &Cost| {
+        let time = cost
+            .ms_per_move()
+            .map_or_else(|| "not timed".to_string(), |ms| format!("{ms:.3} ms/move"));
+        format!(
+            "{name} {:.0} nodes/move, {time}",
+            cost.nodes_per_move().unwrap_or(0.0),
+        )
+    };
+    format!("cost: {}; {}", side("A", &costs[0]), side("B", &costs[1]))
+}
+
+/// The match as one JSON object (the `--format json` output; its keys are stable).
+#[must_use]
+pub fn summary_json(
+    tally: &MatchTally,
+    args: &MatchOptions,
+    seconds: f64,
+    threads: usize,
+) -> String {
+    let games = &tally.paired.games;
+    let score = tally.paired.interval95();
+    serde_json::json!({
+        "a": args.a,
+        "b": args.b,
+        "games": games.games(),
+        "wins": games.wins,
+        "draws": games.draws,
+        "losses": games.losses,
+        "score": score.mean,
+        "score_low": score.low,
+        "score_high": score.high,
+        "interval": "95%",
+        "model": score.model.name(),
+        "n": score.n,
+        "n_unit": score.model.unit(),
+        "size": args.size,
+        "openings": args.openings,
+        "seed": args.seed,
+        "threads": threads,
+        "seconds": seconds,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_summary_and_interval() {
+        // 100 games in 50 colour-swapped pairs: A wins both games of 20 pairs,
+        // wins one and loses one in 20, loses both in 10.
+        let mut games = Vec::new();
+        for pair in 0..50u64 {
+            let (first, second) = match pair {
+                0..20 => (1, 1),
+                20..40 => (1, -1),
+                _ => (-1, -1),
+            };
+            games.push(MatchTally::game(2 * pair, first));
+            games.push(MatchTally::game(2 * pair + 1, second));
+        }
+        // Any order of addition gives the same tally.
+        let forward: MatchTally = games.iter().cloned().sum();
+        let backward: MatchTally = games.iter().rev().cloned().sum();
+        assert_eq!(forward.paired, backward.paired);
+        assert_eq!(forward.paired.pairs.0, [10, 0, 20, 0, 20]);
+        let interval = forward.paired.pairs.interval95();
+        let line = summary(&forward, "A", "B");
+        assert_eq!(
+            line,
+            format!(
+                "A vs B: 60 wins, 0 draws, 40 losses (win rate 60.0%, score 60.0% [{:.1}%, {:.1}%], 95% pentanomial interval over 50 game pairs)",
+                100.0 * interval.low,
+                100.0 * interval.high
+            )
+        );
+        // One game more: not every game is in a pair, so the per-game interval.
+        let odd = forward + MatchTally::game(100, 0);
+        assert!(summary(&odd, "A", "B").ends_with("95% trinomial interval over 101 games)"));
+    }
+
+    #[test]
+    fn match_tallies_pair_twins_across_any_split() {
+        let margins: Vec<i32> = (0..37).map(|g| g * 7 % 5 - 2).collect();
+        let one = |range: std::ops::Range<usize>| -> MatchTally {
+            range.map(|g| MatchTally::game(g as u64, margins[g])).sum()
+        };
+        let whole = one(0..margins.len());
+        assert_eq!(whole.paired.pairs.pairs(), 18);
+        for cut in 0..margins.len() {
+            for second in cut..margins.len() {
+                let split = one(0..cut) + one(cut..second) + one(second..margins.len());
+                assert_eq!(split.paired.pairs, whole.paired.pairs, "{cut} {second}");
+                assert_eq!(split.paired.games, whole.paired.games);
+            }
+        }
+    }
+}

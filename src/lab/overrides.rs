@@ -1,0 +1,107 @@
+//! An experiment as a run is asked to play it: the file (or the built-in default)
+//! with the games, seed and threads given again, and with `resume` what the results
+//! folder's `run.toml` already says. The `run` command and the Python package both
+//! start here.
+
+use super::experiment::check_games_per_pair;
+use super::rows::{ResumeGiven, RunToml};
+use super::runner::default_out;
+use super::setup::check_threads;
+use super::{Experiment, Shard};
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// The built-in default experiment (also committed as `experiments/default.toml`).
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+
+/// What a run changes of an experiment, each named as the command line names it in
+/// the errors it gives.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// The results folder (`None`: `results/<name>`, a shard's under `shards/I-of-N`).
+    pub out: Option<PathBuf>,
+    /// Continue what is in the results folder.
+    pub resume: bool,
+    /// Games per pair (even).
+    pub games: Option<u64>,
+    /// The seed.
+    pub seed: Option<u64>,
+    /// Threads.
+    pub threads: Option<usize>,
+    /// The shard played, if any.
+    pub shard: Option<Shard>,
+}
+
+impl Overrides {
+    /// The results folder of the experiment called `name`.
+    #[must_use]
+    pub fn out(&self, name: &str) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| default_out(name, self.shard))
+    }
+
+    /// Loads the experiment at `config` (the built-in default without one) with
+    /// these overrides applied, as [`Overrides::apply`] does.
+    pub fn load(&self, config: Option<&Path>) -> Result<Experiment> {
+        let experiment = match config {
+            Some(path) => Experiment::load(path)?,
+            None => Experiment::parse(
+                DEFAULT_EXPERIMENT,
+                "built-in default experiment",
+                Path::new("experiments"),
+            )?,
+        };
+        self.apply(experiment, config.is_some())
+    }
+
+    /// `experiment` with these overrides applied. `given` says whether the
+    /// experiment came from the caller (a config file, or a Python dict); if not,
+    /// `resume` takes it from the folder's `run.toml`, as it takes the games, seed
+    /// and threads not given again.
+    pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
+        let out = self.out(&experiment.name);
+        let run_path = out.join("run.toml");
+        if self.resume && !given && !run_path.is_file() {
+            return Err(Error::input(format!(
+                "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
+                out.display()
+            )));
+        }
+        if self.resume && run_path.is_file() {
+            let record = RunToml::load(&run_path)?;
+            if !given {
+                experiment = Experiment::recorded(&record.experiment, &out)?;
+            }
+            record.resume_settings(
+                &mut experiment,
+                // A config given again speaks for its own games and seed: a value changed in
+                // it is then refused by the run (naming the field), never silently replaced
+                // by the folder's.
+                ResumeGiven {
+                    games: given || self.games.is_some(),
+                    seed: given || self.seed.is_some(),
+                    threads: self.threads.is_some(),
+                },
+            );
+        }
+        if let Some(games) = self.games {
+            experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+        }
+        if let Some(seed) = self.seed {
+            // run.toml records the seed as a TOML integer, which is signed 64-bit.
+            if seed > i64::MAX as u64 {
+                return Err(Error::input(format!(
+                    "--seed {seed} is too large: use 0 to {}",
+                    i64::MAX
+                )));
+            }
+            experiment.setup.seed = seed;
+        }
+        if let Some(threads) = self.threads {
+            experiment.setup.threads =
+                Some(check_threads(threads, &format!("--threads {threads}"))?);
+        }
+        Ok(experiment)
+    }
+}
