@@ -88,7 +88,7 @@ pub fn perft_kernel<G: Geometry>(depth: u32) -> FlipKernel {
 /// fastest, each timed several times in turn and judged by its best time, which
 /// other processes on the machine can only lengthen. Which kernel wins depends on
 /// the CPU: the AVX2 one pays for moving the board into vector registers, which
-/// costs more on some processors than others (see the README's "Speed").
+/// costs more on some processors than others (see docs/performance.md).
 #[must_use]
 pub fn fastest_kernel() -> FlipKernel {
     const ROUNDS: usize = 9;

@@ -22,7 +22,7 @@ parameter = "depth"
 values = [1, 2, 3]
 "#;
 
-/// The documented header of sweep.csv (README, "Sweep").
+/// The documented header of sweep.csv (docs/sweeps.md).
 const HEADER: &str = "variant,parameter,value,scale,games,score,rating,rating_low,rating_high,gain,gain_per_step,moves,nodes_per_move,gain_per_node_doubling";
 
 #[test]

@@ -14,7 +14,7 @@ import reversi_lab as rl
 
 
 def playout_perft(board: rl.Board, depth: int) -> int:
-    """perft through the Python API alone (push, push_pass, pop): the README's
+    """perft through the Python API alone (push, push_pass, pop): docs/rules.md's
     convention, where a pass is a ply and a finished game a leaf at every depth."""
     if depth == 0 or board.is_game_over():
         return 1
@@ -228,7 +228,7 @@ def test_the_readme_loop_plays_to_the_end(size, spec):
     for seed in range(30 if size < 8 else 1):
         board = rl.Board(size)
         search = rl.Strategy(spec)
-        # As the README has it: choose says "pass" when that is the move, push plays it.
+        # As docs/python.md has it: choose says "pass" when that is the move, push plays it.
         while not board.is_game_over():
             board.push(search.choose(board, seed=seed))
         passed += board.move_stack.count("pass")

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
 
-/// One row of `games.csv`, in the column order the README documents. Its text fields
+/// One row of `games.csv`, in the column order docs/experiments.md documents. Its text fields
 /// borrow where a run writes rows (no allocation per game) and own where rows are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRow<'a> {
@@ -109,7 +109,7 @@ impl GameRow<'_> {
 }
 
 /// One row of `reversi-lab export --format csv-moves`: one turn of one game, a move
-/// or a pass, in the column order the README documents. `games.csv` records no time per
+/// or a pass, in the column order docs/exporting.md documents. `games.csv` records no time per
 /// move, so there is no time column.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRow<'a> {

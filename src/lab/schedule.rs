@@ -40,7 +40,7 @@ const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Every seed a run uses, derived from the one seed of its config. Each is a
 /// function of numbers alone (never of a thread or of timing), so results are the
-/// same on any thread or shard count. The README's "Seeds" section states this recipe.
+/// same on any thread or shard count. docs/seeds.md states this recipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seeds(pub u64);
 

@@ -29,7 +29,7 @@ pub enum Level {
 }
 
 impl Level {
-    /// The strategy spec the level stands for (the `--help` text and the README
+    /// The strategy spec the level stands for (the `--help` text and docs/play.md
     /// list these; a test keeps them in step).
     #[must_use]
     pub const fn spec(self) -> &'static str {

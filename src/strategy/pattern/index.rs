@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 /// A pattern: a name and its squares in digit order, in one placement.
 #[derive(Clone, Copy, Debug)]
 pub struct Pattern {
-    /// What the README calls it.
+    /// What docs/patterns.md calls it.
     pub name: &'static str,
     /// Its squares, lowest digit first.
     pub squares: &'static [&'static str],
