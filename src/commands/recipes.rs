@@ -267,7 +267,7 @@ impl Kubernetes<'_> {
                 .collect::<String>()
         };
         let mut s = format!(
-            "# Written by `reversi-lab cluster kubernetes`: experiment '{name}' as an Indexed Job of {n} shards.\n# kubectl apply -f job.yaml, then (once it completes) kubectl apply -f merge.yaml; see the README's \"Past one machine\".\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {job}-experiment\ndata:\n  experiment.toml: |\n{config}",
+            "# Written by `reversi-lab cluster kubernetes`: experiment '{name}' as an Indexed Job of {n} shards.\n# kubectl apply -f job.yaml, then (once it completes) kubectl apply -f merge.yaml; see docs/cluster.md.\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {job}-experiment\ndata:\n  experiment.toml: |\n{config}",
             name = self.name,
             n = self.shards,
             config = indent(self.config),
