@@ -597,7 +597,7 @@ fn every_strategy_plays_every_size_and_the_anti_rules() {
             scoring: Scoring::Count,
             anti: true,
         };
-        // External engines play in tests/engines.rs (they need a program).
+        // External engines play in tests/integration/engines.rs (they need a program).
         for kind in reversi_lab::strategy::spec::KINDS
             .iter()
             .filter(|k| k.name != "engine")
