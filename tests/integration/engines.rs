@@ -263,6 +263,7 @@ fn alive(pid: &str) -> bool {
 #[test]
 fn no_engine_outlives_a_kill_9() {
     if !Path::new("/proc/self").exists() {
+        crate::common::missing("no /proc to look for the engines' processes in");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
