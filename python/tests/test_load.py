@@ -64,7 +64,7 @@ def test_the_golden_runs_load_as_their_files(kind, tmp_path):
 def test_the_golden_ablation_and_tune_load_as_their_files(cli, tmp_path):
     quiet = ["--quiet"]
     subprocess.run(
-        [cli, "ablate", str(EXPERIMENTS / "ablation-eval.toml"), "--games", "4", "--out", str(tmp_path / "ablation")]
+        [cli, "ablate", str(EXPERIMENTS / "ablation-eval.toml"), "--games", "80", "--out", str(tmp_path / "ablation")]
         + quiet,
         check=True, capture_output=True,
     )

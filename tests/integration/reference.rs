@@ -10,8 +10,9 @@ use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::perft::perft;
 
 /// The rules as a beginner would write them: a grid of cells and a walk per direction.
+/// Also what golden games are replayed under (golden.rs), independently of the engine.
 #[derive(Clone, PartialEq, Debug)]
-struct Reference {
+pub(crate) struct Reference {
     size: usize,
     cells: Vec<i8>, // 1 = side to move, -1 = other side, 0 = empty
 }
@@ -44,7 +45,7 @@ impl Reference {
         Reference { size, cells }
     }
 
-    fn start(size: usize) -> Self {
+    pub(crate) fn start(size: usize) -> Self {
         let mut cells = vec![0; size * size];
         let (lo, hi) = (size / 2 - 1, size / 2);
         // Black (to move) on the lower-left/upper-right diagonal of the centre, white on the other.
@@ -84,13 +85,13 @@ impl Reference {
         all
     }
 
-    fn moves(&self) -> Vec<usize> {
+    pub(crate) fn moves(&self) -> Vec<usize> {
         (0..self.cells.len())
             .filter(|&i| !self.flips(i).is_empty())
             .collect()
     }
 
-    fn play(&self, index: usize) -> Self {
+    pub(crate) fn play(&self, index: usize) -> Self {
         let mut next = self.clone();
         for f in self.flips(index) {
             next.cells[f] = 1;
@@ -99,11 +100,17 @@ impl Reference {
         next.pass()
     }
 
-    fn pass(&self) -> Self {
+    pub(crate) fn pass(&self) -> Self {
         Reference {
             size: self.size,
             cells: self.cells.iter().map(|c| -c).collect(),
         }
+    }
+
+    /// Discs of the side to move, of the other side, and empty squares.
+    pub(crate) fn discs(&self) -> (i32, i32, i32) {
+        let count = |v: i8| self.cells.iter().filter(|&&c| c == v).count() as i32;
+        (count(1), count(-1), count(0))
     }
 
     fn score(&self, rules: Rules) -> i32 {
@@ -197,7 +204,7 @@ fn random_playout<G: Geometry>(choices: &[u16]) -> Result<u32, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn engine_agrees_with_reference_4x4(choices in prop::collection::vec(any::<u16>(), 1..40)) {
@@ -277,12 +284,26 @@ fn start_position_colours() {
     assert_eq!(white, ["d4", "e5"]);
 }
 
+/// Depth 10 is where `perft` stops using the fixed kernel and times the kernels
+/// to pick the fastest on this CPU (`perft_kernel`): whichever wins, the count is
+/// the published one (Aart Bik's, checked against Egaroucid). About a second.
+#[test]
+fn perft_10_8x8_with_the_timed_kernel() {
+    let start = Board::<Size8>::start();
+    let chosen = reversi_lab::perft::perft_kernel::<Size8>(10);
+    assert!(FlipKernel::ALL.contains(&chosen));
+    assert_eq!(perft(start, 10), 24_571_284);
+    assert_eq!(
+        reversi_lab::perft::perft_with(start, 10, chosen),
+        24_571_284
+    );
+}
+
 /// Source: Aart Bik's published 8x8 perft counts, checked against Egaroucid.
 #[test]
-#[ignore = "takes a few seconds in release; run with --ignored"]
+#[ignore = "takes several seconds in the test profile; run with --ignored"]
 fn deep_perft_8x8() {
     let start = Board::<Size8>::start();
-    assert_eq!(perft(start, 10), 24_571_284);
     assert_eq!(perft(start, 11), 212_258_800);
 }
 

@@ -7,7 +7,7 @@ use reversi_lab::studies::compare::Change;
 use std::fs;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 /// A field of four; `depth` is the searching player's, `size` the board's.

@@ -5,7 +5,7 @@
 use reversi_lab::lab::rows::{read_csv, CostRow};
 use std::fs;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 /// Depth 1 to 3 of a mobility search on 6x6: a few seconds.

@@ -7,7 +7,7 @@ use reversi_lab::lab::rows::{read_csv, GameRow, MoveRow};
 use std::fs;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 /// Random players on `size`, so games have passes and early ends; `extra` adds keys.

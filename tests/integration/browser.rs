@@ -209,11 +209,7 @@ fn shown(browser: &mut Browser, id: &str) -> (u64, u64, u64) {
 #[test]
 fn the_report_viewer_steps_through_a_game_in_chromium() {
     let Some(binary) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "chromium is missing in CI: .ci/run installs it (apt-get install chromium)"
-        );
-        println!("SKIPPED the browser test: chromium is not installed (apt-get install chromium)");
+        crate::common::missing("chromium is not installed (apt-get install chromium)");
         return;
     };
     // A small field on a 6x6 board under anti rules: several pairs, several viewers.

@@ -73,6 +73,13 @@ fn random_position<G: Geometry>(seed: u64, plies: usize) -> Option<Board<G>> {
     (!game.is_over()).then(|| game.board())
 }
 
+/// [`random_position`] for a property test: a game that ends before `plies` is
+/// rejected, so proptest draws another case instead of passing one that checked nothing.
+fn drawn<G: Geometry>(seed: u64, plies: usize) -> Result<Board<G>, TestCaseError> {
+    random_position::<G>(seed, plies)
+        .ok_or_else(|| TestCaseError::reject("the random game ended before that ply"))
+}
+
 /// The moves of `board` with the highest `score`, by brute force.
 fn argmax<G: Geometry>(board: Board<G>, score: impl Fn(Square) -> i64) -> Vec<String> {
     let all: Vec<(i64, String)> = squares(board.moves())
@@ -219,11 +226,11 @@ fn mobility_score<G: Geometry>(board: Board<G>, s: Square) -> i64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
     fn one_ply_heuristics_choose_an_argmax(seed in any::<u64>(), plies in 4usize..50) {
-        let Some(board) = random_position::<Size8>(seed, plies) else { return Ok(()) };
+        let board = drawn::<Size8>(seed, plies)?;
         let tries = 60;
         let greedy = argmax(board, |s| i64::from(board.flips(s).count()));
         prop_assert_eq!(choices(build::<Size8>("greedy").as_ref(), board, tries), greedy);
@@ -314,11 +321,11 @@ fn alphabeta<G: Geometry>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn alphabeta_equals_minimax(seed in any::<u64>(), plies in 2usize..56, depth in 1u32..4, which in 0usize..5) {
-        let Some(board) = random_position::<Size8>(seed, plies) else { return Ok(()) };
+        let board = drawn::<Size8>(seed, plies)?;
         let evals = ["weighted", "mobility", "eval", "greedy", "pattern"];
         let rules = Rules::default();
         let reference_eval = StrategySpec::parse(evals[which]).unwrap().build_evaluator::<Size8>().unwrap();
@@ -339,7 +346,7 @@ proptest! {
     #[test]
     fn alphabeta_equals_minimax_on_small_boards_and_anti(seed in any::<u64>(), plies in 0usize..20, depth in 1u32..6) {
         let rules = Rules { scoring: Scoring::Count, anti: true };
-        let Some(board) = random_position::<Size6>(seed, plies) else { return Ok(()) };
+        let board = drawn::<Size6>(seed, plies)?;
         let eval = StrategySpec::parse("mobility").unwrap().build_evaluator::<Size6>().unwrap();
         let expected = minimax_root(board, depth, eval.as_ref(), rules);
         let player = alphabeta::<Size6>(depth, "mobility", true, true, rules);
@@ -353,18 +360,16 @@ proptest! {
     fn alphabeta_by_square_weights_equals_minimax(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, anti in any::<bool>()) {
         let rules = Rules { scoring: if anti { Scoring::Count } else { Scoring::WinnerGetsEmpties }, anti };
         for eval in ["greedy", "weighted:preset=explorer"] {
-            if let Some(board) = random_position::<Size4>(seed, plies % 10) {
-                let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size4>().unwrap();
-                let expected = minimax_root(board, depth, reference.as_ref(), rules);
-                let player = alphabeta::<Size4>(depth, eval, true, true, rules);
-                prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
-            }
-            if let Some(board) = random_position::<Size6>(seed, plies) {
-                let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size6>().unwrap();
-                let expected = minimax_root(board, depth, reference.as_ref(), rules);
-                let player = alphabeta::<Size6>(depth, eval, true, true, rules);
-                prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
-            }
+            let board = drawn::<Size4>(seed, plies % 10)?;
+            let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size4>().unwrap();
+            let expected = minimax_root(board, depth, reference.as_ref(), rules);
+            let player = alphabeta::<Size4>(depth, eval, true, true, rules);
+            prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
+            let board = drawn::<Size6>(seed, plies)?;
+            let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size6>().unwrap();
+            let expected = minimax_root(board, depth, reference.as_ref(), rules);
+            let player = alphabeta::<Size6>(depth, eval, true, true, rules);
+            prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
         }
     }
 }
@@ -422,19 +427,13 @@ proptest! {
     #[test]
     fn deep_alphabeta_equals_the_plain_search(seed in any::<u64>(), plies in 0usize..54, depth in 5u32..8, anti in any::<bool>()) {
         let rules = Rules { scoring: if anti { Scoring::Count } else { Scoring::WinnerGetsEmpties }, anti };
-        if let Some(board) = random_position::<Size8>(seed, plies) {
-            same_as_plain(board, depth, "weighted", rules)?;
-        }
-        if let Some(board) = random_position::<Size6>(seed, plies % 30) {
-            same_as_plain(board, depth, "mobility", rules)?;
-        }
-        if let Some(board) = random_position::<Size6>(seed, plies % 30) {
-            same_as_plain(board, depth, "weighted:preset=explorer", rules)?;
-        }
-        if let Some(board) = random_position::<Size10>(seed, plies + 20) {
-            same_as_plain(board, depth.min(6), "eval", rules)?;
-            same_as_plain(board, depth.min(6), "greedy", rules)?;
-        }
+        same_as_plain(drawn::<Size8>(seed, plies)?, depth, "weighted", rules)?;
+        let board = drawn::<Size6>(seed, plies % 30)?;
+        same_as_plain(board, depth, "mobility", rules)?;
+        same_as_plain(board, depth, "weighted:preset=explorer", rules)?;
+        let board = drawn::<Size10>(seed, plies + 20)?;
+        same_as_plain(board, depth.min(6), "eval", rules)?;
+        same_as_plain(board, depth.min(6), "greedy", rules)?;
     }
 }
 
@@ -463,7 +462,7 @@ proptest! {
             Rules { scoring: Scoring::Count, anti: false },
             Rules { scoring: Scoring::WinnerGetsEmpties, anti: true },
         ][rule];
-        let Some(board) = random_position::<Size8>(seed, (60 - empties) as usize) else { return Ok(()) };
+        let board = drawn::<Size8>(seed, (60 - empties) as usize)?;
         let mut expected_best = 0u64;
         let expected = brute_force(board, rules);
         for s in squares(board.moves()) {
@@ -597,7 +596,7 @@ fn every_strategy_plays_every_size_and_the_anti_rules() {
             scoring: Scoring::Count,
             anti: true,
         };
-        // External engines play in tests/engines.rs (they need a program).
+        // External engines play in tests/integration/engines.rs (they need a program).
         for kind in reversi_lab::strategy::spec::KINDS
             .iter()
             .filter(|k| k.name != "engine")

@@ -9,7 +9,7 @@ use reversi_lab::studies::analyze::MoveRow;
 use std::fs;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 /// A 6x6 run: a random and a greedy player, short random openings.

@@ -4,7 +4,7 @@
 //! machines cannot fetch, so proptest drives the same entry points: arbitrary
 //! strings, strings over each format's alphabet, and valid files with random edits.
 //! Each runs proptest's default 256 cases in `cargo test`;
-//! `PROPTEST_CASES=1000000 cargo test --test fuzz` runs a long campaign.
+//! `PROPTEST_CASES=1000000 cargo test --test integration fuzz::` runs a long campaign.
 
 use proptest::prelude::*;
 use reversi_lab::board::{Position, Size10, Size4, Size6, Size8};
@@ -15,10 +15,10 @@ use reversi_lab::studies::ablate::Ablation;
 use reversi_lab::studies::tune::Tune;
 use std::path::Path;
 
-const EXPERIMENT: &str = include_str!("../experiments/search-vs-heuristics.toml");
-const TUNE: &str = include_str!("../experiments/tune-weak.toml");
-const ABLATION: &str = include_str!("../experiments/ablation-eval.toml");
-const SPRT: &str = include_str!("../experiments/sprt-mobility.toml");
+const EXPERIMENT: &str = include_str!("../../experiments/search-vs-heuristics.toml");
+const TUNE: &str = include_str!("../../experiments/tune-weak.toml");
+const ABLATION: &str = include_str!("../../experiments/ablation-eval.toml");
+const SPRT: &str = include_str!("../../experiments/sprt-mobility.toml");
 
 /// A valid text with a few random edits: characters replaced, deleted or inserted.
 fn edited(text: &'static str) -> impl Strategy<Value = String> {

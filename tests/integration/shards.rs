@@ -5,7 +5,7 @@ use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 fn bin() -> Command {

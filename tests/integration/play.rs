@@ -421,7 +421,7 @@ fn play_in_a_terminal_draws_in_colour() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_tmux {
-        eprintln!("skipped: tmux is not installed (apt-get install tmux); .ci/run installs it");
+        crate::common::missing("tmux is not installed (apt-get install tmux)");
         return;
     }
     let socket = format!("reversi-lab-test-{}", std::process::id());

@@ -6,7 +6,7 @@ use reversi_lab::strategy::pattern::Weights;
 use reversi_lab::studies::patterns::fit;
 use std::fs;
 
-mod common;
+use crate::common;
 use common::{ok, run_in};
 
 const GAMES: &str = r#"
