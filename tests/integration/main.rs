@@ -14,6 +14,7 @@ mod compare;
 mod compress;
 mod costs;
 mod disk_full;
+mod docs;
 mod engines;
 mod export;
 mod fuzz;

@@ -177,7 +177,7 @@ fn every_kind_parses_with_defaults_and_round_trips() {
             "{}",
             kind.name
         );
-        // An engine builds only with a program that answers (tests/engines.rs).
+        // An engine builds only with a program that answers (tests/integration/engines.rs).
         if kind.name != "engine" {
             spec.build::<Size8>(Rules::default()).unwrap();
         }
