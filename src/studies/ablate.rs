@@ -9,7 +9,7 @@ use crate::lab::rows::csv_bytes;
 use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
 use crate::numbers::elo_interval;
 use crate::stats::holm;
-use crate::strategy::{StrategySpec, FEATURES};
+use crate::strategy::{Feature, StrategySpec};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -101,7 +101,7 @@ impl Ablation {
                 spec.kind()
             )));
         };
-        let features: Vec<&str> = FEATURES
+        let features: Vec<&str> = Feature::NAMES
             .iter()
             .copied()
             .filter(|f| {
