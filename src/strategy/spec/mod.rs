@@ -4,9 +4,11 @@
 mod construct;
 mod kinds;
 mod line;
+mod path;
 mod squares;
 
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
+pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
 use super::{EvalWeights, SpecError};
