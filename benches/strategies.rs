@@ -1,5 +1,6 @@
 //! Strategy benchmarks: playout speed (greedy), alpha-beta games at depth 4 and 6
-//! (plain against ordered with a table, over the same games), and the exact solver.
+//! (plain against ordered with a table, over the same games), over the feature
+//! evaluation, and the exact solver.
 //! `cargo bench --bench strategies -- --once NAME` plays one benchmark's games once
 //! and prints its moves per game (for callgrind: instructions per game, load-independent).
 
@@ -79,6 +80,8 @@ const ALPHABETA: &[(&str, &str, u64)] = &[
         "alphabeta:depth=6,eval=(weighted:preset=classic)",
         12,
     ),
+    // The tunable evaluation's features sit at every leaf: this one measures them.
+    ("alphabeta depth 4 eval", "alphabeta:depth=4,eval=eval", 30),
 ];
 
 /// `--once NAME`: plays the games of the alpha-beta benchmark NAME once and prints

@@ -243,9 +243,9 @@ fn suggest(message: &str) -> String {
     }
     // serde's "invalid value: integer `-1`, expected u64" (or `string "four"`) in the
     // project's words.
-    if let Some((got, _)) = joined.split_once(", expected ") {
-        if let (Some(wanted), Some(value)) = (wanted(&joined), given_value(got)) {
-            if got.starts_with("invalid value") || got.starts_with("invalid type") {
+    if let Some(refusal) = Refusal::of(&joined) {
+        if let (Some(wanted), Some(value)) = (refusal.wanted, refusal.value) {
+            if refusal.got.starts_with("invalid value") || refusal.got.starts_with("invalid type") {
                 return format!("{value} is not accepted here: use {wanted}");
             }
         }
@@ -260,10 +260,38 @@ fn suggest(message: &str) -> String {
     joined
 }
 
+/// serde's "invalid value: integer `-2`, expected u32", taken apart once for every
+/// place that words a refused value: the config reader and the strategy parser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal<'a> {
+    /// Before ", expected ": "invalid value: integer `-2`".
+    pub got: &'a str,
+    /// After it: "u32".
+    pub expected: &'a str,
+    /// The value as written (`-2`), when serde's text names one.
+    pub value: Option<String>,
+    /// What to write instead, in the project's words, when the type is a familiar one.
+    pub wanted: Option<&'static str>,
+}
+
+impl<'a> Refusal<'a> {
+    /// Takes apart serde's message; None when it is not a refused value.
+    #[must_use]
+    pub fn of(message: &'a str) -> Option<Self> {
+        let (got, expected) = message.split_once(", expected ")?;
+        Some(Refusal {
+            got,
+            expected,
+            value: given_value(got),
+            wanted: wanted(message),
+        })
+    }
+}
+
 /// The value in serde's "invalid type: string \"four\"" or "integer `-1`", as written,
 /// a long float in exponent form.
 #[must_use]
-pub fn given_value(got: &str) -> Option<String> {
+fn given_value(got: &str) -> Option<String> {
     let rest = got
         .trim_start_matches("invalid type: ")
         .trim_start_matches("invalid value: ");

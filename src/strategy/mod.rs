@@ -21,7 +21,7 @@ mod weighted;
 pub use alphabeta::{proven_margin, terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
 pub use corner::{CornerEdge, CornerFirst};
 pub use error::SpecError;
-pub use eval::{EvalWeights, FeatureEval, FEATURES};
+pub use eval::{EvalWeights, Feature, FeatureEval, Features, FEATURE_COUNT};
 pub use greedy::{DiscEval, Greedy};
 pub use minimum_disc::MinimumDisc;
 pub use mobility::MobilityEval;

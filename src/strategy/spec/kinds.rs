@@ -3,6 +3,7 @@
 
 use super::StrategySpec;
 use crate::strategy::weighted::PRESETS;
+use crate::strategy::{Feature, FEATURE_COUNT};
 use std::fmt::Write as _;
 use toml::Value;
 
@@ -72,6 +73,28 @@ const WEIGHTED_PARAMS: &[ParamInfo] = &[
     ),
 ];
 
+/// `eval`'s parameters: a weight per feature, named and described by the
+/// feature list itself, then its square table.
+const EVAL_PARAMS: [ParamInfo; FEATURE_COUNT + 2] = {
+    let mut params = [p("", ""); FEATURE_COUNT + 2];
+    let mut i = 0;
+    while i < FEATURE_COUNT {
+        params[i] = p(Feature::ALL[i].name(), Feature::ALL[i].help());
+        i += 1;
+    }
+    params[FEATURE_COUNT] = described(
+        "preset",
+        DEFAULT_PRESET,
+        "square table for `squares`: classic, paip or explorer",
+    );
+    params[FEATURE_COUNT + 1] = described(
+        "table",
+        NO_TABLE,
+        "square table for `squares`: n*n weights or n rows of n",
+    );
+    params
+};
+
 /// Every strategy kind with its parameters.
 pub const KINDS: &[KindInfo] = &[
     KindInfo { name: "random", help: "a uniformly random legal move", params: &[] },
@@ -126,20 +149,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "eval",
         help: "the tunable evaluation: a weighted sum of named features, one ply deep",
-        params: &[
-            p("discs", "weight: discs, own minus opponent's"),
-            p("mobility", "weight: legal moves"),
-            p("potential_mobility", "weight: empties next to the other side's discs"),
-            p("frontier", "weight: discs next to an empty square"),
-            p("corners", "weight: corners held"),
-            p("x_squares", "weight: X-squares held next to an empty corner"),
-            p("c_squares", "weight: C-squares held next to an empty corner"),
-            p("stable", "weight: stable discs"),
-            p("parity", "weight: +1 if the empties are odd, else -1"),
-            p("squares", "weight: square-table sum (table from `preset`/`table`)"),
-            described("preset", DEFAULT_PRESET, "square table for `squares`: classic, paip or explorer"),
-            described("table", NO_TABLE, "square table for `squares`: n*n weights or n rows of n"),
-        ],
+        params: &EVAL_PARAMS,
     },
     KindInfo {
         name: "alphabeta",

@@ -1,14 +1,16 @@
 //! Describing strategies: TOML tables and one-line specs (`alphabeta:depth=4,eval=mobility`),
 //! one parser for both, which checks names and values and fills in every default.
 
-mod build;
+mod construct;
 mod kinds;
 mod line;
 mod listing;
+mod path;
 mod squares;
 
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
 pub use listing::kinds_json;
+pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
 use super::{EvalWeights, SpecError};
@@ -186,18 +188,19 @@ fn readable(message: &str) -> String {
     if first.starts_with("unknown ") || first.starts_with("missing ") {
         return first.to_string();
     }
-    let Some((got, expected)) = first.split_once(", expected ") else {
+    // Taken apart by the config reader's own reader (crate::error), so the two say a
+    // refused value the same way.
+    let Some(refusal) = crate::error::Refusal::of(first) else {
         return format!("{key}: {first}");
     };
-    // The value and the type's wording are the config reader's (crate::error), so the
-    // two say a refused value the same way.
-    let value = crate::error::given_value(got).unwrap_or_else(|| got.to_string());
+    let expected = refusal.expected;
+    let value = refusal.value.unwrap_or_else(|| refusal.got.to_string());
     // A key with a narrower range says it (depth = 0 is refused too).
     let ranged = [("depth", &DEPTHS), ("table_bits", &TABLE_BITS)]
         .iter()
         .find(|(name, _)| key == *name || key.ends_with(&format!(".{name}")))
         .map(|(_, range)| format!("a whole number from {} to {}", range.start(), range.end()));
-    let wanted = match (ranged, crate::error::wanted(first)) {
+    let wanted = match (ranged, refusal.wanted) {
         (Some(range), Some(_)) if expected.starts_with('u') => range,
         (_, Some(wanted)) => wanted.to_string(),
         (_, None) => expected.to_string(),

@@ -50,7 +50,11 @@ fn nested_and_inline_specs() {
         panic!()
     };
     assert_eq!(
-        (e.weights.mobility, e.weights.corners, e.weights.squares),
+        (
+            e.weights[crate::strategy::Feature::Mobility],
+            e.weights[crate::strategy::Feature::Corners],
+            e.weights[crate::strategy::Feature::Squares],
+        ),
         (3.0, 50.5, 1.0)
     );
     assert_eq!(e.squares.preset.as_deref(), Some("paip"));

@@ -9,11 +9,12 @@ use crate::lab::rows::csv_bytes;
 use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
 use crate::numbers::elo_interval;
 use crate::stats::holm;
-use crate::strategy::{StrategySpec, FEATURES};
+use crate::strategy::spec::{ParamPath, ParamValue};
+use crate::strategy::{Feature, StrategySpec};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
-use toml::{Spanned, Table, Value};
+use toml::{Spanned, Value};
 
 pub mod report;
 
@@ -54,32 +55,13 @@ pub struct Ablation {
     pub variants: Vec<Variant>,
 }
 
-/// The eval table inside a strategy table: the table itself for `eval`, or its
-/// `eval` for `alphabeta`.
-fn eval_table(table: &mut Table) -> Option<&mut Table> {
-    match table.get("kind").and_then(Value::as_str) {
-        Some("eval") => Some(table),
-        Some("alphabeta") => match table.get_mut("eval") {
-            Some(Value::Table(inner))
-                if inner.get("kind").and_then(Value::as_str) == Some("eval") =>
-            {
-                Some(inner)
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// The full strategy with some features' weights set to 0.
-fn with_zeros(full: &Table, zero: &[&str]) -> Result<StrategySpec> {
-    let mut table = full.clone();
-    let eval = eval_table(&mut table).expect("checked when loaded");
-    for feature in zero {
-        eval.insert((*feature).to_string(), Value::Float(0.0));
-    }
-    StrategySpec::from_table(&table)
-        .map_err(|e| Error::internal_from("cannot build the ablated evaluation", e))
+fn with_zeros(full: &StrategySpec, zero: &[Feature]) -> Result<StrategySpec> {
+    zero.iter().try_fold(full.clone(), |spec, &feature| {
+        let path = ParamPath::to_feature(&spec, feature).expect("checked when loaded");
+        path.set(&spec, ParamValue::Decimal(0.0))
+            .map_err(|e| Error::internal_from("cannot build the ablated evaluation", e))
+    })
 }
 
 impl Ablation {
@@ -100,20 +82,18 @@ impl Ablation {
         let at = |message: String| source.error(Some(span), &message);
         let spec = StrategySpec::from_value(raw.player.get_ref())
             .map_err(|e| at(format!("player: {e}")))?;
-        let mut full = spec.to_table();
-        let Some(table) = eval_table(&mut full) else {
+        if ParamPath::to_feature(&spec, Feature::Discs).is_none() {
             return Err(at(format!(
                 "player: ablate needs an `eval` strategy or `alphabeta` over one (eval = {{ kind = \"eval\" }}), not '{}'",
                 spec.kind()
             )));
-        };
-        let features: Vec<&str> = FEATURES
-            .iter()
-            .copied()
-            .filter(|f| {
-                table
-                    .get(*f)
-                    .and_then(Value::as_float)
+        }
+        let features: Vec<Feature> = Feature::ALL
+            .into_iter()
+            .filter(|&f| {
+                ParamPath::to_feature(&spec, f)
+                    .and_then(|path| path.get(&spec))
+                    .and_then(|weight| weight.number())
                     .is_some_and(|w| w != 0.0)
             })
             .collect();
@@ -135,23 +115,23 @@ impl Ablation {
         }
         let mut variants = Vec::new();
         for &feature in &features {
-            let name = format!("without-{feature}");
-            builder = builder.player(name.clone(), with_zeros(&full, &[feature])?);
+            let name = format!("without-{}", feature.name());
+            builder = builder.player(name.clone(), with_zeros(&spec, &[feature])?);
             variants.push(Variant {
                 name,
-                feature: feature.to_string(),
+                feature: feature.name().to_string(),
                 alone: false,
             });
         }
         if raw.alone {
             for &feature in &features {
-                let others: Vec<&str> =
+                let others: Vec<Feature> =
                     features.iter().copied().filter(|f| *f != feature).collect();
-                let name = format!("only-{feature}");
-                builder = builder.player(name.clone(), with_zeros(&full, &others)?);
+                let name = format!("only-{}", feature.name());
+                builder = builder.player(name.clone(), with_zeros(&spec, &others)?);
                 variants.push(Variant {
                     name,
-                    feature: feature.to_string(),
+                    feature: feature.name().to_string(),
                     alone: true,
                 });
             }

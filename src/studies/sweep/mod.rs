@@ -11,11 +11,11 @@ use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::{csv_bytes, ResumeGiven, RunToml};
 use crate::lab::runner::default_out;
 use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
-use crate::strategy::spec::KINDS;
+use crate::strategy::spec::{ParamPath, ParamValue, PathError};
 use crate::strategy::StrategySpec;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use toml::{Spanned, Table, Value};
+use toml::{Spanned, Value};
 use values::Range;
 pub use values::{Scale, SweepValue};
 
@@ -96,70 +96,37 @@ pub struct Sweep {
 /// Where a swept value goes in an engine's command.
 const PLACE: &str = "{}";
 
-/// An engine table's command words.
-fn command_words(table: &Table) -> Vec<String> {
-    match table.get("command") {
-        Some(Value::Array(words)) => words
-            .iter()
-            .filter_map(|w| w.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The table that holds `path`'s last key inside a strategy table, with the key:
-/// `eval.mobility` is `mobility` in the `eval` table. Errors say what is wrong
+/// The swept parameter of `spec`, checked: it must be one the strategy declares
+/// and hold a value, not a nested strategy or a table. Errors say what is wrong
 /// with the path and which parameters exist.
-fn parameter_slot<'t>(
-    table: &'t mut Table,
-    path: &str,
-) -> std::result::Result<(&'t mut Table, String), String> {
-    let mut keys: Vec<&str> = path.split('.').collect();
-    let last = keys.pop().unwrap_or_default().to_string();
-    let mut here = table;
-    let mut walked = String::new();
-    for key in keys {
-        let kind = here
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string();
-        match here.get_mut(key) {
-            Some(Value::Table(inner)) if inner.contains_key("kind") => here = inner,
-            Some(_) => {
-                return Err(format!(
-                    "`{walked}{key}` of {kind} is not a strategy with parameters of its own: name one of {kind}'s parameters"
-                ))
-            }
-            None => return Err(no_such_parameter(&kind, key)),
-        }
-        walked.push_str(key);
-        walked.push('.');
+fn swept(spec: &StrategySpec, path: &str) -> std::result::Result<ParamPath, String> {
+    let parameter = ParamPath::parse(spec, path).map_err(|e| match e {
+        PathError::NoSuchParam { kind, name, params } => no_such_parameter(kind, &name, &params),
+        PathError::NotAStrategy { walked, kind } => format!(
+            "`{walked}` of {kind} is not a strategy with parameters of its own: name one of {kind}'s parameters"
+        ),
+    })?;
+    if parameter.is_entry() {
+        let walked = path.rsplit_once('.').map_or(path, |(head, _)| head);
+        return Err(format!(
+            "`{walked}` of {} is not a strategy with parameters of its own: name one of {}'s parameters",
+            parameter.kind(),
+            parameter.kind()
+        ));
     }
-    let kind = here
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("?")
-        .to_string();
-    let info = KINDS.iter().find(|k| k.name == kind);
-    if !info.is_some_and(|info| info.params.iter().any(|p| p.name == last)) {
-        return Err(no_such_parameter(&kind, &last));
-    }
-    if matches!(here.get(&last), Some(Value::Table(_))) {
+    if matches!(
+        parameter.get(spec),
+        Some(ParamValue::Strategy(_) | ParamValue::Other(Value::Table(_)))
+    ) {
         return Err(format!(
             "`{path}` is a strategy, not a number: sweep one of its parameters, such as `{path}.<name>` (see `reversi-lab strategies`)"
         ));
     }
-    Ok((here, last))
+    Ok(parameter)
 }
 
 /// "alphabeta has no parameter `dept` (did you mean `depth`? ...)".
-fn no_such_parameter(kind: &str, key: &str) -> String {
-    let names: Vec<&str> = KINDS
-        .iter()
-        .find(|k| k.name == kind)
-        .map(|k| k.params.iter().map(|p| p.name).collect())
-        .unwrap_or_default();
+fn no_such_parameter(kind: &str, key: &str, names: &[&str]) -> String {
     if names.is_empty() {
         return format!("strategy '{kind}' has no parameters to sweep: choose a base that has (see `reversi-lab strategies`)");
     }
@@ -217,13 +184,19 @@ impl Sweep {
             .map_err(|e| at(base_at, format!("base: {e}")))?;
         let parameter_at = sweep.parameter.span().start;
         let parameter = sweep.parameter.into_inner();
-        let mut table = spec.to_table();
-        let (slot, key) = parameter_slot(&mut table, &parameter)
-            .map_err(|m| at(parameter_at, format!("parameter: {m}")))?;
-        let float = matches!(slot.get(&key), Some(Value::Float(_)));
+        let path =
+            swept(&spec, &parameter).map_err(|m| at(parameter_at, format!("parameter: {m}")))?;
+        let current = path.get(&spec);
+        let float = matches!(current, Some(ParamValue::Decimal(_)));
         // An engine's command-line argument: the value goes where the command says `{}`.
-        let in_command = key == "command";
-        if in_command && !command_words(slot).iter().any(|w| w.contains(PLACE)) {
+        let command = match current {
+            Some(ParamValue::Words(words)) if path.last() == "command" => Some(words),
+            _ => None,
+        };
+        if command
+            .as_ref()
+            .is_some_and(|words| !words.iter().any(|w| w.contains(PLACE)))
+        {
             return Err(at(
                 parameter_at,
                 format!("parameter: to sweep an engine's argument, put {PLACE} in its command where the value goes, such as base = \"gtp:gtp-rhino -l {PLACE}\""),
@@ -252,20 +225,17 @@ impl Sweep {
         let mut variants = Vec::new();
         let mut specs = Vec::new();
         for value in values {
-            let mut table = table.clone();
-            let (slot, key) = parameter_slot(&mut table, &parameter).expect("checked above");
-            let swept = if in_command {
-                Value::Array(
-                    command_words(slot)
+            let value_now = match &command {
+                Some(words) => ParamValue::Words(
+                    words
                         .iter()
-                        .map(|w| Value::String(w.replace(PLACE, &value.to_string())))
+                        .map(|w| w.replace(PLACE, &value.to_string()))
                         .collect(),
-                )
-            } else {
-                value.toml(float)
+                ),
+                None => value.param(float),
             };
-            slot.insert(key, swept);
-            let variant = StrategySpec::from_table(&table)
+            let variant = path
+                .set(&spec, value_now)
                 .map_err(|e| at(parameter_at, format!("{parameter} = {value}: {e}")))?;
             specs.push(variant);
             variants.push(Variant {

@@ -1,6 +1,7 @@
 //! A sweep's values: listed, or spread over a range on a linear or log scale, and
 //! how a step between two of them is measured.
 
+use crate::strategy::spec::ParamValue;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use toml::Value;
@@ -77,14 +78,14 @@ impl SweepValue {
         }
     }
 
-    /// The value as the strategy table holds it: a float parameter takes a float
+    /// The value as the strategy holds it: a decimal parameter takes a decimal
     /// even when written whole.
     #[must_use]
-    pub fn toml(self, float: bool) -> Value {
+    pub fn param(self, float: bool) -> ParamValue {
         match self {
-            SweepValue::Whole(n) if float => Value::Float(n as f64),
-            SweepValue::Whole(n) => Value::Integer(n),
-            SweepValue::Decimal(x) => Value::Float(x),
+            SweepValue::Whole(n) if float => ParamValue::Decimal(n as f64),
+            SweepValue::Whole(n) => ParamValue::Whole(n),
+            SweepValue::Decimal(x) => ParamValue::Decimal(x),
         }
     }
 }

@@ -1,10 +1,11 @@
-//! Tune files: the player to tune, its parameters as dotted paths into the player's
-//! strategy table, the opponents and the validation, checked before any game.
+//! Tune files: the player to tune, its parameters as paths into the player's strategy
+//! (`eval.mobility`), the opponents and the validation, checked before any game.
 
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::setup::Setup;
+use crate::strategy::spec::{ParamPath, ParamValue};
 use crate::strategy::{SpecError, StrategySpec};
 use crate::with_geometry;
 use serde::Deserialize;
@@ -124,11 +125,13 @@ fn default_games() -> u64 {
     64
 }
 
-/// A tuned parameter: a dotted path into the player's strategy table.
+/// A tuned parameter of the player.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Param {
-    /// Such as `eval.mobility`.
+    /// Such as `eval.mobility`, as the file names it.
     pub name: String,
+    /// The parameter it names, checked against the player.
+    pub path: ParamPath,
     /// Starting value.
     pub start: f64,
     /// Lower bound.
@@ -158,8 +161,10 @@ pub struct Tune {
     pub games: u64,
     /// SPSA's final learning rate factor.
     pub r_end: f64,
-    /// The player to tune, every default written out.
+    /// The player to tune, every default written out (its TOML form, as recorded).
     pub player: Table,
+    /// The same player, which the parameters are set on.
+    start_spec: StrategySpec,
     /// The parameters.
     pub params: Vec<Param>,
     /// The fixed opponents (empty: self-play).
@@ -174,60 +179,22 @@ pub struct Tune {
     pub validation_panel: Vec<Opponent>,
 }
 
-fn path_get<'a>(table: &'a Table, path: &str) -> Option<&'a Value> {
-    let mut parts = path.split('.').peekable();
-    let mut current = table;
-    while let Some(part) = parts.next() {
-        let value = current.get(part)?;
-        if parts.peek().is_none() {
-            return Some(value);
-        }
-        current = value.as_table()?;
-    }
-    None
-}
-
-fn path_set(table: &mut Table, path: &str, value: Value) {
-    let mut parts: Vec<&str> = path.split('.').collect();
-    let last = parts.pop().expect("a non-empty path");
-    let mut current = table;
-    for part in parts {
-        current = current
-            .get_mut(part)
-            .and_then(Value::as_table_mut)
-            .expect("the path was checked");
-    }
-    current.insert(last.to_string(), value);
-}
-
-/// Every numeric leaf of a table, as dotted paths (for "did you mean").
-fn numeric_paths(table: &Table, prefix: &str, out: &mut Vec<String>) {
-    for (key, value) in table {
-        let path = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        match value {
-            Value::Integer(_) | Value::Float(_) => out.push(path),
-            Value::Table(t) => numeric_paths(t, &path, out),
-            _ => {}
-        }
-    }
-}
-
 fn check_param(
     p: ParamFile,
-    player: &Table,
+    player: &StrategySpec,
     known: &[&str],
-    kind: &str,
 ) -> std::result::Result<Param, String> {
-    let current = path_get(player, &p.name).ok_or_else(|| {
-        unknown_name(&format!("parameter for strategy '{kind}':"), &p.name, known)
-    })?;
-    let (value, integer) = match current {
-        Value::Integer(i) => (*i as f64, true),
-        Value::Float(f) => (*f, false),
+    let unknown = || {
+        unknown_name(
+            &format!("parameter for strategy '{}':", player.kind()),
+            &p.name,
+            known,
+        )
+    };
+    let path = ParamPath::parse(player, &p.name).map_err(|_| unknown())?;
+    let (value, integer) = match path.get(player).ok_or_else(unknown)? {
+        ParamValue::Whole(i) => (i as f64, true),
+        ParamValue::Decimal(f) => (f, false),
         _ => {
             return Err(format!(
                 "parameter '{}' is not a number in the strategy",
@@ -256,6 +223,7 @@ fn check_param(
     }
     Ok(Param {
         name: p.name,
+        path,
         start,
         min: p.min,
         max: p.max,
@@ -296,13 +264,17 @@ impl Tune {
                 "no [[params]]: name at least one parameter to tune".into(),
             ));
         }
-        let mut known = Vec::new();
-        numeric_paths(&player, "", &mut known);
+        // Every number of the player, for "did you mean".
+        let known: Vec<String> = ParamPath::all(&spec)
+            .into_iter()
+            .filter(|path| path.get(&spec).and_then(|v| v.number()).is_some())
+            .map(|path| path.to_string())
+            .collect();
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
         let params = raw
             .params
             .into_iter()
-            .map(|p| check_param(p, &player, &known, spec.kind()).map_err(fail))
+            .map(|p| check_param(p, &spec, &known).map_err(fail))
             .collect::<Result<Vec<_>>>()?;
         for (i, p) in params.iter().enumerate() {
             if params[..i].iter().any(|q| q.name == p.name) {
@@ -386,6 +358,7 @@ impl Tune {
             games: raw.games_per_iteration,
             r_end,
             player,
+            start_spec: spec,
             params,
             panel,
             validation_skipped: raw.validation.skip,
@@ -417,24 +390,24 @@ impl Tune {
         self.params.iter().map(|p| p.start).collect()
     }
 
-    /// The strategy table with the parameters set to `theta`.
-    #[must_use]
-    pub fn table(&self, theta: &[f64]) -> Table {
-        let mut table = self.player.clone();
-        for (p, &v) in self.params.iter().zip(theta) {
-            let value = if p.integer {
-                Value::Integer(v.round() as i64)
-            } else {
-                Value::Float(v)
-            };
-            path_set(&mut table, &p.name, value);
-        }
-        table
-    }
-
     /// The strategy with the parameters set to `theta`.
     pub fn spec(&self, theta: &[f64]) -> std::result::Result<StrategySpec, SpecError> {
-        StrategySpec::from_table(&self.table(theta))
+        self.params
+            .iter()
+            .zip(theta)
+            .try_fold(self.start_spec.clone(), |spec, (p, &v)| {
+                let value = if p.integer {
+                    ParamValue::Whole(v.round() as i64)
+                } else {
+                    ParamValue::Decimal(v)
+                };
+                p.path.set(&spec, value)
+            })
+    }
+
+    /// The strategy with the parameters set to `theta`, in its TOML form.
+    pub fn table(&self, theta: &[f64]) -> std::result::Result<Table, SpecError> {
+        self.spec(theta).map(|spec| spec.to_table())
     }
 
     /// Clamps `theta` into the parameters' bounds.

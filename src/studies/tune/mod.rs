@@ -246,7 +246,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
         trace::tail_count(rows.len()),
         rows.len()
     ));
-    let tuned = tune.table(&best);
+    let tuned = tune.table(&best)?;
     write_best(&tune, &tuned, &out)?;
     let (validation, validations) = validate::validate(&tune, &tuned, &out, quiet, stop)?;
     lines.extend(validation);

@@ -6,9 +6,9 @@ use crate::board::Geometry;
 use crate::game::Rules;
 use crate::strategy::pattern::PatternEval;
 use crate::strategy::{
-    AlphaBeta, CornerEdge, CornerFirst, DiscEval, Evaluator, FeatureEval, Greedy, MinimumDisc,
-    MobilityEval, OnePly, Parity, RandomMove, Solver, SpecError, StabilityEval, Strategy,
-    WeightedEval,
+    AlphaBeta, CornerEdge, CornerFirst, DiscEval, Evaluator, Feature, FeatureEval, Greedy,
+    MinimumDisc, MobilityEval, OnePly, Parity, RandomMove, Solver, SpecError, StabilityEval,
+    Strategy, WeightedEval,
 };
 
 /// What to make of an evaluation once its concrete type is known. Exists so that
@@ -129,7 +129,7 @@ impl StrategySpec {
 fn feature_eval(spec: &EvalSpec, size: u32) -> Result<FeatureEval, SpecError> {
     // Without the `squares` feature the table is never read, so a table that does
     // not fit this board (say the 8x8 default on 6x6) must not fail the build.
-    let table = if spec.weights.squares != 0.0 || spec.squares != SquaresSpec::default() {
+    let table = if spec.weights[Feature::Squares] != 0.0 || spec.squares != SquaresSpec::default() {
         spec.squares.table(size)?
     } else {
         vec![0; (size * size) as usize]
