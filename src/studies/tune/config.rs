@@ -10,7 +10,7 @@ use crate::strategy::{SpecError, StrategySpec};
 use crate::with_geometry;
 use serde::Deserialize;
 use std::path::Path;
-use toml::{Spanned, Table, Value};
+use toml::{Spanned, Value};
 
 /// The optimiser.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -161,10 +161,9 @@ pub struct Tune {
     pub games: u64,
     /// SPSA's final learning rate factor.
     pub r_end: f64,
-    /// The player to tune, every default written out (its TOML form, as recorded).
-    pub player: Table,
-    /// The same player, which the parameters are set on.
-    start_spec: StrategySpec,
+    /// The player to tune at its start, every default filled in; the parameters are
+    /// set on it (its TOML form, `to_table`, is what a report or best.toml writes).
+    pub player: StrategySpec,
     /// The parameters.
     pub params: Vec<Param>,
     /// The fixed opponents (empty: self-play).
@@ -258,7 +257,6 @@ impl Tune {
         let span = raw.player.span();
         let spec = StrategySpec::from_value(raw.player.get_ref())
             .map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
-        let player = spec.to_table();
         if raw.params.is_empty() {
             return Err(fail(
                 "no [[params]]: name at least one parameter to tune".into(),
@@ -357,8 +355,7 @@ impl Tune {
             iterations: raw.iterations,
             games: raw.games_per_iteration,
             r_end,
-            player,
-            start_spec: spec,
+            player: spec,
             params,
             panel,
             validation_skipped: raw.validation.skip,
@@ -395,7 +392,7 @@ impl Tune {
         self.params
             .iter()
             .zip(theta)
-            .try_fold(self.start_spec.clone(), |spec, (p, &v)| {
+            .try_fold(self.player.clone(), |spec, (p, &v)| {
                 let value = if p.integer {
                     ParamValue::Whole(v.round() as i64)
                 } else {
@@ -403,11 +400,6 @@ impl Tune {
                 };
                 p.path.set(&spec, value)
             })
-    }
-
-    /// The strategy with the parameters set to `theta`, in its TOML form.
-    pub fn table(&self, theta: &[f64]) -> std::result::Result<Table, SpecError> {
-        self.spec(theta).map(|spec| spec.to_table())
     }
 
     /// Clamps `theta` into the parameters' bounds.

@@ -23,7 +23,7 @@ use crate::numbers::fixed;
 use crate::progress::Progress;
 use crate::stats::Trinomial;
 use crate::strategy::clock::held_to;
-use crate::strategy::Strategy;
+use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -246,7 +246,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
         trace::tail_count(rows.len()),
         rows.len()
     ));
-    let tuned = tune.table(&best)?;
+    let tuned = tune.spec(&best)?;
     write_best(&tune, &tuned, &out)?;
     let (validation, validations) = validate::validate(&tune, &tuned, &out, quiet, stop)?;
     lines.extend(validation);
@@ -323,10 +323,10 @@ fn read_schedule_version(path: &Path) -> Result<Option<u32>> {
 }
 
 /// `best.toml`: a player an experiment file can include as it is.
-fn write_best(tune: &Tune, tuned: &Table, out: &Path) -> Result<()> {
+fn write_best(tune: &Tune, tuned: &StrategySpec, out: &Path) -> Result<()> {
     let mut player = Table::new();
     player.insert("name".into(), Value::String(format!("{}-tuned", tune.name)));
-    player.insert("strategy".into(), Value::Table(tuned.clone()));
+    player.insert("strategy".into(), Value::Table(tuned.to_table()));
     let mut doc = Table::new();
     doc.insert("players".into(), Value::Array(vec![Value::Table(player)]));
     let path = out.join("best.toml");

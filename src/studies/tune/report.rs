@@ -101,7 +101,7 @@ fn settings(tune: &Tune, raw: &toml::Table) -> Vec<(String, String)> {
         ),
         (
             "player (at its start)".into(),
-            toml::Value::Table(tune.player.clone()).to_string(),
+            toml::Value::Table(tune.player.to_table()).to_string(),
         ),
         (
             "opponents".into(),

@@ -10,7 +10,6 @@ use crate::numbers::elo_interval;
 use crate::strategy::StrategySpec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use toml::Table;
 
 /// The names of the validation's opponents, in the order they play: the start, then the panel.
 #[must_use]
@@ -105,7 +104,7 @@ pub fn verdict(opponent: &str, pair: &PairRow, status: Status) -> String {
 /// line per comparison and the folders of the runs.
 pub fn validate(
     tune: &Tune,
-    tuned: &Table,
+    tuned: &StrategySpec,
     out: &Path,
     quiet: bool,
     stop: &AtomicBool,
@@ -140,9 +139,7 @@ pub fn validate(
             None
         }
     };
-    let tuned = StrategySpec::from_table(tuned)?;
-    let start = StrategySpec::from_table(&tune.player)?;
-    let mut comparisons = vec![("start".to_string(), start)];
+    let mut comparisons = vec![("start".to_string(), tune.player.clone())];
     comparisons.extend(tune.validation_panel.iter().cloned());
     let mut dirs = Vec::new();
     for (index, (name, opponent)) in comparisons.into_iter().enumerate() {
