@@ -2,11 +2,13 @@
 
 use super::Said;
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lab::folder::FolderLock;
-use crate::studies::compare::{compare as compare_runs, default_out, Anchor, COMPARE_FILES};
+use crate::studies::compare::{
+    compare as compare_runs, default_out, prepare_folder, Anchor, COMPARE_FILES,
+};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `reversi-lab compare`.
 #[derive(Clone, Debug, clap::Args)]
@@ -31,36 +33,6 @@ pub struct CompareArgs {
     pub force: bool,
 }
 
-/// Prepares the output folder: new, or (with `force`) one an earlier comparison wrote.
-fn output_folder(dir: &Path, force: bool) -> Result<()> {
-    if dir.exists() {
-        if !dir.is_dir() {
-            return Err(Error::input(format!(
-                "{} is a file: give --out a folder",
-                dir.display()
-            )));
-        }
-        let ours = COMPARE_FILES.iter().any(|f| dir.join(f).is_file());
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| Error::unreadable(dir, &e))?
-            .next()
-            .is_none();
-        if !empty && !force {
-            return Err(Error::input(format!(
-                "{} already exists: --force replaces an earlier comparison there, or choose another --out",
-                dir.display()
-            )));
-        }
-        if !empty && !ours {
-            return Err(Error::input(format!(
-                "{} is not a comparison's folder (no compare.csv): --force replaces only a comparison; choose another --out",
-                dir.display()
-            )));
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io_during("create", dir, e))
-}
-
 /// Runs `reversi-lab compare`: prints the table and writes the folder.
 pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Outcome> {
     let comparison = compare_runs(&args.a, &args.b, &Anchor::parse(&args.anchor))?;
@@ -68,7 +40,7 @@ pub fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Outcome> {
         .out
         .clone()
         .unwrap_or_else(|| default_out(&args.a, &args.b));
-    output_folder(&dir, args.force)?;
+    prepare_folder(&dir, args.force)?;
     let _lock = FolderLock::acquire(&dir)?;
     let chart = comparison.write(&dir)?;
     writeln!(out, "{}\n", comparison.anchor.note).said()?;

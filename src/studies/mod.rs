@@ -6,7 +6,6 @@
 pub mod ablate;
 pub mod analyze;
 pub mod compare;
-pub mod compare_anchor;
 pub mod openings;
 pub mod patterns;
 pub mod section;

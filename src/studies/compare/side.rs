@@ -1,0 +1,199 @@
+//! The two results folders a comparison reads (their experiment, standings and pairs,
+//! and the ratings refitted with their covariance), and whether they are one field.
+
+use crate::error::{Error, Result};
+use crate::game::Rules;
+use crate::lab::rows::{read_rows, PairRow, RunToml, StandingRow, Status};
+use crate::stats::{bradley_terry_covariance, RatingFit, Trinomial};
+use std::path::{Path, PathBuf};
+use toml::{Table, Value};
+
+/// One results folder as a comparison reads it: the experiment and the standings.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// The folder.
+    pub dir: PathBuf,
+    /// `[experiment]` of its run.toml.
+    pub experiment: Table,
+    /// Its standings.csv.
+    pub standings: Vec<StandingRow>,
+    /// Its pairs.csv: the tallies the ratings are refitted from for their covariance.
+    pub pairs: Vec<PairRow>,
+}
+
+impl Side {
+    /// Reads a finished run's `run.toml` and `standings.csv`; an unfinished run, a
+    /// shard or a folder without standings is bad input naming the fix.
+    pub fn load(dir: &Path) -> Result<Self> {
+        let run_path = dir.join("run.toml");
+        if !run_path.is_file() {
+            return Err(Error::input(format!(
+                "{} is not a results folder (no run.toml): give two folders `reversi-lab run` wrote",
+                dir.display()
+            )));
+        }
+        let record = RunToml::load(&run_path)?;
+        if let Some(shard) = &record.run.shard {
+            return Err(Error::input(format!(
+                "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then compare the merged folder",
+                dir.display()
+            )));
+        }
+        if matches!(record.run.status, Status::Running | Status::Interrupted) {
+            return Err(Error::input(format!(
+                "{} is an unfinished run: finish it (reversi-lab run --resume) before comparing",
+                dir.display()
+            )));
+        }
+        let standings_path = dir.join("standings.csv");
+        if !standings_path.is_file() {
+            return Err(Error::input(format!(
+                "{} has no standings.csv: compare folders of runs (a tune's runs are in its validation folders)",
+                dir.display()
+            )));
+        }
+        let pairs_path = dir.join("pairs.csv");
+        if !pairs_path.is_file() {
+            return Err(Error::input(format!(
+                "{} has no pairs.csv: compare folders of finished runs, whose pairs.csv the rating changes' intervals need",
+                dir.display()
+            )));
+        }
+        Ok(Side {
+            dir: dir.to_path_buf(),
+            experiment: record.experiment,
+            standings: read_rows(&standings_path)?,
+            pairs: read_rows(&pairs_path)?,
+        })
+    }
+
+    /// The Bradley-Terry fit of this run's pairs.csv, players in the order of `names`:
+    /// (rating, se) each and the ratings' covariance (Elo²). It is the fit of
+    /// standings.csv, redone because standings.csv keeps no covariances.
+    pub(super) fn fit(&self, names: &[String]) -> Result<RatingFit> {
+        let index = |name: &str| {
+            names.iter().position(|n| n == name).ok_or_else(|| {
+                Error::input(format!(
+                    "{}: pairs.csv names {name}, who is not in standings.csv: the folder's files come from different runs",
+                    self.dir.display()
+                ))
+            })
+        };
+        let mut matrix = vec![vec![Trinomial::default(); names.len()]; names.len()];
+        for row in &self.pairs {
+            let (a, b) = (index(&row.player_a)?, index(&row.player_b)?);
+            let t = Trinomial {
+                wins: row.wins,
+                draws: row.draws,
+                losses: row.losses,
+            };
+            matrix[a][b] += t;
+            matrix[b][a] += t.mirrored();
+        }
+        let (ratings, covariance) = bradley_terry_covariance(&matrix);
+        for (name, &(refit, _)) in names.iter().zip(&ratings) {
+            let recorded = self
+                .standings
+                .iter()
+                .find(|r| &r.player == name)
+                .and_then(|r| r.rating);
+            if let Some(recorded) = recorded.filter(|r| (r - refit).abs() > 0.5) {
+                return Err(Error::input(format!(
+                    "{}: pairs.csv gives {name} a rating of {refit:.1} but standings.csv {recorded:.1}: the folder's files come from different runs",
+                    self.dir.display()
+                )));
+            }
+        }
+        Ok((ratings, covariance))
+    }
+
+    /// A top-level value of the experiment as text (`-` when absent).
+    pub(super) fn setting(&self, key: &str) -> String {
+        match self.experiment.get(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => "-".into(),
+        }
+    }
+
+    /// The players' names and strategy tables, in experiment order.
+    pub(super) fn players(&self) -> Vec<(String, Option<Value>)> {
+        self.experiment
+            .get("players")
+            .and_then(Value::as_array)
+            .map(|players| {
+                players
+                    .iter()
+                    .filter_map(|p| {
+                        let name = p.get("name")?.as_str()?.to_string();
+                        Some((name, p.get("strategy").cloned()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The rules, every default filled in (so an absent table equals a default one).
+    fn rules(&self) -> Result<Rules> {
+        match self.experiment.get("rules") {
+            None => Ok(Rules::default()),
+            Some(value) => value.clone().try_into().map_err(|e| {
+                Error::input(format!(
+                    "{}: [experiment.rules] cannot be read: {e}",
+                    self.dir.join("run.toml").display()
+                ))
+            }),
+        }
+    }
+}
+
+/// Why two runs are not the same field, if they are not: the first difference found.
+/// Size, rules, format (with a gauntlet's challengers) and the set of player names must
+/// agree; seeds, games, openings and the players' strategies may differ.
+pub(super) fn refusal(a: &Side, b: &Side) -> Result<Option<String>> {
+    let fields = format!("{} and {}", a.dir.display(), b.dir.display());
+    for key in ["size", "format", "challengers"] {
+        if a.experiment.get(key) != b.experiment.get(key) {
+            return Ok(Some(format!(
+                "{fields} are not the same field: {key} is {} in one and {} in the other (compare runs of one experiment, changing only strategies, seeds, games or openings)",
+                a.setting(key),
+                b.setting(key)
+            )));
+        }
+    }
+    let (rules_a, rules_b) = (a.rules()?, b.rules()?);
+    if rules_a != rules_b {
+        return Ok(Some(format!(
+            "{fields} are not the same field: the rules differ ({rules_a:?} against {rules_b:?}; compare runs under the same rules)"
+        )));
+    }
+    let names = |side: &Side| {
+        let mut names: Vec<String> = side.players().into_iter().map(|p| p.0).collect();
+        names.sort();
+        names
+    };
+    let (names_a, names_b) = (names(a), names(b));
+    if names_a != names_b {
+        let only = |x: &[String], y: &[String]| {
+            x.iter()
+                .filter(|n| !y.contains(n))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Ok(Some(format!(
+            "{fields} are not the same field: the players differ (only in the first: {}; only in the second: {}); a change of strategy keeps the player's name",
+            or_none(&only(&names_a, &names_b)),
+            or_none(&only(&names_b, &names_a))
+        )));
+    }
+    Ok(None)
+}
+
+fn or_none(text: &str) -> &str {
+    if text.is_empty() {
+        "none"
+    } else {
+        text
+    }
+}
