@@ -97,7 +97,7 @@ impl Strategy {
         let empties = state.empties();
         self.spec.check_practical(empties).map_err(|e| match self.spec {
             // The library's message speaks of the games of a run; here it is one board.
-            StrategySpec::Solver { .. } => PyValueError::new_err(format!(
+            StrategySpec::Solver(_) => PyValueError::new_err(format!(
                 "strategy 'solver' solves every move exactly, and this board has {empties} empty squares: the limit is {MAX_SOLVE_EMPTIES}; use it once at most {MAX_SOLVE_EMPTIES} squares are empty, or use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties)"
             )),
             _ => value_error(e),

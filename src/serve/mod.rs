@@ -64,10 +64,11 @@ pub fn with_depth(spec: &StrategySpec, depth: u32) -> Option<StrategySpec> {
             ab.depth = depth.clamp(1, most);
             Some(StrategySpec::Alphabeta(ab))
         }
-        StrategySpec::Parity { endgame, base } => Some(StrategySpec::Parity {
-            endgame: *endgame,
-            base: Box::new(with_depth(base, depth)?),
-        }),
+        StrategySpec::Parity(parity) => {
+            let mut parity = parity.clone();
+            parity.base = Box::new(with_depth(&parity.base, depth)?);
+            Some(StrategySpec::Parity(parity))
+        }
         _ => None,
     }
 }
@@ -291,9 +292,10 @@ impl<G: Geometry> Engine<G> {
                 }),
                 ab.depth,
             ),
-            StrategySpec::Solver { table_bits } => {
-                (Valued::Solve(Solver::for_play(RULES, *table_bits)), 60)
-            }
+            StrategySpec::Solver(solver) => (
+                Valued::Solve(Solver::for_play(RULES, solver.table_bits)),
+                60,
+            ),
             other => (Valued::Other, u32::from(other.is_evaluation())),
         };
         let scale = match spec {

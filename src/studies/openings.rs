@@ -214,7 +214,7 @@ pub fn values<G: Geometry>(
 /// The most empty squares at which the strategy solves exactly, giving disc margins.
 fn exact_from(spec: &StrategySpec) -> u32 {
     match spec {
-        StrategySpec::Solver { .. } => u32::MAX,
+        StrategySpec::Solver(_) => u32::MAX,
         StrategySpec::Alphabeta(ab) => ab.endgame,
         _ => 0,
     }

@@ -72,14 +72,10 @@ impl StrategySpec {
     ) -> Result<W::Output, SpecError> {
         Ok(match self {
             StrategySpec::Weighted(spec) => then.with(spec.build(G::SIZE)?),
-            StrategySpec::Mobility {
-                normalised,
-                potential,
-                frontier,
-            } => then.with(MobilityEval {
-                normalised: *normalised,
-                potential: *potential,
-                frontier: *frontier,
+            StrategySpec::Mobility(spec) => then.with(MobilityEval {
+                normalised: spec.normalised,
+                potential: spec.potential,
+                frontier: spec.frontier,
             }),
             StrategySpec::Stability => then.with(StabilityEval),
             StrategySpec::Pattern => then.with(
@@ -105,20 +101,22 @@ impl StrategySpec {
             StrategySpec::Greedy => Box::new(Greedy),
             StrategySpec::CornerFirst => Box::new(CornerFirst),
             StrategySpec::CornerEdge => Box::new(CornerEdge),
-            StrategySpec::MinimumDisc { endgame } => Box::new(MinimumDisc { endgame: *endgame }),
+            StrategySpec::MinimumDisc(spec) => Box::new(MinimumDisc {
+                endgame: spec.endgame,
+            }),
             StrategySpec::Weighted(_)
-            | StrategySpec::Mobility { .. }
+            | StrategySpec::Mobility(_)
             | StrategySpec::Stability
             | StrategySpec::Pattern
             | StrategySpec::Eval(_) => self.with_evaluator::<G, _>(OnePlyOver)?,
-            StrategySpec::Parity { endgame, base } => Box::new(Parity {
-                endgame: *endgame,
-                base: base.build::<G>(rules)?,
+            StrategySpec::Parity(spec) => Box::new(Parity {
+                endgame: spec.endgame,
+                base: spec.base.build::<G>(rules)?,
             }),
             StrategySpec::Alphabeta(spec) => spec
                 .eval
                 .with_evaluator::<G, _>(SearchOver { spec, rules })?,
-            StrategySpec::Solver { table_bits } => Box::new(Solver::for_play(rules, *table_bits)),
+            StrategySpec::Solver(spec) => Box::new(Solver::for_play(rules, spec.table_bits)),
             StrategySpec::Engine(spec) => {
                 Box::new(crate::strategy::engine::Engine::new(spec, G::SIZE, rules)?)
             }

@@ -1,7 +1,7 @@
 //! The strategy kinds and their parameters: the keys the parser accepts, and the
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
-use super::StrategySpec;
+use super::{AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, SolverSpec, StrategySpec};
 use crate::strategy::weighted::PRESETS;
 use crate::strategy::{Feature, FEATURE_COUNT};
 use std::fmt::Write as _;
@@ -112,7 +112,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "minimum-disc",
         help: "evaporation: the move that flips the fewest discs",
-        params: &[p("endgame", "maximise discs instead when at most this many squares are empty (0: never)")],
+        params: MinimumDiscSpec::PARAMS,
     },
     KindInfo {
         name: "weighted",
@@ -122,19 +122,12 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "mobility",
         help: "maximise own legal moves minus the opponent's after the move",
-        params: &[
-            p("normalised", "use 100*(a-b)/(a+b) instead of a-b"),
-            p("potential", "weight of potential mobility (empties next to opponent discs), own minus opponent's"),
-            p("frontier", "penalty per frontier disc (next to an empty square), own minus opponent's"),
-        ],
+        params: MobilitySpec::PARAMS,
     },
     KindInfo {
         name: "parity",
         help: "in the endgame, moves into regions with an odd number of empties first",
-        params: &[
-            p("endgame", "empties at or below which parity applies"),
-            p("base", "the strategy that chooses among the candidates (and alone before the endgame)"),
-        ],
+        params: ParitySpec::PARAMS,
     },
     KindInfo {
         name: "stability",
@@ -154,21 +147,12 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "alphabeta",
         help: "negamax alpha-beta search over an evaluation, with iterative deepening, ordering and a table",
-        params: &[
-            p("depth", "plies to search (passes do not count)"),
-            p("eval", "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec"),
-            p("endgame", "solve exactly when at most this many squares are empty (0: never)"),
-            described("nodes", "none", "node budget per move: stop deepening once it is spent"),
-            described("time", "none", "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60"),
-            p("table", "use a transposition table (and iterative deepening from depth 7, or with nodes or time)"),
-            p("ordering", "order moves: table move, killers, then fewest opponent replies (corners first)"),
-            p("table_bits", "log2 of the transposition table's entries (10 to 26)"),
-        ],
+        params: AlphaBetaSpec::PARAMS,
     },
     KindInfo {
         name: "solver",
         help: "exact endgame play: the move with the best final score (slow before ~20 empties)",
-        params: &[p("table_bits", "log2 of the transposition table's entries (10 to 26)")],
+        params: SolverSpec::PARAMS,
     },
     KindInfo {
         name: "engine",

@@ -5,16 +5,18 @@ mod construct;
 mod kinds;
 mod line;
 mod listing;
+mod params;
 mod path;
 mod squares;
 
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
 pub use listing::kinds_json;
+pub use params::{AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, SolverSpec};
 pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
 use super::{EvalWeights, SpecError};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::ops::RangeInclusive;
 use toml::{Table, Value};
 
@@ -27,29 +29,6 @@ pub struct EvalSpec {
     /// The square table of the `squares` feature.
     #[serde(flatten)]
     pub squares: SquaresSpec,
-}
-
-/// Parameters of `alphabeta`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AlphaBetaSpec {
-    /// Plies to search.
-    pub depth: u32,
-    /// The evaluation.
-    pub eval: Box<StrategySpec>,
-    /// Exact solving at or below this many empties (0: never).
-    pub endgame: u32,
-    /// Node budget per move.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-    /// Time budget per move: iterative deepening stops when it is spent.
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "time_text")]
-    pub time: Option<std::time::Duration>,
-    /// Use a transposition table.
-    pub table: bool,
-    /// Order moves.
-    pub ordering: bool,
-    /// log2 of the table's entries.
-    pub table_bits: u32,
 }
 
 /// A strategy as described by a user: validated names and values, defaults filled in.
@@ -65,28 +44,13 @@ pub enum StrategySpec {
     /// `corner-edge`.
     CornerEdge,
     /// `minimum-disc`.
-    MinimumDisc {
-        /// Empties at which to start maximising.
-        endgame: u32,
-    },
+    MinimumDisc(MinimumDiscSpec),
     /// `weighted`.
     Weighted(WeightedSpec),
     /// `mobility`.
-    Mobility {
-        /// Normalise to 100*(a-b)/(a+b).
-        normalised: bool,
-        /// Potential-mobility weight.
-        potential: i32,
-        /// Frontier penalty.
-        frontier: i32,
-    },
+    Mobility(MobilitySpec),
     /// `parity`.
-    Parity {
-        /// Empties at which parity applies.
-        endgame: u32,
-        /// The base strategy.
-        base: Box<StrategySpec>,
-    },
+    Parity(ParitySpec),
     /// `stability`.
     Stability,
     /// `pattern`: the fitted 8x8 pattern evaluation.
@@ -96,10 +60,7 @@ pub enum StrategySpec {
     /// `alphabeta`.
     Alphabeta(AlphaBetaSpec),
     /// `solver`.
-    Solver {
-        /// log2 of the table's entries.
-        table_bits: u32,
-    },
+    Solver(SolverSpec),
     /// `engine`: an external program (`gtp:COMMAND`).
     Engine(crate::strategy::engine::EngineSpec),
 }
@@ -118,17 +79,6 @@ pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// The `table_bits` accepted, for the search and the solver alike.
 const TABLE_BITS: RangeInclusive<u32> = 10..=26;
-
-/// A time budget as a spec writes it (`100ms`).
-fn time_text<S: serde::Serializer>(
-    time: &Option<std::time::Duration>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match time {
-        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
-        None => s.serialize_none(),
-    }
-}
 
 fn typed<T: serde::de::DeserializeOwned>(kind: &'static str, table: Table) -> Result<T, SpecError> {
     // Typed first: `depth=nan` is told that depth takes a whole number.
@@ -185,7 +135,11 @@ fn readable(message: &str) -> String {
         return "table must be a list of n*n whole numbers, or n rows of n, for the n x n board"
             .to_string();
     }
-    if first.starts_with("unknown ") || first.starts_with("missing ") {
+    // A parameter's own check (alphabeta's `time`) words its refusal in full.
+    if first.starts_with("unknown ")
+        || first.starts_with("missing ")
+        || first.starts_with(&format!("{key} = "))
+    {
         return first.to_string();
     }
     // Taken apart by the config reader's own reader (crate::error), so the two say a
@@ -265,8 +219,8 @@ impl StrategySpec {
                 name: key.clone(),
             });
         }
-        // The defaults below are the only place they are written: `describe_kinds`
-        // reads them back from the parsed spec.
+        // The defaults are those of each kind's parameter struct (params.rs):
+        // `describe_kinds` reads them back from the parsed spec.
         let spec = match kind {
             "random" => StrategySpec::Random,
             "greedy" => StrategySpec::Greedy,
@@ -274,50 +228,21 @@ impl StrategySpec {
             "corner-edge" => StrategySpec::CornerEdge,
             "stability" => StrategySpec::Stability,
             "pattern" => StrategySpec::Pattern,
-            "minimum-disc" => {
-                #[derive(Deserialize, Default)]
-                #[serde(deny_unknown_fields, default)]
-                struct P {
-                    endgame: u32,
-                }
-                let p: P = typed(kind, rest)?;
-                StrategySpec::MinimumDisc { endgame: p.endgame }
-            }
+            "minimum-disc" => StrategySpec::MinimumDisc(typed(kind, rest)?),
             "weighted" => StrategySpec::Weighted(typed(kind, rest)?),
-            "mobility" => {
-                #[derive(Deserialize, Default)]
-                #[serde(deny_unknown_fields, default)]
-                struct P {
-                    normalised: bool,
-                    potential: i32,
-                    frontier: i32,
-                }
-                let p: P = typed(kind, rest)?;
-                StrategySpec::Mobility {
-                    normalised: p.normalised,
-                    potential: p.potential,
-                    frontier: p.frontier,
-                }
-            }
+            "mobility" => StrategySpec::Mobility(typed(kind, rest)?),
             "parity" => {
                 let base = match rest.remove("base") {
-                    Some(value) => Self::from_value(&value).map_err(|e| e.within("parity base"))?,
-                    None => StrategySpec::Greedy,
+                    Some(value) => {
+                        Some(Self::from_value(&value).map_err(|e| e.within("parity base"))?)
+                    }
+                    None => None,
                 };
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct P {
-                    #[serde(default = "parity_endgame")]
-                    endgame: u32,
+                let mut spec: ParitySpec = typed(kind, rest)?;
+                if let Some(base) = base {
+                    spec.base = Box::new(base);
                 }
-                fn parity_endgame() -> u32 {
-                    14
-                }
-                let p: P = typed(kind, rest)?;
-                StrategySpec::Parity {
-                    endgame: p.endgame,
-                    base: Box::new(base),
-                }
+                StrategySpec::Parity(spec)
             }
             "eval" => {
                 let mut squares_table = Table::new();
@@ -360,82 +285,24 @@ impl StrategySpec {
                 if !eval.is_evaluation() {
                     return Err(SpecError::SearchEvalNotAnEvaluation { kind: eval.kind() });
                 }
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct P {
-                    depth: Option<u32>,
-                    #[serde(default)]
-                    endgame: u32,
-                    #[serde(default)]
-                    nodes: Option<u64>,
-                    #[serde(default)]
-                    time: Option<String>,
-                    #[serde(default = "yes")]
-                    table: bool,
-                    #[serde(default = "yes")]
-                    ordering: bool,
-                    #[serde(default = "search_bits")]
-                    table_bits: u32,
-                }
-                fn default_depth() -> u32 {
-                    4
-                }
-                fn yes() -> bool {
-                    true
-                }
-                fn search_bits() -> u32 {
-                    14
-                }
-                let p: P = typed(kind, rest)?;
-                let time = match &p.time {
-                    None => None,
-                    Some(text) => match crate::strategy::clock::parse_time(text) {
-                        Some(d) if d > std::time::Duration::ZERO => Some(d),
-                        _ => {
-                            return Err(SpecError::BadValue {
-                                kind,
-                                message: format!(
-                                "time = {text} is not a time: write it like time=100ms or time=2s"
-                            ),
-                            })
-                        }
-                    },
-                };
+                let depth_given = rest.contains_key("depth");
+                let mut spec: AlphaBetaSpec = typed(kind, rest)?;
+                spec.eval = Box::new(eval);
                 // With a time budget the search deepens until the time is spent.
-                let depth = p.depth.unwrap_or(if time.is_some() {
-                    *DEPTHS.end()
-                } else {
-                    default_depth()
-                });
-                let depth = in_range(kind, "depth", depth, DEPTHS)?;
-                if p.nodes == Some(0) {
+                if spec.time.is_some() && !depth_given {
+                    spec.depth = *DEPTHS.end();
+                }
+                in_range(kind, "depth", spec.depth, DEPTHS)?;
+                if spec.nodes == Some(0) {
                     return Err(SpecError::NoNodes);
                 }
-                StrategySpec::Alphabeta(AlphaBetaSpec {
-                    depth,
-                    eval: Box::new(eval),
-                    endgame: p.endgame,
-                    nodes: p.nodes,
-                    time,
-                    table: p.table,
-                    ordering: p.ordering,
-                    table_bits: in_range(kind, "table_bits", p.table_bits, TABLE_BITS)?,
-                })
+                in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
+                StrategySpec::Alphabeta(spec)
             }
             "solver" => {
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct P {
-                    #[serde(default = "solver_bits")]
-                    table_bits: u32,
-                }
-                fn solver_bits() -> u32 {
-                    20
-                }
-                let p: P = typed(kind, rest)?;
-                StrategySpec::Solver {
-                    table_bits: in_range(kind, "table_bits", p.table_bits, TABLE_BITS)?,
-                }
+                let spec: SolverSpec = typed(kind, rest)?;
+                in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
+                StrategySpec::Solver(spec)
             }
             "engine" => {
                 StrategySpec::Engine(crate::strategy::engine::EngineSpec::from_table(rest)?)
@@ -464,7 +331,7 @@ impl StrategySpec {
     pub fn timed(&self) -> bool {
         match self {
             StrategySpec::Alphabeta(spec) => spec.time.is_some(),
-            StrategySpec::Parity { base, .. } => base.timed(),
+            StrategySpec::Parity(spec) => spec.base.timed(),
             _ => false,
         }
     }
@@ -477,15 +344,15 @@ impl StrategySpec {
             StrategySpec::Greedy => "greedy",
             StrategySpec::CornerFirst => "corner-first",
             StrategySpec::CornerEdge => "corner-edge",
-            StrategySpec::MinimumDisc { .. } => "minimum-disc",
+            StrategySpec::MinimumDisc(_) => "minimum-disc",
             StrategySpec::Weighted(_) => "weighted",
-            StrategySpec::Mobility { .. } => "mobility",
-            StrategySpec::Parity { .. } => "parity",
+            StrategySpec::Mobility(_) => "mobility",
+            StrategySpec::Parity(_) => "parity",
             StrategySpec::Stability => "stability",
             StrategySpec::Pattern => "pattern",
             StrategySpec::Eval(_) => "eval",
             StrategySpec::Alphabeta(_) => "alphabeta",
-            StrategySpec::Solver { .. } => "solver",
+            StrategySpec::Solver(_) => "solver",
             StrategySpec::Engine(_) => "engine",
         }
     }
@@ -503,7 +370,7 @@ impl StrategySpec {
     pub fn check_practical_under(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
         let budgeted = |spec: &AlphaBetaSpec| clocked || spec.time.is_some();
         match self {
-            StrategySpec::Solver { .. } if empties > MAX_SOLVE_EMPTIES => {
+            StrategySpec::Solver(_) if empties > MAX_SOLVE_EMPTIES => {
                 Err(SpecError::Impractical(format!(
                     "strategy 'solver' solves every move exactly, and these games start with {empties} empty squares: it is practical up to about {MAX_SOLVE_EMPTIES}; use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties) or openings that leave at most {MAX_SOLVE_EMPTIES} empties"
                 )))
@@ -520,7 +387,7 @@ impl StrategySpec {
                     spec.depth
                 )))
             }
-            StrategySpec::Parity { base, .. } => base.check_practical_under(empties, clocked),
+            StrategySpec::Parity(spec) => spec.base.check_practical_under(empties, clocked),
             _ => Ok(()),
         }
     }
@@ -532,7 +399,7 @@ impl StrategySpec {
         matches!(
             self,
             StrategySpec::Weighted(_)
-                | StrategySpec::Mobility { .. }
+                | StrategySpec::Mobility(_)
                 | StrategySpec::Stability
                 | StrategySpec::Pattern
                 | StrategySpec::Eval(_)

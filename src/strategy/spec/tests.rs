@@ -17,11 +17,11 @@ fn one_line_and_table_agree() {
     assert_eq!(spec.depth, 4);
     assert_eq!(
         *spec.eval,
-        StrategySpec::Mobility {
+        StrategySpec::Mobility(MobilitySpec {
             normalised: false,
             potential: 0,
             frontier: 0
-        }
+        })
     );
     assert!(spec.table && spec.ordering);
 }
@@ -40,10 +40,10 @@ fn nested_and_inline_specs() {
             .unwrap();
     assert_eq!(
         inline,
-        StrategySpec::Parity {
+        StrategySpec::Parity(ParitySpec {
             endgame: 10,
             base: Box::new(StrategySpec::CornerFirst)
-        }
+        })
     );
     let eval = StrategySpec::parse("eval:mobility=3,corners=50.5,preset=paip,squares=1").unwrap();
     let StrategySpec::Eval(e) = eval else {
@@ -138,6 +138,11 @@ fn messages_are_the_projects_own() {
         ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
         ("alphabeta:table_bits=9", "strategy 'alphabeta': table_bits = 9 is out of range: use 10 to 26".into()),
         ("solver:table_bits=27", "strategy 'solver': table_bits = 27 is out of range: use 10 to 26".into()),
+        ("alphabeta:time=5x", "strategy 'alphabeta': time = 5x is not a time: write it like time=100ms or time=2s".into()),
+        ("alphabeta:time=0ms,depth=0", "strategy 'alphabeta': time = 0ms is not a time: write it like time=100ms or time=2s".into()),
+        ("alphabeta:time=100", "strategy 'alphabeta': time = 100 is not accepted: use text in quotes".into()),
+        ("alphabeta:time=5x,depth=true", "strategy 'alphabeta': depth = true is not accepted: use a whole number from 1 to 60".into()),
+        ("parity:endgame=x,base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
         ("parity:base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
         ("parity:base=(mobility:frontier=x)", "parity base: strategy 'mobility': frontier = \"x\" is not accepted: use a whole number".into()),
         ("weighted:classes={corn=1}", "strategy 'weighted': unknown field `corn`, expected one of `corner`, `c_square`, `x_square`, `edge`, `centre`, `inner`".into()),
@@ -167,6 +172,20 @@ fn messages_are_the_projects_own() {
         assert_eq!(err.to_string(), message, "{text}");
         assert_eq!(crate::Error::from(err).exit_code(), 2);
     }
+}
+
+#[test]
+fn a_time_budget_deepens_unless_a_depth_is_given() {
+    let depth = |text: &str| match StrategySpec::parse(text).unwrap() {
+        StrategySpec::Alphabeta(ab) => ab.depth,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(depth("alphabeta"), 4);
+    assert_eq!(depth("alphabeta:time=100ms"), 60);
+    assert_eq!(depth("alphabeta:time=100ms,depth=5"), 5);
+    let timed = StrategySpec::parse("alphabeta:time=2s").unwrap();
+    assert_eq!(timed.to_table()["time"].as_str(), Some("2s"));
+    assert_eq!(StrategySpec::from_table(&timed.to_table()).unwrap(), timed);
 }
 
 #[test]

@@ -1,0 +1,150 @@
+//! The parameters of the kinds that have their own, each written once: its field,
+//! type, default and help, from which come the struct the parser fills, its TOML
+//! form and the listing's entries.
+
+use super::{ParamInfo, StrategySpec, WeightedSpec};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// Declares a kind's parameter struct from one list of fields, each
+/// `name: Type = default => "help"`, after any serde attributes, and followed by
+/// `(default "words")` where the listing describes the default instead of showing
+/// the value (it depends on other parameters, or is absence).
+///
+/// The struct refuses unknown keys and fills a missing one from `Default`, which is
+/// built from the same defaults; `PARAMS` names each parameter after its field, so
+/// the key users write, the field and the listing's name cannot differ.
+macro_rules! params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$attr:meta])*
+                $field:ident: $ty:ty = $default:expr => $help:literal $((default $text:literal))?
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct $name {
+            $(
+                #[doc = $help]
+                $(#[$attr])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl $name {
+            /// Its parameters in field order: the keys the parser accepts, and the listing.
+            pub const PARAMS: &'static [ParamInfo] = &[$(
+                ParamInfo {
+                    name: stringify!($field),
+                    help: $help,
+                    default_text: params!(@described $($text)?),
+                },
+            )*];
+        }
+    };
+    (@described) => {
+        None
+    };
+    (@described $text:literal) => {
+        Some($text)
+    };
+}
+
+params! {
+    /// Parameters of `minimum-disc`.
+    pub struct MinimumDiscSpec {
+        endgame: u32 = 0
+            => "maximise discs instead when at most this many squares are empty (0: never)",
+    }
+}
+
+params! {
+    /// Parameters of `mobility`.
+    pub struct MobilitySpec {
+        normalised: bool = false => "use 100*(a-b)/(a+b) instead of a-b",
+        potential: i32 = 0
+            => "weight of potential mobility (empties next to opponent discs), own minus opponent's",
+        frontier: i32 = 0
+            => "penalty per frontier disc (next to an empty square), own minus opponent's",
+    }
+}
+
+params! {
+    /// Parameters of `parity`.
+    pub struct ParitySpec {
+        endgame: u32 = 14 => "empties at or below which parity applies",
+        // A strategy of its own: read by `StrategySpec::from_value`, whose errors say
+        // they are the base's.
+        #[serde(skip_deserializing)]
+        base: Box<StrategySpec> = Box::new(StrategySpec::Greedy)
+            => "the strategy that chooses among the candidates (and alone before the endgame)",
+    }
+}
+
+params! {
+    /// Parameters of `alphabeta`.
+    pub struct AlphaBetaSpec {
+        // 4, or 60 when `time` is given and `depth` is not: set by the parser, which
+        // knows whether `depth` was written.
+        depth: u32 = 4 => "plies to search (passes do not count)",
+        // A strategy of its own, read as `parity`'s base is.
+        #[serde(skip_deserializing)]
+        eval: Box<StrategySpec> = Box::new(StrategySpec::Weighted(WeightedSpec::default()))
+            => "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec",
+        endgame: u32 = 0 => "solve exactly when at most this many squares are empty (0: never)",
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64> = None
+            => "node budget per move: stop deepening once it is spent" (default "none"),
+        #[serde(
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "time_text",
+            deserialize_with = "time_of_text"
+        )]
+        time: Option<Duration> = None
+            => "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60" (default "none"),
+        table: bool = true
+            => "use a transposition table (and iterative deepening from depth 7, or with nodes or time)",
+        ordering: bool = true
+            => "order moves: table move, killers, then fewest opponent replies (corners first)",
+        table_bits: u32 = 14 => "log2 of the transposition table's entries (10 to 26)",
+    }
+}
+
+params! {
+    /// Parameters of `solver`.
+    pub struct SolverSpec {
+        table_bits: u32 = 20 => "log2 of the transposition table's entries (10 to 26)",
+    }
+}
+
+/// A time budget as a spec writes it (`100ms`).
+fn time_text<S: serde::Serializer>(time: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match time {
+        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
+        None => s.serialize_none(),
+    }
+}
+
+/// A time budget from its text; the refusal is worded in full here, and the
+/// parser's `readable` passes it on as it is.
+fn time_of_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    let text = String::deserialize(d)?;
+    match crate::strategy::clock::parse_time(&text) {
+        Some(d) if d > Duration::ZERO => Ok(Some(d)),
+        _ => Err(serde::de::Error::custom(format!(
+            "time = {text} is not a time: write it like time=100ms or time=2s"
+        ))),
+    }
+}
