@@ -1,4 +1,5 @@
-//! Protocol overhead: greedy served by `reversi-lab gtp` and played as an engine
+//! Protocol overhead: greedy served by `reversi-lab gtp` (this bench's program, started
+//! as the served engine: the library's `gtp` command) and played as an engine
 //! against built-in greedy on 2 threads (target: at least 2,000 games/s), beside
 //! built-in greedy against itself on 2 threads, in games/s.
 //!
@@ -24,12 +25,32 @@ const SERVED_GAMES: u64 = 4_000;
 const BUILT_IN_GAMES: u64 = 100_000;
 const THREADS: usize = 2;
 
-/// `gtp:BINARY gtp --strategy greedy`: the binary cargo built beside this bench
-/// (target/release/reversi-lab under `cargo bench`).
+/// This bench's own program, started with `--serve`: it then runs
+/// `reversi-lab gtp --strategy greedy` through the library's command line, as the
+/// `reversi-lab` binary does (the benchmarks are a package of their own, which cannot
+/// name the binary of another).
 fn served_greedy() -> String {
-    let binary = env!("CARGO_BIN_EXE_reversi-lab");
-    let quoted = shlex::try_quote(binary).expect("the binary's path has no NUL byte");
-    format!("gtp:{quoted} gtp --strategy greedy")
+    let binary = std::env::current_exe().expect("the bench knows its own path");
+    let binary = binary.to_str().expect("the bench's path is UTF-8");
+    let quoted = shlex::try_quote(binary).expect("the bench's path has no NUL byte");
+    format!("gtp:{quoted} {SERVE}")
+}
+
+/// The first argument that makes this program the served engine.
+const SERVE: &str = "--serve";
+
+/// Serves greedy over GTP on stdin and stdout, through `reversi_lab::commands::Cli`.
+fn serve() -> std::process::ExitCode {
+    use clap::Parser;
+    let cli =
+        reversi_lab::commands::Cli::parse_from(["reversi-lab", "gtp", "--strategy", "greedy"]);
+    match cli.run() {
+        Ok(outcome) => std::process::ExitCode::from(outcome.exit_code()),
+        Err(err) => {
+            eprintln!("error: {err}");
+            std::process::ExitCode::from(err.exit_code())
+        }
+    }
 }
 
 fn plan(which: &str, games: u64) -> MatchPlan {
@@ -98,6 +119,10 @@ fn once(which: &str, games: &str) {
 
 criterion_group!(benches, protocol);
 
-fn main() {
+fn main() -> std::process::ExitCode {
+    if std::env::args().nth(1).as_deref() == Some(SERVE) {
+        return serve();
+    }
     common::main_with_once(once, benches);
+    std::process::ExitCode::SUCCESS
 }
