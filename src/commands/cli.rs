@@ -60,6 +60,13 @@ pub enum Command {
     Compare(CompareArgs),
     /// Write a results folder's games as GGF (one game per line) or as one CSV row per move.
     Export(ExportArgs),
+    /// Turn game files from outside into a results folder: WTHOR (.wtb, with WTHOR.JOU
+    /// and WTHOR.TRN for the names) and GGF (.ggf).
+    ///
+    /// Every game is replayed (passes found by the rules) and gets the replay's result,
+    /// checked against the one the file records. Writes games.csv, imported.csv and
+    /// run.toml; analyze, replay, export and fit-patterns then work on the folder.
+    Import(ImportArgs),
     /// Draw the charts and write report.md and report.html for a results folder: a
     /// run's, an ablation's, a sweep's or a tune's.
     Report {
@@ -167,6 +174,7 @@ impl Cli {
             Command::Cluster(args) => cluster(&args, out)?,
             Command::Compare(args) => compare(&args, out)?,
             Command::Export(args) => export_games(&args, out)?,
+            Command::Import(args) => import_games(&args, out)?,
             Command::Report { results } => report(&results, out)?,
             Command::SprtPlan(args) => sprt_plan(&args, out)?,
             Command::Perft(args) => perft(&args, out)?,

@@ -330,6 +330,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     let record = RunToml {
         run: info,
         experiment: recorded.experiment.clone(),
+        import: None,
     };
     let run_out = out.join("run.toml");
     fs::write(&run_out, record.to_text()).map_err(|e| Error::io(&run_out, e))?;

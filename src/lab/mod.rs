@@ -12,6 +12,7 @@ pub mod export;
 mod flat_csv;
 pub mod folder;
 pub mod games_file;
+pub mod import;
 pub mod matches;
 pub mod merge;
 pub mod overrides;

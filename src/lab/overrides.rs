@@ -70,6 +70,7 @@ impl Overrides {
         }
         if self.resume && run_path.is_file() {
             let record = RunToml::load(&run_path)?;
+            record.refuse_import(&out, "resumed (choose another --out for a run)")?;
             if !given {
                 experiment = Experiment::recorded(&record.experiment, &out)?;
             }

@@ -61,7 +61,13 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
         )));
     }
     let record = RunToml::load(&run_path)?;
-    let experiment = Experiment::recorded(&record.experiment, dir)?;
+    let (size, rules) = if record.import.is_some() {
+        // Imported games: their players are not strategies, only the setting counts.
+        size_and_rules(&record.experiment, &run_path)?
+    } else {
+        let experiment = Experiment::recorded(&record.experiment, dir)?;
+        (experiment.setup.size, experiment.setup.rules)
+    };
     let Some((games, _)) = games_file::find(dir) else {
         return Err(Error::input(format!(
             "{} has no games.csv: {verb} a folder that holds games (a tune's are in its validation folders)",
@@ -69,11 +75,38 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
         )));
     };
     Ok(ReplaySetting {
-        size: experiment.setup.size,
-        rules: experiment.setup.rules,
+        size,
+        rules,
         games,
         schedule_version: recorded_version(record.run.schedule_version),
     })
+}
+
+/// The board size and rules `[experiment]` of `run.toml` (at `path`) records, the
+/// defaults where it leaves them out; a value that cannot be read is bad input.
+pub fn size_and_rules(experiment: &toml::Table, path: &Path) -> Result<(u32, Rules)> {
+    let bad = |what: &str| {
+        Error::input(format!(
+            "{}: {what} cannot be read (was it written by reversi-lab?)",
+            path.display()
+        ))
+    };
+    let size = match experiment.get("size") {
+        None => 8,
+        Some(v) => v
+            .as_integer()
+            .and_then(|s| u32::try_from(s).ok())
+            .filter(|s| crate::board::SIZES.contains(s))
+            .ok_or_else(|| bad("[experiment] size"))?,
+    };
+    let rules = match experiment.get("rules") {
+        None => Rules::default(),
+        Some(v) => v
+            .clone()
+            .try_into()
+            .map_err(|_| bad("[experiment.rules]"))?,
+    };
+    Ok((size, rules))
 }
 
 /// Game `id` (the `game_id` column) of the results folder `dir`, with the size and

@@ -445,8 +445,12 @@ impl RunInfo {
 pub struct RunToml {
     /// How the run went.
     pub run: RunInfo,
-    /// The experiment, every default written out.
+    /// The experiment, every default written out (of an import: its name, size and
+    /// rules alone).
     pub experiment: toml::Table,
+    /// Where an imported folder's games came from (`reversi-lab import`); absent from runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import: Option<super::import::ImportInfo>,
 }
 
 impl RunToml {
@@ -457,6 +461,18 @@ impl RunToml {
             "# Written by reversi-lab: the experiment exactly as run (defaults filled in) and how the run went.\n{}",
             toml::to_string(self).expect("a run record serialises")
         )
+    }
+
+    /// Refuses an imported folder for `what` (a command that needs the players'
+    /// strategies or a run's tables), naming the commands that take it.
+    pub fn refuse_import(&self, dir: &Path, what: &str) -> Result<()> {
+        if self.import.is_none() {
+            return Ok(());
+        }
+        Err(Error::input(format!(
+            "{} holds games imported by `reversi-lab import`, whose players are not strategies, so it cannot be {what}: analyze, replay, export and fit-patterns take it",
+            dir.display()
+        )))
     }
 
     /// What `--resume` keeps from the run when the command line does not say it

@@ -96,6 +96,7 @@ fn run_record(experiment: &Experiment, info: RunInfo) -> RunToml {
     RunToml {
         run: info,
         experiment: experiment.to_table(),
+        import: None,
     }
 }
 
@@ -244,6 +245,7 @@ fn prepare(
     }
     if options.resume && games_path.exists() && run_path.is_file() {
         let recorded = RunToml::load(&run_path)?;
+        recorded.refuse_import(out, "resumed (choose another --out for a run)")?;
         check_schedule_version(
             out,
             recorded.run.schedule_version,

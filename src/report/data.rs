@@ -136,6 +136,7 @@ impl Results {
         };
         games_file::check_has_games(&games_path)?;
         let record = RunToml::load(&run_path)?;
+        record.refuse_import(dir, "reported (it has no standings to show)")?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then report the merged folder",

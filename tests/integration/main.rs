@@ -20,6 +20,7 @@ mod export;
 mod fuzz;
 mod golden;
 mod hardening;
+mod import;
 mod openings;
 mod patterns;
 mod play;

@@ -6,7 +6,7 @@ pub mod ggf;
 
 use super::games_file;
 use super::rows::{csv_header, csv_row, GameRow, MoveRow, RunToml, Status};
-use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
+use crate::board::{Bits, Color, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
 use crate::with_geometry;
@@ -85,27 +85,7 @@ impl Recorded {
             )));
         }
         let record = RunToml::load(&path)?;
-        let bad = |what: &str| {
-            Error::input(format!(
-                "{}: {what} cannot be read (was it written by reversi-lab?)",
-                path.display()
-            ))
-        };
-        let size = match record.experiment.get("size") {
-            None => 8,
-            Some(v) => v
-                .as_integer()
-                .and_then(|s| u32::try_from(s).ok())
-                .filter(|s| SIZES.contains(s))
-                .ok_or_else(|| bad("[experiment] size"))?,
-        };
-        let rules = match record.experiment.get("rules") {
-            None => Rules::default(),
-            Some(v) => v
-                .clone()
-                .try_into()
-                .map_err(|_| bad("[experiment.rules]"))?,
-        };
+        let (size, rules) = super::recorded::size_and_rules(&record.experiment, &path)?;
         Ok(Recorded {
             size,
             rules,

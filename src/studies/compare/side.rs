@@ -33,6 +33,7 @@ impl Side {
             )));
         }
         let record = RunToml::load(&run_path)?;
+        record.refuse_import(dir, "compared (it has no ratings)")?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then compare the merged folder",

@@ -1,0 +1,683 @@
+//! `reversi-lab import`: games from outside turned into a results folder, so that every
+//! study of games (`analyze`, `replay`, `export`, `fit-patterns`) works on them. Reads
+//! WTHOR game files ([`wthor`], with the players' and tournaments' names if given) and
+//! GGF ([`super::export::ggf`]); every game is replayed, its result is the replay's and
+//! is checked against the one the file records.
+//!
+//! The folder holds `games.csv` (written by the runner's own row writer), `imported.csv`
+//! (each game's file, number there, tournament and recorded result) and `run.toml`,
+//! whose `[import]` says where the games came from. Imported players are people or
+//! programs, not strategies: `run.toml` records their names, and the commands that
+//! need strategies (`run --resume`, `report`, `compare`) refuse the folder by name.
+
+pub mod wthor;
+
+use super::export::ggf;
+use super::folder::{move_aside, remove_aside, write_atomically, FolderLock};
+use super::rows::{csv_bytes, csv_header, GameRow, RunInfo, RunToml, Status};
+use super::runner::write_game_row;
+use crate::board::Geometry;
+use crate::error::{Error, Result};
+use crate::game::{Game, Rules, Scoring};
+use crate::with_geometry;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The per-game provenance file of an imported folder.
+pub const IMPORTED_FILE: &str = "imported.csv";
+
+/// What `import` reads and where it writes.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// The files, in order: game files (`.wtb`, `.ggf`) and WTHOR names files
+    /// (`.jou` players, `.trn` tournaments), told apart by their extension.
+    pub files: Vec<PathBuf>,
+    /// The results folder to make.
+    pub out: PathBuf,
+    /// Replace an existing results folder.
+    pub force: bool,
+    /// Leave out games with an illegal or unreadable move (each one is said) instead
+    /// of refusing the import.
+    pub skip_bad: bool,
+}
+
+/// The kind of an input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceFormat {
+    /// A WTHOR game file (`.wtb`).
+    Wthor,
+    /// The WTHOR players' names (`WTHOR.JOU`).
+    WthorPlayers,
+    /// The WTHOR tournaments' names (`WTHOR.TRN`).
+    WthorTournaments,
+    /// The Generic Game Format (`.ggf`).
+    Ggf,
+}
+
+impl SourceFormat {
+    /// The kind of `path`, from its extension (any case).
+    pub fn of(path: &Path) -> Result<Self> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("wtb") => Ok(SourceFormat::Wthor),
+            Some("jou") => Ok(SourceFormat::WthorPlayers),
+            Some("trn") => Ok(SourceFormat::WthorTournaments),
+            Some("ggf") => Ok(SourceFormat::Ggf),
+            _ => Err(Error::input(format!(
+                "{}: import reads WTHOR game files (.wtb) with WTHOR.JOU and WTHOR.TRN for the names, and GGF (.ggf): name the file by its format",
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// `[import]` of an imported folder's `run.toml`: where its games came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImportInfo {
+    /// Every player's name, sorted: imported players are people or programs, not
+    /// strategies, so no command can play them again.
+    pub players: Vec<String>,
+    /// The files read, in the order given.
+    pub sources: Vec<SourceInfo>,
+}
+
+/// One file an import read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    /// The path as given.
+    pub file: String,
+    /// Its kind.
+    pub format: SourceFormat,
+    /// SHA-256 of its bytes.
+    pub sha256: String,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// The date in a WTHOR header (`YYYY-MM-DD`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// The year of a WTHOR file's games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<u16>,
+    /// Names in a names file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<u64>,
+    /// Games in a game file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    /// Of them, those in `games.csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<u64>,
+    /// The `game_id` of its first game in `games.csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_game_id: Option<u64>,
+    /// Games left out because their moves stop before the game ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<u64>,
+    /// Games left out for an illegal or unreadable move (`--skip-bad`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bad: Option<u64>,
+    /// Imported games whose recorded result disagrees with the replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disagreeing: Option<u64>,
+}
+
+/// One row of `imported.csv`: where game `game_id` of `games.csv` came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedRow {
+    /// The game's `game_id` in `games.csv`.
+    pub game_id: u64,
+    /// The file it was read from, as given.
+    pub file: String,
+    /// 1-based number of the game in that file.
+    pub number: u64,
+    /// The tournament (WTHOR) or place (GGF `PC`).
+    pub event: String,
+    /// The year (WTHOR) or date (GGF `DT`).
+    pub date: String,
+    /// The result as the file records it: black's discs (WTHOR), `RE` (GGF).
+    pub recorded: String,
+    /// WTHOR's theoretical score: black's discs with perfect play from the file's depth.
+    pub theoretical: String,
+    /// `yes` when the recorded result is the replay's, `no` when not, empty without one.
+    pub agrees: String,
+}
+
+/// What an import did.
+#[derive(Clone, Debug)]
+pub struct ImportSummary {
+    /// The results folder.
+    pub out: PathBuf,
+    /// Games written.
+    pub games: u64,
+    /// Their board size.
+    pub size: u32,
+    /// What `run.toml` records of the files.
+    pub info: ImportInfo,
+    /// One line per game left out (unfinished, or bad under `--skip-bad`).
+    pub left_out: Vec<String>,
+    /// One line per game whose recorded result disagrees with the replay.
+    pub disagreements: Vec<String>,
+}
+
+/// The result a file records for a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Recorded {
+    /// WTHOR: black's discs (empties to the winner, or discs alone: either is taken).
+    BlackDiscs(u8),
+    /// GGF `RE`: black's margin, played out (no `:r`, `:t` or `:s` flag).
+    Margin(f64),
+    /// None, or one not reached by playing (resigned, lost on time, agreed).
+    Unknown,
+}
+
+/// A game as read, before its replay.
+struct Candidate {
+    source: usize,
+    number: u64,
+    black: String,
+    white: String,
+    size: u32,
+    anti: bool,
+    transcript: std::result::Result<String, String>,
+    recorded: Recorded,
+    row: ImportedRow,
+}
+
+/// The bytes of an input file, refused by name when they cannot be read.
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).map_err(|e| Error::unreadable(path, &e))
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn source(path: &Path, format: SourceFormat, bytes: &[u8]) -> SourceInfo {
+    SourceInfo {
+        file: path.display().to_string(),
+        format,
+        sha256: sha256(bytes),
+        bytes: bytes.len() as u64,
+        created: None,
+        year: None,
+        names: None,
+        games: None,
+        imported: None,
+        first_game_id: None,
+        unfinished: None,
+        bad: None,
+        disagreeing: None,
+    }
+}
+
+/// The names of a names file given once at most.
+fn names_of(
+    files: &[PathBuf],
+    format: SourceFormat,
+    width: usize,
+    sources: &mut Vec<SourceInfo>,
+) -> Result<Option<Vec<String>>> {
+    let mut found: Option<(&Path, Vec<String>)> = None;
+    for path in files {
+        if SourceFormat::of(path)? != format {
+            continue;
+        }
+        if let Some((first, _)) = &found {
+            return Err(Error::input(format!(
+                "{} and {} are both WTHOR names files of one kind: give one of them",
+                first.display(),
+                path.display()
+            )));
+        }
+        let bytes = read_bytes(path)?;
+        let names = wthor::read_names(&bytes, path, width)?;
+        let mut info = source(path, format, &bytes);
+        info.names = Some(names.len() as u64);
+        sources.push(info);
+        found = Some((path, names));
+    }
+    Ok(found.map(|(_, names)| names))
+}
+
+/// A WTHOR number's name: the names file's, else `what N`.
+fn named(names: Option<&[String]>, number: u16, what: &str) -> String {
+    names
+        .and_then(|n| n.get(usize::from(number)))
+        .filter(|n| !n.is_empty())
+        .cloned()
+        .unwrap_or_else(|| format!("{what} {number}"))
+}
+
+/// Reads every game file into candidates, in order, recording each file in `sources`.
+fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<Vec<Candidate>> {
+    let players = names_of(
+        files,
+        SourceFormat::WthorPlayers,
+        wthor::PLAYER_NAME,
+        sources,
+    )?;
+    let tournaments = names_of(
+        files,
+        SourceFormat::WthorTournaments,
+        wthor::TOURNAMENT_NAME,
+        sources,
+    )?;
+    let mut candidates = Vec::new();
+    for path in files {
+        let format = SourceFormat::of(path)?;
+        if !matches!(format, SourceFormat::Wthor | SourceFormat::Ggf) {
+            continue;
+        }
+        let bytes = read_bytes(path)?;
+        let mut info = source(path, format, &bytes);
+        let index = sources.len();
+        let file = path.display().to_string();
+        let blank = |number: u64| ImportedRow {
+            file: file.clone(),
+            number,
+            ..ImportedRow::default()
+        };
+        let start = candidates.len();
+        if format == SourceFormat::Wthor {
+            let read = wthor::read_game_file(&bytes, path)?;
+            info.created = Some(read.header.created());
+            info.year = Some(read.header.year);
+            for (i, record) in read.records.iter().enumerate() {
+                let number = i as u64 + 1;
+                candidates.push(Candidate {
+                    source: index,
+                    number,
+                    black: named(players.as_deref(), record.black, "player"),
+                    white: named(players.as_deref(), record.white, "player"),
+                    size: 8,
+                    anti: false,
+                    transcript: record.transcript(),
+                    recorded: Recorded::BlackDiscs(record.black_discs),
+                    row: ImportedRow {
+                        event: named(tournaments.as_deref(), record.tournament, "tournament"),
+                        date: read.header.year.to_string(),
+                        recorded: record.black_discs.to_string(),
+                        theoretical: record.theoretical.to_string(),
+                        ..blank(number)
+                    },
+                });
+            }
+        } else {
+            let text = String::from_utf8_lossy(&bytes);
+            let games = ggf::read_games(&text)
+                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+            for (i, game) in games.iter().enumerate() {
+                let number = i as u64 + 1;
+                let recorded = match (game.result, game.result_flag) {
+                    (Some(margin), None) => Recorded::Margin(margin),
+                    _ => Recorded::Unknown,
+                };
+                let re = match (game.result, game.result_flag) {
+                    (Some(r), None) => format!("{r:+.3}"),
+                    (Some(r), Some(flag)) => format!("{r:+.3}:{flag}"),
+                    (None, _) => String::new(),
+                };
+                candidates.push(Candidate {
+                    source: index,
+                    number,
+                    black: game.black.clone(),
+                    white: game.white.clone(),
+                    size: game.size,
+                    anti: game.anti,
+                    transcript: game.transcript().map_err(|e| e.to_string()),
+                    recorded,
+                    row: ImportedRow {
+                        event: game.place.clone().unwrap_or_default(),
+                        date: game.date.clone().unwrap_or_default(),
+                        recorded: re,
+                        ..blank(number)
+                    },
+                });
+            }
+        }
+        info.games = Some((candidates.len() - start) as u64);
+        sources.push(info);
+    }
+    Ok(candidates)
+}
+
+/// How a candidate's replay ended.
+enum Replayed {
+    /// Written as a row of `games.csv` (`agrees`: the recorded result's verdict), with
+    /// the discs at the end and black's margin.
+    Row(Vec<u8>, Option<bool>, (u32, u32, i32)),
+    /// The moves stop before the game is over.
+    Unfinished(usize),
+}
+
+/// Replays a checked transcript, writing its row of `games.csv` when the game is over.
+fn replay<G: Geometry>(
+    candidate: &Candidate,
+    transcript: &str,
+    game_id: u64,
+    pair_id: u64,
+    rules: Rules,
+) -> std::result::Result<Replayed, String> {
+    let game = Game::<G>::from_transcript(transcript)
+        .map_err(|e| format!("move {}: {}", e.ply, e.reason))?;
+    let Some(outcome) = game.outcome(rules) else {
+        return Ok(Replayed::Unfinished(game.moves().len()));
+    };
+    let cells = (G::SIZE * G::SIZE) as i32;
+    let agrees = match candidate.recorded {
+        Recorded::BlackDiscs(discs) => {
+            // WTHOR counts the empties to the winner; a file may also give discs alone.
+            let with_empties = Rules {
+                scoring: Scoring::WinnerGetsEmpties,
+                ..rules
+            };
+            let margin = game.outcome(with_empties).map_or(0, |o| o.margin);
+            let discs = i32::from(discs);
+            Some(discs == outcome.black_discs as i32 || 2 * discs - cells == margin)
+        }
+        Recorded::Margin(margin) => {
+            let count = outcome.black_discs as i32 - outcome.white_discs as i32;
+            let count = if rules.anti { -count } else { count };
+            Some(margin == f64::from(outcome.margin) || margin == f64::from(count))
+        }
+        Recorded::Unknown => None,
+    };
+    let mut bytes = Vec::with_capacity(256);
+    let names = [candidate.black.as_str(), candidate.white.as_str()];
+    write_game_row::<G>(game_id, pair_id, "", names, 0, &game, rules, &mut bytes);
+    let end = (outcome.black_discs, outcome.white_discs, outcome.margin);
+    Ok(Replayed::Row(bytes, agrees, end))
+}
+
+/// The replayed games: the bytes of `games.csv`'s rows, `imported.csv`'s rows, and
+/// the lines saying what was left out and what disagrees.
+struct Converted {
+    games: Vec<u8>,
+    rows: Vec<ImportedRow>,
+    players: Vec<String>,
+    left_out: Vec<String>,
+    disagreements: Vec<String>,
+}
+
+/// Replays every candidate under `rules`, numbering the games kept in order.
+fn convert(
+    candidates: &[Candidate],
+    size: u32,
+    rules: Rules,
+    skip_bad: bool,
+    sources: &mut [SourceInfo],
+) -> Result<Converted> {
+    let mut out = Converted {
+        games: csv_header::<GameRow>(),
+        rows: Vec::new(),
+        players: Vec::new(),
+        left_out: Vec::new(),
+        disagreements: Vec::new(),
+    };
+    let mut pairs: HashMap<(String, String), u64> = HashMap::new();
+    for candidate in candidates {
+        let info = &mut sources[candidate.source];
+        let what = format!(
+            "{}: game {} ({} vs {})",
+            info.file, candidate.number, candidate.black, candidate.white
+        );
+        let game_id = out.rows.len() as u64;
+        let key = if candidate.black <= candidate.white {
+            (candidate.black.clone(), candidate.white.clone())
+        } else {
+            (candidate.white.clone(), candidate.black.clone())
+        };
+        let next = pairs.len() as u64;
+        let pair_id = *pairs.get(&key).unwrap_or(&next);
+        let replayed = candidate.transcript.clone().and_then(|transcript| {
+            with_geometry!(size, G => replay::<G>(candidate, &transcript, game_id, pair_id, rules))
+        });
+        match replayed {
+            Err(reason) if skip_bad => {
+                out.left_out.push(format!("{what} left out: {reason}"));
+                *info.bad.get_or_insert(0) += 1;
+            }
+            Err(reason) => {
+                return Err(Error::input(format!(
+                    "{what}: {reason}: the file is damaged; pass --skip-bad to leave such games out"
+                )));
+            }
+            Ok(Replayed::Unfinished(moves)) => {
+                out.left_out.push(format!(
+                    "{what} left out: its {moves} moves stop before the game ends"
+                ));
+                *info.unfinished.get_or_insert(0) += 1;
+            }
+            Ok(Replayed::Row(bytes, agrees, (black, white, margin))) => {
+                pairs.entry(key).or_insert(next);
+                out.games.extend_from_slice(&bytes);
+                if agrees == Some(false) {
+                    out.disagreements.push(format!(
+                        "{what}: the file records {} but the moves end {black}-{white} (margin {margin:+}); games.csv has the replay's result",
+                        match candidate.recorded {
+                            Recorded::BlackDiscs(d) => format!("{d} black discs"),
+                            Recorded::Margin(m) => format!("RE[{m:+.3}]"),
+                            Recorded::Unknown => String::new(),
+                        },
+                    ));
+                    *info.disagreeing.get_or_insert(0) += 1;
+                }
+                info.first_game_id.get_or_insert(game_id);
+                *info.imported.get_or_insert(0) += 1;
+                for name in [&candidate.black, &candidate.white] {
+                    out.players.push(name.clone());
+                }
+                out.rows.push(ImportedRow {
+                    game_id,
+                    agrees: match agrees {
+                        Some(true) => "yes".into(),
+                        Some(false) => "no".into(),
+                        None => String::new(),
+                    },
+                    ..candidate.row.clone()
+                });
+            }
+        }
+    }
+    out.players.sort();
+    out.players.dedup();
+    Ok(out)
+}
+
+/// The board size and rules of every candidate, which must share them.
+fn setting(candidates: &[Candidate], sources: &[SourceInfo]) -> Result<(u32, Rules)> {
+    let first = &candidates[0];
+    for c in candidates {
+        if (c.size, c.anti) != (first.size, first.anti) {
+            let kind =
+                |c: &Candidate| format!("{0}x{0}{1}", c.size, if c.anti { " anti" } else { "" });
+            return Err(Error::input(format!(
+                "{}: game {} is {} but {} game {} is {}: a results folder holds games of one size and rules; import them into separate folders",
+                sources[c.source].file,
+                c.number,
+                kind(c),
+                sources[first.source].file,
+                first.number,
+                kind(first)
+            )));
+        }
+    }
+    if !crate::board::SIZES.contains(&first.size) {
+        return Err(Error::input(format!(
+            "{}: game {} is on a {}x{} board, which reversi-lab does not play (4, 6, 8 or 10)",
+            sources[first.source].file, first.number, first.size, first.size
+        )));
+    }
+    Ok((
+        first.size,
+        Rules {
+            anti: first.anti,
+            ..Rules::default()
+        },
+    ))
+}
+
+/// Imports the files into a new results folder.
+pub fn import(options: &ImportOptions) -> Result<ImportSummary> {
+    if options.files.is_empty() {
+        return Err(Error::input(
+            "no files to import: give WTHOR game files (.wtb) or GGF files (.ggf)",
+        ));
+    }
+    let out = &options.out;
+    if out.exists() && !out.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a file, not a results folder: choose a folder with --out",
+            out.display()
+        )));
+    }
+    let mut sources = Vec::new();
+    let candidates = read_candidates(&options.files, &mut sources)?;
+    if candidates.is_empty() {
+        return Err(Error::input(
+            "the files hold no games: give WTHOR game files (.wtb) or GGF files (.ggf) with games (WTHOR.JOU and WTHOR.TRN only name them)",
+        ));
+    }
+    let (size, rules) = setting(&candidates, &sources)?;
+    let converted = convert(&candidates, size, rules, options.skip_bad, &mut sources)?;
+    if converted.rows.is_empty() {
+        return Err(Error::input(format!(
+            "none of the {} games could be imported (each was left out: {}): there is nothing to write",
+            candidates.len(),
+            converted.left_out.first().map_or("", String::as_str)
+        )));
+    }
+    let games = converted.rows.len() as u64;
+    let info = ImportInfo {
+        players: converted.players,
+        sources,
+    };
+    let mut run = RunInfo::starting(1, games);
+    run.status = Status::Complete;
+    run.games = Some(games);
+    run.games_this_session = Some(games);
+    let mut experiment = toml::Table::new();
+    let name = out
+        .file_name()
+        .map_or("import".into(), |n| n.to_string_lossy().into_owned());
+    experiment.insert("name".into(), toml::Value::String(name));
+    experiment.insert("size".into(), toml::Value::Integer(i64::from(size)));
+    let rules_value = toml::Value::try_from(rules)
+        .map_err(|e| Error::internal_from("cannot write the rules as TOML", e))?;
+    experiment.insert("rules".into(), rules_value);
+    let record = RunToml {
+        run,
+        experiment,
+        import: Some(info.clone()),
+    };
+    let imported_path = out.join(IMPORTED_FILE);
+    let files = [
+        ("games.csv", converted.games),
+        (IMPORTED_FILE, csv_bytes(&converted.rows, &imported_path)?),
+        ("run.toml", record.to_text().into_bytes()),
+    ];
+    check_inputs_outside(out, &options.files, options.force)?;
+    write_folder(out, options.force, &files)?;
+    Ok(ImportSummary {
+        out: out.clone(),
+        games,
+        size,
+        info,
+        left_out: converted.left_out,
+        disagreements: converted.disagreements,
+    })
+}
+
+/// Refuses to replace a folder that holds one of the files being imported.
+fn check_inputs_outside(out: &Path, files: &[PathBuf], force: bool) -> Result<()> {
+    let Ok(folder) = fs::canonicalize(out) else {
+        return Ok(());
+    };
+    if !force {
+        return Ok(());
+    }
+    for file in files {
+        if fs::canonicalize(file).is_ok_and(|f| f.starts_with(&folder)) {
+            return Err(Error::input(format!(
+                "{} is inside {}, which --force would replace: move it out first, or choose another --out",
+                file.display(),
+                out.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Makes the results folder `out` holding `files` (each written whole), as `run` makes
+/// one: an existing folder is refused unless `force`, which moves it aside until the
+/// new one is written; the folder is locked while it is written, and a failure leaves
+/// nothing of the new folder behind (and puts a replaced one back).
+fn write_folder(out: &Path, force: bool, files: &[(&str, Vec<u8>)]) -> Result<()> {
+    let exists = || {
+        Error::input(format!(
+            "results folder {} already exists: --force replaces it, or --out DIR writes elsewhere",
+            out.display()
+        ))
+    };
+    let aside = match (out.exists(), force) {
+        (true, true) => Some(move_aside(out)?),
+        (true, false) => return Err(exists()),
+        (false, _) => None,
+    };
+    let put_back = || {
+        if let Some(aside) = &aside {
+            let _ = fs::rename(aside, out);
+        }
+    };
+    let cannot = |e: std::io::Error| {
+        Error::input(format!(
+            "cannot create results folder {}: {e} (choose another with --out)",
+            out.display()
+        ))
+    };
+    let created = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| fs::create_dir(out));
+    if let Err(e) = created {
+        put_back();
+        return Err(if e.kind() == std::io::ErrorKind::AlreadyExists {
+            exists()
+        } else {
+            cannot(e)
+        });
+    }
+    let written = FolderLock::acquire(out).and_then(|lock| {
+        for (name, bytes) in files {
+            write_atomically(&out.join(name), bytes)?;
+        }
+        Ok(lock)
+    });
+    match written {
+        Ok(lock) => {
+            drop(lock);
+            if let Some(aside) = &aside {
+                remove_aside(aside)?;
+            }
+            Ok(())
+        }
+        Err(error) => {
+            let _ = fs::remove_dir_all(out);
+            put_back();
+            Err(error)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
