@@ -450,7 +450,7 @@ pub struct RunToml {
     pub experiment: toml::Table,
     /// Where an imported folder's games came from (`reversi-lab import`); absent from runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub import: Option<super::import::ImportInfo>,
+    pub import: Option<super::import::record::ImportInfo>,
 }
 
 impl RunToml {
