@@ -46,14 +46,20 @@ fn documented_pages() -> Vec<PathBuf> {
     pages
 }
 
-/// The command lines of one page, in page order.
-fn command_lines(page: &Path) -> Vec<DocLine> {
+/// A page's text, and its path from the repository root as messages name it.
+fn read_page(page: &Path) -> (String, String) {
     let text = std::fs::read_to_string(page).expect("a readable page");
     let file = page
         .strip_prefix(root())
         .unwrap_or(page)
         .display()
         .to_string();
+    (text, file)
+}
+
+/// The command lines of one page, in page order.
+fn command_lines(page: &Path) -> Vec<DocLine> {
+    let (text, file) = read_page(page);
     let mut lines = Vec::new();
     // Inside a fence: whether its lines are checked, and whether they are run.
     let mut fence: Option<(bool, bool)> = None;
@@ -107,12 +113,7 @@ fn command_lines(page: &Path) -> Vec<DocLine> {
 /// The inline synopses of one page (`` `reversi-lab ...` `` outside fenced blocks), as
 /// words: placeholders stay, and `[`, `]`, `|`, `<`, `>` and `...` separate words.
 fn synopses(page: &Path) -> Vec<DocLine> {
-    let text = std::fs::read_to_string(page).expect("a readable page");
-    let file = page
-        .strip_prefix(root())
-        .unwrap_or(page)
-        .display()
-        .to_string();
+    let (text, file) = read_page(page);
     let mut found = Vec::new();
     let mut in_fence = false;
     for (index, line) in text.lines().enumerate() {
