@@ -16,6 +16,7 @@ pub mod import;
 pub mod matches;
 pub mod merge;
 pub mod overrides;
+pub mod positions;
 pub mod provenance;
 pub mod recorded;
 pub mod rows;
