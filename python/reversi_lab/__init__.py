@@ -9,19 +9,22 @@
 True
 
 ``match`` plays two strategies against each other, ``run`` plays an experiment into a
-results folder and ``load`` reads one back; ``reversi_lab.pettingzoo.env()`` is a
+results folder and ``load`` reads one back; ``read_positions`` reads the labelled
+positions of ``reversi-lab label`` as numpy arrays; ``reversi_lab.pettingzoo.env()`` is a
 PettingZoo environment. Long calls release the interpreter lock and show a progress
 bar (tqdm's, or the CLI's on stderr without tqdm).
 """
 
 from ._core import Board, IllegalMoveError, Outcome, ReplayWarning, Strategy, __version__, perft
 from ._lab import Match, Results, load, match, run, strategies
+from ._positions import Positions, read_positions
 
 __all__ = [
     "Board",
     "IllegalMoveError",
     "Match",
     "Outcome",
+    "Positions",
     "ReplayWarning",
     "Results",
     "Strategy",
@@ -29,6 +32,7 @@ __all__ = [
     "load",
     "match",
     "perft",
+    "read_positions",
     "run",
     "strategies",
 ]

@@ -110,6 +110,13 @@ pub enum Command {
     /// Every position of every game, labelled with the game's final margin, fitted per
     /// stage of 4 empties; prints the error on held-out games.
     FitPatterns(FitPatternsArgs),
+    /// Label positions for fitting: every position of a results folder's games, once,
+    /// valued by a deep search of the pattern evaluation or, near the end, an exact solve.
+    ///
+    /// Writes a labelled-positions file (docs/training.md has its layout) that
+    /// fit-patterns and Python's read_positions read. A rerun resumes it; the same
+    /// games give the same file on any thread count.
+    Label(LabelArgs),
     /// Play against a strategy (or a friend, --vs human) at a prompt, move by move.
     ///
     /// At the prompt: a square such as f5, hints, eval, undo, save FILE, help, quit.
@@ -184,6 +191,7 @@ impl Cli {
             Command::Solve(args) => solve(&args, out)?,
             Command::Openings(args) => openings(&args, out)?,
             Command::FitPatterns(args) => fit_patterns(&args, out)?,
+            Command::Label(args) => label(&args, stop(), out)?,
             Command::Play(args) => play(&args, &mut stdin(), out)?,
             Command::Watch(args) => watch(&args, out)?,
             Command::Replay(args) => replay(&args, &mut stdin(), out)?,

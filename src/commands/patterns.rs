@@ -1,13 +1,15 @@
-//! `reversi-lab fit-patterns`: fits the 8x8 pattern evaluation to recorded games and
-//! writes a weights file (the solver orders by the one built in:
-//! `src/strategy/pattern/weights-8x8.bin.zst`, read when the crate is compiled).
+//! `reversi-lab fit-patterns`: fits the 8x8 pattern evaluation to recorded games or
+//! labelled positions and writes a weights file and each stage's held-out error (the
+//! solver orders by the one built in: `src/strategy/pattern/weights-8x8.bin.zst`, read
+//! when the crate is compiled).
 
 use super::Said;
 use crate::commands::Outcome;
 use crate::error::{Error, Result};
-use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically};
+use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically, write_output};
 use crate::progress::thousands;
-use crate::studies::patterns::{fit, HOLD_OUT_EVERY};
+use crate::strategy::pattern::Weights;
+use crate::studies::patterns::{fit_with, FitOptions, DEFAULT_RIDGE, HOLD_OUT_EVERY};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -15,8 +17,9 @@ use std::time::Instant;
 /// Options of `reversi-lab fit-patterns`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct FitPatternsArgs {
-    /// Results folders whose games to fit to (8x8, standard rules).
-    #[arg(required = true)]
+    /// What to fit to: results folders (every position of their 8x8 games, labelled
+    /// with the final margin) and labelled-positions files from `label`, in any mix.
+    #[arg(required = true, value_name = "DIR_OR_FILE")]
     pub dirs: Vec<PathBuf>,
     /// The weights file to write (the shipped one is src/strategy/pattern/weights-8x8.bin.zst).
     #[arg(long)]
@@ -24,18 +27,61 @@ pub struct FitPatternsArgs {
     /// Passes over the positions per stage.
     #[arg(long, default_value_t = 40)]
     pub iterations: usize,
+    /// The ridge penalty: how many positions' worth of evidence pulls a weight towards 0.
+    #[arg(long, default_value_t = DEFAULT_RIDGE)]
+    pub ridge: f64,
+    /// The weights the held-out error is compared with (default: the shipped ones).
+    #[arg(long, value_name = "FILE")]
+    pub before: Option<PathBuf>,
+    /// Where each stage's held-out error goes as CSV (default: the --out file's name
+    /// with `.errors.csv` added).
+    #[arg(long, value_name = "FILE")]
+    pub errors: Option<PathBuf>,
     /// Replace --out if it exists.
     #[arg(long)]
     pub force: bool,
 }
 
-/// `reversi-lab fit-patterns`: fits, writes the file and prints each stage's error.
+/// The weights file `path` names, read for comparison.
+fn read_weights(path: &std::path::Path) -> Result<Weights> {
+    let bytes = std::fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
+    Weights::decode(&bytes).map_err(|e| {
+        Error::input(format!(
+            "{} is not a weights file ({e}): give one `reversi-lab fit-patterns` wrote",
+            path.display()
+        ))
+    })
+}
+
+/// `reversi-lab fit-patterns`: fits, writes the files and prints each stage's error.
 pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outcome> {
     check_output_file(&args.out, "--out")?;
+    let errors_path = args.errors.clone().unwrap_or_else(|| {
+        let mut name = args.out.as_os_str().to_owned();
+        name.push(".errors.csv");
+        PathBuf::from(name)
+    });
+    check_output_file(&errors_path, "--errors")?;
     let inputs: Vec<PathBuf> = (args.dirs.iter())
-        .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
+        .flat_map(|d| {
+            if d.is_file() {
+                vec![d.clone()]
+            } else {
+                ["games.csv", "games.csv.zst", "run.toml"]
+                    .map(|f| d.join(f))
+                    .to_vec()
+            }
+        })
+        .chain(args.before.clone())
         .collect();
-    check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
+    for (path, flag) in [(&args.out, "--out"), (&errors_path, "--errors")] {
+        check_not_an_input(path, flag, inputs.iter().map(PathBuf::as_path))?;
+    }
+    if errors_path == args.out {
+        return Err(Error::input(
+            "--errors names the --out file: give the errors CSV another name",
+        ));
+    }
     if args.out.exists() && !args.force {
         return Err(Error::input(format!(
             "{} exists: pass --force to replace it, or choose another --out",
@@ -48,30 +94,64 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             args.iterations
         )));
     }
+    if !(args.ridge.is_finite() && args.ridge > 0.0) {
+        return Err(Error::input(format!(
+            "--ridge {} is not a penalty: give a number above 0, such as {DEFAULT_RIDGE}",
+            args.ridge
+        )));
+    }
+    let before = match &args.before {
+        Some(path) => read_weights(path)?,
+        None => Weights::shipped().clone(),
+    };
     let start = Instant::now();
-    let result = fit(&args.dirs, args.iterations)?;
+    let result = fit_with(
+        &FitOptions {
+            inputs: args.dirs.clone(),
+            iterations: args.iterations,
+            ridge: args.ridge,
+        },
+        &before,
+    )?;
     write_atomically(&args.out, &result.weights.encode())?;
+    write_output(&errors_path, |file| {
+        let mut csv = csv::Writer::from_writer(file);
+        for stage in &result.stages {
+            csv.serialize(stage)
+                .map_err(|e| Error::csv("write", &errors_path, e))?;
+        }
+        csv.flush().map_err(|e| Error::io(&errors_path, e))
+    })?;
     let o = &mut *out;
     writeln!(
         o,
-        "fitted {} positions of {} games in {:.1} s; wrote {}",
+        "fitted {} positions of {} games in {:.1} s; wrote {} and {}",
         thousands(result.positions as u64),
         thousands(result.games as u64),
         start.elapsed().as_secs_f64(),
-        args.out.display()
+        args.out.display(),
+        errors_path.display()
+    )
+    .said()?;
+    let compared = match &args.before {
+        Some(path) => path.display().to_string(),
+        None => "the shipped weights".to_string(),
+    };
+    writeln!(
+        o,
+        "error on the held-out games (every {HOLD_OUT_EVERY}th), in discs of the label; before: {compared}"
     )
     .said()?;
     writeln!(
         o,
-        "error on the held-out games (every {HOLD_OUT_EVERY}th), in discs of the final margin:"
+        "empties  fitted on  held out   error  spread     mae  mae before"
     )
     .said()?;
-    writeln!(o, "empties  fitted on  held out   error  spread").said()?;
     for s in &result.stages {
         writeln!(
             o,
-            "{:>2}-{:<2}   {:>9}  {:>8}  {:>6.2}  {:>6.2}",
-            s.empties.0, s.empties.1, s.train, s.test, s.rmse, s.spread
+            "{:>2}-{:<2}   {:>9}  {:>8}  {:>6.2}  {:>6.2}  {:>6.2}  {:>10.2}",
+            s.empties_from, s.empties_to, s.train, s.test, s.rmse, s.spread, s.mae, s.mae_before
         )
         .said()?;
     }

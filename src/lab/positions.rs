@@ -137,6 +137,18 @@ fn check_header(file: &mut File, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Locks `file` for this process: two runs appending to one file would interleave.
+fn lock(file: &File, path: &Path) -> Result<()> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
+            "{} is being written by another `reversi-lab label`: wait for it to finish, or write elsewhere",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::io_during("lock", path, e)),
+    }
+}
+
 /// Reads a positions file record by record, in bounded memory.
 pub struct Reader {
     path: PathBuf,
@@ -231,6 +243,7 @@ impl Writer {
                     Error::io_during("create", path, e)
                 }
             })?;
+        lock(&file, path)?;
         let mut writer = Writer {
             path: path.to_path_buf(),
             inner: BufWriter::new(file),
@@ -243,19 +256,30 @@ impl Writer {
         Ok(writer)
     }
 
-    /// Reopens `path` to append; returns the writer and the whole records it holds.
-    pub fn resume(path: &Path) -> Result<(Self, u64)> {
+    /// Reopens `path` to append after its first `keep` records (None: after its last
+    /// whole one), cutting what follows; returns the writer and the records kept.
+    /// A file holding fewer than `keep` records is refused: it is not the one a
+    /// checkpoint counted.
+    pub fn resume(path: &Path, keep: Option<u64>) -> Result<(Self, u64)> {
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .open(path)
             .map_err(|e| Error::unreadable(path, &e))?;
+        lock(&file, path)?;
         check_header(&mut file, path)?;
         let size = file
             .metadata()
             .map_err(|e| Error::io_during("read", path, e))?
             .len();
-        let records = (size - HEADER_SIZE) / RECORD_SIZE as u64;
+        let whole = (size - HEADER_SIZE) / RECORD_SIZE as u64;
+        let records = keep.unwrap_or(whole);
+        if records > whole {
+            return Err(Error::input(format!(
+                "{} holds {whole} records where its checkpoint counted {records}: it was changed since; label the games again into a new file",
+                path.display()
+            )));
+        }
         let end = HEADER_SIZE + records * RECORD_SIZE as u64;
         file.set_len(end)
             .map_err(|e| Error::io_during("truncate", path, e))?;
@@ -346,7 +370,7 @@ mod tests {
         let file = OpenOptions::new().append(true).open(&path).unwrap();
         (&file).write_all(&[1, 2, 3]).unwrap();
         assert!(Reader::open(&path).is_err());
-        let (mut writer, records) = Writer::resume(&path).unwrap();
+        let (mut writer, records) = Writer::resume(&path, None).unwrap();
         assert_eq!(records, 5);
         writer.push(&sample(5)).unwrap();
         writer.sync().unwrap();

@@ -6,6 +6,7 @@
 pub mod ablate;
 pub mod analyze;
 pub mod compare;
+pub mod label;
 pub mod openings;
 pub mod patterns;
 pub mod section;

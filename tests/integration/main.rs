@@ -21,6 +21,7 @@ mod fuzz;
 mod golden;
 mod hardening;
 mod import;
+mod label;
 mod openings;
 mod patterns;
 mod play;

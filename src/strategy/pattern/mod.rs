@@ -176,6 +176,12 @@ impl PatternEval {
             weights: Weights::shipped(),
         })
     }
+
+    /// An 8x8 evaluation by `weights` (a fitted file's, kept for the whole run).
+    #[must_use]
+    pub const fn with(weights: &'static Weights) -> Self {
+        PatternEval { weights }
+    }
 }
 
 impl<G: Geometry> Evaluator<G> for PatternEval {

@@ -1,0 +1,382 @@
+//! `label`: turns recorded games into training positions for the pattern fitter. Every
+//! position of every game (once each), valued for the side to move by a deep search of
+//! the pattern evaluation or, near the end, by an exact solve, is appended to a
+//! labelled-positions file (`lab::positions`) in the games' order, with a checkpoint
+//! beside it: a killed run resumes where it stopped, and any thread count writes the
+//! same bytes.
+
+mod checkpoint;
+
+use crate::board::{Board, Size8};
+use crate::error::{Error, Result};
+use crate::game::{Game, Rules};
+use crate::lab::driver::thread_pool;
+use crate::lab::positions::{Label, Labelled, Reader, Writer, VALUE_SCALE};
+use crate::lab::rows::GameRow;
+use crate::lab::{games_file, recorded_run};
+use crate::progress::Progress;
+use crate::strategy::pattern::{PatternEval, Weights};
+use crate::strategy::{proven_margin, AlphaBeta};
+use crate::strategy::{Memory, Solver};
+use checkpoint::Checkpoint;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The search depth by default, and the empties solved exactly by default: measured
+/// on self-play of `alphabeta:depth=4,eval=pattern` (docs/training.md), a depth-8
+/// search costs about 4 ms a position on one core and a solve of 18 empties about
+/// 35 ms, where depth 10 costs 56 ms and 20 empties 175 ms.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// See [`DEFAULT_DEPTH`].
+pub const DEFAULT_EXACT: u32 = 18;
+/// The deepest search accepted.
+pub const MAX_DEPTH: u32 = 30;
+/// The most empties solved exactly.
+pub const MAX_EXACT: u32 = 30;
+/// log2 of the search's and the solver's table entries.
+const TABLE_BITS: u32 = 18;
+/// Games labelled between checkpoints: a kill loses at most this many games' work.
+const BATCH_GAMES: usize = 32;
+/// Labels are clamped to a whole board's margin.
+const VALUE_LIMIT: i32 = 64 * VALUE_SCALE;
+
+/// What `label` is asked to do.
+#[derive(Clone, Debug)]
+pub struct LabelOptions<'a> {
+    /// Results folders whose games are labelled (8x8, standard rules), in this order.
+    pub inputs: Vec<PathBuf>,
+    /// The positions file to write (or resume).
+    pub out: PathBuf,
+    /// Plies searched for positions with more than `exact` empties.
+    pub depth: u32,
+    /// Positions with at most this many empties are solved exactly.
+    pub exact: u32,
+    /// Only positions with `empties.0..=empties.1` empty squares are labelled.
+    pub empties: (u32, u32),
+    /// The evaluation's weights file (None: the shipped weights).
+    pub weights: Option<PathBuf>,
+    /// Worker threads (None: one per core); no byte of the file depends on it.
+    pub threads: Option<usize>,
+    /// Start afresh, replacing a finished or half-written file.
+    pub force: bool,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Set to stop after the batch in flight (Ctrl-C).
+    pub stop: &'a AtomicBool,
+}
+
+/// What a `label` run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelSummary {
+    /// Games in the inputs.
+    pub games: u64,
+    /// Games labelled so far (all of them unless interrupted).
+    pub games_done: u64,
+    /// Games done by an earlier run this one resumed.
+    pub resumed_games: u64,
+    /// Records in the file.
+    pub records: u64,
+    /// Records this run wrote by an exact solve and by a search.
+    pub exact: u64,
+    /// See `exact`.
+    pub searched: u64,
+    /// Wall time of this run.
+    pub seconds: f64,
+    /// Stopped before the end (the checkpoint is kept for a resume).
+    pub interrupted: bool,
+}
+
+/// Values positions: a plain alpha-beta search of the pattern evaluation, or the
+/// exact solver at `exact` empties or fewer. Each position gets a cleared memory, so
+/// its label is the one a search of that position alone finds, whatever came before.
+pub struct Labeller {
+    search: AlphaBeta<Size8, PatternEval>,
+    solver: Solver,
+    exact: u32,
+}
+
+impl Labeller {
+    /// A labeller searching `depth` plies with `eval`, solving at `exact` empties or fewer.
+    #[must_use]
+    pub fn new(depth: u32, exact: u32, eval: PatternEval) -> Self {
+        Labeller {
+            search: AlphaBeta {
+                depth,
+                eval,
+                endgame: 0,
+                nodes: None,
+                time: None,
+                table: true,
+                ordering: true,
+                table_bits: TABLE_BITS,
+                rules: Rules::default(),
+                geometry: std::marker::PhantomData,
+            },
+            solver: Solver::new(Rules::default(), TABLE_BITS),
+            exact,
+        }
+    }
+
+    /// The value of `board` for the side to move (who has a move), in 1/64 disc, and how it was found.
+    pub fn label(&self, board: Board<Size8>, memory: &mut Memory<Size8>) -> (i16, Label) {
+        memory.new_game();
+        let (value, label) = if board.empty_count() <= self.exact {
+            let score = self.solver.solve(board, memory).score;
+            (score * VALUE_SCALE, Label::Exact)
+        } else {
+            let (value, _) = self.search.search(board, board.moves(), memory);
+            let value = proven_margin(value).map_or(value, |m| m * VALUE_SCALE);
+            let depth = u8::try_from(self.search.depth).expect("depth checked");
+            (value, Label::Search { depth })
+        };
+        (value.clamp(-VALUE_LIMIT, VALUE_LIMIT) as i16, label)
+    }
+}
+
+/// The positions already in the file, as (player, opponent) discs.
+type Seen = HashSet<(u64, u64)>;
+
+/// One game's positions to label, in the order played.
+struct Pending {
+    game: u32,
+    boards: Vec<Board<Size8>>,
+}
+
+/// Checks the options that need no file.
+fn check(options: &LabelOptions<'_>) -> Result<()> {
+    if options.inputs.is_empty() {
+        return Err(Error::input(
+            "no results folders given: name the folders whose games to label",
+        ));
+    }
+    if !(1..=MAX_DEPTH).contains(&options.depth) {
+        return Err(Error::input(format!(
+            "--depth {} is out of range: give 1 to {MAX_DEPTH}",
+            options.depth
+        )));
+    }
+    if options.exact > MAX_EXACT {
+        return Err(Error::input(format!(
+            "--exact {} is out of range: give 0 (never solve) to {MAX_EXACT}",
+            options.exact
+        )));
+    }
+    let (low, high) = options.empties;
+    if low > high || high > 60 {
+        return Err(Error::input(format!(
+            "--empties {low}-{high} is not a range of empty squares: give LOW-HIGH with LOW <= HIGH <= 60, such as 0-60"
+        )));
+    }
+    Ok(())
+}
+
+/// The evaluation the searches use, and what names it in the checkpoint.
+fn evaluation(weights: Option<&Path>) -> Result<(PatternEval, String)> {
+    let Some(path) = weights else {
+        return Ok((
+            PatternEval::for_board::<Size8>().expect("8x8"),
+            "shipped".into(),
+        ));
+    };
+    let bytes = std::fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
+    let decoded = Weights::decode(&bytes).map_err(|e| {
+        Error::input(format!(
+            "{} is not a weights file ({e}): give one `reversi-lab fit-patterns` wrote",
+            path.display()
+        ))
+    })?;
+    // One evaluation for the whole run, shared by every worker.
+    let weights: &'static Weights = Box::leak(Box::new(decoded));
+    Ok((PatternEval::with(weights), checkpoint::digest(&bytes)))
+}
+
+/// Labels the games of `options.inputs` into `options.out`, resuming a checkpointed run.
+pub fn label(options: &LabelOptions<'_>) -> Result<LabelSummary> {
+    check(options)?;
+    let started = Instant::now();
+    let (eval, weights) = evaluation(options.weights.as_deref())?;
+    let mut games = Vec::new();
+    for dir in &options.inputs {
+        games.push(input_games(dir)?);
+    }
+    let total: u64 = games.iter().map(|g| g.1).sum();
+    let wanted = Checkpoint::new(options, &weights);
+    let (mut writer, mut done, mut seen) = open(options, &wanted)?;
+    let resumed_games = done.games;
+    let labeller = Labeller::new(options.depth, options.exact, eval);
+    let pool = thread_pool(options.threads)?;
+    let progress = Progress::new(total, done.games, options.quiet, "games");
+    let (mut exact, mut searched) = (0, 0);
+    let mut skip = done.games;
+    let mut interrupted = false;
+    'inputs: for (path, _) in &games {
+        let mut reader = games_file::csv_reader(path)?;
+        let mut rows = reader.deserialize::<GameRow>();
+        loop {
+            if options.stop.load(Ordering::SeqCst) {
+                interrupted = true;
+                break 'inputs;
+            }
+            let mut batch = Vec::with_capacity(BATCH_GAMES);
+            for row in rows.by_ref() {
+                let row = row.map_err(|e| games_file::row_error(path, &e))?;
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                batch.push(positions_of(&row, path, options.empties, &mut seen)?);
+                if batch.len() == BATCH_GAMES {
+                    break;
+                }
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let boards: Vec<(u32, Board<Size8>)> = (batch.iter())
+                .flat_map(|p| p.boards.iter().map(|&b| (p.game, b)))
+                .collect();
+            let labels: Vec<(i16, Label)> = pool.install(|| {
+                boards
+                    .par_iter()
+                    .map_init(Memory::new, |memory, &(_, board)| {
+                        labeller.label(board, memory)
+                    })
+                    .collect()
+            });
+            for (&(game, board), &(value, label)) in boards.iter().zip(&labels) {
+                match label {
+                    Label::Exact => exact += 1,
+                    Label::Search { .. } => searched += 1,
+                }
+                writer.push(&Labelled {
+                    player: board.player,
+                    opponent: board.opponent,
+                    value,
+                    label,
+                    game,
+                })?;
+            }
+            writer.sync()?;
+            done.games += batch.len() as u64;
+            done.records = writer.records();
+            done.save(&options.out)?;
+            progress.advance(batch.len() as u64);
+        }
+    }
+    progress.finish();
+    if !interrupted {
+        Checkpoint::remove(&options.out)?;
+    }
+    Ok(LabelSummary {
+        games: total,
+        games_done: done.games,
+        resumed_games,
+        records: writer.records(),
+        exact,
+        searched,
+        seconds: started.elapsed().as_secs_f64(),
+        interrupted,
+    })
+}
+
+/// The games file of the results folder `dir` and how many games it holds.
+fn input_games(dir: &Path) -> Result<(PathBuf, u64)> {
+    let run = recorded_run(dir, "label")?;
+    games_file::check_has_games(&run.games)?;
+    if run.size != 8 || run.rules != Rules::default() {
+        return Err(Error::input(format!(
+            "{} holds games on {}: positions are labelled from 8x8 games under the standard rules",
+            dir.display(),
+            if run.size == 8 {
+                "other rules than the standard ones".to_string()
+            } else {
+                format!("{}x{}", run.size, run.size)
+            }
+        )));
+    }
+    let mut reader = games_file::csv_reader(&run.games)?;
+    let mut count = 0;
+    for row in reader.deserialize::<GameRow>() {
+        row.map_err(|e| games_file::row_error(&run.games, &e))?;
+        count += 1;
+    }
+    Ok((run.games, count))
+}
+
+/// Opens the output: afresh, or resumed from its checkpoint (the positions already
+/// written are remembered, so that none is labelled twice).
+fn open(options: &LabelOptions<'_>, wanted: &Checkpoint) -> Result<(Writer, Checkpoint, Seen)> {
+    let out = &options.out;
+    let found = Checkpoint::load(out)?;
+    if options.force {
+        Checkpoint::remove(out)?;
+        if out.exists() {
+            std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
+        }
+    } else if let Some(found) = found.filter(|f| f.records > 0 || out.exists()) {
+        found.check_same(wanted, out)?;
+        let (writer, _) = Writer::resume(out, Some(found.records))?;
+        let mut seen = HashSet::new();
+        for record in Reader::open(out)? {
+            let record = record?;
+            seen.insert((record.player, record.opponent));
+        }
+        return Ok((writer, found, seen));
+    } else if out.exists() {
+        return Err(Error::input(format!(
+            "{} exists and is finished (it has no checkpoint to resume): pass --force to label again, or give another --out",
+            out.display()
+        )));
+    }
+    // The checkpoint first: a kill before the file's header is written leaves a
+    // checkpoint of no records, which the next run starts afresh from.
+    wanted.save(out)?;
+    if out.exists() {
+        std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
+    }
+    let mut writer = Writer::create(out)?;
+    writer.sync()?;
+    Ok((writer, wanted.clone(), HashSet::new()))
+}
+
+/// The positions of one game to label: those before each move with empties in
+/// `range`, each only the first time it is seen in the run.
+fn positions_of(
+    row: &GameRow<'_>,
+    path: &Path,
+    (low, high): (u32, u32),
+    seen: &mut Seen,
+) -> Result<Pending> {
+    let played = Game::<Size8>::from_transcript(&row.moves).map_err(|e| {
+        Error::input(format!(
+            "game {} of {} does not replay: move {} {}: its games file is damaged",
+            row.game_id,
+            path.display(),
+            e.ply,
+            e.reason
+        ))
+    })?;
+    let game = u32::try_from(row.game_id).map_err(|_| {
+        Error::input(format!(
+            "game {} of {}: labelled positions record game numbers up to {}",
+            row.game_id,
+            path.display(),
+            u32::MAX
+        ))
+    })?;
+    let mut replay = Game::<Size8>::new();
+    let mut boards = Vec::new();
+    for &square in played.moves() {
+        let board = replay.board();
+        if (low..=high).contains(&board.empty_count())
+            && seen.insert((board.player, board.opponent))
+        {
+            boards.push(board);
+        }
+        replay.play_unchecked(square);
+    }
+    Ok(Pending { game, boards })
+}
