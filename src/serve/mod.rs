@@ -299,8 +299,10 @@ impl<G: Geometry> Engine<G> {
             other => (Valued::Other, u32::from(other.is_evaluation())),
         };
         let scale = match spec {
-            StrategySpec::Alphabeta(ab) if *ab.eval == StrategySpec::Pattern => f64::from(SCALE),
-            StrategySpec::Pattern => f64::from(SCALE),
+            StrategySpec::Alphabeta(ab) if matches!(*ab.eval, StrategySpec::Pattern(_)) => {
+                f64::from(SCALE)
+            }
+            StrategySpec::Pattern(_) => f64::from(SCALE),
             _ => 1.0,
         };
         Ok(Engine {

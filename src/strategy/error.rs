@@ -64,6 +64,14 @@ pub enum SpecError {
         /// The board size.
         size: u32,
     },
+    /// `pattern:weights=FILE` naming a file that is not a weights file.
+    #[error("strategy 'pattern': weights = {path} cannot be read ({reason}): give a file `reversi-lab fit-patterns` wrote, or leave weights out for the shipped ones")]
+    PatternWeights {
+        /// The file as given.
+        path: String,
+        /// Why it cannot be read.
+        reason: String,
+    },
     /// `alphabeta` with `nodes = 0`, which could never search a node.
     #[error("strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out")]
     NoNodes,

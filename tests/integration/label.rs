@@ -238,6 +238,55 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 1 + STAGES);
+    // The fitted weights play (`pattern:weights=FILE`) and label (`--weights`).
+    let said = ok(
+        d,
+        &[
+            "match",
+            "alphabeta:depth=2,eval=(pattern:weights=w.bin)",
+            "pattern",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(said.contains("game pair)"), "{said}");
+    ok(
+        d,
+        &[
+            "label",
+            "games",
+            "--out",
+            "again.bin",
+            "--weights",
+            "w.bin",
+            "--depth",
+            "2",
+            "--quiet",
+        ],
+    );
+    assert_ne!(fs::read(d.join("again.bin")).unwrap(), bytes);
+    for args in [
+        &[
+            "match",
+            "pattern:weights=games/games.csv",
+            "greedy",
+            "--games",
+            "2",
+        ][..],
+        &[
+            "label",
+            "games",
+            "--out",
+            "x.bin",
+            "--weights",
+            "games/games.csv",
+        ][..],
+    ] {
+        let (code, _, err) = run_in(d, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("fit-patterns` wrote"), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
 }
 
 /// A checkpoint as `label` writes it, for the run above.

@@ -1,10 +1,10 @@
 //! From a checked spec to a playing strategy for one board geometry; the errors
 //! here are those that depend on the board size (square tables).
 
-use super::{AlphaBetaSpec, EvalSpec, SquaresSpec, StrategySpec};
+use super::{AlphaBetaSpec, EvalSpec, PatternSpec, SquaresSpec, StrategySpec};
 use crate::board::Geometry;
 use crate::game::Rules;
-use crate::strategy::pattern::PatternEval;
+use crate::strategy::pattern::{PatternEval, Weights};
 use crate::strategy::{
     AlphaBeta, CornerEdge, CornerFirst, DiscEval, Evaluator, Feature, FeatureEval, Greedy,
     MinimumDisc, MobilityEval, OnePly, Parity, RandomMove, Solver, SpecError, StabilityEval,
@@ -62,6 +62,34 @@ impl<G: Geometry> WithEvaluator<G> for SearchOver<'_> {
     }
 }
 
+/// The pattern evaluation `spec` names: the shipped weights, or a file's, each file
+/// read once per process (every game and thread shares its weights).
+fn pattern_eval<G: Geometry>(spec: &PatternSpec) -> Result<PatternEval, SpecError> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static READ: OnceLock<Mutex<HashMap<std::path::PathBuf, &'static Weights>>> = OnceLock::new();
+    let shipped = PatternEval::for_board::<G>().ok_or(SpecError::PatternSize { size: G::SIZE })?;
+    let Some(path) = &spec.weights else {
+        return Ok(shipped);
+    };
+    let mut read = READ
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(weights) = read.get(path) {
+        return Ok(PatternEval::with(weights));
+    }
+    let bad = |reason: String| SpecError::PatternWeights {
+        path: path.display().to_string(),
+        reason,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let weights = Weights::decode(&bytes).map_err(|e| bad(e.to_string()))?;
+    let weights: &'static Weights = Box::leak(Box::new(weights));
+    read.insert(path.clone(), weights);
+    Ok(PatternEval::with(weights))
+}
+
 impl StrategySpec {
     /// Hands the evaluation this spec stands for to `then`. The only place that
     /// knows which kinds are evaluations besides [`StrategySpec::is_evaluation`],
@@ -78,9 +106,7 @@ impl StrategySpec {
                 frontier: spec.frontier,
             }),
             StrategySpec::Stability => then.with(StabilityEval),
-            StrategySpec::Pattern => then.with(
-                PatternEval::for_board::<G>().ok_or(SpecError::PatternSize { size: G::SIZE })?,
-            ),
+            StrategySpec::Pattern(spec) => then.with(pattern_eval::<G>(spec)?),
             StrategySpec::Greedy => then.with(DiscEval),
             StrategySpec::Eval(spec) => then.with(feature_eval(spec, G::SIZE)?),
             other => return Err(SpecError::NotAnEvaluation { kind: other.kind() }),
@@ -107,7 +133,7 @@ impl StrategySpec {
             StrategySpec::Weighted(_)
             | StrategySpec::Mobility(_)
             | StrategySpec::Stability
-            | StrategySpec::Pattern
+            | StrategySpec::Pattern(_)
             | StrategySpec::Eval(_) => self.with_evaluator::<G, _>(OnePlyOver)?,
             StrategySpec::Parity(spec) => Box::new(Parity {
                 endgame: spec.endgame,

@@ -1,7 +1,9 @@
 //! The strategy kinds and their parameters: the keys the parser accepts, and the
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
-use super::{AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, SolverSpec, StrategySpec};
+use super::{
+    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, StrategySpec,
+};
 use crate::strategy::weighted::PRESETS;
 use crate::strategy::{Feature, FEATURE_COUNT};
 use std::fmt::Write as _;
@@ -137,7 +139,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "pattern",
         help: "the fitted 8x8 pattern evaluation (the solver's ordering): the estimated final margin after the move",
-        params: &[],
+        params: PatternSpec::PARAMS,
     },
     KindInfo {
         name: "eval",
@@ -345,7 +347,7 @@ mod tests {
             "own_only" => Value::Boolean(true),
             "nodes" => Value::Integer(1000),
             "time" => Value::String("100ms".into()),
-            "dir" | "name" => Value::String("x".into()),
+            "dir" | "name" | "weights" => Value::String("x".into()),
             "env" => Value::Table(Table::new()),
             "init" => Value::Array(Vec::new()),
             other => panic!("parameter '{other}' has a described default: add a sample value here"),

@@ -11,7 +11,9 @@ mod squares;
 
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
 pub use listing::kinds_json;
-pub use params::{AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, SolverSpec};
+pub use params::{
+    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec,
+};
 pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 
@@ -54,7 +56,7 @@ pub enum StrategySpec {
     /// `stability`.
     Stability,
     /// `pattern`: the fitted 8x8 pattern evaluation.
-    Pattern,
+    Pattern(PatternSpec),
     /// `eval`.
     Eval(EvalSpec),
     /// `alphabeta`.
@@ -227,7 +229,7 @@ impl StrategySpec {
             "corner-first" => StrategySpec::CornerFirst,
             "corner-edge" => StrategySpec::CornerEdge,
             "stability" => StrategySpec::Stability,
-            "pattern" => StrategySpec::Pattern,
+            "pattern" => StrategySpec::Pattern(typed(kind, rest)?),
             "minimum-disc" => StrategySpec::MinimumDisc(typed(kind, rest)?),
             "weighted" => StrategySpec::Weighted(typed(kind, rest)?),
             "mobility" => StrategySpec::Mobility(typed(kind, rest)?),
@@ -349,7 +351,7 @@ impl StrategySpec {
             StrategySpec::Mobility(_) => "mobility",
             StrategySpec::Parity(_) => "parity",
             StrategySpec::Stability => "stability",
-            StrategySpec::Pattern => "pattern",
+            StrategySpec::Pattern(_) => "pattern",
             StrategySpec::Eval(_) => "eval",
             StrategySpec::Alphabeta(_) => "alphabeta",
             StrategySpec::Solver(_) => "solver",
@@ -401,7 +403,7 @@ impl StrategySpec {
             StrategySpec::Weighted(_)
                 | StrategySpec::Mobility(_)
                 | StrategySpec::Stability
-                | StrategySpec::Pattern
+                | StrategySpec::Pattern(_)
                 | StrategySpec::Eval(_)
                 | StrategySpec::Greedy
         )

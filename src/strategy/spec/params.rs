@@ -123,6 +123,15 @@ params! {
 }
 
 params! {
+    /// Parameters of `pattern`.
+    pub struct PatternSpec {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        weights: Option<std::path::PathBuf> = None
+            => "a weights file fit-patterns wrote (a path from the working folder)" (default "the shipped weights"),
+    }
+}
+
+params! {
     /// Parameters of `solver`.
     pub struct SolverSpec {
         table_bits: u32 = 20 => "log2 of the transposition table's entries (10 to 26)",
