@@ -30,6 +30,10 @@ pub struct FitPatternsArgs {
     /// The ridge penalty: how many positions' worth of evidence pulls a weight towards 0.
     #[arg(long, default_value_t = DEFAULT_RIDGE)]
     pub ridge: f64,
+    /// Weights to start from, `shipped` or a file: the fit is of the change from them,
+    /// and a weight the positions seldom show keeps its start (default: from zero).
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
     /// The weights the held-out error is compared with (default: the shipped ones).
     #[arg(long, value_name = "FILE")]
     pub before: Option<PathBuf>,
@@ -73,6 +77,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             }
         })
         .chain(args.before.clone())
+        .chain(args.start.clone())
         .collect();
     for (path, flag) in [(&args.out, "--out"), (&errors_path, "--errors")] {
         check_not_an_input(path, flag, inputs.iter().map(PathBuf::as_path))?;
@@ -104,12 +109,18 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
         Some(path) => read_weights(path)?,
         None => Weights::shipped().clone(),
     };
-    let start = Instant::now();
+    let start = match &args.start {
+        Some(path) if path.as_os_str() == "shipped" => Some(Weights::shipped().clone()),
+        Some(path) => Some(read_weights(path)?),
+        None => None,
+    };
+    let began = Instant::now();
     let result = fit_with(
         &FitOptions {
             inputs: args.dirs.clone(),
             iterations: args.iterations,
             ridge: args.ridge,
+            start,
         },
         &before,
     )?;
@@ -128,7 +139,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
         "fitted {} positions of {} games in {:.1} s; wrote {} and {}",
         thousands(result.positions as u64),
         thousands(result.games as u64),
-        start.elapsed().as_secs_f64(),
+        began.elapsed().as_secs_f64(),
         args.out.display(),
         errors_path.display()
     )

@@ -238,6 +238,27 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 1 + STAGES);
+    // From a start, the ridge pulls towards it: an overwhelming one keeps it whole.
+    ok(
+        d,
+        &[
+            "fit-patterns",
+            "one.bin",
+            "--out",
+            "kept.bin",
+            "--start",
+            "shipped",
+            "--ridge",
+            "1e12",
+            "--iterations",
+            "5",
+        ],
+    );
+    let kept = Weights::decode(&fs::read(d.join("kept.bin")).unwrap()).unwrap();
+    assert!(
+        kept == *Weights::shipped(),
+        "a start held by an overwhelming ridge moved"
+    );
     // The fitted weights play (`pattern:weights=FILE`) and label (`--weights`).
     let said = ok(
         d,
@@ -354,6 +375,7 @@ fn a_fit_to_planted_values_recovers_them() {
             inputs: vec![path.clone()],
             iterations: 200,
             ridge: 0.01,
+            start: None,
         },
         &Weights::zero(),
     )

@@ -135,6 +135,12 @@ impl Weights {
         })
     }
 
+    /// Stage `s`'s table, one pattern's weights after another (`Instance::offset`).
+    #[must_use]
+    pub fn stage(&self, s: usize) -> &[i16] {
+        &self.stages[s]
+    }
+
     /// The estimated final margin for the side to move, in 1/`SCALE` discs.
     #[must_use]
     #[inline]

@@ -9,7 +9,7 @@ pub use samples::{Sample, HOLD_OUT_EVERY};
 
 use crate::error::Result;
 use crate::strategy::pattern::{
-    canonical, digit_symmetries, instances, stage, table_len, Weights, PATTERNS, STAGES,
+    canonical, digit_symmetries, instances, stage, table_len, Weights, PATTERNS, SCALE, STAGES,
     STAGE_WIDTH,
 };
 use rayon::prelude::*;
@@ -36,6 +36,10 @@ pub struct FitOptions {
     pub iterations: usize,
     /// The ridge penalty.
     pub ridge: f64,
+    /// Weights to start from (None: zero): the fit is of the change from them, and the
+    /// ridge pulls each weight towards its start, so that configurations the positions
+    /// seldom show keep the start's value.
+    pub start: Option<Weights>,
 }
 
 /// How well one stage was fitted: one row of the errors CSV.
@@ -105,9 +109,9 @@ fn placements(samples: &[&Sample], merged: &[u32]) -> Vec<u32> {
 
 /// Fits one stage's table (the merged entries only) on `train` by conjugate
 /// gradients on the ridge least-squares problem; returns it in discs.
-fn fit_stage(train: &[&Sample], indices: &[u32], iterations: usize, ridge: f64) -> Vec<f32> {
+fn fit_stage(labels: &[f32], indices: &[u32], iterations: usize, ridge: f64) -> Vec<f32> {
     let len = table_len();
-    let per = indices.len() / train.len().max(1);
+    let per = indices.len() / labels.len().max(1);
     // The normal matrix times v: the sum over positions of their placements' row
     // times the row's value under v, plus the ridge.
     let times = |v: &[f64], out: &mut [f64]| {
@@ -121,9 +125,9 @@ fn fit_stage(train: &[&Sample], indices: &[u32], iterations: usize, ridge: f64) 
     };
     let mut seen = vec![false; len];
     let mut residual = vec![0f64; len];
-    for (sample, row) in train.iter().zip(indices.chunks_exact(per)) {
+    for (&label, row) in labels.iter().zip(indices.chunks_exact(per)) {
         for &i in row {
-            residual[i as usize] += f64::from(sample.label);
+            residual[i as usize] += f64::from(label);
             seen[i as usize] = true;
         }
     }
@@ -161,6 +165,7 @@ pub fn fit(dirs: &[PathBuf], iterations: usize) -> Result<Fit> {
             inputs: dirs.to_vec(),
             iterations,
             ridge: DEFAULT_RIDGE,
+            start: None,
         },
         Weights::shipped(),
     )
@@ -181,18 +186,29 @@ pub fn fit_with(options: &FitOptions, before: &Weights) -> Result<Fit> {
                 .filter(|x| !x.held_out && stage(u32::from(x.empties)).abs_diff(s) <= NEIGHBOURS)
                 .collect();
             let indices = placements(&train, &merged);
-            let merged_weights = fit_stage(&train, &indices, options.iterations, options.ridge);
+            let start: Option<Vec<f32>> = (options.start.as_ref()).map(|w| {
+                (w.stage(s).iter())
+                    .map(|&v| f32::from(v) / SCALE as f32)
+                    .collect()
+            });
+            let labels: Vec<f32> = match &start {
+                // The start's own value of each position, by its raw (unmerged)
+                // indices: a start need not give symmetric configurations one value.
+                Some(table) => (train.iter())
+                    .map(|x| x.label - predict(table, x))
+                    .collect(),
+                None => train.iter().map(|x| x.label).collect(),
+            };
+            let merged_weights = fit_stage(&labels, &indices, options.iterations, options.ridge);
             drop(indices);
-            let table: Vec<f32> = merged.iter().map(|&m| merged_weights[m as usize]).collect();
+            let table: Vec<f32> = (merged.iter().enumerate())
+                .map(|(i, &m)| merged_weights[m as usize] + start.as_ref().map_or(0.0, |t| t[i]))
+                .collect();
             let test: Vec<&Sample> = samples
                 .iter()
                 .filter(|x| x.held_out && stage(u32::from(x.empties)) == s)
                 .collect();
-            let after = errors(&test, |x| {
-                (instances().iter())
-                    .map(|i| table[i.offset + i.index(x.player, x.opponent)])
-                    .sum::<f32>()
-            });
+            let after = errors(&test, |x| predict(&table, x));
             let before = errors(&test, |x| {
                 before.evaluate(x.player, x.opponent) as f32
                     / crate::strategy::pattern::SCALE as f32
@@ -220,6 +236,13 @@ pub fn fit_with(options: &FitOptions, before: &Weights) -> Result<Fit> {
         games: read.games,
         positions: samples.len(),
     })
+}
+
+/// A stage table's value of `x`, in discs.
+fn predict(table: &[f32], x: &Sample) -> f32 {
+    (instances().iter())
+        .map(|i| table[i.offset + i.index(x.player, x.opponent)])
+        .sum()
 }
 
 /// The mean absolute and root mean square error of `predict` on `test` (0 for none).
