@@ -166,6 +166,17 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         "the resumed file differs"
     );
 
+    // A kill before the first batch reached the disk: a checkpoint of nothing and a
+    // header cut short. The rerun starts afresh.
+    fs::write(d.join("one.bin.checkpoint"), checkpoint(0, 0, "games")).unwrap();
+    fs::write(d.join("one.bin"), b"reversi-lab pos").unwrap();
+    label("one.bin", "2");
+    assert_eq!(
+        fs::read(d.join("one.bin")).unwrap(),
+        bytes,
+        "the restarted file differs"
+    );
+
     // Other settings do not resume it; a finished file is not overwritten.
     fs::write(
         d.join("one.bin.checkpoint"),

@@ -316,7 +316,7 @@ fn open(options: &LabelOptions<'_>, wanted: &Checkpoint) -> Result<(Writer, Chec
         if out.exists() {
             std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
         }
-    } else if let Some(found) = found.filter(|f| f.records > 0 || out.exists()) {
+    } else if let Some(found) = found.clone().filter(|f| f.records > 0) {
         found.check_same(wanted, out)?;
         let (writer, _) = Writer::resume(out, Some(found.records))?;
         let mut seen = HashSet::new();
@@ -325,14 +325,15 @@ fn open(options: &LabelOptions<'_>, wanted: &Checkpoint) -> Result<(Writer, Chec
             seen.insert((record.player, record.opponent));
         }
         return Ok((writer, found, seen));
-    } else if out.exists() {
+    } else if out.exists() && found.is_none() {
         return Err(Error::input(format!(
             "{} exists and is finished (it has no checkpoint to resume): pass --force to label again, or give another --out",
             out.display()
         )));
     }
-    // The checkpoint first: a kill before the file's header is written leaves a
-    // checkpoint of no records, which the next run starts afresh from.
+    // The checkpoint first: a kill before the first batch is on disk (the header
+    // perhaps half written) leaves a checkpoint of no records, which the next run
+    // starts afresh from.
     wanted.save(out)?;
     if out.exists() {
         std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
