@@ -11,6 +11,7 @@ pub mod process;
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
 use crate::strategy::clock::TimeControl;
+use crate::strategy::spec::EngineParams;
 use crate::strategy::{Context, SpecError, Strategy};
 use gtp::Gtp;
 use nboard::Nboard;
@@ -76,28 +77,13 @@ mod humantime_serde_text {
     }
 }
 
-/// The table form's keys, as the parser reads them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EngineFile {
-    #[serde(default)]
-    protocol: Protocol,
-    command: CommandFile,
-    dir: Option<PathBuf>,
-    #[serde(default)]
-    env: BTreeMap<String, String>,
-    #[serde(default)]
-    init: Vec<String>,
-    name: Option<String>,
-    start_timeout: Option<String>,
-    stall_timeout: Option<String>,
-}
-
 /// A command as a list of words, or one string split as a shell splits words.
-#[derive(Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
-enum CommandFile {
+pub enum EngineCommand {
+    /// The program and its arguments.
     Words(Vec<String>),
+    /// One line, split as a shell splits words.
     Line(String),
 }
 
@@ -153,15 +139,18 @@ impl EngineSpec {
 
     /// The table form (`kind` removed).
     pub fn from_table(table: toml::Table) -> Result<Self, SpecError> {
-        let file: EngineFile = toml::Value::Table(table)
+        let file: EngineParams = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| bad(e.message().trim().replace('\n', ": ")))?;
         let command = match file.command {
-            CommandFile::Words(words) if words.is_empty() || words[0].is_empty() => {
+            None => {
+                return Err(bad("command is missing: give the engine's program and its arguments, such as [\"gtp-rhino\", \"-l\", \"3\"]".into()))
+            }
+            Some(EngineCommand::Words(words)) if words.is_empty() || words[0].is_empty() => {
                 return Err(bad("command = []: give the engine's program and its arguments, such as [\"gtp-rhino\", \"-l\", \"3\"]".into()))
             }
-            CommandFile::Words(words) => words,
-            CommandFile::Line(line) => split_command(&line)?,
+            Some(EngineCommand::Words(words)) => words,
+            Some(EngineCommand::Line(line)) => split_command(&line)?,
         };
         Ok(EngineSpec {
             protocol: file.protocol,

@@ -2,7 +2,8 @@
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
 use super::{
-    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, StrategySpec,
+    AlphaBetaSpec, EngineParams, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec,
+    SolverSpec, StrategySpec,
 };
 use crate::strategy::weighted::PRESETS;
 use crate::strategy::{Feature, FEATURE_COUNT};
@@ -159,16 +160,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "engine",
         help: "an external engine's program over GTP or NBoard; on one line gtp:COMMAND or nboard:COMMAND (split as a shell splits words)",
-        params: &[
-            described("protocol", "gtp", "gtp or nboard (NBoard: 8x8 only)"),
-            described("command", "(required)", "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string"),
-            described("dir", "-", "its working folder"),
-            described("env", "-", "variables added to its environment: { NAME = \"value\" }"),
-            described("init", "-", "lines sent once after start-up, such as an engine option"),
-            described("name", "its program", "the name in messages and logs"),
-            described("start_timeout", "10s", "deadline for start-up and each command (\"10s\", \"500ms\")"),
-            described("stall_timeout", "30s", "deadline for a move without a time control; past it the game ends `stalled`"),
-        ],
+        params: EngineParams::PARAMS,
     },
 ];
 

@@ -3,7 +3,10 @@
 //! form and the listing's entries.
 
 use super::{ParamInfo, StrategySpec, WeightedSpec};
+use crate::strategy::engine::{EngineCommand, Protocol};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Declares a kind's parameter struct from one list of fields, each
@@ -128,6 +131,26 @@ params! {
         #[serde(skip_serializing_if = "Option::is_none")]
         weights: Option<std::path::PathBuf> = None
             => "a weights file fit-patterns wrote (a path from the working folder)" (default "the shipped weights"),
+    }
+}
+
+params! {
+    /// The keys of `engine`'s table form, as the parser reads them (`EngineSpec` is
+    /// built from them: the command split, the times read).
+    pub struct EngineParams {
+        protocol: Protocol = Protocol::Gtp => "gtp or nboard (NBoard: 8x8 only)" (default "gtp"),
+        command: Option<EngineCommand> = None
+            => "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string" (default "(required)"),
+        dir: Option<PathBuf> = None => "its working folder" (default "-"),
+        env: BTreeMap<String, String> = BTreeMap::new()
+            => "variables added to its environment: { NAME = \"value\" }" (default "-"),
+        init: Vec<String> = Vec::new()
+            => "lines sent once after start-up, such as an engine option" (default "-"),
+        name: Option<String> = None => "the name in messages and logs" (default "its program"),
+        start_timeout: Option<String> = None
+            => "deadline for start-up and each command (\"10s\", \"500ms\")" (default "10s"),
+        stall_timeout: Option<String> = None
+            => "deadline for a move without a time control; past it the game ends `stalled`" (default "30s"),
     }
 }
 
