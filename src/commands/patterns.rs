@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically, write_output};
 use crate::progress::thousands;
 use crate::strategy::pattern::Weights;
-use crate::studies::patterns::{fit_with, FitOptions, DEFAULT_RIDGE, HOLD_OUT_EVERY};
+use crate::studies::patterns::{fit_with, read_weights, FitOptions, DEFAULT_RIDGE, HOLD_OUT_EVERY};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -44,17 +44,6 @@ pub struct FitPatternsArgs {
     /// Replace --out if it exists.
     #[arg(long)]
     pub force: bool,
-}
-
-/// The weights file `path` names, read for comparison.
-fn read_weights(path: &std::path::Path) -> Result<Weights> {
-    let bytes = std::fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
-    Weights::decode(&bytes).map_err(|e| {
-        Error::input(format!(
-            "{} is not a weights file ({e}): give one `reversi-lab fit-patterns` wrote",
-            path.display()
-        ))
-    })
 }
 
 /// `reversi-lab fit-patterns`: fits, writes the files and prints each stage's error.

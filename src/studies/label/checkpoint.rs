@@ -21,7 +21,7 @@ pub struct Checkpoint {
     depth: u32,
     exact: u32,
     empties: (u32, u32),
-    /// `shipped`, or the SHA-256 of the weights file's bytes.
+    /// `shipped`, or the SHA-256 of the weights (as fit-patterns encodes them).
     weights: String,
     /// Games whose positions are all in the file.
     pub games: u64,

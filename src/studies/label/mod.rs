@@ -18,6 +18,7 @@ use crate::progress::Progress;
 use crate::strategy::pattern::{PatternEval, Weights};
 use crate::strategy::{proven_margin, AlphaBeta};
 use crate::strategy::{Memory, Solver};
+use crate::studies::patterns::read_weights;
 use checkpoint::Checkpoint;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -181,16 +182,12 @@ fn evaluation(weights: Option<&Path>) -> Result<(PatternEval, String)> {
             "shipped".into(),
         ));
     };
-    let bytes = std::fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
-    let decoded = Weights::decode(&bytes).map_err(|e| {
-        Error::input(format!(
-            "{} is not a weights file ({e}): give one `reversi-lab fit-patterns` wrote",
-            path.display()
-        ))
-    })?;
+    let decoded = read_weights(path)?;
+    // What the checkpoint names: the weights themselves, whatever file holds them.
+    let digest = checkpoint::digest(&decoded.encode());
     // One evaluation for the whole run, shared by every worker.
     let weights: &'static Weights = Box::leak(Box::new(decoded));
-    Ok((PatternEval::with(weights), checkpoint::digest(&bytes)))
+    Ok((PatternEval::with(weights), digest))
 }
 
 /// Labels the games of `options.inputs` into `options.out`, resuming a checkpointed run.

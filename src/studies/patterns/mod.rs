@@ -7,14 +7,14 @@ mod samples;
 
 pub use samples::{Sample, HOLD_OUT_EVERY};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::strategy::pattern::{
     canonical, digit_symmetries, instances, stage, table_len, Weights, PATTERNS, SCALE, STAGES,
     STAGE_WIDTH,
 };
 use rayon::prelude::*;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A stage is fitted on positions up to this many stages either side of it too:
 /// neighbouring stages are alike, and a table has more entries than one stage has
@@ -235,6 +235,17 @@ pub fn fit_with(options: &FitOptions, before: &Weights) -> Result<Fit> {
         stages,
         games: read.games,
         positions: samples.len(),
+    })
+}
+
+/// The weights file `path` names (fit-patterns' output), a bad one refused as input.
+pub fn read_weights(path: &Path) -> Result<Weights> {
+    let bytes = std::fs::read(path).map_err(|e| Error::unreadable(path, &e))?;
+    Weights::decode(&bytes).map_err(|e| {
+        Error::input(format!(
+            "{} is not a weights file ({e}): give one `reversi-lab fit-patterns` wrote",
+            path.display()
+        ))
     })
 }
 
