@@ -138,15 +138,22 @@ fn check_header(file: &mut File, path: &Path) -> Result<()> {
 }
 
 /// Locks `file` for this process: two runs appending to one file would interleave.
+/// A lock is retried for half a second: a child process forked by another thread
+/// holds the file's lock between its fork and its exec, however briefly.
 fn lock(file: &File, path: &Path) -> Result<()> {
-    match file.try_lock() {
-        Ok(()) => Ok(()),
-        Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
-            "{} is being written by another `reversi-lab label`: wait for it to finish, or write elsewhere",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(Error::io_during("lock", path, e)),
+    for _ in 0..20 {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(25));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io_during("lock", path, e)),
+        }
     }
+    Err(Error::input(format!(
+        "{} is being written by another `reversi-lab label`: wait for it to finish, or write elsewhere",
+        path.display()
+    )))
 }
 
 /// Reads a positions file record by record, in bounded memory.
@@ -377,6 +384,11 @@ mod tests {
         drop(writer);
         let read: Vec<_> = Reader::open(&path).unwrap().map(Result::unwrap).collect();
         assert_eq!(read, (0..6).map(sample).collect::<Vec<_>>());
+        // Two runs at once: the second is refused while the first holds the file.
+        let (first, _) = Writer::resume(&path, None).unwrap();
+        let refused = Writer::resume(&path, None).err().unwrap().to_string();
+        assert!(refused.contains("being written by another"), "{refused}");
+        drop(first);
         std::fs::write(&path, b"not a positions file at all, no").unwrap();
         assert!(Reader::open(&path).is_err());
     }

@@ -9,6 +9,7 @@ mod eval;
 mod greedy;
 mod minimum_disc;
 mod mobility;
+mod param_info;
 mod parity;
 pub mod pattern;
 mod random;

@@ -11,7 +11,7 @@ pub mod process;
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
 use crate::strategy::clock::TimeControl;
-use crate::strategy::spec::EngineParams;
+use crate::strategy::param_info::params;
 use crate::strategy::{Context, SpecError, Strategy};
 use gtp::Gtp;
 use nboard::Nboard;
@@ -74,6 +74,26 @@ mod humantime_serde_text {
 
     pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&humantime::format_duration(*d).to_string())
+    }
+}
+
+params! {
+    /// The keys of `engine`'s table form, as the parser reads them (`EngineSpec` is
+    /// built from them: the command split, the times read), and the listing's entries.
+    pub struct EngineParams {
+        protocol: Protocol = Protocol::Gtp => "gtp or nboard (NBoard: 8x8 only)" (default "gtp"),
+        command: Option<EngineCommand> = None
+            => "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string" (default "(required)"),
+        dir: Option<PathBuf> = None => "its working folder" (default "-"),
+        env: BTreeMap<String, String> = BTreeMap::new()
+            => "variables added to its environment: { NAME = \"value\" }" (default "-"),
+        init: Vec<String> = Vec::new()
+            => "lines sent once after start-up, such as an engine option" (default "-"),
+        name: Option<String> = None => "the name in messages and logs" (default "its program"),
+        start_timeout: Option<String> = None
+            => "deadline for start-up and each command (\"10s\", \"500ms\")" (default "10s"),
+        stall_timeout: Option<String> = None
+            => "deadline for a move without a time control; past it the game ends `stalled`" (default "30s"),
     }
 }
 

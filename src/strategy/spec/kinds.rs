@@ -2,26 +2,14 @@
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
 use super::{
-    AlphaBetaSpec, EngineParams, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec,
-    SolverSpec, StrategySpec,
+    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, StrategySpec,
 };
+use crate::strategy::engine::EngineParams;
+pub use crate::strategy::param_info::ParamInfo;
 use crate::strategy::weighted::PRESETS;
 use crate::strategy::{Feature, FEATURE_COUNT};
 use std::fmt::Write as _;
 use toml::Value;
-
-/// One parameter of a strategy kind, for validation and `reversi-lab strategies`.
-#[derive(Clone, Copy, Debug)]
-pub struct ParamInfo {
-    /// The key users write.
-    pub name: &'static str,
-    /// What it does.
-    pub help: &'static str,
-    /// The default in words, only where it is not a plain value in the default
-    /// spec (it depends on other parameters, or is absence). Plain defaults are
-    /// read from the parser's own defaults, so the listing cannot disagree with them.
-    pub default_text: Option<&'static str>,
-}
 
 /// One strategy kind.
 #[derive(Clone, Copy, Debug)]

@@ -12,7 +12,7 @@ mod squares;
 pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
 pub use listing::kinds_json;
 pub use params::{
-    AlphaBetaSpec, EngineParams, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec,
+    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec,
 };
 pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec, WeightedSpec};

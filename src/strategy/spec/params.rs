@@ -1,69 +1,11 @@
-//! The parameters of the kinds that have their own, each written once: its field,
-//! type, default and help, from which come the struct the parser fills, its TOML
-//! form and the listing's entries.
+//! The parameters of the kinds that have their own, each written once (with
+//! `params!`): its field, type, default and help, from which come the struct the
+//! parser fills, its TOML form and the listing's entries.
 
-use super::{ParamInfo, StrategySpec, WeightedSpec};
-use crate::strategy::engine::{EngineCommand, Protocol};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use super::{StrategySpec, WeightedSpec};
+use crate::strategy::param_info::params;
+use serde::Deserialize;
 use std::time::Duration;
-
-/// Declares a kind's parameter struct from one list of fields, each
-/// `name: Type = default => "help"`, after any serde attributes, and followed by
-/// `(default "words")` where the listing describes the default instead of showing
-/// the value (it depends on other parameters, or is absence).
-///
-/// The struct refuses unknown keys and fills a missing one from `Default`, which is
-/// built from the same defaults; `PARAMS` names each parameter after its field, so
-/// the key users write, the field and the listing's name cannot differ.
-macro_rules! params {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $(
-                $(#[$attr:meta])*
-                $field:ident: $ty:ty = $default:expr => $help:literal $((default $text:literal))?
-            ),* $(,)?
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-        #[serde(deny_unknown_fields, default)]
-        pub struct $name {
-            $(
-                #[doc = $help]
-                $(#[$attr])*
-                pub $field: $ty,
-            )*
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self {
-                    $($field: $default,)*
-                }
-            }
-        }
-
-        impl $name {
-            /// Its parameters in field order: the keys the parser accepts, and the listing.
-            pub const PARAMS: &'static [ParamInfo] = &[$(
-                ParamInfo {
-                    name: stringify!($field),
-                    help: $help,
-                    default_text: params!(@described $($text)?),
-                },
-            )*];
-        }
-    };
-    (@described) => {
-        None
-    };
-    (@described $text:literal) => {
-        Some($text)
-    };
-}
 
 params! {
     /// Parameters of `minimum-disc`.
@@ -131,26 +73,6 @@ params! {
         #[serde(skip_serializing_if = "Option::is_none")]
         weights: Option<std::path::PathBuf> = None
             => "a weights file fit-patterns wrote (a path from the working folder)" (default "the shipped weights"),
-    }
-}
-
-params! {
-    /// The keys of `engine`'s table form, as the parser reads them (`EngineSpec` is
-    /// built from them: the command split, the times read).
-    pub struct EngineParams {
-        protocol: Protocol = Protocol::Gtp => "gtp or nboard (NBoard: 8x8 only)" (default "gtp"),
-        command: Option<EngineCommand> = None
-            => "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string" (default "(required)"),
-        dir: Option<PathBuf> = None => "its working folder" (default "-"),
-        env: BTreeMap<String, String> = BTreeMap::new()
-            => "variables added to its environment: { NAME = \"value\" }" (default "-"),
-        init: Vec<String> = Vec::new()
-            => "lines sent once after start-up, such as an engine option" (default "-"),
-        name: Option<String> = None => "the name in messages and logs" (default "its program"),
-        start_timeout: Option<String> = None
-            => "deadline for start-up and each command (\"10s\", \"500ms\")" (default "10s"),
-        stall_timeout: Option<String> = None
-            => "deadline for a move without a time control; past it the game ends `stalled`" (default "30s"),
     }
 }
 
