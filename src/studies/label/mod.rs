@@ -9,16 +9,16 @@ mod checkpoint;
 
 use crate::board::{Board, Size8};
 use crate::error::{Error, Result};
-use crate::game::{Game, Rules};
+use crate::game::Rules;
 use crate::lab::driver::thread_pool;
+use crate::lab::games_file;
 use crate::lab::positions::{Label, Labelled, Reader, Writer, VALUE_SCALE};
 use crate::lab::rows::GameRow;
-use crate::lab::{games_file, recorded_run};
 use crate::progress::Progress;
 use crate::strategy::pattern::{PatternEval, Weights};
 use crate::strategy::{proven_margin, AlphaBeta};
 use crate::strategy::{Memory, Solver};
-use crate::studies::patterns::read_weights;
+use crate::studies::patterns::{positions_before_moves, read_weights, standard_games};
 use checkpoint::Checkpoint;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -281,26 +281,14 @@ pub fn label(options: &LabelOptions<'_>) -> Result<LabelSummary> {
 
 /// The games file of the results folder `dir` and how many games it holds.
 fn input_games(dir: &Path) -> Result<(PathBuf, u64)> {
-    let run = recorded_run(dir, "label")?;
-    games_file::check_has_games(&run.games)?;
-    if run.size != 8 || run.rules != Rules::default() {
-        return Err(Error::input(format!(
-            "{} holds games on {}: positions are labelled from 8x8 games under the standard rules",
-            dir.display(),
-            if run.size == 8 {
-                "other rules than the standard ones".to_string()
-            } else {
-                format!("{}x{}", run.size, run.size)
-            }
-        )));
-    }
-    let mut reader = games_file::csv_reader(&run.games)?;
+    let games = standard_games(dir, "label", "positions are labelled from")?;
+    let mut reader = games_file::csv_reader(&games)?;
     let mut count = 0;
     for row in reader.deserialize::<GameRow>() {
-        row.map_err(|e| games_file::row_error(&run.games, &e))?;
+        row.map_err(|e| games_file::row_error(&games, &e))?;
         count += 1;
     }
-    Ok((run.games, count))
+    Ok((games, count))
 }
 
 /// Opens the output: afresh, or resumed from its checkpoint (the positions already
@@ -348,15 +336,6 @@ fn positions_of(
     (low, high): (u32, u32),
     seen: &mut Seen,
 ) -> Result<Pending> {
-    let played = Game::<Size8>::from_transcript(&row.moves).map_err(|e| {
-        Error::input(format!(
-            "game {} of {} does not replay: move {} {}: its games file is damaged",
-            row.game_id,
-            path.display(),
-            e.ply,
-            e.reason
-        ))
-    })?;
     let game = u32::try_from(row.game_id).map_err(|_| {
         Error::input(format!(
             "game {} of {}: labelled positions record game numbers up to {}",
@@ -365,16 +344,9 @@ fn positions_of(
             u32::MAX
         ))
     })?;
-    let mut replay = Game::<Size8>::new();
-    let mut boards = Vec::new();
-    for &square in played.moves() {
-        let board = replay.board();
-        if (low..=high).contains(&board.empty_count())
-            && seen.insert((board.player, board.opponent))
-        {
-            boards.push(board);
-        }
-        replay.play_unchecked(square);
-    }
+    let boards = (positions_before_moves(row, path)?.into_iter())
+        .map(|(board, _)| board)
+        .filter(|b| (low..=high).contains(&b.empty_count()) && seen.insert((b.player, b.opponent)))
+        .collect();
     Ok(Pending { game, boards })
 }

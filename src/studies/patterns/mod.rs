@@ -5,7 +5,7 @@
 
 mod samples;
 
-pub use samples::{Sample, HOLD_OUT_EVERY};
+pub use samples::{positions_before_moves, standard_games, Sample, HOLD_OUT_EVERY};
 
 use crate::error::{Error, Result};
 use crate::strategy::pattern::{

@@ -2,7 +2,7 @@
 //! labelled with the game's final margin) or from labelled-positions files (`label`'s
 //! deep-search and exact values), 24 bytes each whatever their source.
 
-use crate::board::{Color, Size8};
+use crate::board::{Board, Color, Size8};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
 use crate::lab::positions::Reader;
@@ -83,8 +83,11 @@ fn read_positions(path: &Path, out: &mut Samples) -> Result<()> {
     Ok(())
 }
 
-fn read_games(dir: &Path, out: &mut Samples) -> Result<()> {
-    let run = recorded_run(dir, "fit patterns to")?;
+/// The games file of the results folder `dir`, which must hold 8x8 games under the
+/// standard rules (the patterns' board); `purpose` says what needs them, as in
+/// "patterns are fitted to".
+pub fn standard_games(dir: &Path, verb: &str, purpose: &str) -> Result<PathBuf> {
+    let run = recorded_run(dir, verb)?;
     games_file::check_has_games(&run.games)?;
     if run.size != 8 || run.rules != Rules::default() {
         let what = if run.size == 8 {
@@ -93,43 +96,55 @@ fn read_games(dir: &Path, out: &mut Samples) -> Result<()> {
             format!("{}x{}", run.size, run.size)
         };
         return Err(Error::input(format!(
-            "{} holds games on {what}: patterns are fitted to 8x8 games under the standard rules",
+            "{} holds games on {what}: {purpose} 8x8 games under the standard rules",
             dir.display()
         )));
     }
-    let mut reader = games_file::csv_reader(&run.games)?;
-    for row in reader.deserialize::<GameRow>() {
-        let row = row.map_err(|e| games_file::row_error(&run.games, &e))?;
-        game_samples(&row, dir, &mut out.samples)?;
-        out.games += 1;
-    }
-    Ok(())
+    Ok(run.games)
 }
 
-fn game_samples(row: &GameRow<'_>, dir: &Path, out: &mut Vec<Sample>) -> Result<()> {
+/// The game of `row` (from the games file `path`), as each position before a move
+/// with the colour to move there.
+pub fn positions_before_moves(
+    row: &GameRow<'_>,
+    path: &Path,
+) -> Result<Vec<(Board<Size8>, Color)>> {
     let played = Game::<Size8>::from_transcript(&row.moves).map_err(|e| {
         Error::input(format!(
             "game {} of {} does not replay: move {} {}: its games file is damaged",
             row.game_id,
-            dir.display(),
+            path.display(),
             e.ply,
             e.reason
         ))
     })?;
     let mut game = Game::<Size8>::new();
+    let mut out = Vec::with_capacity(played.moves().len());
     for &square in played.moves() {
-        let board = game.board();
-        let margin = match game.side() {
-            Color::Black => row.margin,
-            Color::White => -row.margin,
-        };
-        out.push(Sample::new(
-            board.player,
-            board.opponent,
-            margin as f32,
-            row.game_id,
-        ));
+        out.push((game.board(), game.side()));
         game.play_unchecked(square);
+    }
+    Ok(out)
+}
+
+fn read_games(dir: &Path, out: &mut Samples) -> Result<()> {
+    let games = standard_games(dir, "fit patterns to", "patterns are fitted to")?;
+    let mut reader = games_file::csv_reader(&games)?;
+    for row in reader.deserialize::<GameRow>() {
+        let row = row.map_err(|e| games_file::row_error(&games, &e))?;
+        for (board, side) in positions_before_moves(&row, &games)? {
+            let margin = match side {
+                Color::Black => row.margin,
+                Color::White => -row.margin,
+            };
+            out.samples.push(Sample::new(
+                board.player,
+                board.opponent,
+                margin as f32,
+                row.game_id,
+            ));
+        }
+        out.games += 1;
     }
     Ok(())
 }
