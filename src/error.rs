@@ -147,6 +147,17 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// to be a likely typo.
 #[must_use]
 pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let known: Vec<&'a str> = known.into_iter().collect();
+    // A name's first word ("games" for `games_per_pair`) is a likelier slip than
+    // any name a letter or two away ("name").
+    let first_word = |k: &&&str| {
+        unknown.len() >= 3
+            && k.strip_prefix(unknown)
+                .is_some_and(|rest| rest.starts_with('_'))
+    };
+    if let Some(&k) = known.iter().find(first_word) {
+        return Some(k);
+    }
     known
         .into_iter()
         .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
@@ -320,6 +331,10 @@ mod tests {
             "unknown strategy 'greddy' (did you mean 'greedy'? known: greedy, random, corner-first)"
         );
         assert_eq!(closest("zzzzzzzz", known), None);
+        assert_eq!(
+            closest("games", ["name", "games_per_pair", "seed"]),
+            Some("games_per_pair")
+        );
         assert_eq!(
             suggest("invalid value: integer `-1`, expected u64"),
             "-1 is not accepted here: use a whole number of at least 0"

@@ -113,7 +113,42 @@ pub struct ExperimentFile<S> {
     #[serde(default, skip_serializing_if = "Compression::is_none")]
     pub compress: Compression,
     /// The players.
+    #[serde(
+        deserialize_with = "player_list",
+        bound(deserialize = "S: Deserialize<'de>")
+    )]
     pub players: Vec<PlayerFile<S>>,
+}
+
+/// Reads `[[players]]`; a `[players]` table (a natural first guess) is refused in
+/// words that show the form, rather than serde's "expected a sequence".
+fn player_list<'de, D, S>(deserializer: D) -> std::result::Result<Vec<PlayerFile<S>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    S: Deserialize<'de>,
+{
+    struct Players<S>(std::marker::PhantomData<S>);
+    impl<'de, S: Deserialize<'de>> serde::de::Visitor<'de> for Players<S> {
+        type Value = Vec<PlayerFile<S>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of [[players]] tables")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            seq: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            Deserialize::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            _: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            Err(serde::de::Error::custom(
+                "`players` is a list: write each player as its own [[players]] table with `name` and `strategy`",
+            ))
+        }
+    }
+    deserializer.deserialize_seq(Players(std::marker::PhantomData))
 }
 
 fn default_games() -> u64 {

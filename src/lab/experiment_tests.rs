@@ -104,6 +104,11 @@ fn errors_name_line_column_and_fix() {
     assert!(e.contains("exactly 2 players"), "{e}");
     let e = err("name = \"t\"\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n");
     assert!(e.contains("at least 2"), "{e}");
+    let e = err("name = \"t\"\n[players]\na = \"greedy\"\nb = \"random\"\n");
+    assert!(
+        e.starts_with("x.toml:") && e.contains("write each player as its own [[players]] table"),
+        "{e}"
+    );
     assert!(err("name = \"t\n").starts_with("x.toml:1:"));
     let e = err(&GOOD.replace("name = \"t\"", "name = \"t\"\nthreads = 0"));
     assert!(e.contains("threads = 0: use at least 1"), "{e}");

@@ -70,7 +70,7 @@ features! {
     /// +1 when the number of empties is odd (the side to move would get the last move), else -1.
     Parity = "parity", 2.0, "weight: +1 if the empties are odd, else -1";
     /// The square-weight sum (the `weighted` evaluation with the chosen table).
-    Squares = "squares", 0.0, "weight: square-table sum (table from `preset`/`table`)";
+    Squares = "squares", 0.0, "weight: square-table sum (table from `preset`, `classes` or `table`)";
 }
 
 impl Feature {

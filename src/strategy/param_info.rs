@@ -73,3 +73,29 @@ macro_rules! params {
 }
 
 pub(crate) use params;
+
+/// The parameters of several lists as one array, for a kind whose parameter struct
+/// flattens others; `N` must be their total length (checked when compiled, since
+/// it is called in constants).
+#[must_use]
+pub const fn concat<const N: usize>(lists: &[&[ParamInfo]]) -> [ParamInfo; N] {
+    let blank = ParamInfo {
+        name: "",
+        help: "",
+        default_text: None,
+    };
+    let mut out = [blank; N];
+    let mut at = 0;
+    let mut list = 0;
+    while list < lists.len() {
+        let mut i = 0;
+        while i < lists[list].len() {
+            out[at] = lists[list][i];
+            at += 1;
+            i += 1;
+        }
+        list += 1;
+    }
+    assert!(at == N, "concat: N is not the lists' total length");
+    out
+}

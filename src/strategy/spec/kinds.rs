@@ -2,9 +2,11 @@
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
 use super::{
-    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, StrategySpec,
+    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, SquaresSpec,
+    StrategySpec, WeightedSpec,
 };
 use crate::strategy::engine::EngineParams;
+use crate::strategy::param_info::concat;
 pub use crate::strategy::param_info::ParamInfo;
 use crate::strategy::weighted::PRESETS;
 use crate::strategy::{Feature, FEATURE_COUNT};
@@ -30,60 +32,16 @@ const fn p(name: &'static str, help: &'static str) -> ParamInfo {
     }
 }
 
-const fn described(name: &'static str, default: &'static str, help: &'static str) -> ParamInfo {
-    ParamInfo {
-        name,
-        help,
-        default_text: Some(default),
-    }
-}
-
-const NO_TABLE: &str = "-";
-const DEFAULT_PRESET: &str = "classic (8x8), classes elsewhere";
-
-const WEIGHTED_PARAMS: &[ParamInfo] = &[
-    described(
-        "preset",
-        DEFAULT_PRESET,
-        "built-in table: classic, paip or explorer",
-    ),
-    described(
-        "classes",
-        NO_TABLE,
-        "square-class weights for any size: { corner, c_square, x_square, edge, centre, inner }",
-    ),
-    described(
-        "table",
-        NO_TABLE,
-        "a full table: n*n weights, or n rows of n, row 1 first",
-    ),
-    described(
-        "own_only",
-        "true for explorer, else false",
-        "sum over own discs only",
-    ),
-];
-
 /// `eval`'s parameters: a weight per feature, named and described by the
-/// feature list itself, then its square table.
-const EVAL_PARAMS: [ParamInfo; FEATURE_COUNT + 2] = {
-    let mut params = [p("", ""); FEATURE_COUNT + 2];
+/// feature list itself, then its square table's.
+const EVAL_PARAMS: [ParamInfo; FEATURE_COUNT + SquaresSpec::PARAMS.len()] = {
+    let mut features = [p("", ""); FEATURE_COUNT];
     let mut i = 0;
     while i < FEATURE_COUNT {
-        params[i] = p(Feature::ALL[i].name(), Feature::ALL[i].help());
+        features[i] = p(Feature::ALL[i].name(), Feature::ALL[i].help());
         i += 1;
     }
-    params[FEATURE_COUNT] = described(
-        "preset",
-        DEFAULT_PRESET,
-        "square table for `squares`: classic, paip or explorer",
-    );
-    params[FEATURE_COUNT + 1] = described(
-        "table",
-        NO_TABLE,
-        "square table for `squares`: n*n weights or n rows of n",
-    );
-    params
+    concat(&[&features, SquaresSpec::PARAMS])
 };
 
 /// Every strategy kind with its parameters.
@@ -108,7 +66,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "weighted",
         help: "maximise own square weights minus the opponent's after the move",
-        params: WEIGHTED_PARAMS,
+        params: &WeightedSpec::PARAMS,
     },
     KindInfo {
         name: "mobility",

@@ -248,9 +248,9 @@ impl StrategySpec {
             }
             "eval" => {
                 let mut squares_table = Table::new();
-                for key in ["preset", "table"] {
-                    if let Some(v) = rest.remove(key) {
-                        squares_table.insert(key.to_string(), v);
+                for param in SquaresSpec::PARAMS {
+                    if let Some(v) = rest.remove(param.name) {
+                        squares_table.insert(param.name.to_string(), v);
                     }
                 }
                 for (_, value) in rest.iter_mut() {

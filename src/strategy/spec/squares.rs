@@ -1,6 +1,7 @@
 //! Square tables as users give them (a preset, square classes or every weight),
 //! checked against the board size only when a strategy is built for one.
 
+use crate::strategy::param_info::{concat, params, ParamInfo};
 use crate::strategy::weighted::{preset_table, SquareClasses};
 use crate::strategy::{SpecError, WeightedEval};
 use serde::{Deserialize, Serialize};
@@ -15,19 +16,22 @@ pub enum TableSpec {
     Rows(Vec<Vec<i32>>),
 }
 
-/// Where a square table comes from.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SquaresSpec {
-    /// A built-in table.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preset: Option<String>,
-    /// Square-class weights.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub classes: Option<SquareClasses>,
-    /// A full table.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<TableSpec>,
+params! {
+    /// Where a square table comes from: at most one of the three.
+    pub struct SquaresSpec {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        preset: Option<String> = None
+            => "built-in table: classic, paip or explorer"
+            (default "classic (8x8), classes elsewhere"),
+        #[serde(skip_serializing_if = "Option::is_none")]
+        classes: Option<SquareClasses> = None
+            => "square-class weights for any size: { corner, c_square, x_square, edge, centre, inner }"
+            (default "-"),
+        #[serde(skip_serializing_if = "Option::is_none")]
+        table: Option<TableSpec> = None
+            => "a full table: n*n weights, or n rows of n, row 1 first"
+            (default "-"),
+    }
 }
 
 impl SquaresSpec {
@@ -72,6 +76,16 @@ impl SquaresSpec {
     }
 }
 
+params! {
+    /// `weighted`'s own parameter, beside its table.
+    pub struct WeightedOptions {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        own_only: Option<bool> = None
+            => "sum over own discs only"
+            (default "true for explorer, else false"),
+    }
+}
+
 /// Parameters of `weighted`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -79,16 +93,21 @@ pub struct WeightedSpec {
     /// The table.
     #[serde(flatten)]
     pub squares: SquaresSpec,
-    /// Sum over own discs only (default: true for `explorer`, false otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_only: Option<bool>,
+    /// How it is summed.
+    #[serde(flatten)]
+    pub options: WeightedOptions,
 }
 
 impl WeightedSpec {
+    /// Its parameters: the table's, then its own.
+    pub const PARAMS: [ParamInfo; SquaresSpec::PARAMS.len() + WeightedOptions::PARAMS.len()] =
+        concat(&[SquaresSpec::PARAMS, WeightedOptions::PARAMS]);
+
     /// The evaluation for a board of `size`.
     pub(super) fn build(&self, size: u32) -> Result<WeightedEval, SpecError> {
         let table = self.squares.table(size)?;
         let own_only = self
+            .options
             .own_only
             .unwrap_or(self.squares.preset.as_deref() == Some("explorer"));
         Ok(WeightedEval::new(table, own_only))
@@ -135,7 +154,7 @@ mod tests {
                 preset: Some("explorer".into()),
                 ..SquaresSpec::default()
             },
-            own_only,
+            options: WeightedOptions { own_only },
         };
         assert!(explorer(None).build(8).unwrap().own_only);
         assert!(!explorer(Some(false)).build(8).unwrap().own_only);
