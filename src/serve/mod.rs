@@ -29,8 +29,9 @@ use crate::strategy::{
 use std::io::{self, BufRead};
 use std::time::Instant;
 
-/// The strategy served when none is given: the strongest built-in player.
-pub const DEFAULT_STRATEGY: &str = "alphabeta:depth=8,eval=pattern,endgame=18";
+/// The strategy served when none is given: the strongest built-in player
+/// (`play --level expert`).
+pub const DEFAULT_STRATEGY: &str = crate::strategy::spec::EXPERT;
 
 /// The engine's name in both protocols.
 pub const NAME: &str = "reversi-lab";
@@ -55,7 +56,8 @@ pub fn check(spec: &StrategySpec) -> Result<(), SpecError> {
 pub fn with_depth(spec: &StrategySpec, depth: u32) -> Option<StrategySpec> {
     match spec {
         StrategySpec::Alphabeta(ab) => {
-            let most = if ab.nodes.is_some() {
+            // A budget bounds the search, so a deep limit cannot hang the engine.
+            let most = if ab.nodes.is_some() || ab.time.is_some() {
                 60
             } else {
                 MAX_UNBUDGETED_DEPTH

@@ -143,8 +143,14 @@ fn depth_goes_to_searches_within_bounds() {
     let StrategySpec::Alphabeta(ab) = with_depth(&spec, 5).unwrap() else {
         panic!()
     };
-    assert_eq!((ab.depth, ab.endgame), (5, 18));
+    assert_eq!((ab.depth, ab.endgame), (5, 22));
+    // The default has a time budget, so any depth up to 60 is safe.
     let StrategySpec::Alphabeta(ab) = with_depth(&spec, 30).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ab.depth, 30);
+    let fixed = StrategySpec::parse("alphabeta:depth=8,eval=pattern").unwrap();
+    let StrategySpec::Alphabeta(ab) = with_depth(&fixed, 30).unwrap() else {
         panic!()
     };
     assert_eq!(ab.depth, MAX_UNBUDGETED_DEPTH);

@@ -40,7 +40,7 @@ impl Level {
             Level::Easy => "greedy",
             Level::Medium => "alphabeta:depth=4",
             Level::Hard => "alphabeta:depth=10,endgame=18",
-            Level::Expert => "alphabeta:eval=pattern,time=200ms,endgame=22,table_bits=20",
+            Level::Expert => crate::strategy::spec::EXPERT,
         }
     }
 }

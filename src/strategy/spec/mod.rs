@@ -77,6 +77,10 @@ pub const MAX_EVAL_WEIGHT: f64 = 1e3;
 /// The deepest `alphabeta` search accepted without a `nodes` budget.
 pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 
+/// The strongest player in about 0.2 s a move on one thread: `play --level expert`
+/// and what `gtp` and `nboard` serve by default.
+pub const EXPERT: &str = "alphabeta:eval=pattern,time=200ms,endgame=22,table_bits=20";
+
 /// The `depth`s `alphabeta` accepts (past `MAX_UNBUDGETED_DEPTH` only with a `nodes` budget).
 const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// The `table_bits` accepted, for the search and the solver alike.
