@@ -150,13 +150,13 @@ pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> O
     let known: Vec<&'a str> = known.into_iter().collect();
     // A name's first word ("games" for `games_per_pair`) is a likelier slip than
     // any name a letter or two away ("name").
-    let first_word = |k: &&&str| {
+    let first_word = known.iter().copied().find(|k| {
         unknown.len() >= 3
             && k.strip_prefix(unknown)
                 .is_some_and(|rest| rest.starts_with('_'))
-    };
-    if let Some(&k) = known.iter().find(first_word) {
-        return Some(k);
+    });
+    if first_word.is_some() {
+        return first_word;
     }
     known
         .into_iter()
