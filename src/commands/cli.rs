@@ -110,6 +110,12 @@ pub enum Command {
     /// Every position of every game, labelled with the game's final margin, fitted per
     /// stage of 4 empties; prints the error on held-out games.
     FitPatterns(FitPatternsArgs),
+    /// Fit Multi-ProbCut's cut lines (alphabeta's `probcut`) to positions of games.
+    ///
+    /// Each sampled position is searched at every depth up to --depth with the pattern
+    /// evaluation; per stage of 4 empties and depth, the deep value is regressed on a
+    /// search about half as deep. Writes the lines as CSV and prints them.
+    FitProbcut(FitProbCutArgs),
     /// Label positions for fitting: every position of a results folder's games, once,
     /// valued by a deep search of the pattern evaluation or, near the end, an exact solve.
     ///
@@ -191,6 +197,7 @@ impl Cli {
             Command::Solve(args) => solve(&args, out)?,
             Command::Openings(args) => openings(&args, out)?,
             Command::FitPatterns(args) => fit_patterns(&args, out)?,
+            Command::FitProbcut(args) => fit_probcut(&args, out)?,
             Command::Label(args) => label(&args, stop(), out)?,
             Command::Play(args) => play(&args, &mut stdin(), out)?,
             Command::Watch(args) => watch(&args, out)?,

@@ -42,7 +42,7 @@ pub struct LabelArgs {
     pub quiet: bool,
 }
 
-fn parse_range(text: &str) -> std::result::Result<(u32, u32), String> {
+pub(super) fn parse_range(text: &str) -> std::result::Result<(u32, u32), String> {
     let bad = || format!("'{text}' is not a range: give LOW-HIGH, such as 14-26");
     let (low, high) = text.split_once('-').ok_or_else(bad)?;
     Ok((

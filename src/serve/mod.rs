@@ -286,6 +286,7 @@ impl<G: Geometry> Engine<G> {
                     endgame: ab.endgame,
                     nodes: ab.nodes,
                     time: ab.time,
+                    probcut: ab.probcut_confidence(),
                     table: ab.table,
                     ordering: ab.ordering,
                     table_bits: ab.table_bits,

@@ -75,6 +75,18 @@ pub enum SpecError {
     /// `alphabeta` with `nodes = 0`, which could never search a node.
     #[error("strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out")]
     NoNodes,
+    /// `probcut` outside its range.
+    #[error("strategy 'alphabeta': probcut = {value} is out of range: use 0 (off) up to 4 standard deviations, such as 1.5")]
+    ProbCutRange {
+        /// The value given.
+        value: f64,
+    },
+    /// `probcut` over an evaluation its lines were not fitted to.
+    #[error("strategy 'alphabeta': probcut's cut lines are fitted to the pattern evaluation, not '{eval}': use eval=pattern, or leave probcut out")]
+    ProbCutEval {
+        /// The evaluation's kind.
+        eval: &'static str,
+    },
     /// A strategy where an evaluation is needed.
     #[error(
         "'{kind}' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy"

@@ -19,6 +19,7 @@ mod stability;
 mod table;
 mod weighted;
 
+pub use alphabeta::probcut;
 pub use alphabeta::{proven_margin, terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
 pub use corner::{CornerEdge, CornerFirst};
 pub use error::SpecError;

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod label;
 pub mod openings;
 pub mod patterns;
+pub mod probcut;
 pub mod section;
 pub mod sprt_plan;
 pub mod sweep;

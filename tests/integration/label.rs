@@ -109,6 +109,7 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         endgame: 0,
         nodes: None,
         time: None,
+        probcut: None,
         table: false,
         ordering: false,
         table_bits: 14,

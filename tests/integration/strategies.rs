@@ -312,6 +312,7 @@ fn alphabeta<G: Geometry>(
         endgame: 0,
         nodes: None,
         time: None,
+        probcut: None,
         table,
         ordering,
         table_bits: 12,

@@ -20,14 +20,15 @@ use std::io::{self, BufRead, Write};
 /// The opponent's strength when `--vs` is not given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Level {
-    /// One move ahead.
+    /// The pattern evaluation one move ahead.
     Easy,
-    /// A short search.
+    /// The pattern evaluation searched 4 plies, the last 12 empties solved.
     Medium,
-    /// A deep search that plays the endgame perfectly.
+    /// The pattern evaluation searched selectively for 100,000 nodes a move, the last
+    /// 18 empties solved.
     Hard,
-    /// The pattern evaluation searched for 0.2 s a move, solving from 22 empties when the
-    /// time allows.
+    /// The pattern evaluation searched selectively for 0.2 s a move, solving from as
+    /// many empties as the time allows (at most 22).
     Expert,
 }
 
@@ -37,10 +38,32 @@ impl Level {
     #[must_use]
     pub const fn spec(self) -> &'static str {
         match self {
+            Level::Easy => "alphabeta:eval=pattern,depth=1",
+            Level::Medium => "alphabeta:eval=pattern,depth=4,endgame=12",
+            Level::Hard => "alphabeta:eval=pattern,depth=60,nodes=100000,probcut=1.5,endgame=18",
+            Level::Expert => crate::strategy::spec::EXPERT,
+        }
+    }
+
+    /// The spec on boards other than 8x8, which the pattern evaluation does not
+    /// cover: the classic square table at the same kind of budgets.
+    #[must_use]
+    pub const fn spec_off_8x8(self) -> &'static str {
+        match self {
             Level::Easy => "greedy",
             Level::Medium => "alphabeta:depth=4",
             Level::Hard => "alphabeta:depth=10,endgame=18",
-            Level::Expert => crate::strategy::spec::EXPERT,
+            Level::Expert => "alphabeta:time=200ms,endgame=22",
+        }
+    }
+
+    /// The spec on a board of `size`.
+    #[must_use]
+    pub const fn spec_for(self, size: u32) -> &'static str {
+        if size == 8 {
+            self.spec()
+        } else {
+            self.spec_off_8x8()
         }
     }
 }
@@ -67,11 +90,15 @@ pub struct PlayArgs {
     /// for two people at one keyboard [default: the --level's spec].
     #[arg(long, conflicts_with = "level")]
     pub vs: Option<String>,
-    /// The opponent's strength without --vs: easy = greedy, medium =
-    /// alphabeta:depth=4, hard = alphabeta:depth=10,endgame=18 (10 plies deep, the
-    /// last 18 empty squares solved exactly), expert =
-    /// alphabeta:eval=pattern,time=200ms,endgame=22,table_bits=20 (the pattern evaluation,
-    /// 0.2 s a move; its moves depend on the machine's speed).
+    /// The opponent's strength without --vs, each the pattern evaluation at a rising
+    /// budget: easy = alphabeta:eval=pattern,depth=1 (one move ahead), medium =
+    /// alphabeta:eval=pattern,depth=4,endgame=12 (4 plies, the last 12 empties
+    /// solved), hard = alphabeta:eval=pattern,depth=60,nodes=100000,probcut=1.5,endgame=18
+    /// (a selective search of 100,000 nodes a move, the last 18 empties solved), expert =
+    /// alphabeta:eval=pattern,time=200ms,endgame=22,probcut=1.5,table_bits=20 (0.2 s a
+    /// move, solving as the time allows; its moves depend on the machine's speed). On
+    /// other sizes than 8x8: easy = greedy, medium = alphabeta:depth=4, hard =
+    /// alphabeta:depth=10,endgame=18, expert = alphabeta:time=200ms,endgame=22.
     #[arg(long, value_enum, default_value_t = Level::Medium)]
     pub level: Level,
     /// Your colour (black moves first); random draws it from the game's seed.
@@ -484,7 +511,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let text = match args.vs.as_deref() {
         Some(name) if name.eq_ignore_ascii_case("human") => None,
         Some(spec) => Some(spec),
-        None => Some(args.level.spec()),
+        None => Some(args.level.spec_for(size)),
     };
     let spec = text
         .map(|text| {
@@ -575,14 +602,19 @@ mod tests {
         let help = Cli::command().render_long_help().to_string();
         let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
         for level in [Level::Easy, Level::Medium, Level::Hard, Level::Expert] {
-            let spec = StrategySpec::parse(level.spec()).unwrap();
-            spec.check_practical(60).unwrap();
-            let name = format!("{level:?}").to_ascii_lowercase();
-            assert!(
-                help.contains(&format!("{name} = {}", level.spec())),
-                "--help does not give {name} = {}: {help}",
-                level.spec()
-            );
+            for text in [level.spec(), level.spec_off_8x8()] {
+                let spec = StrategySpec::parse(text).unwrap();
+                spec.check_practical(60).unwrap();
+                let name = format!("{level:?}").to_ascii_lowercase();
+                assert!(
+                    help.contains(&format!("{name} = {text}")),
+                    "--help does not give {name} = {text}: {help}"
+                );
+            }
+            assert!(StrategySpec::parse(level.spec_off_8x8())
+                .unwrap()
+                .build::<crate::board::Size6>(crate::game::Rules::default())
+                .is_ok());
         }
         StrategySpec::parse(EVAL_FALLBACK)
             .unwrap()

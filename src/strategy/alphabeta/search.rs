@@ -2,7 +2,8 @@
 //! search, a transposition table with enhanced cut-offs, and move ordering by table
 //! move, killers, fastest-first mobility and history.
 
-use super::{terminal_value, AlphaBeta};
+use super::probcut::{self, Table};
+use super::{terminal_value, AlphaBeta, EVAL_LIMIT};
 use crate::board::{neighbours, Bits, Board, Geometry, Indices, Square};
 use crate::strategy::table::Bound;
 use crate::strategy::{Evaluator, Memory};
@@ -87,6 +88,9 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
     deadline: Option<Instant>,
     /// Whether the budget ran out: every value since is meaningless.
     pub aborted: bool,
+    /// Multi-ProbCut's lines and confidence, while cuts may be tried (not inside
+    /// the shallow search of a cut).
+    probcut: Option<(&'static Table, f32)>,
     /// History heuristic: how often (weighted by depth squared) each square caused
     /// a cut-off during this move's search.
     history: [u32; 128],
@@ -120,6 +124,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             nodes_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            probcut: player.probcut.map(|t| (Table::shipped(), t)),
             history: [0; 128],
             killers: [[None; KILLERS]; KILLER_DEPTHS],
             near_corners,
@@ -248,6 +253,11 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
                 table_move = entry.best;
             }
         }
+        if depth >= probcut::MIN_DEPTH && self.probcut.is_some() {
+            if let Some(value) = self.probcut(board, moves, depth, alpha, beta) {
+                return value;
+            }
+        }
         if !(self.player.ordering && depth >= MOBILITY_MIN_DEPTH) {
             return self.value_in_groups(board, moves, table_move, depth, alpha, beta);
         }
@@ -338,6 +348,43 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         }
         self.store(board, depth, alpha_in, beta, best, best_move);
         best
+    }
+
+    /// Multi-ProbCut: a bound the shallow search predicts with the player's
+    /// confidence, when its value lies far enough outside (`alpha`, `beta`). The
+    /// shallow search itself cuts nothing, and windows at a proven result (a won or
+    /// lost game) are never cut: a selective search still proves its endgames.
+    fn probcut(
+        &mut self,
+        board: Board<G>,
+        moves: G::Bits,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let (table, t) = self.probcut?;
+        let cut = table.cut(board.empty_count(), depth)?;
+        let (low, high) = cut.bounds(t, alpha, beta);
+        let in_range = |v: i32| -EVAL_LIMIT < v && v < EVAL_LIMIT;
+        self.probcut = None;
+        let mut found = None;
+        if in_range(beta) && in_range(high) {
+            let value = self.value_with(board, Some(moves), None, cut.shallow, high - 1, high);
+            if value >= high {
+                found = Some(beta);
+            }
+        }
+        if found.is_none() && !self.aborted && in_range(alpha) && in_range(low) {
+            let value = self.value_with(board, Some(moves), None, cut.shallow, low, low + 1);
+            if value <= low {
+                found = Some(alpha);
+            }
+        }
+        self.probcut = Some((table, t));
+        if self.aborted {
+            return Some(0);
+        }
+        found
     }
 
     /// The plain loop, with no list to build: square order without ordering; with

@@ -1,8 +1,9 @@
 //! The 8x8 pattern evaluation: a fitted value for every configuration of a few
 //! lines, edges and corner regions, summed over the board, per stage of the game.
 //! It estimates the final disc margin for the side to move; the solver orders its
-//! deep nodes by it, and the `pattern` strategy kind plays by it. The weights are fitted from games by `reversi-lab
-//! fit-patterns` and shipped in `weights-8x8.bin.zst`.
+//! deep nodes by it, and the `pattern` strategy kind plays by it. The weights are
+//! fitted by `reversi-lab fit-patterns`: the shipped ones (`weights-8x8.bin.zst`) to
+//! labelled self-play positions, the solver's (`ordering-8x8.bin.zst`) to final margins.
 
 mod index;
 
@@ -23,9 +24,16 @@ pub const STAGES: usize = 16;
 /// The first bytes of a weights file, with its format's version.
 const MAGIC: &[u8] = b"reversi-lab patterns 1\n";
 
-/// The shipped weights, compressed, built into the binary (their recipe is in the
-/// header of `experiments/patterns-8x8.toml`).
+/// The shipped weights, compressed, built into the binary: the second self-play round
+/// of docs/training.md (`experiments/weights/selfplay-8x8-2.bin.zst`), what `pattern`
+/// plays with.
 static SHIPPED: &[u8] = include_bytes!("weights-8x8.bin.zst");
+/// The weights the solver orders its deep nodes by: the first fit, to the final
+/// margins of 96,000 games (recipe in the header of `experiments/patterns-8x8.toml`).
+/// They predict worse but order better: the solver's ordering was tuned with them,
+/// and with the first self-play weights it visited 100.3 M nodes on FFO #40-#42
+/// where these take 77.8 M (docs/training.md).
+static ORDERING: &[u8] = include_bytes!("ordering-8x8.bin.zst");
 
 /// A weights file that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +90,14 @@ impl Weights {
         static WEIGHTS: OnceLock<Weights> = OnceLock::new();
         WEIGHTS.get_or_init(|| {
             Weights::decode(SHIPPED).unwrap_or_else(|e| panic!("shipped pattern weights: {e}"))
+        })
+    }
+
+    /// The solver's ordering weights (see `ORDERING`), decoded once.
+    pub fn ordering() -> &'static Weights {
+        static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            Weights::decode(ORDERING).unwrap_or_else(|e| panic!("ordering pattern weights: {e}"))
         })
     }
 
@@ -216,12 +232,13 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_decode_and_like_a_disc_majority_at_the_end() {
-        let w = Weights::shipped();
-        // Black owns all but the last square, which is empty: a near-certain win.
-        let player = !(1u64 << 63) & !(1 << 62);
-        let opponent = 1 << 62;
-        assert!(w.evaluate(player, opponent) > 0);
-        assert!(w.evaluate(opponent, player) < 0);
+        for w in [Weights::shipped(), Weights::ordering()] {
+            // Black owns all but the last square, which is empty: a near-certain win.
+            let player = !(1u64 << 63) & !(1 << 62);
+            let opponent = 1 << 62;
+            assert!(w.evaluate(player, opponent) > 0);
+            assert!(w.evaluate(opponent, player) < 0);
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             synced: 0,
             next_sync: SYNC_EVERY.min(shared.limit),
             quadrants: crate::board::quadrants::<G>(),
-            eval: (G::CELLS == 64 && shared.rules == Rules::default()).then(Weights::shipped),
+            eval: (G::CELLS == 64 && shared.rules == Rules::default()).then(Weights::ordering),
         }
     }
 

@@ -53,6 +53,7 @@ impl<G: Geometry> WithEvaluator<G> for SearchOver<'_> {
             endgame: spec.endgame,
             nodes: spec.nodes,
             time: spec.time,
+            probcut: spec.probcut_confidence(),
             table: spec.table,
             ordering: spec.ordering,
             table_bits: spec.table_bits,

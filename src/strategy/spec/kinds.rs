@@ -284,6 +284,8 @@ mod tests {
             "table" => Value::Array(vec![Value::Integer(0)]),
             "own_only" => Value::Boolean(true),
             "nodes" => Value::Integer(1000),
+            // Any evaluation takes 0 (off); a confidence needs eval=pattern.
+            "probcut" => Value::Float(0.0),
             "time" => Value::String("100ms".into()),
             "dir" | "name" | "weights" => Value::String("x".into()),
             "env" => Value::Table(Table::new()),

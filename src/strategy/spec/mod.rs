@@ -79,7 +79,7 @@ pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 
 /// The strongest player in about 0.2 s a move on one thread: `play --level expert`
 /// and what `gtp` and `nboard` serve by default.
-pub const EXPERT: &str = "alphabeta:eval=pattern,time=200ms,endgame=22,table_bits=20";
+pub const EXPERT: &str = "alphabeta:eval=pattern,time=200ms,endgame=22,probcut=1.5,table_bits=20";
 
 /// The `depth`s `alphabeta` accepts (past `MAX_UNBUDGETED_DEPTH` only with a `nodes` budget).
 const DEPTHS: RangeInclusive<u32> = 1..=60;
@@ -303,6 +303,16 @@ impl StrategySpec {
                     return Err(SpecError::NoNodes);
                 }
                 in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
+                if !(0.0..=AlphaBetaSpec::MAX_PROBCUT).contains(&spec.probcut) {
+                    return Err(SpecError::ProbCutRange {
+                        value: spec.probcut,
+                    });
+                }
+                if spec.probcut > 0.0 && !matches!(*spec.eval, StrategySpec::Pattern(_)) {
+                    return Err(SpecError::ProbCutEval {
+                        eval: spec.eval.kind(),
+                    });
+                }
                 StrategySpec::Alphabeta(spec)
             }
             "solver" => {

@@ -59,11 +59,26 @@ params! {
         )]
         time: Option<Duration> = None
             => "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60" (default "none"),
+        // Left out when off, so that a spec written before it existed reads the same.
+        #[serde(skip_serializing_if = "is_zero")]
+        probcut: f64 = 0.0
+            => "Multi-ProbCut: cut where a shallow search is this many standard deviations outside the window (eval=pattern only; 1.5 is usual)" (default "0: off"),
         table: bool = true
-            => "use a transposition table (and iterative deepening from depth 7, or with nodes or time)",
+            => "use a transposition table (and iterative deepening from depth 6, or with nodes or time)",
         ordering: bool = true
             => "order moves: table move, killers, then fewest opponent replies (corners first)",
         table_bits: u32 = 14 => "log2 of the transposition table's entries (10 to 26)",
+    }
+}
+
+impl AlphaBetaSpec {
+    /// The most standard deviations `probcut` accepts: past it hardly anything is cut.
+    pub const MAX_PROBCUT: f64 = 4.0;
+
+    /// Multi-ProbCut's confidence, if it is on.
+    #[must_use]
+    pub fn probcut_confidence(&self) -> Option<f32> {
+        (self.probcut > 0.0).then_some(self.probcut as f32)
     }
 }
 
@@ -81,6 +96,12 @@ params! {
     pub struct SolverSpec {
         table_bits: u32 = 20 => "log2 of the transposition table's entries (10 to 26)",
     }
+}
+
+/// Whether a number parameter is at its default of 0 (off).
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 /// A time budget as a spec writes it (`100ms`).

@@ -110,6 +110,7 @@ impl Labeller {
                 endgame: 0,
                 nodes: None,
                 time: None,
+                probcut: None,
                 table: true,
                 ordering: true,
                 table_bits: TABLE_BITS,
