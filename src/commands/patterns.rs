@@ -1,6 +1,6 @@
 //! `reversi-lab fit-patterns`: fits the 8x8 pattern evaluation to recorded games or
 //! labelled positions and writes a weights file and each stage's held-out error (the
-//! solver orders by the one built in: `src/strategy/pattern/weights-8x8.bin.zst`, read
+//! solver orders by `src/strategy/pattern/ordering-8x8.bin.zst` and `eval=pattern` plays by `weights-8x8.bin.zst`, read
 //! when the crate is compiled).
 
 use super::Said;
@@ -21,7 +21,7 @@ pub struct FitPatternsArgs {
     /// with the final margin) and labelled-positions files from `label`, in any mix.
     #[arg(required = true, value_name = "DIR_OR_FILE")]
     pub dirs: Vec<PathBuf>,
-    /// The weights file to write (the shipped one is src/strategy/pattern/weights-8x8.bin.zst).
+    /// The weights file to write (the built-in ones are src/strategy/pattern/weights-8x8.bin.zst for play and ordering-8x8.bin.zst for the solver).
     #[arg(long)]
     pub out: PathBuf,
     /// Passes over the positions per stage.
