@@ -406,7 +406,7 @@ impl Experiment {
     /// Validates experiment text; `origin` names it in errors and `base` is the
     /// folder relative paths (the openings file) start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
-        Self::parse_in(text, origin, OpeningsFrom::Folder(base))
+        Self::parse_in(text, origin, OpeningsFrom::Folder(base), Some(base))
     }
 
     /// The experiment a results folder's `run.toml` recorded (`table`), with its
@@ -421,10 +421,16 @@ impl Experiment {
         } else {
             OpeningsFrom::Folder(Path::new("."))
         };
-        Self::parse_in(&text, &origin, from)
+        // Its strategies' paths were rebased when the experiment was first read.
+        Self::parse_in(&text, &origin, from, None)
     }
 
-    fn parse_in(text: &str, origin: &str, from: OpeningsFrom<'_>) -> Result<Self> {
+    fn parse_in(
+        text: &str,
+        origin: &str,
+        from: OpeningsFrom<'_>,
+        paths_from: Option<&Path>,
+    ) -> Result<Self> {
         let source = Source { origin, text };
         let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(origin, e);
@@ -440,8 +446,11 @@ impl Experiment {
         for raw in own.players {
             let span = raw.strategy.span().start;
             let at = |message: String| source.error(Some(span), &message);
-            let spec = StrategySpec::from_value(raw.strategy.get_ref())
-                .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
+            let spec = match paths_from {
+                Some(base) => StrategySpec::from_value_in(raw.strategy.get_ref(), base),
+                None => StrategySpec::from_value(raw.strategy.get_ref()),
+            }
+            .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
             let time = TimeSpec::parse(
                 raw.move_time.as_deref(),
                 raw.clock.as_deref(),

@@ -283,6 +283,29 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         ],
     );
     assert!(said.contains("game pair)"), "{said}");
+    // In an experiment file the weights path starts from the file's folder, whatever
+    // the working folder, and the run records the path it read.
+    fs::create_dir(d.join("exp")).unwrap();
+    fs::copy(d.join("w.bin"), d.join("exp/fitted.bin")).unwrap();
+    let experiment = "name = \"relative\"\nsize = 8\ngames_per_pair = 2\n\
+        [[players]]\nname = \"fitted\"\nstrategy = \"alphabeta:depth=1,eval=(pattern:weights=fitted.bin)\"\n\
+        [[players]]\nname = \"table\"\nstrategy = { kind = \"alphabeta\", depth = 1, eval = { kind = \"pattern\", weights = \"fitted.bin\" } }\n";
+    fs::write(d.join("exp/e.toml"), experiment).unwrap();
+    ok(d, &["run", "exp/e.toml", "--out", "rel", "--quiet"]);
+    let recorded = fs::read_to_string(d.join("rel/run.toml")).unwrap();
+    assert_eq!(recorded.matches("exp/fitted.bin").count(), 2, "{recorded}");
+    ok(
+        d,
+        &["run", "exp/e.toml", "--out", "rel", "--resume", "--quiet"],
+    );
+    ok(
+        &d.join("exp"),
+        &["run", "e.toml", "--out", "rel2", "--quiet"],
+    );
+    fs::remove_file(d.join("exp/fitted.bin")).unwrap();
+    let (code, _, err) = run_in(d, &["run", "exp/e.toml", "--out", "rel3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exp/fitted.bin"), "{err}");
     ok(
         d,
         &[

@@ -84,7 +84,7 @@ params! {
         protocol: Protocol = Protocol::Gtp => "gtp or nboard (NBoard: 8x8 only)" (default "gtp"),
         command: Option<EngineCommand> = None
             => "the program and its arguments: [\"gtp-rhino\", \"-l\", \"3\"], or one string" (default "(required)"),
-        dir: Option<PathBuf> = None => "its working folder" (default "-"),
+        dir: Option<PathBuf> = None => "its working folder (in a config file, from its folder)" (default "-"),
         env: BTreeMap<String, String> = BTreeMap::new()
             => "variables added to its environment: { NAME = \"value\" }" (default "-"),
         init: Vec<String> = Vec::new()

@@ -20,6 +20,7 @@ pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
 use super::{EvalWeights, SpecError};
 use serde::Serialize;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 /// Parameters of `eval`.
@@ -198,6 +199,30 @@ impl StrategySpec {
             other => Err(SpecError::NotAStrategy {
                 found: other.type_str(),
             }),
+        }
+    }
+
+    /// Reads a strategy a config file wrote: its relative file paths (a pattern's
+    /// `weights`, an engine's `dir`) start from `base`, the file's folder, as its
+    /// openings file does, so that the file means the same from any working folder.
+    pub fn from_value_in(value: &Value, base: &Path) -> Result<Self, SpecError> {
+        let mut spec = Self::from_value(value)?;
+        spec.rebase(base);
+        Ok(spec)
+    }
+
+    fn rebase(&mut self, base: &Path) {
+        let join = |path: &mut PathBuf| {
+            if path.is_relative() {
+                *path = base.join(&*path);
+            }
+        };
+        match self {
+            Self::Pattern(p) => p.weights.as_mut().into_iter().for_each(join),
+            Self::Alphabeta(a) => a.eval.rebase(base),
+            Self::Parity(p) => p.base.rebase(base),
+            Self::Engine(e) => e.dir.as_mut().into_iter().for_each(join),
+            _ => {}
         }
     }
 

@@ -87,7 +87,7 @@ params! {
     pub struct PatternSpec {
         #[serde(skip_serializing_if = "Option::is_none")]
         weights: Option<std::path::PathBuf> = None
-            => "a weights file fit-patterns wrote (a path from the working folder)" (default "the shipped weights"),
+            => "a weights file fit-patterns wrote (from the working folder; in a config file, from its folder)" (default "the shipped weights"),
     }
 }
 

@@ -210,3 +210,50 @@ fn every_kind_parses_with_defaults_and_round_trips() {
     }
     assert!(describe_kinds().contains("minimum-disc"));
 }
+
+#[test]
+fn a_config_files_relative_paths_start_from_its_folder() {
+    let base = std::path::Path::new("experiments");
+    let value = |text: &str| -> Value { toml::from_str::<Table>(text).unwrap()["s"].clone() };
+    let read = |text: &str| StrategySpec::from_value_in(&value(text), base).unwrap();
+    let weights = |spec: StrategySpec| match spec {
+        StrategySpec::Alphabeta(a) => match *a.eval {
+            StrategySpec::Pattern(p) => p.weights,
+            other => panic!("{other:?}"),
+        },
+        StrategySpec::Parity(p) => match *p.base {
+            StrategySpec::Alphabeta(a) => match *a.eval {
+                StrategySpec::Pattern(p) => p.weights,
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let joined = Some(PathBuf::from("experiments/w.bin"));
+    assert_eq!(
+        weights(read(r#"s = "alphabeta:eval=(pattern:weights=w.bin)""#)),
+        joined
+    );
+    assert_eq!(
+        weights(read(
+            r#"s = { kind = "alphabeta", eval = { kind = "pattern", weights = "w.bin" } }"#
+        )),
+        joined
+    );
+    assert_eq!(
+        weights(read(
+            r#"s = "parity:base=(alphabeta:eval=(pattern:weights=w.bin))""#
+        )),
+        joined
+    );
+    assert_eq!(
+        weights(read(r#"s = "alphabeta:eval=(pattern:weights=/abs/w.bin)""#)),
+        Some(PathBuf::from("/abs/w.bin"))
+    );
+    assert_eq!(weights(read(r#"s = "alphabeta:eval=pattern""#)), None);
+    match read(r#"s = { kind = "engine", command = "prog", dir = "engines" }"#) {
+        StrategySpec::Engine(e) => assert_eq!(e.dir, Some(PathBuf::from("experiments/engines"))),
+        other => panic!("{other:?}"),
+    }
+}

@@ -80,7 +80,7 @@ impl Ablation {
         let raw = file.own;
         let span = raw.player.span().start;
         let at = |message: String| source.error(Some(span), &message);
-        let spec = StrategySpec::from_value(raw.player.get_ref())
+        let spec = StrategySpec::from_value_in(raw.player.get_ref(), base)
             .map_err(|e| at(format!("player: {e}")))?;
         if ParamPath::to_feature(&spec, Feature::Discs).is_none() {
             return Err(at(format!(

@@ -140,16 +140,16 @@ fn no_such_parameter(kind: &str, key: &str, names: &[&str]) -> String {
 }
 
 /// A panel entry as a player: a one-line spec names itself; a table gives `name` and `strategy`.
-fn panel_player(entry: &Value) -> std::result::Result<(String, StrategySpec), String> {
+fn panel_player(entry: &Value, base: &Path) -> std::result::Result<(String, StrategySpec), String> {
     match entry {
-        Value::String(text) => StrategySpec::parse(text)
+        Value::String(text) => StrategySpec::from_value_in(entry, base)
             .map(|spec| (text.clone(), spec))
             .map_err(|e| format!("panel '{text}': {e}")),
         Value::Table(table) => {
             let name = table.get("name").and_then(Value::as_str);
             let strategy = table.get("strategy");
             match (name, strategy, table.len()) {
-                (Some(name), Some(strategy), 2) => StrategySpec::from_value(strategy)
+                (Some(name), Some(strategy), 2) => StrategySpec::from_value_in(strategy, base)
                     .map(|spec| (name.to_string(), spec))
                     .map_err(|e| format!("panel '{name}': {e}")),
                 _ => Err("a panel entry is a one-line spec (\"greedy\") or { name = \"...\", strategy = ... }".into()),
@@ -180,7 +180,7 @@ impl Sweep {
         let sweep = own.sweep.into_inner();
         let at = |span: usize, message: String| source.error(Some(span), &message);
         let base_at = sweep.base.span().start;
-        let spec = StrategySpec::from_value(sweep.base.get_ref())
+        let spec = StrategySpec::from_value_in(sweep.base.get_ref(), base)
             .map_err(|e| at(base_at, format!("base: {e}")))?;
         let parameter_at = sweep.parameter.span().start;
         let parameter = sweep.parameter.into_inner();
@@ -245,7 +245,8 @@ impl Sweep {
         }
         let mut panel = Vec::new();
         for entry in &sweep.panel {
-            let player = panel_player(entry.get_ref()).map_err(|m| at(entry.span().start, m))?;
+            let player =
+                panel_player(entry.get_ref(), base).map_err(|m| at(entry.span().start, m))?;
             panel.push(player);
         }
         match (sweep.plays, panel.is_empty()) {

@@ -255,7 +255,7 @@ impl Tune {
             )));
         }
         let span = raw.player.span();
-        let spec = StrategySpec::from_value(raw.player.get_ref())
+        let spec = StrategySpec::from_value_in(raw.player.get_ref(), base_dir)
             .map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
         if raw.params.is_empty() {
             return Err(fail(
@@ -307,7 +307,7 @@ impl Tune {
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
             list.into_iter()
                 .map(|o| {
-                    let spec = StrategySpec::from_value(&o.strategy)
+                    let spec = StrategySpec::from_value_in(&o.strategy, base_dir)
                         .map_err(|e| e.to_string())
                         .and_then(|s| buildable(&s).map(|()| s))
                         .map_err(|e| fail(format!("{what} '{}': {e}", o.name)))?;
