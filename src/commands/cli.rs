@@ -110,6 +110,9 @@ pub enum Command {
     /// Every position of every game, labelled with the game's final margin, fitted per
     /// stage of 4 empties; prints the error on held-out games.
     FitPatterns(FitPatternsArgs),
+    /// Measure pattern weights on labelled positions: per stage of 4 empties and kind
+    /// of label (exact solves, deep searches), the error of each weights' estimate.
+    PatternError(PatternErrorArgs),
     /// Fit Multi-ProbCut's cut lines (alphabeta's `probcut`) to positions of games.
     ///
     /// Each sampled position is searched at every depth up to --depth with the pattern
@@ -197,6 +200,7 @@ impl Cli {
             Command::Solve(args) => solve(&args, out)?,
             Command::Openings(args) => openings(&args, out)?,
             Command::FitPatterns(args) => fit_patterns(&args, out)?,
+            Command::PatternError(args) => pattern_error(&args, out)?,
             Command::FitProbcut(args) => fit_probcut(&args, out)?,
             Command::Label(args) => label(&args, stop(), out)?,
             Command::Play(args) => play(&args, &mut stdin(), out)?,

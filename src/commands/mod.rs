@@ -35,7 +35,7 @@ pub use lab::{ablate, report, run, tune, AblateArgs, OutputArgs, RunArgs, TuneAr
 pub use label::{label, LabelArgs};
 pub use matches::{play_match, MatchArgs};
 pub use openings::{openings, OpeningsArgs};
-pub use patterns::{fit_patterns, FitPatternsArgs};
+pub use patterns::{fit_patterns, pattern_error, FitPatternsArgs, PatternErrorArgs};
 pub use position::{perft, show, PerftArgs, PositionArgs, ShowArgs};
 pub use probcut::{fit_probcut, FitProbCutArgs};
 pub use rules::RulesArgs;

@@ -9,7 +9,9 @@ use crate::error::{Error, Result};
 use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically, write_output};
 use crate::progress::thousands;
 use crate::strategy::pattern::Weights;
-use crate::studies::patterns::{fit_with, read_weights, FitOptions, DEFAULT_RIDGE, HOLD_OUT_EVERY};
+use crate::studies::patterns::{
+    fit_with, read_weights, stage_errors, FitOptions, Named, DEFAULT_RIDGE, HOLD_OUT_EVERY,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -152,6 +154,108 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             o,
             "{:>2}-{:<2}   {:>9}  {:>8}  {:>6.2}  {:>6.2}  {:>6.2}  {:>10.2}",
             s.empties_from, s.empties_to, s.train, s.test, s.rmse, s.spread, s.mae, s.mae_before
+        )
+        .said()?;
+    }
+    Ok(Outcome::Finished)
+}
+
+/// Options of `reversi-lab pattern-error`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PatternErrorArgs {
+    /// Labelled-positions files from `label`: the fixed set to measure on.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Weights to measure: a file fit-patterns wrote, `shipped` (what eval=pattern
+    /// plays) or `ordering` (what the solver orders by); repeat it to compare (default:
+    /// both built-in sets).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Vec<PathBuf>,
+    /// Also write the rows as CSV here.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Replace --csv if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `reversi-lab pattern-error`: each weights' error per stage and kind of label.
+pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Outcome> {
+    if let Some(path) = &args.csv {
+        check_output_file(path, "--csv")?;
+        let inputs = args.files.iter().chain(&args.weights).map(PathBuf::as_path);
+        check_not_an_input(path, "--csv", inputs)?;
+        if path.exists() && !args.force {
+            return Err(Error::input(format!(
+                "{} exists: pass --force to replace it, or choose another --csv",
+                path.display()
+            )));
+        }
+    }
+    let asked: Vec<PathBuf> = if args.weights.is_empty() {
+        vec!["shipped".into(), "ordering".into()]
+    } else {
+        args.weights.clone()
+    };
+    let built_in = |path: &PathBuf| match path.to_str() {
+        Some("shipped") => Some(Weights::shipped()),
+        Some("ordering") => Some(Weights::ordering()),
+        _ => None,
+    };
+    let files: Vec<Option<Weights>> = (asked.iter())
+        .map(|path| match built_in(path) {
+            Some(_) => Ok(None),
+            None => read_weights(path).map(Some),
+        })
+        .collect::<Result<_>>()?;
+    let named: Vec<Named<'_>> = (asked.iter().zip(&files))
+        .map(|(path, file)| Named {
+            name: path.display().to_string(),
+            weights: file
+                .as_ref()
+                .or_else(|| built_in(path))
+                .expect("read or built in"),
+        })
+        .collect();
+    let rows = stage_errors(&args.files, &named)?;
+    if let Some(path) = &args.csv {
+        write_output(path, |file| {
+            let mut csv = csv::Writer::from_writer(file);
+            for row in &rows {
+                csv.serialize(row)
+                    .map_err(|e| Error::csv("write", path, e))?;
+            }
+            csv.flush().map_err(|e| Error::io(path, e))
+        })?;
+    }
+    let o = &mut *out;
+    writeln!(
+        o,
+        "error against the labels, in discs (mae, rmse, bias: estimate minus label)"
+    )
+    .said()?;
+    writeln!(
+        o,
+        "{:<40} empties  label      positions     mae    rmse    bias",
+        "weights"
+    )
+    .said()?;
+    for r in &rows {
+        let label = match r.label {
+            "search" => format!("depth {}", r.depth),
+            other => other.to_string(),
+        };
+        writeln!(
+            o,
+            "{:<40} {:>2}-{:<2}    {:<9} {:>9}  {:>6.2}  {:>6.2}  {:>+6.2}",
+            r.weights,
+            r.empties_from,
+            r.empties_to,
+            label,
+            thousands(r.positions as u64),
+            r.mae,
+            r.rmse,
+            r.bias
         )
         .said()?;
     }

@@ -144,6 +144,45 @@ fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
         "{exact} exact, {searched} searched"
     );
 
+    // pattern-error's rows are each stage's and label kind's error, recomputed here.
+    ok(
+        d,
+        &[
+            "pattern-error",
+            "one.bin",
+            "--weights",
+            "ordering",
+            "--csv",
+            "e.csv",
+        ],
+    );
+    let mut rows = csv::Reader::from_path(d.join("e.csv")).unwrap();
+    let mut measured = 0;
+    for row in rows.deserialize::<(String, u32, u32, String, u8, usize, f64, f64, f64)>() {
+        let (name, from, to, kind, _, positions, mae, rmse, _) = row.unwrap();
+        assert_eq!(name, "ordering");
+        let errors: Vec<f64> = (got.iter())
+            .filter(|r| (from..=to).contains(&r.empties()))
+            .filter(|r| (r.label == Label::Exact) == (kind == "exact"))
+            .map(|r| {
+                f64::from(Weights::ordering().evaluate(r.player, r.opponent) - i32::from(r.value))
+                    / 64.0
+            })
+            .collect();
+        assert_eq!(errors.len(), positions, "{from}-{to} {kind}");
+        let mean = errors.iter().map(|e| e.abs()).sum::<f64>() / positions as f64;
+        let root = (errors.iter().map(|e| e * e).sum::<f64>() / positions as f64).sqrt();
+        assert!(
+            (mean - mae).abs() < 1e-9 && (root - rmse).abs() < 1e-9,
+            "{from}-{to} {kind}"
+        );
+        measured += positions;
+    }
+    assert_eq!(measured, got.len());
+    let (code, _, err) = run_in(d, &["pattern-error", "one.bin", "--csv", "e.csv"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--force"), "{err}");
+
     // A kill mid-batch: the checkpoint counts fewer records than the file holds, and
     // the last one is torn. The rerun cuts back to the checkpoint and ends identical.
     let cut = 7u64;

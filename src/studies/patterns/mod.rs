@@ -3,7 +3,10 @@
 //! game's final margin, or `label`'s deep-search and exact values), with each stage's
 //! held-out error before and after.
 
+mod error;
 mod samples;
+
+pub use error::{stage_errors, Named, StageError};
 
 pub use samples::{positions_before_moves, standard_games, Sample, HOLD_OUT_EVERY};
 
