@@ -234,9 +234,10 @@ pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Out
         "error against the labels, in discs (mae, rmse, bias: estimate minus label)"
     )
     .said()?;
+    let width = named.iter().map(|n| n.name.len()).max().unwrap_or(0).max(7);
     writeln!(
         o,
-        "{:<40} empties  label      positions     mae    rmse    bias",
+        "{:<width$}  empties  label      positions     mae    rmse    bias",
         "weights"
     )
     .said()?;
@@ -247,7 +248,7 @@ pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Out
         };
         writeln!(
             o,
-            "{:<40} {:>2}-{:<2}    {:<9} {:>9}  {:>6.2}  {:>6.2}  {:>+6.2}",
+            "{:<width$}  {:>2}-{:<2}    {:<9} {:>9}  {:>6.2}  {:>6.2}  {:>+6.2}",
             r.weights,
             r.empties_from,
             r.empties_to,
