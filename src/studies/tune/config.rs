@@ -240,6 +240,25 @@ impl Tune {
     /// Validates tune text; `origin` names it in errors and `base_dir` is the
     /// folder relative paths start from.
     pub fn parse(text: &str, origin: &str, base_dir: &Path) -> Result<Self> {
+        Self::parse_with(text, origin, base_dir, Some(base_dir))
+    }
+
+    /// A tune file kept in a tune's folder: its strategies' relative paths start from
+    /// the working folder, since the folder the file first came from is not recorded.
+    pub fn parse_kept(text: &str, origin: &str, dir: &Path) -> Result<Self> {
+        Self::parse_with(text, origin, dir, None)
+    }
+
+    fn parse_with(
+        text: &str,
+        origin: &str,
+        base_dir: &Path,
+        paths_from: Option<&Path>,
+    ) -> Result<Self> {
+        let read = |value: &toml::Value| match paths_from {
+            Some(base) => StrategySpec::from_value_in(value, base),
+            None => StrategySpec::from_value(value),
+        };
         let source = Source { origin, text };
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
         let file = read_config::<TuneFile>(&source)?;
@@ -255,7 +274,7 @@ impl Tune {
             )));
         }
         let span = raw.player.span();
-        let spec = StrategySpec::from_value_in(raw.player.get_ref(), base_dir)
+        let spec = read(raw.player.get_ref())
             .map_err(|e| source.error(Some(span.start), &format!("player: {e}")))?;
         if raw.params.is_empty() {
             return Err(fail(
@@ -307,7 +326,7 @@ impl Tune {
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
             list.into_iter()
                 .map(|o| {
-                    let spec = StrategySpec::from_value_in(&o.strategy, base_dir)
+                    let spec = read(&o.strategy)
                         .map_err(|e| e.to_string())
                         .and_then(|s| buildable(&s).map(|()| s))
                         .map_err(|e| fail(format!("{what} '{}': {e}", o.name)))?;

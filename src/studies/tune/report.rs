@@ -41,7 +41,7 @@ fn load(dir: &Path) -> Result<(Tune, toml::Table)> {
     table.remove("threads");
     let text = toml::to_string(&table)
         .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
-    let tune = Tune::parse(&text, &path.display().to_string(), dir)?;
+    let tune = Tune::parse_kept(&text, &path.display().to_string(), dir)?;
     Ok((tune, raw))
 }
 
