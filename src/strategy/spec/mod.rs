@@ -222,7 +222,17 @@ impl StrategySpec {
             Self::Alphabeta(a) => a.eval.rebase(base),
             Self::Parity(p) => p.base.rebase(base),
             Self::Engine(e) => e.dir.as_mut().into_iter().for_each(join),
-            _ => {}
+            // No paths: listed, so that a new kind must say whether it has any.
+            Self::Random
+            | Self::Greedy
+            | Self::CornerFirst
+            | Self::CornerEdge
+            | Self::MinimumDisc(_)
+            | Self::Weighted(_)
+            | Self::Mobility(_)
+            | Self::Stability
+            | Self::Eval(_)
+            | Self::Solver(_) => {}
         }
     }
 
