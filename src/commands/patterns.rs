@@ -6,7 +6,9 @@
 use super::Said;
 use crate::commands::Outcome;
 use crate::error::{Error, Result};
-use crate::lab::folder::{check_not_an_input, check_output_file, write_atomically, write_output};
+use crate::lab::folder::{
+    check_not_an_input, check_output_file, check_replaceable, write_atomically, write_output,
+};
 use crate::progress::thousands;
 use crate::strategy::pattern::Weights;
 use crate::studies::patterns::{
@@ -78,12 +80,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             "--errors names the --out file: give the errors CSV another name",
         ));
     }
-    if args.out.exists() && !args.force {
-        return Err(Error::input(format!(
-            "{} exists: pass --force to replace it, or choose another --out",
-            args.out.display()
-        )));
-    }
+    check_replaceable(&args.out, "--out", args.force)?;
     if !(1..=10_000).contains(&args.iterations) {
         return Err(Error::input(format!(
             "--iterations {} is out of range: give 1 to 10000",
@@ -185,12 +182,7 @@ pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Out
         check_output_file(path, "--csv")?;
         let inputs = args.files.iter().chain(&args.weights).map(PathBuf::as_path);
         check_not_an_input(path, "--csv", inputs)?;
-        if path.exists() && !args.force {
-            return Err(Error::input(format!(
-                "{} exists: pass --force to replace it, or choose another --csv",
-                path.display()
-            )));
-        }
+        check_replaceable(path, "--csv", args.force)?;
     }
     let asked: Vec<PathBuf> = if args.weights.is_empty() {
         vec!["shipped".into(), "ordering".into()]

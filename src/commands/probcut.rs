@@ -4,7 +4,7 @@
 
 use super::{Outcome, Said};
 use crate::error::{Error, Result};
-use crate::lab::folder::{check_not_an_input, check_output_file, write_output};
+use crate::lab::folder::{check_not_an_input, check_output_file, check_replaceable, write_output};
 use crate::progress::thousands;
 use crate::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
 use std::io::Write;
@@ -50,12 +50,7 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
-    if args.out.exists() && !args.force {
-        return Err(Error::input(format!(
-            "{} exists: pass --force to replace it, or choose another --out",
-            args.out.display()
-        )));
-    }
+    check_replaceable(&args.out, "--out", args.force)?;
     if !(3..=MAX_DEPTH).contains(&args.depth) {
         return Err(Error::input(format!(
             "--depth {} is out of range: give 3 to {MAX_DEPTH}",

@@ -176,6 +176,17 @@ pub fn write_output<T>(
     written
 }
 
+/// Refuses to replace the existing file `path` (given by `flag`) unless `force`.
+pub fn check_replaceable(path: &Path, flag: &str, force: bool) -> Result<()> {
+    if path.exists() && !force {
+        return Err(Error::input(format!(
+            "{} exists: pass --force to replace it, or choose another {flag}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Checks an output file a user named before any work is done: not a folder, and in
 /// a folder that exists (`flag` is the option that named it, such as `--out`).
 pub fn check_output_file(path: &Path, flag: &str) -> Result<()> {
