@@ -7,6 +7,7 @@ mod carry;
 mod drawing;
 mod geometry;
 mod kernel;
+mod last_flip;
 mod lines;
 mod position;
 mod square;
@@ -18,6 +19,7 @@ pub use geometry::{quadrants, Geometry, Size10, Size4, Size6, Size8, SIZES};
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub use kernel::Avx2Flips;
 pub use kernel::{CarryFlips, FlipKernel, Flipper, PortableFlips};
+pub use last_flip::{last_flip_count, neighbours_8x8};
 pub use lines::{neighbours, stable_discs, Line};
 pub use position::{ParsePositionError, Position};
 pub use square::{Color, Square};

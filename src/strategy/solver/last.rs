@@ -1,9 +1,9 @@
 //! The solver's last plies: parity-ordered moves without a table, and the last
 //! 1 to 4 empties played square by square (no move generation; at the very last
-//! empty only the flips are counted).
+//! empty only the flips are counted, from tables on 8x8).
 
-use super::search::{Search, INF};
-use crate::board::{Bits, Board, Geometry, Indices, Square};
+use super::search::{Search, INF, LAST};
+use crate::board::{last_flip_count, neighbours_8x8, Bits, Board, Geometry, Indices, Square};
 
 impl<G: Geometry> Search<'_, '_, G> {
     /// The squares of the quarters with an odd number of empties: moving there
@@ -54,85 +54,148 @@ impl<G: Geometry> Search<'_, '_, G> {
     /// The value with `empties` (at most `LAST`) empty squares, tried in
     /// parity order.
     pub(super) fn last(&mut self, board: Board<G>, alpha: i32, beta: i32, empties: u32) -> i32 {
-        if empties == 0 {
-            self.nodes += 1;
-            return self.shared.rules.final_score(board);
-        }
+        const _: () = assert!(LAST == 4, "one function a count of empties");
         let empty = board.empty();
         let odd = self.odd_regions(empty);
-        let mut squares = [0u8; super::search::LAST as usize];
+        let mut squares = [0u8; LAST as usize];
         for (slot, index) in squares
             .iter_mut()
             .zip(Indices(empty & odd).chain(Indices(empty & !odd)))
         {
             *slot = index as u8;
         }
-        self.last_n(board, alpha, beta, &squares[..empties as usize], false)
+        let [a, b, c, d] = squares;
+        match empties {
+            0 => {
+                self.nodes += 1;
+                self.shared.rules.final_score(board)
+            }
+            1 => self.last_1(board, u32::from(a)),
+            2 => self.last_2(board, alpha, beta, [a, b]),
+            3 => self.last_3(board, alpha, beta, [a, b, c]),
+            _ => self.last_4(board, alpha, beta, [a, b, c, d]),
+        }
     }
 
-    fn last_n(
-        &mut self,
-        board: Board<G>,
-        mut alpha: i32,
-        beta: i32,
-        squares: &[u8],
-        passed: bool,
-    ) -> i32 {
-        if let [index] = *squares {
-            return self.last_one(board, u32::from(index));
-        }
-        self.nodes += 1;
-        let mut best = -INF;
-        for (i, &index) in squares.iter().enumerate() {
-            let flips = G::flips(board.player, board.opponent, u32::from(index));
-            if flips.is_empty() {
-                continue;
-            }
-            let child = board.play_flips(Square::new(u32::from(index)), flips);
-            let mut rest = [0u8; super::search::LAST as usize];
-            let mut len = 0;
-            for (j, &other) in squares.iter().enumerate() {
-                if j != i {
-                    rest[len] = other;
-                    len += 1;
-                }
-            }
-            let value = -self.last_n(child, -beta, -alpha, &rest[..len], false);
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
-            }
-        }
-        if best == -INF {
-            if passed {
-                return self.shared.rules.final_score(board);
-            }
-            return -self.last_n(board.pass(), -beta, -alpha, squares, true);
-        }
-        best
+    last_level!(
+        /// Four empties left.
+        last_4, moves_4, 4, last_3
+    );
+    last_level!(
+        /// Three empties left.
+        last_3, moves_3, 3, last_2
+    );
+    last_level!(
+        /// Two empties left.
+        last_2, moves_2, 2, last_1_of
+    );
+
+    #[inline(always)]
+    fn last_1_of(&mut self, board: Board<G>, _alpha: i32, _beta: i32, square: [u8; 1]) -> i32 {
+        self.last_1(board, u32::from(square[0]))
     }
 
     /// The final score with one empty square: whoever can play it does; only
     /// the flips are counted, no board is built.
     #[inline]
-    fn last_one(&mut self, board: Board<G>, index: u32) -> i32 {
+    fn last_1(&mut self, board: Board<G>, index: u32) -> i32 {
         self.nodes += 1;
         let rules = self.shared.rules;
         let own = board.player.count() as i32;
         let other = board.opponent.count() as i32;
-        let flips = G::flips(board.player, board.opponent, index).count() as i32;
+        let flips = last_count::<G>(board.player, board.opponent, index);
         if flips > 0 {
             return rules.score_of_counts(own + flips + 1, other - flips, 0);
         }
-        let flips = G::flips(board.opponent, board.player, index).count() as i32;
+        let flips = last_count::<G>(board.opponent, board.player, index);
         if flips > 0 {
             return rules.score_of_counts(own - flips, other + flips + 1, 0);
         }
         rules.score_of_counts(own, other, 1)
+    }
+}
+
+/// Defines `$name`, the value with the `$n` empty `squares` (in the order to try
+/// them), and `$moves`, its moves' best value or `None` when the side to move has
+/// none: each a function of its own, so that the loops unroll and the square lists
+/// stay in registers.
+macro_rules! last_level {
+    ($(#[$doc:meta])* $name:ident, $moves:ident, $n:literal, $next:ident) => {
+        $(#[$doc])*
+        fn $name(&mut self, board: Board<G>, alpha: i32, beta: i32, squares: [u8; $n]) -> i32 {
+            self.nodes += 1;
+            if let Some(value) = self.$moves(board, alpha, beta, squares) {
+                return value;
+            }
+            match self.$moves(board.pass(), -beta, -alpha, squares) {
+                Some(value) => -value,
+                None => self.shared.rules.final_score(board),
+            }
+        }
+
+        #[inline(always)]
+        fn $moves(
+            &mut self,
+            board: Board<G>,
+            mut alpha: i32,
+            beta: i32,
+            squares: [u8; $n],
+        ) -> Option<i32> {
+            let mut best = None;
+            for i in 0..$n {
+                let index = u32::from(squares[i]);
+                if !may_flip::<G>(board.opponent, index) {
+                    continue;
+                }
+                let flips = G::flips(board.player, board.opponent, index);
+                if flips.is_empty() {
+                    continue;
+                }
+                let child = board.play_flips(Square::new(index), flips);
+                let value = -self.$next(child, -beta, -alpha, without(squares, i));
+                if best.is_none_or(|best| value > best) {
+                    best = Some(value);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            best
+        }
+    };
+}
+use last_level;
+
+/// `squares` without its `skip`th, in the same order.
+#[inline(always)]
+fn without<const N: usize, const M: usize>(squares: [u8; N], skip: usize) -> [u8; M] {
+    let mut rest = [0u8; M];
+    let mut j = 0;
+    for (i, &square) in squares.iter().enumerate() {
+        if i != skip {
+            rest[j] = square;
+            j += 1;
+        }
+    }
+    rest
+}
+
+/// Whether a move at `index` may flip anything: on 8x8, only next to an
+/// opponent's disc (a table lookup, cheaper than computing no flips).
+#[inline(always)]
+fn may_flip<G: Geometry>(opponent: G::Bits, index: u32) -> bool {
+    G::CELLS != 64 || opponent.to_u128() as u64 & neighbours_8x8(index) != 0
+}
+
+/// The discs `mover` flips by playing `index`, the board's last empty square.
+#[inline(always)]
+fn last_count<G: Geometry>(mover: G::Bits, other: G::Bits, index: u32) -> i32 {
+    if G::CELLS == 64 {
+        last_flip_count(mover.to_u128() as u64, index) as i32
+    } else {
+        G::flips(mover, other, index).count() as i32
     }
 }

@@ -4,7 +4,7 @@ mod last;
 mod search;
 mod table;
 
-pub use table::{Bounds, SolverTable};
+pub use table::{Bounds, Place, SolverTable};
 
 use super::{random_square, Context, Memory, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
@@ -169,10 +169,13 @@ fn root<G: Geometry>(
     let hint = search.shared.table.probe(board).and_then(|b| b.best);
     let mut order = Moves::new();
     if search
-        .order(&mut order, board, moves, hint, INF, empties)
+        .order(&mut order, board, moves, INF, empties)
         .is_some()
     {
         unreachable!("nothing reaches an infinite beta")
+    }
+    if let Some(hint) = hint {
+        order.promote(hint);
     }
     let margin = match mode {
         Mode::One => 0,

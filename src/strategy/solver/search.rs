@@ -112,6 +112,15 @@ impl Moves {
     pub fn squares(&self) -> &[u8] {
         &self.squares[..self.len]
     }
+
+    /// Puts `square` first, the others keeping their order (if it is listed).
+    pub fn promote(&mut self, square: Square) {
+        let squares = &mut self.squares[..self.len];
+        if let Some(at) = squares.iter().position(|&s| u32::from(s) == square.index()) {
+            squares[..=at].rotate_right(1);
+            self.keys[..=at].rotate_right(1);
+        }
+    }
 }
 
 impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
@@ -254,14 +263,13 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     /// then corners and moves into odd regions; deep nodes on 8x8 add the
     /// pattern evaluation's estimate of the move. The weights were chosen by
     /// the nodes over FFO #40-#44 on one thread: the potential-mobility term and
-    /// a corner bonus of 12 rather than 4 cut them by 12%. The table's move goes
-    /// first. With ETC, returns a value that cuts off already, if one does.
+    /// a corner bonus of 12 rather than 4 cut them by 12%. (The table's move is
+    /// searched before the others are ordered.) With ETC, returns a value that cuts off already, if one does.
     pub(super) fn order(
         &mut self,
         list: &mut Moves,
         board: Board<G>,
         moves: G::Bits,
-        hint: Option<Square>,
         beta: i32,
         empties: u32,
     ) -> Option<i32> {
@@ -272,6 +280,13 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             .eval
             .filter(|_| empties >= ESTIMATE_MIN)
             .map(|eval| (eval, u32::from(empties >= ESTIMATE_DEEPER)));
+        if etc {
+            // The children's probes below miss the cache: start all their loads first.
+            for index in Indices(moves) {
+                let child = board.play(Square::new(index));
+                self.shared.table.prefetch(self.shared.table.place(child));
+            }
+        }
         for index in Indices(moves) {
             let child = board.play(Square::new(index));
             if etc {
@@ -281,9 +296,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                     }
                 }
             }
-            let key = if hint == Some(Square::new(index)) {
-                i32::MAX
-            } else {
+            let key = {
                 let replies = child.moves();
                 let mobility = replies.count() + (replies & G::CORNERS).count();
                 let corner = if G::CORNERS.has(index) { 12 } else { 0 };
@@ -321,10 +334,12 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         if self.stopped() {
             return 0;
         }
-        if empties >= TABLE_MIN {
+        let table = self.shared.table;
+        let place = (empties >= TABLE_MIN).then(|| table.place(board));
+        if let Some(place) = place {
             // The probe below is a cache miss more often than not: start the load
             // now, so that it overlaps move generation and the stability bound.
-            self.shared.table.prefetch(board);
+            table.prefetch(place);
         }
         self.nodes += 1;
         let moves = board.moves();
@@ -344,8 +359,8 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             return self.parity_node(board, moves, alpha, beta);
         }
         let mut hint = None;
-        if empties >= TABLE_MIN {
-            if let Some(bounds) = self.shared.table.probe(board) {
+        if let Some(place) = place {
+            if let Some(bounds) = table.probe_at(place, board) {
                 if bounds.lower >= beta || bounds.lower == bounds.upper {
                     return bounds.lower;
                 }
@@ -354,51 +369,63 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                 }
                 alpha = alpha.max(bounds.lower);
                 beta = beta.min(bounds.upper);
-                hint = bounds.best;
+                hint = bounds.best.filter(|square| moves.has(square.index()));
             }
         }
-        let mut list = Moves::new();
-        if let Some(value) = self.order(&mut list, board, moves, hint, beta, empties) {
-            return value;
-        }
-        let list = list.squares();
         let alpha_in = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (position, &index) in list.iter().enumerate() {
-            let square = Square::new(u32::from(index));
-            let child = board.play(square);
-            let value = if position == 0 {
-                -self.value(child, -beta, -alpha)
-            } else {
-                self.scout(child, alpha, beta)
-            };
-            if value > best {
-                best = value;
-                best_move = Some(square);
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
+        let mut rest = moves;
+        if let Some(square) = hint {
+            // The table's move first, before the others are ordered: when it cuts
+            // off, as it mostly does, their ordering is never paid for.
+            best = -self.value(board.play(square), -beta, -alpha);
+            best_move = hint;
+            alpha = alpha.max(best);
+            rest ^= G::Bits::bit(square.index());
+        }
+        if best < beta && !rest.is_empty() {
+            let mut list = Moves::new();
+            if let Some(value) = self.order(&mut list, board, rest, beta, empties) {
+                return value;
+            }
+            let list = list.squares();
+            for (position, &index) in list.iter().enumerate() {
+                let searched = position + usize::from(hint.is_some());
+                if searched > 0
+                    && self.shared.parallel
+                    && empties >= SPLIT_MIN
+                    && list.len() - position >= 2
+                    && !self.halted()
+                {
+                    // Young brothers wait: the first move is searched, the rest split.
+                    let (value, square) = self.split(board, &list[position..], alpha, beta);
+                    if value > best {
+                        best = value;
+                        best_move = square;
+                    }
+                    break;
+                }
+                let square = Square::new(u32::from(index));
+                let child = board.play(square);
+                let value = if searched == 0 {
+                    -self.value(child, -beta, -alpha)
+                } else {
+                    self.scout(child, alpha, beta)
+                };
+                if value > best {
+                    best = value;
+                    best_move = Some(square);
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
-            if position == 0
-                && self.shared.parallel
-                && empties >= SPLIT_MIN
-                && list.len() > 2
-                && !self.halted()
-            {
-                // Young brothers wait: the first move is searched, the rest split.
-                let (value, square) = self.split(board, &list[1..], alpha, beta);
-                if value > best {
-                    best = value;
-                    best_move = square;
-                }
-                break;
-            }
         }
-        if empties >= TABLE_MIN && !self.halted() {
+        if let Some(place) = place.filter(|_| !self.halted()) {
             let bounds = if best >= beta {
                 Bounds {
                     lower: best,
@@ -418,7 +445,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                     best: best_move,
                 }
             };
-            self.shared.table.store(board, empties, bounds);
+            table.store_at(place, board, empties, bounds);
         }
         best
     }

@@ -35,6 +35,10 @@ struct Slot<B: Bits> {
 
 type Slots<B> = [Slot<B>; WAYS];
 
+/// A position's bucket in one table (see [`SolverTable::place`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Place(usize);
+
 /// A bucket and its lock, one cache line on 8x8.
 #[derive(Debug, Default)]
 #[repr(align(64))]
@@ -95,37 +99,50 @@ impl<G: Geometry> SolverTable<G> {
         }
     }
 
+    /// Where `board` lives in the table: computed once a node, for its
+    /// prefetch, probe and store.
     #[inline(always)]
-    fn bucket(&self, board: Board<G>) -> MutexGuard<'_, Slots<G::Bits>> {
-        let index = board.hash() as usize & (self.buckets.len() - 1);
+    #[must_use]
+    pub fn place(&self, board: Board<G>) -> Place {
+        Place(board.hash() as usize & (self.buckets.len() - 1))
+    }
+
+    #[inline(always)]
+    fn bucket(&self, place: Place) -> MutexGuard<'_, Slots<G::Bits>> {
         // A panic elsewhere cannot leave a bucket half-written: slots are Copy.
-        self.buckets[index]
+        self.buckets[place.0]
             .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Starts loading `board`'s bucket into the cache, so that a probe soon after
-    /// does not wait for memory.
+    /// Starts loading the bucket at `place` into the cache, so that a probe soon
+    /// after does not wait for memory.
     #[inline(always)]
-    pub fn prefetch(&self, board: Board<G>) {
+    pub fn prefetch(&self, place: Place) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let index = board.hash() as usize & (self.buckets.len() - 1);
-            let bucket: *const Bucket<G::Bits> = &self.buckets[index];
+            let bucket: *const Bucket<G::Bits> = &self.buckets[place.0];
             // SAFETY: a prefetch is only a hint; it never faults, even on a bad address.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = board;
+        let _ = place;
     }
 
     /// What is known of `board`, if it was stored since the last `clear`.
     #[inline]
     #[must_use]
     pub fn probe(&self, board: Board<G>) -> Option<Bounds> {
-        let bucket = self.bucket(board);
+        self.probe_at(self.place(board), board)
+    }
+
+    /// [`Self::probe`] at a place already computed.
+    #[inline]
+    #[must_use]
+    pub fn probe_at(&self, place: Place, board: Board<G>) -> Option<Bounds> {
+        let bucket = self.bucket(place);
         bucket
             .iter()
             .find(|s| {
@@ -145,8 +162,14 @@ impl<G: Geometry> SolverTable<G> {
     /// stale or smallest-tree entry.
     #[inline]
     pub fn store(&self, board: Board<G>, empties: u32, bounds: Bounds) {
+        self.store_at(self.place(board), board, empties, bounds);
+    }
+
+    /// [`Self::store`] at a place already computed.
+    #[inline]
+    pub fn store_at(&self, place: Place, board: Board<G>, empties: u32, bounds: Bounds) {
         let generation = self.generation;
-        let mut bucket = self.bucket(board);
+        let mut bucket = self.bucket(place);
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, slot) in bucket.iter_mut().enumerate() {
