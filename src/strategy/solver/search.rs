@@ -264,7 +264,8 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     /// pattern evaluation's estimate of the move. The weights were chosen by
     /// the nodes over FFO #40-#44 on one thread: the potential-mobility term and
     /// a corner bonus of 12 rather than 4 cut them by 12%. (The table's move is
-    /// searched before the others are ordered.) With ETC, returns a value that cuts off already, if one does.
+    /// searched before the others are ordered.) With ETC, returns a value that
+    /// cuts off already, if one does.
     pub(super) fn order(
         &mut self,
         list: &mut Moves,
@@ -378,7 +379,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         let mut rest = moves;
         if let Some(square) = hint {
             // The table's move first, before the others are ordered: when it cuts
-            // off, as it mostly does, their ordering is never paid for.
+            // off, their ordering is never paid for.
             best = -self.value(board.play(square), -beta, -alpha);
             best_move = hint;
             alpha = alpha.max(best);
