@@ -1,5 +1,5 @@
 //! The solver's last plies: parity-ordered moves without a table, and the last
-//! 1 to 4 empties played square by square (no move generation; at the very last
+//! 1 to 5 empties played square by square (no move generation; at the very last
 //! empty only the flips are counted, from tables on 8x8).
 
 use super::search::{Search, INF, LAST};
@@ -54,7 +54,7 @@ impl<G: Geometry> Search<'_, '_, G> {
     /// The value with `empties` (at most `LAST`) empty squares, tried in
     /// parity order.
     pub(super) fn last(&mut self, board: Board<G>, alpha: i32, beta: i32, empties: u32) -> i32 {
-        const _: () = assert!(LAST == 4, "one function a count of empties");
+        const _: () = assert!(LAST == 5, "one function a count of empties");
         let empty = board.empty();
         let odd = self.odd_regions(empty);
         let mut squares = [0u8; LAST as usize];
@@ -64,7 +64,7 @@ impl<G: Geometry> Search<'_, '_, G> {
         {
             *slot = index as u8;
         }
-        let [a, b, c, d] = squares;
+        let [a, b, c, d, e] = squares;
         match empties {
             0 => {
                 self.nodes += 1;
@@ -73,10 +73,15 @@ impl<G: Geometry> Search<'_, '_, G> {
             1 => self.last_1(board, u32::from(a)),
             2 => self.last_2(board, alpha, beta, [a, b]),
             3 => self.last_3(board, alpha, beta, [a, b, c]),
-            _ => self.last_4(board, alpha, beta, [a, b, c, d]),
+            4 => self.last_4(board, alpha, beta, [a, b, c, d]),
+            _ => self.last_5(board, alpha, beta, [a, b, c, d, e]),
         }
     }
 
+    last_level!(
+        /// Five empties left.
+        last_5, moves_5, 5, last_4
+    );
     last_level!(
         /// Four empties left.
         last_4, moves_4, 4, last_3

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Above every score (scores never leave -CELLS..=CELLS).
 pub(super) const INF: i32 = 1000;
 /// Empties at or below which `last` finishes the game without move generation.
-pub(super) const LAST: u32 = 4;
+pub(super) const LAST: u32 = 5;
 /// Empties at or above which the table is used: below, a probe costs more than it saves.
 const TABLE_MIN: u32 = 8;
 /// Empties at or above which moves are sorted fastest-first; below, by parity alone.
