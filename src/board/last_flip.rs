@@ -121,21 +121,15 @@ pub fn last_flip_count(player: u64, square: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::board::{neighbours, portable_flips, Bits, Size8};
-
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     #[test]
     fn counts_equal_the_flips_on_every_square_of_random_full_boards() {
-        let mut state = 7;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for _ in 0..5_000 {
             // Sparse, even and dense: long runs of either colour.
-            let (a, b) = (splitmix(&mut state), splitmix(&mut state));
+            let (a, b): (u64, u64) = (rng.gen(), rng.gen());
             for discs in [a & b, a, a | b] {
                 for square in 0..64 {
                     let player = discs & !(1 << square);
