@@ -331,10 +331,11 @@ fn every_committed_experiment_is_valid() {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             // Its players start GRhino's engine to check it: installed by .ci/run.
             let rhino = Path::new("/usr/games/gtp-rhino").exists();
-            if name == "engines.toml" && !rhino {
-                crate::common::missing(
-                    "engines.toml not checked: gtp-rhino is not installed (apt-get install grhino)",
-                );
+            // Every experiment that plays GRhino (engines.toml, expert-vs-rhino-N.toml).
+            if !rhino && read(&path).contains("gtp-rhino") {
+                crate::common::missing(&format!(
+                    "{name} not checked: gtp-rhino is not installed (apt-get install grhino)"
+                ));
                 continue;
             }
             let checked = if name.starts_with("tune-") {

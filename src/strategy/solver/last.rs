@@ -3,7 +3,9 @@
 //! empty only the flips are counted, from tables on 8x8).
 
 use super::search::{Search, INF, LAST};
-use crate::board::{last_flip_count, neighbours_8x8, Bits, Board, Geometry, Indices, Square};
+use crate::board::{
+    last_flip_count, neighbours, neighbours_8x8, Bits, Board, Geometry, Indices, Square,
+};
 
 impl<G: Geometry> Search<'_, '_, G> {
     /// The squares of the quarters with an odd number of empties: moving there
@@ -19,7 +21,27 @@ impl<G: Geometry> Search<'_, '_, G> {
         odd
     }
 
-    /// A node a few empties from the end: moves into odd regions first, no table.
+    /// `squares` split into the order they are tried in a few empties from the
+    /// end: squares in odd regions first, and within each parity by kind of
+    /// square (see [`square_kinds`]).
+    #[inline(always)]
+    fn tiers(&self, squares: G::Bits, odd: G::Bits) -> [G::Bits; 8] {
+        let [a, b, c, d] = self.kinds;
+        let (odd, even) = (squares & odd, squares & !odd);
+        [
+            odd & a,
+            odd & b,
+            odd & c,
+            odd & d,
+            even & a,
+            even & b,
+            even & c,
+            even & d,
+        ]
+    }
+
+    /// A node a few empties from the end: moves into odd regions first, then by
+    /// kind of square; no table.
     pub(super) fn parity_node(
         &mut self,
         board: Board<G>,
@@ -30,20 +52,22 @@ impl<G: Geometry> Search<'_, '_, G> {
         let odd = self.odd_regions(board.empty());
         let mut best = -INF;
         let mut first = true;
-        for index in Indices(moves & odd).chain(Indices(moves & !odd)) {
-            let child = board.play(Square::new(index));
-            let value = if first {
-                first = false;
-                -self.value(child, -beta, -alpha)
-            } else {
-                self.scout(child, alpha, beta)
-            };
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
+        'tiers: for tier in self.tiers(moves, odd) {
+            for index in Indices(tier) {
+                let child = board.play(Square::new(index));
+                let value = if first {
+                    first = false;
+                    -self.value(child, -beta, -alpha)
+                } else {
+                    self.scout(child, alpha, beta)
+                };
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break 'tiers;
+                        }
                     }
                 }
             }
@@ -52,17 +76,18 @@ impl<G: Geometry> Search<'_, '_, G> {
     }
 
     /// The value with `empties` (at most `LAST`) empty squares, tried in
-    /// parity order.
+    /// parity order, then by kind of square.
     pub(super) fn last(&mut self, board: Board<G>, alpha: i32, beta: i32, empties: u32) -> i32 {
         const _: () = assert!(LAST == 5, "one function a count of empties");
         let empty = board.empty();
         let odd = self.odd_regions(empty);
         let mut squares = [0u8; LAST as usize];
-        for (slot, index) in squares
-            .iter_mut()
-            .zip(Indices(empty & odd).chain(Indices(empty & !odd)))
-        {
-            *slot = index as u8;
+        let mut filled = 0;
+        for tier in self.tiers(empty, odd) {
+            for index in Indices(tier) {
+                squares[filled] = index as u8;
+                filled += 1;
+            }
         }
         let [a, b, c, d, e] = squares;
         match empties {
@@ -203,4 +228,18 @@ fn last_count<G: Geometry>(mover: G::Bits, other: G::Bits, index: u32) -> i32 {
     } else {
         G::flips(mover, other, index).count() as i32
     }
+}
+
+/// The board's squares in four kinds, in the order moves a few empties from the
+/// end are tried in: corners, the squares not next to a corner, the edge squares
+/// next to one (C-squares), and the diagonal ones (X-squares), which most often
+/// give a corner away. Within each parity this order searched 3.0% fewer nodes
+/// than the squares' index order over FFO #40-#44 on one thread (168.9 M against
+/// 174.1 M), and 0.5% fewer on #45.
+pub(super) fn square_kinds<G: Geometry>() -> [G::Bits; 4] {
+    let next_to_corner = neighbours::<G>(G::CORNERS) & !G::CORNERS;
+    let c_squares = next_to_corner & G::EDGES;
+    let x_squares = next_to_corner & !G::EDGES;
+    let rest = G::FULL & !G::CORNERS & !next_to_corner;
+    [G::CORNERS, rest, c_squares, x_squares]
 }
