@@ -70,15 +70,7 @@ impl Line {
             let full = self.full_lines_8x8(filled.to_u128() as u64);
             return G::Bits::from_u128(u128::from(full));
         }
-        // A square is in `back` when it and everything behind it are filled; in
-        // `front` likewise ahead. Both together: the whole line is filled.
-        let mut back = filled & !self.forward::<G>(G::FULL);
-        let mut front = filled & !self.backward::<G>(G::FULL);
-        for _ in 1..G::SIZE {
-            back |= filled & self.forward::<G>(back);
-            front |= filled & self.backward::<G>(front);
-        }
-        back & front
+        self.full_lines_stepwise::<G>(filled)
     }
 
     /// [`Self::full_lines`] on 8x8 in a few word operations: rows and columns by
@@ -142,10 +134,11 @@ impl Line {
         }
     }
 
-    /// The generic [`Self::full_lines`], one step at a time (the reference the
+    /// [`Self::full_lines`] on any size, one step at a time (and the reference the
     /// 8x8 one is tested against).
-    #[cfg(test)]
     fn full_lines_stepwise<G: Geometry>(self, filled: G::Bits) -> G::Bits {
+        // A square is in `back` when it and everything behind it are filled; in
+        // `front` likewise ahead. Both together: the whole line is filled.
         let mut back = filled & !self.forward::<G>(G::FULL);
         let mut front = filled & !self.backward::<G>(G::FULL);
         for _ in 1..G::SIZE {
