@@ -180,19 +180,24 @@ fn a_finished_game_scores_itself() {
     assert_eq!((solution.score, solution.best), (62, 0));
 }
 
-/// Solves `board` on one thread with or without the pattern evaluation's ordering
-/// and aspiration: every best move and the score.
-fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
-    let table = SolverTable::new(16);
-    let shared = Shared {
+/// What one unlimited single-threaded search over `table` shares.
+fn serial<G: Geometry>(table: &SolverTable<G>, rules: Rules) -> Shared<'_, G> {
+    Shared {
         rules,
-        table: &table,
+        table,
         stop: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         limit: u64::MAX,
         deadline: None,
         parallel: false,
-    };
+    }
+}
+
+/// Solves `board` on one thread with or without the pattern evaluation's ordering,
+/// aspiration and guide: every best move and the score.
+fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
+    let table = SolverTable::new(16);
+    let shared = serial(&table, rules);
     let mut search = Search::new(&shared);
     assert!(
         search.eval.is_some(),
@@ -204,13 +209,12 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
     root(&mut search, board, Mode::All)
 }
 
-#[test]
-fn the_pattern_ordering_changes_no_score_or_best_move() {
-    // 8x8 under the standard rules, deep enough for the estimates (from 12
-    // empties) and the root's aspiration window (from 16).
+/// Solves `count` random positions of `empties` empties with and without the
+/// pattern evaluation and checks they agree on the score and every best move.
+fn patterns_change_nothing(empties: u32, seeds: std::ops::Range<u64>, count: usize) {
     let mut solved = 0;
-    for seed in 100..140u64 {
-        let Some(board) = random_position::<Size8>(seed, 17) else {
+    for seed in seeds {
+        let Some(board) = random_position::<Size8>(seed, empties) else {
             continue;
         };
         let rules = Rules::default();
@@ -220,9 +224,36 @@ fn the_pattern_ordering_changes_no_score_or_best_move() {
             "seed {seed}"
         );
         solved += 1;
-        if solved == 5 {
-            break;
+        if solved == count {
+            return;
         }
     }
-    assert_eq!(solved, 5);
+    panic!("only {solved} of {count} positions");
+}
+
+#[test]
+fn the_pattern_ordering_changes_no_score_or_best_move() {
+    // Deep enough for the estimates (from 12 empties) and the root's aspiration
+    // window (from 16).
+    patterns_change_nothing(17, 100..140, 5);
+}
+
+#[test]
+fn the_guide_changes_no_score_or_best_move() {
+    // From 20 empties the exact search is guided (solver/guide.rs); without the
+    // pattern evaluation it is neither guided nor pattern-ordered.
+    patterns_change_nothing(20, 200..240, 2);
+}
+
+#[test]
+fn the_guide_leaves_moves_but_no_bounds() {
+    let table = SolverTable::<Size8>::new(16);
+    let shared = serial(&table, Rules::default());
+    let mut search = Search::new(&shared);
+    let board = random_position::<Size8>(300, 22).expect("a game of 38 moves");
+    search.guide(board);
+    let stored = table.probe(board).expect("the root is stored");
+    assert!(stored.lower <= -64 && stored.upper >= 64, "{stored:?}");
+    let best = stored.best.expect("with a best move");
+    assert!(board.moves().has(best.index()));
 }
