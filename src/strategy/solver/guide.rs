@@ -10,7 +10,7 @@ use crate::strategy::pattern::{Weights, SCALE};
 /// Empties from which the guide stores a best move, and so from which a solve is
 /// guided: below, the exact search's own ordering did better. Chosen by nodes on one
 /// thread over FFO #40-#44 and #45 (storing from 16, 18, 19, 20, 21, 22 and 24
-/// empties): from 20, 94.1 M and 333.1 M nodes against 168.9 M and 447.7 M unguided.
+/// empties): from 20, 94.9 M and 332.6 M nodes against 168.9 M and 447.7 M unguided.
 const GUIDE_MIN: u32 = 20;
 /// Empties at which the guide's search stops and evaluates: it searches from the root
 /// down to positions of this many empties, iteratively deepened. 12 beat 10, 11, 13,
