@@ -1,6 +1,5 @@
 //! `solver`: exact endgame play: the best final score and a best move (or all of them).
 
-mod guide;
 mod last;
 mod search;
 mod table;
@@ -167,8 +166,6 @@ fn root<G: Geometry>(
         return (score, G::Bits::ZERO);
     }
     let empties = board.empty_count();
-    // Before the root's own probe, so that a guided root finds the guide's move.
-    search.guide(board);
     let hint = search.shared.table.probe(board).and_then(|b| b.best);
     let mut order = Moves::new();
     if search
@@ -222,9 +219,7 @@ const ASPIRATION_MIN: u32 = 16;
 
 /// The first move's exact value: searched first in a window around the pattern
 /// evaluation's estimate (aspiration), which proves most of the tree with narrow
-/// bounds; widened to the side it fails on until the value lies inside. (The guide's
-/// value of the root, a deeper search, made a worse centre: FFO #49 searched 868.6 M
-/// nodes around it against 537.4 M around this one.)
+/// bounds; widened to the side it fails on until the value lies inside.
 fn first_value<G: Geometry>(search: &mut Search<'_, '_, G>, child: Board<G>, empties: u32) -> i32 {
     let Some(eval) = search.eval.filter(|_| empties >= ASPIRATION_MIN) else {
         return -search.value(child, -INF, INF);

@@ -180,24 +180,19 @@ fn a_finished_game_scores_itself() {
     assert_eq!((solution.score, solution.best), (62, 0));
 }
 
-/// What one unlimited single-threaded search over `table` shares.
-fn serial<G: Geometry>(table: &SolverTable<G>, rules: Rules) -> Shared<'_, G> {
-    Shared {
+/// Solves `board` on one thread with or without the pattern evaluation's ordering
+/// and aspiration: every best move and the score.
+fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
+    let table = SolverTable::new(16);
+    let shared = Shared {
         rules,
-        table,
+        table: &table,
         stop: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
         limit: u64::MAX,
         deadline: None,
         parallel: false,
-    }
-}
-
-/// Solves `board` on one thread with or without the pattern evaluation's ordering,
-/// aspiration and guide: every best move and the score.
-fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
-    let table = SolverTable::new(16);
-    let shared = serial(&table, rules);
+    };
     let mut search = Search::new(&shared);
     assert!(
         search.eval.is_some(),
@@ -209,12 +204,13 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
     root(&mut search, board, Mode::All)
 }
 
-/// Solves `count` random positions of `empties` empties with and without the
-/// pattern evaluation and checks they agree on the score and every best move.
-fn patterns_change_nothing(empties: u32, seeds: std::ops::Range<u64>, count: usize) {
+#[test]
+fn the_pattern_ordering_changes_no_score_or_best_move() {
+    // 8x8 under the standard rules, deep enough for the estimates (from 12
+    // empties) and the root's aspiration window (from 16).
     let mut solved = 0;
-    for seed in seeds {
-        let Some(board) = random_position::<Size8>(seed, empties) else {
+    for seed in 100..140u64 {
+        let Some(board) = random_position::<Size8>(seed, 17) else {
             continue;
         };
         let rules = Rules::default();
@@ -224,36 +220,9 @@ fn patterns_change_nothing(empties: u32, seeds: std::ops::Range<u64>, count: usi
             "seed {seed}"
         );
         solved += 1;
-        if solved == count {
-            return;
+        if solved == 5 {
+            break;
         }
     }
-    panic!("only {solved} of {count} positions");
-}
-
-#[test]
-fn the_pattern_ordering_changes_no_score_or_best_move() {
-    // Deep enough for the estimates (from 12 empties) and the root's aspiration
-    // window (from 16).
-    patterns_change_nothing(17, 100..140, 5);
-}
-
-#[test]
-fn the_guide_changes_no_score_or_best_move() {
-    // From 20 empties the exact search is guided (solver/guide.rs); without the
-    // pattern evaluation it is neither guided nor pattern-ordered.
-    patterns_change_nothing(20, 200..240, 2);
-}
-
-#[test]
-fn the_guide_leaves_moves_but_no_bounds() {
-    let table = SolverTable::<Size8>::new(16);
-    let shared = serial(&table, Rules::default());
-    let mut search = Search::new(&shared);
-    let board = random_position::<Size8>(300, 22).expect("a game of 38 moves");
-    search.guide(board);
-    let stored = table.probe(board).expect("the root is stored");
-    assert!(stored.lower <= -64 && stored.upper >= 64, "{stored:?}");
-    let best = stored.best.expect("with a best move");
-    assert!(board.moves().has(best.index()));
+    assert_eq!(solved, 5);
 }
