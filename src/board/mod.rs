@@ -20,7 +20,7 @@ pub use geometry::{quadrants, Geometry, Size10, Size4, Size6, Size8, SIZES};
 pub use kernel::Avx2Flips;
 pub use kernel::{CarryFlips, FlipKernel, Flipper, PortableFlips};
 pub use last_flip::{last_flip_count, neighbours_8x8};
-pub use lines::{neighbours, stable_discs, Line, Protected};
+pub use lines::{neighbours, square_kinds, stable_discs, Line, Protected};
 pub use position::{ParsePositionError, Position};
 pub use square::{Color, Square};
 pub use symmetry::Symmetry;

@@ -3,9 +3,7 @@
 //! empty only the flips are counted, from tables on 8x8).
 
 use super::search::{Search, INF, LAST};
-use crate::board::{
-    last_flip_count, neighbours, neighbours_8x8, Bits, Board, Geometry, Indices, Square,
-};
+use crate::board::{last_flip_count, neighbours_8x8, Bits, Board, Geometry, Indices, Square};
 
 impl<G: Geometry> Search<'_, '_, G> {
     /// The squares of the quarters with an odd number of empties: moving there
@@ -23,7 +21,7 @@ impl<G: Geometry> Search<'_, '_, G> {
 
     /// `squares` split into the order they are tried in a few empties from the
     /// end: squares in odd regions first, and within each parity by kind of
-    /// square (see [`square_kinds`]).
+    /// square (see [`crate::board::square_kinds`]).
     #[inline(always)]
     fn tiers(&self, squares: G::Bits, odd: G::Bits) -> [G::Bits; 8] {
         let [a, b, c, d] = self.kinds;
@@ -228,18 +226,4 @@ fn last_count<G: Geometry>(mover: G::Bits, other: G::Bits, index: u32) -> i32 {
     } else {
         G::flips(mover, other, index).count() as i32
     }
-}
-
-/// The board's squares in four kinds, in the order moves a few empties from the
-/// end are tried in: corners, the squares not next to a corner, the edge squares
-/// next to one (C-squares), and the diagonal ones (X-squares), which most often
-/// give a corner away. Within each parity this order searched 3.0% fewer nodes
-/// than the squares' index order over FFO #40-#44 on one thread (168.9 M against
-/// 174.1 M), and 0.5% fewer on #45.
-pub(super) fn square_kinds<G: Geometry>() -> [G::Bits; 4] {
-    let next_to_corner = neighbours::<G>(G::CORNERS) & !G::CORNERS;
-    let c_squares = next_to_corner & G::EDGES;
-    let x_squares = next_to_corner & !G::EDGES;
-    let rest = G::FULL & !G::CORNERS & !next_to_corner;
-    [G::CORNERS, rest, c_squares, x_squares]
 }

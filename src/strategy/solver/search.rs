@@ -134,7 +134,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             synced: 0,
             next_sync: SYNC_EVERY.min(shared.limit),
             quadrants: crate::board::quadrants::<G>(),
-            kinds: super::last::square_kinds::<G>(),
+            kinds: crate::board::square_kinds::<G>(),
             eval: (G::CELLS == 64 && shared.rules == Rules::default()).then(Weights::ordering),
         }
     }
