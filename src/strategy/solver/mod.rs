@@ -4,14 +4,14 @@ mod last;
 mod search;
 mod table;
 
-pub use table::{Bounds, Place, SolverTable};
+pub use table::{Bounds, Confidence, Place, SolverTable, EXACT};
 
 use super::{random_square, Context, Memory, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::pattern::SCALE;
 use search::{Moves, Search, Shared, INF};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// Which best moves a solve reports.
@@ -117,10 +117,11 @@ impl Solver {
             limit: budget.nodes.unwrap_or(u64::MAX),
             deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
             parallel: self.threads > 1,
+            confidence: AtomicU8::new(EXACT),
         };
         let run = || {
             let mut search = Search::new(&shared);
-            let found = root(&mut search, board, self.mode);
+            let found = passes(&mut search, board, self.mode);
             search.sync();
             (found, search.nodes)
         };
@@ -147,6 +148,38 @@ impl Solver {
     }
 }
 
+/// The selective passes before an exact solve, by confidence (in tenths of the
+/// estimate's error).
+const PASSES: [Confidence; 2] = [10, 20];
+/// Empties from which a solve starts with selective passes.
+const PASS_MIN: u32 = 18;
+
+/// Selective passes of rising confidence (from `PASS_MIN` empties, with the pattern
+/// evaluation), each leaving best moves and a value for the next, then the exact
+/// one. The selective values stay out of the exact pass (see [`Confidence`]): what
+/// it takes from them is the order of moves and the centre of its first window.
+fn passes<G: Geometry>(
+    search: &mut Search<'_, '_, G>,
+    board: Board<G>,
+    mode: Mode,
+) -> (i32, G::Bits) {
+    let mut guess = None;
+    if search.eval.is_some() && board.empty_count() >= PASS_MIN {
+        for t in PASSES {
+            search.shared.confidence.store(t, Relaxed);
+            search.confidence = t;
+            let (value, _) = root(search, board, Mode::One, guess);
+            if search.halted() {
+                break;
+            }
+            guess = Some(value);
+        }
+        search.shared.confidence.store(EXACT, Relaxed);
+        search.confidence = EXACT;
+    }
+    root(search, board, mode, guess)
+}
+
 /// The root: moves in the same order as at any node; each later move is first
 /// proved worse than the best so far (`Mode::One`) or than the best minus one
 /// (`Mode::All`, so that equal moves are found) and searched exactly only if not.
@@ -154,6 +187,7 @@ fn root<G: Geometry>(
     search: &mut Search<'_, '_, G>,
     board: Board<G>,
     mode: Mode,
+    guess: Option<i32>,
 ) -> (i32, G::Bits) {
     let moves = board.moves();
     if moves.is_empty() {
@@ -166,7 +200,11 @@ fn root<G: Geometry>(
         return (score, G::Bits::ZERO);
     }
     let empties = board.empty_count();
-    let hint = search.shared.table.probe(board).and_then(|b| b.best);
+    let hint = search
+        .shared
+        .table
+        .probe(board, search.confidence)
+        .and_then(|b| b.best);
     let mut order = Moves::new();
     if search
         .order(&mut order, board, moves, INF, empties)
@@ -187,7 +225,7 @@ fn root<G: Geometry>(
     for (position, &index) in order.squares().iter().enumerate() {
         let child = board.play(Square::new(u32::from(index)));
         let value = if position == 0 {
-            first_value(search, child, empties)
+            first_value(search, child, empties, guess)
         } else {
             search.scout(child, best - margin, INF)
         };
@@ -205,7 +243,8 @@ fn root<G: Geometry>(
             upper: best,
             best: first,
         };
-        search.shared.table.store(board, empties, exact);
+        let confidence = search.confidence_at(empties);
+        search.shared.table.store(board, empties, exact, confidence);
     }
     (best, ties)
 }
@@ -220,11 +259,17 @@ const ASPIRATION_MIN: u32 = 16;
 /// The first move's exact value: searched first in a window around the pattern
 /// evaluation's estimate (aspiration), which proves most of the tree with narrow
 /// bounds; widened to the side it fails on until the value lies inside.
-fn first_value<G: Geometry>(search: &mut Search<'_, '_, G>, child: Board<G>, empties: u32) -> i32 {
+fn first_value<G: Geometry>(
+    search: &mut Search<'_, '_, G>,
+    child: Board<G>,
+    empties: u32,
+    guess: Option<i32>,
+) -> i32 {
     let Some(eval) = search.eval.filter(|_| empties >= ASPIRATION_MIN) else {
         return -search.value(child, -INF, INF);
     };
-    let guess = -search.estimate(eval, child, 2, -INF * SCALE, INF * SCALE) / SCALE;
+    let guess = guess
+        .unwrap_or_else(|| -search.estimate(eval, child, 2, -INF * SCALE, INF * SCALE) / SCALE);
     let (mut alpha, mut beta) = (guess - ASPIRATION, guess + ASPIRATION);
     loop {
         let value = -search.value(child, -beta, -alpha);

@@ -2,13 +2,15 @@
 //! a shared table, enhanced transposition and stability cut-offs, and Young
 //! Brothers Wait splitting over rayon's threads.
 
-use super::table::{Bounds, SolverTable};
+use super::table::{Bounds, Confidence, SolverTable, EXACT};
 use crate::board::{Bits, Board, Geometry, Indices, Protected, Square};
 use crate::game::Rules;
 use crate::strategy::mobility::potential_mobility;
 use crate::strategy::pattern::{Weights, SCALE};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed,
+};
 use std::time::Instant;
 
 /// Above every score (scores never leave -CELLS..=CELLS).
@@ -32,10 +34,19 @@ const SPLIT_MIN: u32 = 13;
 /// 20 or 24 searched more nodes, not fewer).
 const ESTIMATE_MIN: u32 = 12;
 const ESTIMATE_DEEPER: u32 = 18;
-/// What a disc of estimate weighs in the ordering key, in sixteenths of a reply:
-/// 4, 6 and 10 were tried; the estimate is a noisy one, so it only breaks near-ties
-/// of mobility.
-const ESTIMATE_WEIGHT: i32 = 6;
+/// What a disc of estimate weighs in the ordering key, in sixteenths of a reply.
+/// With the shipped weights and the selective passes, 3 and 4 visited the fewest
+/// nodes over FFO #40-#52 on one thread (2.63 G and 2.65 G; 6: 2.74 G, 10: 3.00 G,
+/// 16: 3.32 G): the estimate is a noisy one, so it only breaks near-ties of mobility.
+const ESTIMATE_WEIGHT: i32 = 4;
+/// Empties from which a selective pass may cut a node (see `Search::probcut`):
+/// below, its values are exact, and the exact pass reuses them.
+const PROBCUT_MIN: u32 = 14;
+/// Plies of the estimate a selective cut is predicted from.
+const PROBCUT_DEPTH: u32 = 2;
+/// The estimate's error against exact scores, in discs: the held-out set's root mean
+/// square error is 7.1 to 8.1 discs at 16-27 empties (docs/training.md).
+const PROBCUT_SIGMA: i32 = 8;
 /// Nodes between two looks at the budget and the clock.
 const SYNC_EVERY: u64 = 4096;
 
@@ -51,6 +62,8 @@ pub(super) struct Shared<'a, G: Geometry> {
     pub deadline: Option<Instant>,
     /// Whether nodes may split over rayon's threads.
     pub parallel: bool,
+    /// The confidence of the pass under way (`EXACT`, or a selective pre-search's).
+    pub confidence: AtomicU8,
 }
 
 /// The cut-off flags of the splits a helper works under: once a brother
@@ -82,7 +95,12 @@ pub(super) struct Search<'s, 'a, G: Geometry> {
     pub kinds: [G::Bits; 4],
     /// The pattern evaluation that orders deep nodes (8x8 under the standard rules).
     pub eval: Option<&'static Weights>,
+    /// The pass's confidence, read once from `shared`.
+    pub confidence: Confidence,
 }
+
+/// A split's best value so far and the move's place in its list.
+type Found = Option<(i32, usize)>;
 
 /// A move list: squares and their ordering keys, best key first after sorting.
 /// Two arrays of plain integers, so that an empty list is a cheap memset (an
@@ -135,7 +153,8 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
             next_sync: SYNC_EVERY.min(shared.limit),
             quadrants: crate::board::quadrants::<G>(),
             kinds: crate::board::square_kinds::<G>(),
-            eval: (G::CELLS == 64 && shared.rules == Rules::default()).then(Weights::ordering),
+            eval: (G::CELLS == 64 && shared.rules == Rules::default()).then(Weights::shipped),
+            confidence: shared.confidence.load(Relaxed),
         }
     }
 
@@ -301,7 +320,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         for index in Indices(moves) {
             let child = board.play(Square::new(index));
             if etc {
-                if let Some(bounds) = self.shared.table.probe(child) {
+                if let Some(bounds) = self.shared.table.probe(child, self.confidence) {
                     if -bounds.upper >= beta {
                         return Some(-bounds.upper);
                     }
@@ -377,7 +396,7 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         }
         let mut hint = None;
         if let Some(place) = place {
-            if let Some(bounds) = table.probe_at(place, board) {
+            if let Some(bounds) = table.probe_at(place, board, self.confidence) {
                 if bounds.lower >= beta || bounds.lower == bounds.upper {
                     return bounds.lower;
                 }
@@ -388,6 +407,9 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                 beta = beta.min(bounds.upper);
                 hint = bounds.best.filter(|square| moves.has(square.index()));
             }
+        }
+        if let Some(value) = self.probcut(board, alpha, beta, empties) {
+            return value;
         }
         let alpha_in = alpha;
         let mut best = -INF;
@@ -462,9 +484,39 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
                     best: best_move,
                 }
             };
-            table.store_at(place, board, empties, bounds);
+            table.store_at(place, board, empties, bounds, self.confidence_at(empties));
         }
         best
+    }
+
+    /// The confidence of what a node of `empties` proves in this pass: a
+    /// selective pass cuts only from `PROBCUT_MIN` empties, so below it is exact.
+    #[inline]
+    pub(super) fn confidence_at(&self, empties: u32) -> Confidence {
+        if empties >= PROBCUT_MIN {
+            self.confidence
+        } else {
+            EXACT
+        }
+    }
+
+    /// In a selective pass, a node far from the end whose shallow estimate lies
+    /// well outside its window returns the bound it would most likely prove
+    /// (Multi-ProbCut with `t` = the pass's confidence).
+    fn probcut(&mut self, board: Board<G>, alpha: i32, beta: i32, empties: u32) -> Option<i32> {
+        if self.confidence == EXACT || empties < PROBCUT_MIN {
+            return None;
+        }
+        let eval = self.eval?;
+        let margin = PROBCUT_SIGMA * SCALE * i32::from(self.confidence) / 10;
+        let estimate = self.estimate(eval, board, PROBCUT_DEPTH, -INF * SCALE, INF * SCALE);
+        if estimate - margin >= beta * SCALE {
+            return Some(beta);
+        }
+        if estimate + margin <= alpha * SCALE {
+            return Some(alpha);
+        }
+        None
     }
 
     /// A later move's value: a null-window probe at alpha, searched again with
@@ -483,7 +535,9 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     /// starts; once one cuts off, the others stop and their values are
     /// dropped. Returns the best value and its move: every value kept is a
     /// true bound for its move, so the maximum is exact inside the window and
-    /// a bound outside it, as in the serial loop.
+    /// a bound outside it, as in the serial loop. Each thread takes the next
+    /// move in order (a parallel iterator over the list would start the second
+    /// thread halfway down it, on a move the serial search would rarely reach).
     fn split(
         &mut self,
         board: Board<G>,
@@ -493,43 +547,57 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
     ) -> (i32, Option<Square>) {
         let shared_alpha = AtomicI32::new(alpha);
         let cut = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
         let abort = Abort {
             flag: &cut,
             up: self.abort,
         };
         let shared = self.shared;
-        let found: Vec<(Option<i32>, u8, Search<'_, '_, G>)> = rest
-            .par_iter()
-            .map(|&index| {
+        let workers = rayon::current_num_threads().min(rest.len());
+        let found: Vec<(Found, Search<'_, '_, G>)> = (0..workers)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|_| {
                 let mut helper = Search::new(shared);
                 helper.abort = Some(&abort);
-                let alpha = shared_alpha.load(Relaxed);
-                if alpha >= beta || helper.halted() {
-                    return (None, index, helper);
+                let mut best: Found = None;
+                loop {
+                    let position = next.fetch_add(1, Relaxed);
+                    let alpha = shared_alpha.load(Relaxed);
+                    if position >= rest.len() || alpha >= beta || helper.halted() {
+                        break;
+                    }
+                    let child = board.play(Square::new(u32::from(rest[position])));
+                    let value = helper.scout(child, alpha, beta);
+                    if helper.halted() {
+                        break;
+                    }
+                    if value > alpha {
+                        shared_alpha.fetch_max(value.min(beta), Relaxed);
+                    }
+                    if value >= beta {
+                        cut.store(true, Relaxed);
+                    }
+                    if best.is_none_or(|(b, _)| value > b) {
+                        best = Some((value, position));
+                    }
                 }
-                let child = board.play(Square::new(u32::from(index)));
-                let value = helper.scout(child, alpha, beta);
-                if helper.halted() {
-                    return (None, index, helper);
-                }
-                if value > alpha {
-                    shared_alpha.fetch_max(value.min(beta), Relaxed);
-                }
-                if value >= beta {
-                    cut.store(true, Relaxed);
-                }
-                (Some(value), index, helper)
+                (best, helper)
             })
             .collect();
-        let mut best = (-INF, None);
-        for (value, index, helper) in found {
+        // The best value; among equal ones, the first in the list's order.
+        let mut best: Found = None;
+        for (found, helper) in found {
             self.absorb(helper);
-            if let Some(value) = value {
-                if value > best.0 {
-                    best = (value, Some(Square::new(u32::from(index))));
+            if let Some((value, position)) = found {
+                if best.is_none_or(|(b, p)| value > b || (value == b && position < p)) {
+                    best = Some((value, position));
                 }
             }
         }
-        best
+        match best {
+            Some((value, position)) => (value, Some(Square::new(u32::from(rest[position])))),
+            None => (-INF, None),
+        }
     }
 }

@@ -31,7 +31,18 @@ struct Slot<B: Bits> {
     best: Option<Square>,
     /// The table generation it was stored in (0: never stored).
     generation: u8,
+    /// How far its bounds can be trusted (see [`Confidence`]).
+    confidence: Confidence,
 }
+
+/// How far a search's values can be trusted: `EXACT`, or the cut threshold of a
+/// selective search (its Multi-ProbCut `t`, in tenths of a standard deviation).
+/// A search uses the bounds of entries at least as confident as itself; the others
+/// only lend it their best move, so no exact value ever rests on a selective one.
+pub type Confidence = u8;
+
+/// The confidence of exact searches.
+pub const EXACT: Confidence = u8::MAX;
 
 type Slots<B> = [Slot<B>; WAYS];
 
@@ -134,14 +145,20 @@ impl<G: Geometry> SolverTable<G> {
     /// What is known of `board`, if it was stored since the last `clear`.
     #[inline]
     #[must_use]
-    pub fn probe(&self, board: Board<G>) -> Option<Bounds> {
-        self.probe_at(self.place(board), board)
+    pub fn probe(&self, board: Board<G>, confidence: Confidence) -> Option<Bounds> {
+        self.probe_at(self.place(board), board, confidence)
     }
 
-    /// [`Self::probe`] at a place already computed.
+    /// [`Self::probe`] at a place already computed. An entry less confident than
+    /// `confidence` gives its best move with bounds that say nothing.
     #[inline]
     #[must_use]
-    pub fn probe_at(&self, place: Place, board: Board<G>) -> Option<Bounds> {
+    pub fn probe_at(
+        &self,
+        place: Place,
+        board: Board<G>,
+        confidence: Confidence,
+    ) -> Option<Bounds> {
         let bucket = self.bucket(place);
         bucket
             .iter()
@@ -150,10 +167,21 @@ impl<G: Geometry> SolverTable<G> {
                     && s.player == board.player
                     && s.opponent == board.opponent
             })
-            .map(|s| Bounds {
-                lower: i32::from(s.lower),
-                upper: i32::from(s.upper),
-                best: s.best,
+            .map(|s| {
+                let trusted = s.confidence >= confidence;
+                Bounds {
+                    lower: if trusted {
+                        i32::from(s.lower)
+                    } else {
+                        i32::from(i8::MIN)
+                    },
+                    upper: if trusted {
+                        i32::from(s.upper)
+                    } else {
+                        i32::from(i8::MAX)
+                    },
+                    best: s.best,
+                }
             })
     }
 
@@ -161,13 +189,22 @@ impl<G: Geometry> SolverTable<G> {
     /// intersection of old and new intervals; a new one replaces the bucket's
     /// stale or smallest-tree entry.
     #[inline]
-    pub fn store(&self, board: Board<G>, empties: u32, bounds: Bounds) {
-        self.store_at(self.place(board), board, empties, bounds);
+    pub fn store(&self, board: Board<G>, empties: u32, bounds: Bounds, confidence: Confidence) {
+        self.store_at(self.place(board), board, empties, bounds, confidence);
     }
 
-    /// [`Self::store`] at a place already computed.
+    /// [`Self::store`] at a place already computed. Bounds of one confidence are
+    /// intersected; more confident ones replace less confident ones, which never
+    /// replace them (but lend a best move where there was none).
     #[inline]
-    pub fn store_at(&self, place: Place, board: Board<G>, empties: u32, bounds: Bounds) {
+    pub fn store_at(
+        &self,
+        place: Place,
+        board: Board<G>,
+        empties: u32,
+        bounds: Bounds,
+        confidence: Confidence,
+    ) {
         let generation = self.generation;
         let mut bucket = self.bucket(place);
         let mut victim = 0;
@@ -175,8 +212,21 @@ impl<G: Geometry> SolverTable<G> {
         for (i, slot) in bucket.iter_mut().enumerate() {
             let current = slot.generation == generation;
             if current && slot.player == board.player && slot.opponent == board.opponent {
-                slot.lower = slot.lower.max(narrow(bounds.lower));
-                slot.upper = slot.upper.min(narrow(bounds.upper));
+                match slot.confidence.cmp(&confidence) {
+                    std::cmp::Ordering::Equal => {
+                        slot.lower = slot.lower.max(narrow(bounds.lower));
+                        slot.upper = slot.upper.min(narrow(bounds.upper));
+                    }
+                    std::cmp::Ordering::Less => {
+                        slot.lower = narrow(bounds.lower);
+                        slot.upper = narrow(bounds.upper);
+                        slot.confidence = confidence;
+                    }
+                    std::cmp::Ordering::Greater => {
+                        slot.best = slot.best.or(bounds.best);
+                        return;
+                    }
+                }
                 if bounds.best.is_some() {
                     slot.best = bounds.best;
                 }
@@ -200,6 +250,7 @@ impl<G: Geometry> SolverTable<G> {
             empties: empties.min(255) as u8,
             best: bounds.best,
             generation,
+            confidence,
         };
     }
 }
@@ -245,13 +296,45 @@ mod tests {
         assert_eq!(std::mem::size_of::<Bucket<u64>>(), 64);
         let mut table = SolverTable::<Size8>::new(10);
         let board = Board::<Size8>::start();
-        assert!(table.probe(board).is_none());
-        table.store(board, 60, bounds(-4, 64));
-        table.store(board, 60, bounds(-64, 10));
-        assert_eq!(table.probe(board), Some(bounds(-4, 10)));
-        assert!(table.probe(board.pass()).is_none());
+        assert!(table.probe(board, EXACT).is_none());
+        table.store(board, 60, bounds(-4, 64), EXACT);
+        table.store(board, 60, bounds(-64, 10), EXACT);
+        assert_eq!(table.probe(board, EXACT), Some(bounds(-4, 10)));
+        assert!(table.probe(board.pass(), EXACT).is_none());
         table.clear();
-        assert!(table.probe(board).is_none());
+        assert!(table.probe(board, EXACT).is_none());
+    }
+
+    #[test]
+    fn selective_bounds_never_reach_an_exact_search() {
+        let table = SolverTable::<Size8>::new(10);
+        let board = Board::<Size8>::start();
+        let guessed = Bounds {
+            best: Some(Square::new(19)),
+            ..bounds(4, 4)
+        };
+        table.store(board, 60, guessed, 10);
+        let unknown = Bounds {
+            best: Some(Square::new(19)),
+            ..bounds(-128, 127)
+        };
+        assert_eq!(table.probe(board, EXACT), Some(unknown), "the move only");
+        assert_eq!(
+            table.probe(board, 20),
+            Some(unknown),
+            "a more confident pass"
+        );
+        assert_eq!(table.probe(board, 10), Some(guessed));
+        assert_eq!(table.probe(board, 5), Some(guessed));
+        // Exact bounds replace selective ones, and selective ones never replace them.
+        table.store(board, 60, bounds(-2, 64), EXACT);
+        table.store(board, 60, bounds(-64, -6), 10);
+        let exact = Bounds {
+            best: Some(Square::new(19)),
+            ..bounds(-2, 64)
+        };
+        assert_eq!(table.probe(board, EXACT), Some(exact));
+        assert_eq!(table.probe(board, 10), Some(exact));
     }
 
     #[test]
@@ -259,10 +342,13 @@ mod tests {
         // With one bucket every position shares it.
         let table = SolverTable::<Size8>::new(1);
         let boards: Vec<Board<Size8>> = (0..3u64).map(|i| Board::new(1 << i, 1 << 40)).collect();
-        table.store(boards[0], 10, bounds(0, 0));
-        table.store(boards[1], 11, bounds(0, 0));
-        table.store(boards[2], 20, bounds(0, 0));
-        assert!(table.probe(boards[0]).is_none(), "the smallest tree goes");
-        assert!(boards[1..].iter().all(|&b| table.probe(b).is_some()));
+        table.store(boards[0], 10, bounds(0, 0), EXACT);
+        table.store(boards[1], 11, bounds(0, 0), EXACT);
+        table.store(boards[2], 20, bounds(0, 0), EXACT);
+        assert!(
+            table.probe(boards[0], EXACT).is_none(),
+            "the smallest tree goes"
+        );
+        assert!(boards[1..].iter().all(|&b| table.probe(b, EXACT).is_some()));
     }
 }

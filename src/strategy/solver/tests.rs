@@ -180,8 +180,8 @@ fn a_finished_game_scores_itself() {
     assert_eq!((solution.score, solution.best), (62, 0));
 }
 
-/// Solves `board` on one thread with or without the pattern evaluation's ordering
-/// and aspiration: every best move and the score.
+/// Solves `board` on one thread with or without the pattern evaluation (its
+/// ordering, aspiration and selective passes): every best move and the score.
 fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (i32, G::Bits) {
     let table = SolverTable::new(16);
     let shared = Shared {
@@ -192,6 +192,7 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
         limit: u64::MAX,
         deadline: None,
         parallel: false,
+        confidence: std::sync::atomic::AtomicU8::new(super::EXACT),
     };
     let mut search = Search::new(&shared);
     assert!(
@@ -201,16 +202,17 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
     if !pattern {
         search.eval = None;
     }
-    root(&mut search, board, Mode::All)
+    passes(&mut search, board, Mode::All)
 }
 
 #[test]
-fn the_pattern_ordering_changes_no_score_or_best_move() {
+fn the_pattern_ordering_and_selective_passes_change_no_score_or_best_move() {
     // 8x8 under the standard rules, deep enough for the estimates (from 12
-    // empties) and the root's aspiration window (from 16).
+    // empties), the root's aspiration window (from 16) and the selective passes
+    // before the exact one (from 18).
     let mut solved = 0;
     for seed in 100..140u64 {
-        let Some(board) = random_position::<Size8>(seed, 17) else {
+        let Some(board) = random_position::<Size8>(seed, 18) else {
             continue;
         };
         let rules = Rules::default();
