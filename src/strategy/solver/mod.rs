@@ -149,8 +149,11 @@ impl Solver {
 }
 
 /// The selective passes before an exact solve, by confidence (in tenths of the
-/// estimate's error).
-const PASSES: [Confidence; 2] = [10, 20];
+/// estimate's error). Chosen by time on FFO #40-#49 on 2 threads (t = 1.0 and 2.0:
+/// 19.4 to 20.1 s; 0.5, 1.0, 1.5 and 2.0: 17.9 to 18.4 s; steps of 0.4 to 2.0: 16.7 to
+/// 17.1 s; steps of 0.3 to 2.1: 16.1 to 16.4 s; steps of 0.2 to 2.0: 16.5 to 17.2 s),
+/// and on #50-#52 (27.3 s, 26.1 s, 25.5 s for the first, third and fourth).
+const PASSES: [Confidence; 7] = [3, 6, 9, 12, 15, 18, 21];
 /// Empties from which a solve starts with selective passes.
 const PASS_MIN: u32 = 18;
 
@@ -271,15 +274,20 @@ fn first_value<G: Geometry>(
     let guess = guess
         .unwrap_or_else(|| -search.estimate(eval, child, 2, -INF * SCALE, INF * SCALE) / SCALE);
     let (mut alpha, mut beta) = (guess - ASPIRATION, guess + ASPIRATION);
+    // A selective pass's values need not agree from one window to the next: once
+    // both sides have failed, the window is the whole range, so the loop ends.
+    let (mut failed_low, mut failed_high) = (false, false);
     loop {
         let value = -search.value(child, -beta, -alpha);
         if search.halted() {
             return value;
         }
         if value <= alpha {
-            (alpha, beta) = (-INF, value + 1);
+            failed_low = true;
+            (alpha, beta) = (-INF, if failed_high { INF } else { value + 1 });
         } else if value >= beta {
-            (alpha, beta) = (value - 1, INF);
+            failed_high = true;
+            (alpha, beta) = (if failed_low { -INF } else { value - 1 }, INF);
         } else {
             return value;
         }

@@ -509,11 +509,14 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         }
         let eval = self.eval?;
         let margin = PROBCUT_SIGMA * SCALE * i32::from(self.confidence) / 10;
-        let estimate = self.estimate(eval, board, PROBCUT_DEPTH, -INF * SCALE, INF * SCALE);
-        if estimate - margin >= beta * SCALE {
+        // Only whether the estimate lies outside these decides, so it is searched
+        // within them (fail-soft: a value at or beyond one is a bound past it).
+        let (low, high) = (alpha * SCALE - margin, beta * SCALE + margin);
+        let estimate = self.estimate(eval, board, PROBCUT_DEPTH, low, high);
+        if estimate >= high {
             return Some(beta);
         }
-        if estimate + margin <= alpha * SCALE {
+        if estimate <= low {
             return Some(alpha);
         }
         None
