@@ -11,7 +11,7 @@ use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::pattern::SCALE;
 use search::{Moves, Search, Shared, INF};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// Which best moves a solve reports.
@@ -100,8 +100,10 @@ impl Solver {
     /// Solves `board` within `budget`. When the budget runs out the search stops
     /// and returns `Err` with the nodes visited (the table is cleared, so no
     /// value of the unfinished search is ever reused). With more than one
-    /// thread the score is the same, and so is the best move in `Mode::One`:
-    /// the first move in the root's order that reaches the score.
+    /// thread the score and `Mode::All`'s moves are the same; `Mode::One` reports
+    /// the first move in the root's order that reaches the score, and from 18
+    /// empties that order comes from selective passes whose values depend on how
+    /// the threads race, so among equal moves the one reported may differ.
     pub fn solve_within<G: Geometry>(
         &self,
         board: Board<G>,
@@ -117,7 +119,6 @@ impl Solver {
             limit: budget.nodes.unwrap_or(u64::MAX),
             deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
             parallel: self.threads > 1,
-            confidence: AtomicU8::new(EXACT),
         };
         let run = || {
             let mut search = Search::new(&shared);
@@ -152,7 +153,7 @@ impl Solver {
 /// estimate's error). Chosen by time on FFO #40-#49 on 2 threads (t = 1.0 and 2.0:
 /// 19.4 to 20.1 s; 0.5, 1.0, 1.5 and 2.0: 17.9 to 18.4 s; steps of 0.4 to 2.0: 16.7 to
 /// 17.1 s; steps of 0.3 to 2.1: 16.1 to 16.4 s; steps of 0.2 to 2.0: 16.5 to 17.2 s),
-/// and on #50-#52 (27.3 s, 26.1 s, 25.5 s for the first, third and fourth).
+/// and on #50-#52 (1.0 and 2.0: 27.3 s; steps of 0.4: 26.1 s; steps of 0.3: 25.5 s).
 const PASSES: [Confidence; 7] = [3, 6, 9, 12, 15, 18, 21];
 /// Empties from which a solve starts with selective passes.
 const PASS_MIN: u32 = 18;
@@ -169,7 +170,6 @@ fn passes<G: Geometry>(
     let mut guess = None;
     if search.eval.is_some() && board.empty_count() >= PASS_MIN {
         for t in PASSES {
-            search.shared.confidence.store(t, Relaxed);
             search.confidence = t;
             let (value, _) = root(search, board, Mode::One, guess);
             if search.halted() {
@@ -177,7 +177,6 @@ fn passes<G: Geometry>(
             }
             guess = Some(value);
         }
-        search.shared.confidence.store(EXACT, Relaxed);
         search.confidence = EXACT;
     }
     root(search, board, mode, guess)
@@ -259,9 +258,10 @@ const ASPIRATION: i32 = 8;
 /// Empties from which the root aspires (below, a solve is too quick to matter).
 const ASPIRATION_MIN: u32 = 16;
 
-/// The first move's exact value: searched first in a window around the pattern
-/// evaluation's estimate (aspiration), which proves most of the tree with narrow
-/// bounds; widened to the side it fails on until the value lies inside.
+/// The first move's value: searched first in a window around `guess` (the previous
+/// selective pass's value) or else the pattern evaluation's estimate (aspiration),
+/// which proves most of the tree with narrow bounds; widened to the side it fails
+/// on until the value lies inside.
 fn first_value<G: Geometry>(
     search: &mut Search<'_, '_, G>,
     child: Board<G>,

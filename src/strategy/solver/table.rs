@@ -1,6 +1,6 @@
 //! The solver's transposition table: 2-way buckets of one cache line, shared by
-//! the search threads, each entry a proven interval for the exact score,
-//! deepest entries kept first.
+//! the search threads, each entry an interval for the score and the confidence it
+//! was proved with (exact, or a selective pass's), deepest entries kept first.
 
 use crate::board::{Bits, Board, Geometry, Square};
 use std::sync::{Mutex, MutexGuard, PoisonError};

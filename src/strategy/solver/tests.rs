@@ -192,7 +192,6 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
         limit: u64::MAX,
         deadline: None,
         parallel: false,
-        confidence: std::sync::atomic::AtomicU8::new(super::EXACT),
     };
     let mut search = Search::new(&shared);
     assert!(
