@@ -32,3 +32,4 @@ mod shards;
 mod strategies;
 mod sweep;
 mod tune;
+mod walks;
