@@ -136,6 +136,17 @@ impl Termination {
         }
     }
 
+    /// Whether it is a player's fault (a crash, an illegal or unreadable move, a stall)
+    /// rather than a result: a loss on time is a result a study of clocks measures,
+    /// while faults in a row say an engine is broken.
+    #[must_use]
+    pub const fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::Crash | Termination::Illegal | Termination::Stalled
+        )
+    }
+
     /// The termination of a name, if it is one.
     #[must_use]
     pub fn parse(name: &str) -> Option<Self> {

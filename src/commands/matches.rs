@@ -6,17 +6,10 @@ use super::{Outcome, OutputFormat, Said};
 use crate::error::{Error, Result};
 use crate::lab::folder::check_output_file;
 use crate::lab::games_file::{Compression, GamesWriter};
-use crate::lab::matches::{
-    a_margin, cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchTally,
-};
+use crate::lab::matches::{cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed};
 use crate::lab::rows::{csv_header, GameRow};
-use crate::lab::runner::write_game_row;
-use crate::lab::{Driver, Flow};
-use crate::strategy::Strategy;
-use crate::with_geometry;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Options of `reversi-lab match`.
@@ -59,6 +52,10 @@ pub struct MatchArgs {
     /// Also write every game to this CSV file (the columns of games.csv; an existing file is refused).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Where an external engine's logs go (`DIR/engines/A-*.log`, `B-*.log`) [default:
+    /// a new folder in the system's temporary folder, named on stderr].
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
     /// Output: the one-line summary, or one JSON object for scripts.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
@@ -89,8 +86,6 @@ impl MatchArgs {
 /// prints the one-line summary on stdout and the speed on stderr. Returns A's tally.
 pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
     let plan = MatchPlan::new(&args.options())?;
-    let setup = &plan.setup;
-    let schedule = &plan.schedule;
     if let Some(path) = &args.csv {
         check_output_file(path, "--csv")?;
     }
@@ -115,38 +110,24 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         None => None,
     };
     let names = [args.a.as_str(), args.b.as_str()];
+    let logs = args.logs.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("reversi-lab-match-{}", std::process::id()))
+    });
     let started = Instant::now();
-    let (tally, costs, threads) = match csv {
-        None => plan.tally()?,
-        Some((path, mut writer)) => with_geometry!(setup.size, G => {
-            let [sa, sb] = plan.players::<G>()?;
-            let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
-            let driver = Driver::<G>::new(setup.threads)?;
-            // Rows go to the file in game order while the next games play.
-            let mut tally = MatchTally::default();
-            let never = AtomicBool::new(false);
-            let streamed = driver.stream_rows(
-                &players,
-                0..args.games,
-                |g| {
-                    let (slot, opening, deal) = schedule.deal::<G>(g);
-                    ((slot, opening, deal.seats, deal.seed), deal)
-                },
-                |g, (slot, opening, seats, seed), game, row| {
-                    let margin = write_game_row(g, 0, &opening, seats.map(|i| names[i]), seed, game, setup.rules, row);
-                    MatchTally::game(g, a_margin(slot, margin))
-                },
-                &never,
-                |one, row, _| {
-                    writer.write_all(row).map_err(|e| Error::io(&**path, e))?;
-                    tally = std::mem::take(&mut tally) + one;
-                    Ok(Flow::Continue)
-                },
-            )?;
+    let played = match csv {
+        None => plan.play(names, None, &logs)?,
+        Some((path, mut writer)) => {
+            let played = plan.play(names, Some((path, &mut writer)), &logs)?;
             writer.finish(path)?;
-            (tally, streamed.costs, driver.threads())
-        }),
+            played
+        }
     };
+    let MatchPlayed {
+        tally,
+        costs,
+        threads,
+        broken,
+    } = played;
     let seconds = started.elapsed().as_secs_f64();
     match args.format {
         OutputFormat::Text => writeln!(out, "{}", summary(&tally, &args.a, &args.b)).said()?,
@@ -166,5 +147,13 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         args.seed
     );
     eprintln!("{}", cost_line(&costs));
-    Ok(Outcome::Finished)
+    if logs.join("engines").is_dir() {
+        eprintln!("engine logs: {}", logs.join("engines").display());
+    }
+    match broken {
+        Some(broken) => Err(Error::input(
+            broken.line("play the match again (the games above are those before the stop)"),
+        )),
+        None => Ok(Outcome::Finished),
+    }
 }

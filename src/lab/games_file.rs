@@ -187,19 +187,30 @@ impl Write for GamesWriter {
     }
 }
 
-/// Where the kept part of `text` ends: after its last whole line, and with `rows`,
-/// after at most the header and that many rows.
+/// Where the kept part of `text` ends: after its last whole record, and with `rows`,
+/// after at most the header and that many rows. Records, not lines: a player's name
+/// may hold a line break (quoted). A record is whole when it ends with its line break
+/// and has the header's fields (a row cut inside a quoted name has fewer).
 fn kept_length(text: &[u8], rows: Option<u64>) -> usize {
-    let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    match rows {
-        Some(rows) => text
-            .iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .nth(rows as usize)
-            .map_or(whole, |(i, _)| i + 1),
-        None => whole,
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text);
+    let mut record = csv::ByteRecord::new();
+    let mut fields = None;
+    let (mut kept, mut records) = (0, 0u64);
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        let end = reader.position().byte() as usize;
+        let whole = end > 0
+            && text[end - 1] == b'\n'
+            && *fields.get_or_insert(record.len()) == record.len();
+        if !whole || rows.is_some_and(|rows| records > rows) {
+            break;
+        }
+        kept = end;
+        records += 1;
     }
+    kept
 }
 
 /// Cuts a games file back to whole rows after a kill (a partial last row, or an
@@ -241,6 +252,17 @@ pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_records_are_kept_whatever_line_breaks_names_hold() {
+        let text = b"a,b\n1,\"x\ny\"\n2,z\n3,\"p\nq";
+        // The header and rows 1 and 2: the third is cut inside its quoted name.
+        assert_eq!(kept_length(text, None), 16);
+        assert_eq!(&text[..kept_length(text, Some(1))], b"a,b\n1,\"x\ny\"\n");
+        assert_eq!(kept_length(text, Some(0)), 4);
+        assert_eq!(kept_length(b"a,b\n1,2", None), 4);
+        assert_eq!(kept_length(b"a,b\n1\n", None), 4);
+    }
 
     #[test]
     fn a_compressed_file_cut_anywhere_recovers_whole_rows() {

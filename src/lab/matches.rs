@@ -2,17 +2,22 @@
 //! line, from typed options (the `match` command, the Python package and the
 //! benchmarks all play through [`MatchPlan`]).
 
-use crate::board::Geometry;
+use crate::board::{Color, Geometry};
 use crate::error::{Error, Result};
-use crate::game::Rules;
+use crate::game::{Game, Rules, Termination};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
+use crate::lab::faults::{at_fault, Broken, FaultWatch};
+use crate::lab::games_file::GamesWriter;
+use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
-use crate::lab::{Cost, Driver, Schedule, Setup, Slot};
+use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::clock::held_to;
 use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
+use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// What a match plays: the `match` command's options, as values.
 #[derive(Clone, Debug)]
@@ -75,6 +80,9 @@ pub struct MatchTally {
     /// points: only its first and last game can be such, so a run holds at most two
     /// and adding runs allocates nothing.
     open: [Option<(u64, f64)>; 2],
+    /// Games A (first) and B lost by a fault or on time, by termination (in the order
+    /// of [`Termination::ALL`]; the first, `normal`, stays 0).
+    pub forfeits: [[u64; Termination::ALL.len()]; 2],
 }
 
 impl MatchTally {
@@ -88,7 +96,45 @@ impl MatchTally {
                 pairs: Pentanomial::default(),
             },
             open: [Some((game, t.points())), None],
+            forfeits: [[0; Termination::ALL.len()]; 2],
         }
+    }
+
+    /// A finished game of the match: game number `game` of `slot`, with its forfeit
+    /// (if it was lost by a fault or on time) counted against the side that lost it.
+    #[must_use]
+    pub fn of<G: Geometry>(game: u64, slot: Slot, played: &Game<G>, rules: Rules) -> Self {
+        let margin = played.outcome(rules).expect("played to the end").margin;
+        let mut tally = Self::game(game, a_margin(slot, margin));
+        if let Some(forfeit) = played.forfeited() {
+            let a_lost = (forfeit.loser == Color::Black) == slot.a_black();
+            let kind = Termination::ALL
+                .iter()
+                .position(|&t| t == forfeit.termination)
+                .unwrap_or(0);
+            tally.forfeits[usize::from(!a_lost)][kind] += 1;
+        }
+        tally
+    }
+
+    /// What A and B lost by faults or on time, as `A: 2 stalled; B: 1 time`
+    /// (empty when nothing was).
+    #[must_use]
+    pub fn forfeit_text(&self) -> String {
+        let side = |name: &str, counts: &[u64; Termination::ALL.len()]| {
+            let kinds: Vec<String> = Termination::ALL
+                .iter()
+                .zip(counts)
+                .filter(|(_, &n)| n > 0)
+                .map(|(t, n)| format!("{n} {}", t.name()))
+                .collect();
+            (!kinds.is_empty()).then(|| format!("{name} {}", kinds.join(", ")))
+        };
+        [side("A", &self.forfeits[0]), side("B", &self.forfeits[1])]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 
@@ -98,6 +144,11 @@ impl std::ops::Add for MatchTally {
     /// that meet at the seam.
     #[inline]
     fn add(mut self, other: Self) -> Self {
+        for (mine, theirs) in self.forfeits.iter_mut().zip(other.forfeits) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
         self.paired.games += other.paired.games;
         self.paired.pairs += other.paired.pairs;
         // The common cases, once a game (a fold adds each game to the run before
@@ -190,7 +241,10 @@ pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
         100.0 * score.high,
         score.model.name(),
         counted(score.n, score.model.unit().trim_end_matches('s'), score.model.unit())
-    )
+    ) + &match tally.forfeit_text() {
+        text if text.is_empty() => String::new(),
+        text => format!("; forfeits: {text}"),
+    }
 }
 
 /// A match checked and ready to play: the setup, both strategies and the schedule
@@ -290,14 +344,121 @@ impl MatchPlan {
                 let (slot, _, deal) = self.schedule.deal::<G>(g);
                 (slot, deal)
             },
-            |g, slot, game| {
-                let margin = game.outcome(rules).expect("played to the end").margin;
-                MatchTally::game(g, a_margin(slot, margin))
-            },
+            |g, slot, game| MatchTally::of(g, slot, &game, rules),
         );
         Ok((tally, costs, driver.threads()))
     }
 }
+
+/// A match played: A's tally, what each side's moves cost, the threads used, and the
+/// player that broke if play stopped for it.
+#[derive(Clone, Debug)]
+pub struct MatchPlayed {
+    /// A's results.
+    pub tally: MatchTally,
+    /// What each side's moves cost (A, B).
+    pub costs: Vec<Cost>,
+    /// The worker threads.
+    pub threads: usize,
+    /// The side ("A" or "B") that lost [`MAX_FAULTS_IN_A_ROW`](crate::lab::faults::MAX_FAULTS_IN_A_ROW) games in a row by a
+    /// fault, where play stopped (the tally holds the games before the stop).
+    pub broken: Option<Broken>,
+}
+
+/// Where a match's games go as they finish: the file's path (for messages) and its writer.
+pub type RowsOut<'a> = (&'a Path, &'a mut GamesWriter);
+
+impl MatchPlan {
+    /// Plays the match: each game's `games.csv` row to `rows` (whose header the caller
+    /// wrote; `names` fill its black and white columns) if given, an external engine's
+    /// log under `logs` (`engines/A-*.log`, `engines/B-*.log`). Faults are accounted as
+    /// `run` accounts for them: once a side has lost [`MAX_FAULTS_IN_A_ROW`](crate::lab::faults::MAX_FAULTS_IN_A_ROW) games in a
+    /// row by one, no game starts and the match ends there.
+    pub fn play(
+        &self,
+        names: [&str; 2],
+        rows: Option<RowsOut<'_>>,
+        logs: &Path,
+    ) -> Result<MatchPlayed> {
+        with_geometry!(self.setup.size, G => self.play_on::<G>(names, rows, logs))
+    }
+
+    fn play_on<G: Geometry>(
+        &self,
+        names: [&str; 2],
+        mut rows: Option<RowsOut<'_>>,
+        logs: &Path,
+    ) -> Result<MatchPlayed> {
+        let [sa, sb] = self.players::<G>()?;
+        let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        if rows.is_none() && !players.iter().any(|p| p.external()) {
+            // Nothing to write and no fault to watch: the plain sum is the fastest.
+            let (tally, costs, threads) = self.tally_on::<G>()?;
+            return Ok(MatchPlayed {
+                tally,
+                costs,
+                threads,
+                broken: None,
+            });
+        }
+        for (player, side) in players.iter().zip(SIDES) {
+            player.attach(logs, side);
+        }
+        let driver = Driver::<G>::new(self.setup.threads)?;
+        let rules = self.setup.rules;
+        let mut tally = MatchTally::default();
+        let mut faults = FaultWatch::new(2);
+        let mut broken = None;
+        let never = AtomicBool::new(false);
+        let writes = rows.is_some();
+        let streamed = driver.stream_rows(
+            &players,
+            0..self.games,
+            |g| {
+                let (slot, opening, deal) = self.schedule.deal::<G>(g);
+                ((slot, opening, deal.seats, deal.seed), deal)
+            },
+            |g, (slot, opening, seats, seed), game, row| {
+                if writes {
+                    let seated = seats.map(|i| names[i]);
+                    write_game_row(g, 0, &opening, seated, seed, game, rules, row);
+                }
+                (
+                    MatchTally::of(g, slot, game, rules),
+                    seats,
+                    at_fault(game, seats),
+                )
+            },
+            &never,
+            |delivery| {
+                let Delivery::Row((one, seats, fault), row) = delivery else {
+                    if let Some((path, writer)) = &mut rows {
+                        writer.flush().map_err(|e| Error::io(*path, e))?;
+                    }
+                    return Ok(Flow::Continue);
+                };
+                if let Some((path, writer)) = &mut rows {
+                    writer.write_all(row).map_err(|e| Error::io(*path, e))?;
+                }
+                tally = std::mem::take(&mut tally) + one;
+                if let Some((side, last)) = faults.record(seats, fault) {
+                    broken = Some(Broken::new(SIDES[side], last, logs));
+                    return Ok(Flow::Stop);
+                }
+                Ok(Flow::Continue)
+            },
+        )?;
+        Ok(MatchPlayed {
+            tally,
+            costs: streamed.costs,
+            threads: driver.threads(),
+            broken,
+        })
+    }
+}
+
+/// The two sides' names in logs and messages.
+const SIDES: [&str; 2] = ["A", "B"];
 
 /// What each side's moves cost, for the line after the speed: nodes and
 /// milliseconds per move chosen.
@@ -344,8 +505,24 @@ pub fn summary_json(
         "seed": args.seed,
         "threads": threads,
         "seconds": seconds,
+        "forfeits": {
+            "a": forfeit_counts(&tally.forfeits[0]),
+            "b": forfeit_counts(&tally.forfeits[1]),
+        },
     })
     .to_string()
+}
+
+/// A side's forfeits by termination name (every termination but `normal`, zeros too,
+/// so that the JSON's keys are stable).
+fn forfeit_counts(counts: &[u64; Termination::ALL.len()]) -> serde_json::Value {
+    Termination::ALL
+        .iter()
+        .zip(counts)
+        .filter(|(t, _)| **t != Termination::Normal)
+        .map(|(t, n)| (t.name().to_string(), serde_json::Value::from(*n)))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 #[cfg(test)]

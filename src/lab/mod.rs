@@ -9,6 +9,7 @@ pub mod cost;
 pub mod driver;
 pub mod experiment;
 pub mod export;
+pub mod faults;
 mod flat_csv;
 pub mod folder;
 pub mod games_file;
@@ -27,7 +28,7 @@ pub mod shard;
 pub mod tally;
 
 pub use cost::Cost;
-pub use driver::{play_game, play_game_costed, Driver, Flow, Streamed};
+pub use driver::{play_game, play_game_costed, Delivery, Driver, Flow, Streamed};
 pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
 pub use matches::{summary, summary_json, MatchOptions, MatchPlan, MatchTally};
 pub use overrides::{Overrides, DEFAULT_EXPERIMENT};

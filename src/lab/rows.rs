@@ -350,8 +350,24 @@ pub enum Status {
     SprtAcceptedH1,
     /// The SPRT accepted H0.
     SprtAcceptedH0,
-    /// Stopped by the user; `--resume` continues.
+    /// Stopped by the user (Ctrl-C, SIGTERM); `--resume` continues.
     Interrupted,
+    /// Stopped by a fault the run cannot play past (a player that kept faulting, a
+    /// write that failed): `stopped_by` in `run.toml` says which; `--resume`
+    /// continues once it is mended.
+    Stopped,
+}
+
+impl Status {
+    /// Whether the run has ended for good (played out, or decided by its SPRT): its
+    /// tables describe every game it will have.
+    #[must_use]
+    pub const fn is_finished(self) -> bool {
+        matches!(
+            self,
+            Status::Complete | Status::SprtAcceptedH1 | Status::SprtAcceptedH0
+        )
+    }
 }
 
 /// `[run]` of `run.toml`: how the run went.
@@ -411,6 +427,9 @@ pub struct RunInfo {
     /// What each external engine said it is (`name` and `version`), by player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engines: Option<std::collections::BTreeMap<String, String>>,
+    /// What stopped a run whose status is `stopped`, in one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<String>,
 }
 
 impl RunInfo {
@@ -436,6 +455,7 @@ impl RunInfo {
             commit: super::provenance::git_commit(),
             host: super::provenance::host_name(),
             engines: None,
+            stopped_by: None,
         }
     }
 }

@@ -3,8 +3,9 @@
 //! resumes a folder where its `games.csv` ends.
 
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
-use super::driver::{Driver, Flow};
+use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
+use super::faults::{at_fault, Broken, FaultWatch};
 use super::folder::write_atomically;
 use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
@@ -13,9 +14,9 @@ use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
-use crate::board::{Color, Geometry};
+use crate::board::Geometry;
 use crate::error::{Error, Result};
-use crate::game::{Game, Rules, Termination};
+use crate::game::{Game, Rules};
 use crate::progress::Progress;
 use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
@@ -86,6 +87,7 @@ impl RunSummary {
                     ", interrupted after {} games: rerun with --resume to continue",
                     self.games
                 ),
+                Status::Stopped => format!(", stopped after {} games", self.games),
             },
             self.out.display()
         )
@@ -170,9 +172,22 @@ fn already_exists(out: &Path) -> Error {
     ))
 }
 
+/// A results folder ready for play.
+struct Prepared {
+    /// Games already in `games.csv`.
+    done: u64,
+    /// What they cost, per player.
+    before: Vec<Cost>,
+    /// The `[run]` of the run resumed.
+    recorded: Option<RunInfo>,
+    /// The folder `--force` replaces, moved aside: deleted once the new run has
+    /// written a game, put back if it writes none.
+    aside: Option<PathBuf>,
+    lock: FolderLock,
+}
+
 /// Makes the results folder with a `run.toml` and the header of `games.csv`, or
-/// checks an existing one for `--resume`. Returns the games already played, the costs
-/// recorded for them, and the folder's lock.
+/// checks an existing one for `--resume`.
 fn prepare(
     experiment: &Experiment,
     schedule: &Schedule,
@@ -180,7 +195,7 @@ fn prepare(
     options: &RunOptions<'_>,
     info: &RunInfo,
     tallies: &mut Tallies,
-) -> Result<(u64, Vec<Cost>, FolderLock)> {
+) -> Result<Prepared> {
     let games_path = out.join(experiment.compress.file_name());
     let run_path = out.join("run.toml");
     if out.exists() && !out.is_dir() {
@@ -245,6 +260,7 @@ fn prepare(
     }
     if options.resume && games_path.exists() && run_path.is_file() {
         let recorded = RunToml::load(&run_path)?;
+        let info_before = recorded.run.clone();
         recorded.refuse_import(out, "resumed (choose another --out for a run)")?;
         check_schedule_version(
             out,
@@ -290,7 +306,13 @@ fn prepare(
             options.shard,
             tallies,
         )?;
-        return Ok((done, costs, lock));
+        return Ok(Prepared {
+            done,
+            before: costs,
+            recorded: Some(info_before),
+            aside: None,
+            lock,
+        });
     }
     let setup = (|| {
         let record = run_record(experiment, info.clone());
@@ -314,14 +336,17 @@ fn prepare(
         }
         return Err(error);
     }
-    if let Some(aside) = aside {
-        remove_aside(&aside)?;
-    }
-    Ok((0, vec![Cost::default(); experiment.players.len()], lock))
+    Ok(Prepared {
+        done: 0,
+        before: vec![Cost::default(); experiment.players.len()],
+        recorded: None,
+        aside,
+        lock,
+    })
 }
 
-/// Faults in a row after which an engine is taken as broken and the run stops.
-pub const MAX_FAULTS_IN_A_ROW: u32 = 3;
+/// What to do once a broken engine is mended.
+const RESUME: &str = "continue with --resume";
 
 /// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
 /// shard `results/<name>/shards/I-of-N` (the folder `merge` looks in).
@@ -352,7 +377,13 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         ..RunInfo::starting(threads, total)
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
-    let (done, before, _lock) = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
+    let Prepared {
+        done,
+        before,
+        recorded,
+        mut aside,
+        lock,
+    } = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
 
     let games_path = out.join(experiment.compress.file_name());
     let mut writer = GamesWriter::open(&games_path, experiment.compress, true)?;
@@ -360,13 +391,42 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let clock = Instant::now();
     let already_concluded = tallies.sprt_done.is_some() && shard.is_none();
     let mut engines = std::collections::BTreeMap::new();
-    let streamed = with_geometry!(experiment.setup.size, G => {
-        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before, &mut engines)?
+    let played = with_geometry!(experiment.setup.size, G => {
+        play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before, &mut engines, &mut aside)
     });
+    if let Some(aside) = aside {
+        // The new run wrote no game (stopped or failed before its first): the folder
+        // it replaces goes back as it was.
+        drop(lock);
+        let _ = fs::remove_dir_all(&out);
+        fs::rename(&aside, &out).map_err(|e| Error::io_during("restore", &aside, e))?;
+        played?;
+        return Err(Error::input(format!(
+            "stopped before the new run wrote a game: {} is left as it was",
+            out.display()
+        )));
+    }
     progress.finish();
-    writer.finish(&games_path)?;
+    let run_path = out.join("run.toml");
+    let record = |info: RunInfo| {
+        write_atomically(&run_path, run_record(experiment, info).to_text().as_bytes())
+    };
+    let (streamed, broken) = match played.and_then(|p| writer.finish(&games_path).map(|()| p)) {
+        Ok(played) => played,
+        Err(error) => {
+            // A failed write (a full disk): the rows up to the last checkpoint are
+            // kept, and the status says the run did not end by itself, if it can still
+            // be written.
+            info.status = Status::Stopped;
+            info.stopped_by = Some(error.to_string());
+            let _ = record(info);
+            return Err(error);
+        }
+    };
     let seconds = clock.elapsed().as_secs_f64();
-    let status = if streamed.interrupted {
+    let status = if broken.is_some() {
+        Status::Stopped
+    } else if streamed.interrupted {
         Status::Interrupted
     } else if shard.is_some() {
         Status::Complete
@@ -376,19 +436,29 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     let played = streamed.consumed;
     write_costs(experiment, &out, &before, &streamed.costs)?;
     // A shard's figures would describe a sample of the games: `merge` writes them.
-    let (pairs, standings) = if status == Status::Interrupted || shard.is_some() {
+    let (pairs, standings) = if !status.is_finished() || shard.is_some() {
         (Vec::new(), Vec::new())
     } else {
         write_tables(experiment, &tallies, &out)?
     };
-    info.status = status;
-    info.games = Some(done + played);
-    info.games_this_session = Some(played);
-    info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
-    info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
-    info.engines = (!engines.is_empty()).then_some(engines);
-    let run_path = out.join("run.toml");
-    write_atomically(&run_path, run_record(experiment, info).to_text().as_bytes())?;
+    match recorded {
+        // A resume of a run that had ended played nothing: its record of how it was
+        // made stays as it was.
+        Some(recorded) if played == 0 && recorded.status == status => {}
+        _ => {
+            info.status = status;
+            info.games = Some(done + played);
+            info.games_this_session = Some(played);
+            info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
+            info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
+            info.engines = (!engines.is_empty()).then_some(engines);
+            info.stopped_by = broken.as_ref().map(|b| b.line(RESUME));
+            record(info)?;
+        }
+    }
+    if let Some(broken) = broken {
+        return Err(Error::input(broken.line(RESUME)));
+    }
     Ok(RunSummary {
         out,
         games: done + played,
@@ -484,7 +554,8 @@ fn play<G: Geometry>(
     games_path: &Path,
     before: &[Cost],
     engines: &mut std::collections::BTreeMap<String, String>,
-) -> Result<super::driver::Streamed> {
+    aside: &mut Option<PathBuf>,
+) -> Result<(super::driver::Streamed, Option<Broken>)> {
     let strategies: Vec<Box<dyn Strategy<G>>> = experiment
         .players
         .iter()
@@ -506,9 +577,9 @@ fn play<G: Geometry>(
     let players: Vec<&dyn Strategy<G>> = strategies.iter().map(AsRef::as_ref).collect();
     let driver = Driver::<G>::new(experiment.setup.threads)?;
     let part = shard.unwrap_or(Shard::whole());
-    // Faults in a row per player: past MAX_FAULTS_IN_A_ROW the engine is broken, and
-    // the run stops (every finished game kept) rather than forfeit game after game.
-    let mut faults_in_a_row = vec![(0u32, Termination::Normal); experiment.players.len()];
+    // Past MAX_FAULTS_IN_A_ROW faults in a row a player is broken, and the run stops
+    // (every finished game kept) rather than forfeit game after game.
+    let mut faults = FaultWatch::new(experiment.players.len());
     let end = if already_concluded {
         done
     } else {
@@ -516,7 +587,8 @@ fn play<G: Geometry>(
     };
     let rules = experiment.setup.rules;
     let mut since_flush = 0u64;
-    driver.stream_rows(
+    let mut broken = None;
+    let streamed = driver.stream_rows(
         &players,
         done..end,
         |local| {
@@ -528,50 +600,41 @@ fn play<G: Geometry>(
             let names = seats.map(|i| experiment.players[i].name.as_str());
             let black_margin =
                 write_game_row(index, slot.pair, &opening, names, seed, game, rules, csv);
-            let at_fault = game
-                .forfeited()
-                .map(|f| (seats[usize::from(f.loser == Color::White)], f.termination));
-            (slot, black_margin, seats, at_fault)
+            (slot, black_margin, seats, at_fault(game, seats))
         },
         options.stop,
-        |(slot, black_margin, seats, at_fault), csv, ends_chunk| {
-            writer
-                .write_all(csv)
-                .map_err(|e| Error::io(games_path, e))?;
-            since_flush += 1;
-            for seat in seats {
-                match at_fault {
-                    Some((player, termination)) if player == seat => {
-                        faults_in_a_row[seat].0 += 1;
-                        faults_in_a_row[seat].1 = termination;
-                    }
-                    _ => faults_in_a_row[seat].0 = 0,
+        |delivery| match delivery {
+            Delivery::Row((slot, black_margin, seats, at_fault), csv) => {
+                writer
+                    .write_all(csv)
+                    .map_err(|e| Error::io(games_path, e))?;
+                since_flush += 1;
+                let concluded =
+                    tallies.record_game(experiment, slot, black_margin) && shard.is_none();
+                if let Some((player, last)) = faults.record(seats, at_fault) {
+                    // The engine is broken: no game starts, the games in flight are
+                    // dropped, and the ones kept are checkpointed before the stop.
+                    broken = Some(Broken::new(&experiment.players[player].name, last, folder));
+                    return Ok(Flow::Stop);
                 }
-                if faults_in_a_row[seat].0 >= MAX_FAULTS_IN_A_ROW {
+                if since_flush.is_multiple_of(1024) {
                     writer.flush().map_err(|e| Error::io(games_path, e))?;
-                    let name = &experiment.players[seat].name;
-                    return Err(Error::input(format!(
-                        "player '{name}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; see {}): fix the engine, then continue with --resume",
-                        faults_in_a_row[seat].1.name(),
-                        folder.join("engines").join(format!("{name}-*.log")).display()
-                    )));
                 }
+                Ok(if concluded {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                })
             }
-            let concluded = tallies.record_game(experiment, slot, black_margin) && shard.is_none();
-            // Rows reach the disk in step with the progress shown, so a kill loses
-            // little: every 1024 rows, and whenever a chunk of games (at most a
-            // quarter of a second of play, once its pace is known) has been written.
-            if since_flush >= 1024 || concluded || ends_chunk.is_some() {
+            Delivery::Checkpoint(costs) => {
+                // Rows reach the disk in step with the progress shown, within a
+                // checkpoint's interval of their game's end, and the costs recorded
+                // cover exactly the rows in the file.
                 writer.flush().map_err(|e| Error::io(games_path, e))?;
-                // A checkpoint of the costs, once the rows they cover are in the file
-                // (at chunk ends only: a few a second at most).
-                if let Some(costs) = ends_chunk {
-                    write_costs(
-                        experiment,
-                        games_path.parent().unwrap_or(Path::new(".")),
-                        before,
-                        costs,
-                    )?;
+                write_costs(experiment, folder, before, costs)?;
+                if let Some(replaced) = aside.take() {
+                    // The new run has written a game: the folder it replaces goes.
+                    remove_aside(&replaced)?;
                 }
                 progress.advance(since_flush);
                 if let Some(played) = options.played {
@@ -582,12 +645,9 @@ fn play<G: Geometry>(
                     let llr = tallies.pairs[0].penta.llr(sprt.elo0, sprt.elo1);
                     progress.message(format!("LLR {llr:.2}"));
                 }
+                Ok(Flow::Continue)
             }
-            Ok(if concluded {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            })
         },
-    )
+    )?;
+    Ok((streamed, broken))
 }

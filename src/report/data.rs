@@ -5,7 +5,7 @@ use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
 use crate::lab::cost::COSTS_FILE;
 use crate::lab::games_file;
-use crate::lab::rows::{read_csv, CostRow, RunToml, Status};
+use crate::lab::rows::{read_csv, CostRow, RunToml};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::lab::GameRow;
 use crate::stats::{Pentanomial, SprtWatch};
@@ -161,8 +161,7 @@ impl Results {
                     .collect()
             })
             .unwrap_or_default();
-        let finished = !matches!(record.run.status, Status::Running | Status::Interrupted)
-            && dir.join("pairs.csv").is_file();
+        let finished = record.run.status.is_finished() && dir.join("pairs.csv").is_file();
         let (pairs, standings, partial) = if finished {
             let pairs: Vec<PairRow> = crate::lab::rows::read_rows(&need(dir, "pairs.csv")?)?;
             let standings: Vec<StandingRow> =

@@ -193,7 +193,7 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
         "-l",
         "1",
     ];
-    fs::write(d.join("e.toml"), experiment(&engine, "", 10)).unwrap();
+    fs::write(d.join("e.toml"), experiment(&engine, "", 12)).unwrap();
     let args = [
         "run",
         "e.toml",
@@ -202,7 +202,7 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
         "--quiet",
         "--no-report",
         "--threads",
-        "1",
+        "2",
     ];
     let (code, _, stderr) = run_in(d, &args);
     assert_eq!(code, 2, "{stderr}");
@@ -214,13 +214,39 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
     let kept = games(&d.join("r"));
     assert_eq!(kept.len(), 3, "the finished games are kept");
     assert!(kept.iter().all(|r| r.termination == "crash"));
-    // Fixed, the run continues to its end from the games it kept.
+    // The stop is at once: no game starts after the third fault is in, so only the
+    // games in flight then (about one a worker) were played beside the three kept.
+    // Before, every game of the run was played, then dropped.
+    let logs: String = fs::read_dir(d.join("r/engines"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let played = logs.matches("reversi-lab: crash after").count();
+    assert!(
+        (3..=3 + 2 * 2).contains(&played),
+        "{played} games played: {logs}"
+    );
+    // The stop is recorded, and the costs cover the games kept.
+    let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
+    assert!(record.contains("status = \"stopped\""), "{record}");
+    assert!(
+        record.contains("stopped_by = \"player 'engine' lost 3 games"),
+        "{record}"
+    );
+    let costs = fs::read_to_string(d.join("r/costs.csv")).unwrap();
+    assert!(
+        costs
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(1) == Some("3")),
+        "{costs}"
+    );
+    // Fixed, the run continues to its end from the games it kept: none is played again.
     fs::remove_file(&marker).unwrap();
     ok(d, &[&args[..], &["--resume"]].concat());
     let rows = games(&d.join("r"));
-    assert_eq!(rows.len(), 10);
-    // Games past the last cost checkpoint are played again, now without a fault.
-    assert!(rows.iter().filter(|r| r.termination == "crash").count() <= 3);
+    assert_eq!(rows.len(), 12);
+    assert!(rows[..3].iter().all(|r| r.termination == "crash"));
     assert!(rows[3..].iter().all(|r| r.termination == "normal"));
     replay_all(&rows);
 }

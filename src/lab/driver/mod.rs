@@ -11,8 +11,8 @@ use crate::strategy::{random_square, Context, GameRng, Memory, Strategy};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
-use std::time::Instant;
+use std::sync::{mpsc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Plays `game` to its end: `players[0]` plays black, `players[1]` white. Each
 /// player's memory is reset first, so the game depends on its seed alone.
@@ -161,9 +161,6 @@ fn play_random<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [u64; 2] {
         game.play_unchecked(square);
     }
 }
-
-/// The most games a stream plays between two hand-overs to its writer.
-const MAX_CHUNK: u64 = 1 << 13;
 
 /// What one game cost its two players: (player index, cost) for black and white.
 type Spent = [(usize, Cost); 2];
@@ -339,11 +336,11 @@ impl<G: Geometry> Driver<G> {
         })
     }
 
-    /// Plays `games` chunk by chunk and hands each result to `sink` in game order, on
-    /// a thread of its own (the writer), while the pool plays on. Once `sink` says stop,
-    /// or `stop` is set, the games played ahead are dropped: what `sink` sees never
-    /// depends on chunk sizes or timing, and after a stop it is the games finished up
-    /// to the first one skipped.
+    /// Plays `games` and hands each result to `sink` in game order, on a thread of its
+    /// own (the writer), while the pool plays on. Once `sink` says stop, or `stop` is
+    /// set, no game starts and the games played ahead are dropped: what `sink` sees
+    /// never depends on batch sizes or timing, and after a stop it is the games finished
+    /// up to the first one skipped.
     pub fn stream<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
@@ -359,17 +356,19 @@ impl<G: Geometry> Driver<G> {
             deal,
             |index, data, game, _| finish(index, data, game),
             stop,
-            |row, _, _| sink(row),
+            |delivery| match delivery {
+                Delivery::Row(row, _) => sink(row),
+                Delivery::Checkpoint(_) => Ok(Flow::Continue),
+            },
         )
     }
 
     /// [`stream`](Self::stream) for results written as bytes (CSV rows): `finish`
     /// appends a game's bytes to a buffer its worker shares with the neighbouring
-    /// games, so a row costs no allocation of its own, and `sink` gets each result
-    /// with its bytes and, where it ends a chunk, what every game so far has cost:
-    /// results come in bursts, one chunk of games at a time (at most a quarter of a
-    /// second of play once the pace is known), so the end of one is when a sink need
-    /// flush (and checkpoint the costs in step with its rows), without reading a clock.
+    /// games, so a row costs no allocation of its own. `sink` gets each result with
+    /// its bytes as soon as the games before it are in, and a [`Delivery::Checkpoint`]
+    /// at most [`CHECKPOINT`] after a row (and after the last one), whatever a game
+    /// costs: where a sink flushes its file and records the costs in step with its rows.
     pub fn stream_rows<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
@@ -377,139 +376,261 @@ impl<G: Geometry> Driver<G> {
         deal: impl Fn(u64) -> (D, Deal<G>) + Sync,
         finish: impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync,
         stop: &AtomicBool,
-        mut sink: impl FnMut(T, &[u8], Option<&[Cost]>) -> Result<Flow> + Send,
+        mut sink: impl FnMut(Delivery<'_, T>) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
         // Set by the writer once it wants no more games (the sink said stop or failed).
         let done = AtomicBool::new(false);
         let halted = || stop.load(Ordering::Relaxed) || done.load(Ordering::Relaxed);
         let wanted = games.end - games.start;
+        let plan = Plan::new(games.clone(), self.threads());
         // Batches the writer has emptied, for the workers to fill again: a fresh buffer
         // per batch cost page faults and cache misses that were a visible share of a
         // fast game (greedy against greedy).
         let spare = Mutex::new(Vec::<Batch<T>>::new());
-        let spare = &spare;
+        let (finished, received) = mpsc::channel::<Batch<T>>();
         std::thread::scope(|scope| {
-            // One chunk waits while the writer drains another: enough to keep the
-            // workers busy, little memory.
-            let (chunks, received) = mpsc::sync_channel::<Vec<Batch<T>>>(1);
-            let done = &done;
+            let (done, plan, spare) = (&done, &plan, &spare);
             let writer = scope.spawn(move || -> Result<Streamed> {
                 let mut streamed = Streamed {
                     consumed: 0,
                     interrupted: false,
                     costs: vec![Cost::default(); players.len()],
                 };
-                let mut concluded = false;
-                'chunks: for chunk in received {
-                    let batches = chunk.len();
-                    for (b, mut batch) in chunk.into_iter().enumerate() {
-                        let mut start = 0;
-                        let rows = batch.rows.len();
-                        for (r, (row, spent, end)) in batch.rows.drain(..).enumerate() {
-                            streamed.consumed += 1;
-                            add_spent(&mut streamed.costs, spent);
-                            let ends_chunk = (b + 1 == batches && r + 1 == rows)
-                                .then_some(streamed.costs.as_slice());
-                            let flow = sink(row, &batch.bytes[start..end], ends_chunk);
-                            start = end;
-                            if !matches!(flow, Ok(Flow::Continue)) {
-                                done.store(true, Ordering::Relaxed);
-                                concluded = flow? == Flow::Stop;
-                                break 'chunks;
-                            }
-                        }
-                        if batch.cut {
-                            break 'chunks; // games after the first one skipped are dropped
-                        }
-                        batch.bytes.clear();
-                        lock(spare).push(batch);
-                    }
-                }
+                let concluded =
+                    deliver(received, games.start, plan, spare, &mut streamed, &mut sink);
                 done.store(true, Ordering::Relaxed);
+                plan.wake();
+                let concluded = concluded?;
                 streamed.interrupted = !concluded && streamed.consumed < wanted;
                 Ok(streamed)
             });
-            let mut scheduled = games.start;
-            let mut chunk = 256u64;
-            while scheduled < games.end && !halted() {
-                let end = (scheduled + chunk).min(games.end);
-                let clock = Instant::now();
-                let batches =
-                    self.play_batches(players, scheduled..end, &deal, &finish, &halted, spare);
-                // Chunks of about a quarter of a second: responsive progress and
-                // interruption, and the wait for a chunk's last games (one batch at
-                // most) is a small share of it. Grow at most twice over per chunk: the
-                // next games may cost far more (a field's cheap pairs come first). At
-                // most 8192 games, so that the rows in flight (two chunks, some 200
-                // bytes a game) stay in a few reused megabytes: fresh memory for larger
-                // chunks cost thousands of page faults a run.
-                let rate = (end - scheduled) as f64 / clock.elapsed().as_secs_f64().max(1e-6);
-                chunk = ((rate * 0.25) as u64).clamp(16, (2 * chunk).min(MAX_CHUNK));
-                scheduled = end;
-                // The writer drains the last chunk alone, with the workers idle: near
-                // the end, chunks of a quarter of the games left keep that wait short.
-                chunk = chunk.min((games.end - scheduled).div_ceil(4).max(1024));
-                if chunks.send(batches).is_err() {
-                    break; // the writer has stopped
+            self.pool.broadcast(|_| {
+                while let Some(claim) = plan.claim(&halted) {
+                    let batch = self.play_batch(players, claim, &deal, &finish, &halted, spare);
+                    plan.timed(batch.nanos, batch.rows.len() as u64);
+                    if finished.send(batch).is_err() {
+                        break; // the writer has stopped
+                    }
                 }
-            }
-            drop(chunks);
+            });
+            drop(finished);
             writer
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     }
 
-    /// Plays `games` in batches of consecutive games on the pool, each batch on one
-    /// worker, and returns the batches in order. Once `halted` says so, the games not
-    /// yet started are skipped, and a batch with one skipped is `cut` there.
-    fn play_batches<T: Send, D: Send>(
+    /// Plays the consecutive games `claim` on the calling worker, each row written as
+    /// soon as its game ends. Once `halted` says so, the games not yet started are
+    /// skipped and the batch is `cut` there; how long its games took tells the plan
+    /// how many games the next batches should hold.
+    fn play_batch<T: Send, D: Send>(
         &self,
         players: &[&dyn Strategy<G>],
-        games: Range<u64>,
+        claim: Range<u64>,
         deal: &(impl Fn(u64) -> (D, Deal<G>) + Sync),
         finish: &(impl Fn(u64, D, &Game<G>, &mut Vec<u8>) -> T + Sync),
         halted: &(impl Fn() -> bool + Sync),
         spare: &Mutex<Vec<Batch<T>>>,
-    ) -> Vec<Batch<T>> {
-        let count = games.end - games.start;
-        // Some 16 batches per worker, so that a chunk of costly games still spreads
-        // over every worker; at most 64 games, so that the last batch ends soon.
-        let size = (count / (16 * self.threads() as u64)).clamp(1, 64);
-        self.pool.install(|| {
-            (0..count.div_ceil(size))
-                .into_par_iter()
-                .map(|b| {
-                    let first = games.start + b * size;
-                    let mut batch = lock(spare).pop().unwrap_or_else(|| Batch {
-                        rows: Vec::with_capacity(size as usize),
-                        bytes: Vec::new(),
-                        cut: false,
-                    });
-                    let last = (first + size).min(games.end);
-                    for index in first..last {
-                        if halted() {
-                            batch.cut = true;
-                            break;
-                        }
-                        let (data, deal) = deal(index);
-                        // Each game's row is written as soon as it ends, from the game
-                        // where it lies: holding a few games to write later copied each
-                        // record into a list and out again (some 80 instructions a game).
-                        let (game, spent) = self.play_one(players, deal);
-                        let row = finish(index, data, &game, &mut batch.bytes);
-                        if batch.rows.is_empty() {
-                            // Room for the batch's rows at once, sized by its first one
-                            // (with a little slack), rather than a dozen regrowths.
-                            let rest = (last - index) as usize;
-                            batch.bytes.reserve(batch.bytes.len() * rest * 9 / 8);
-                        }
-                        batch.rows.push((row, spent, batch.bytes.len()));
-                    }
-                    batch
-                })
-                .collect()
-        })
+    ) -> Batch<T> {
+        let mut batch = lock(spare).pop().unwrap_or_else(|| Batch {
+            first: 0,
+            rows: Vec::new(),
+            bytes: Vec::new(),
+            cut: false,
+            nanos: 0,
+        });
+        batch.first = claim.start;
+        let clock = Instant::now();
+        for index in claim.clone() {
+            if halted() {
+                batch.cut = true;
+                break;
+            }
+            let (data, deal) = deal(index);
+            let (game, spent) = self.play_one(players, deal);
+            let row = finish(index, data, &game, &mut batch.bytes);
+            if batch.rows.is_empty() {
+                // Room for the batch's rows at once, sized by its first one (with a
+                // little slack), rather than a dozen regrowths.
+                let rest = (claim.end - index) as usize;
+                batch.bytes.reserve(batch.bytes.len() * rest * 9 / 8);
+            }
+            batch.rows.push((row, spent, batch.bytes.len()));
+        }
+        batch.nanos = clock.elapsed().as_nanos() as u64;
+        batch
+    }
+}
+
+/// How long a row may wait in the writer before a [`Delivery::Checkpoint`] follows it:
+/// a kill loses at most this much play (and the games in flight), and a reader of
+/// the folder sees progress at this pace.
+pub const CHECKPOINT: Duration = Duration::from_millis(250);
+
+/// What a stream hands its sink, in order.
+pub enum Delivery<'a, T> {
+    /// A finished game's result and the bytes `finish` wrote for it, in game order.
+    Row(T, &'a [u8]),
+    /// Every row so far has been delivered: what their games cost, per player.
+    Checkpoint(&'a [Cost]),
+}
+
+/// The writer's loop: takes finished batches in any order, hands their rows to `sink`
+/// in game order, and checkpoints at most [`CHECKPOINT`] after a row. Returns whether
+/// the sink concluded the stream (said stop).
+fn deliver<T>(
+    received: mpsc::Receiver<Batch<T>>,
+    first: u64,
+    plan: &Plan,
+    spare: &Mutex<Vec<Batch<T>>>,
+    streamed: &mut Streamed,
+    sink: &mut impl FnMut(Delivery<'_, T>) -> Result<Flow>,
+) -> Result<bool> {
+    // Batches finished ahead of the next game to deliver, by their first game.
+    let mut ahead = std::collections::BTreeMap::new();
+    let mut next = first;
+    // When the oldest row not yet checkpointed was delivered.
+    let mut unsaved: Option<Instant> = None;
+    let mut concluded = false;
+    'batches: loop {
+        let batch = match unsaved {
+            None => received.recv().ok(),
+            Some(since) => {
+                match received.recv_timeout(CHECKPOINT.saturating_sub(since.elapsed())) {
+                    Ok(batch) => Some(batch),
+                    Err(mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        };
+        match batch {
+            Some(batch) => {
+                ahead.insert(batch.first, batch);
+            }
+            None if unsaved.is_none() => break, // every worker has finished
+            None => {}
+        }
+        while let Some(mut batch) = ahead.remove(&next) {
+            let mut start = 0;
+            for (row, spent, end) in batch.rows.drain(..) {
+                streamed.consumed += 1;
+                next += 1;
+                add_spent(&mut streamed.costs, spent);
+                unsaved.get_or_insert_with(Instant::now);
+                let flow = sink(Delivery::Row(row, &batch.bytes[start..end]));
+                start = end;
+                if flow? == Flow::Stop {
+                    concluded = true;
+                    break 'batches;
+                }
+            }
+            if batch.cut {
+                break 'batches; // games after the first one skipped are dropped
+            }
+            plan.delivered(next);
+            batch.bytes.clear();
+            batch.cut = false;
+            lock(spare).push(batch);
+        }
+        if unsaved.is_some_and(|since| since.elapsed() >= CHECKPOINT) {
+            sink(Delivery::Checkpoint(&streamed.costs))?;
+            unsaved = None;
+        }
+    }
+    if unsaved.is_some() {
+        sink(Delivery::Checkpoint(&streamed.costs))?;
+    }
+    Ok(concluded)
+}
+
+/// Which games the workers take next: batches of consecutive games, as many as keep
+/// a batch near [`BATCH_TIME`] (at most [`MAX_BATCH`]), never more than [`AHEAD`]
+/// games past the writer, so that the rows in flight stay in a few reused megabytes.
+struct Plan {
+    state: Mutex<PlanState>,
+    moved: Condvar,
+}
+
+struct PlanState {
+    next: u64,
+    end: u64,
+    /// The next game the writer will deliver.
+    delivered: u64,
+    /// Games a batch holds now: one until a game's cost is known.
+    size: u64,
+    threads: u64,
+}
+
+/// The most games in a batch: some 16 a worker at most, so that a run of costly
+/// games still spreads over every worker.
+const MAX_BATCH: u64 = 64;
+
+/// About how long a batch should play: short enough that a row reaches the writer
+/// soon after its game ends, long enough that claiming costs nothing.
+const BATCH_TIME: Duration = Duration::from_millis(20);
+
+/// The most games scheduled past the writer's next one.
+const AHEAD: u64 = 1 << 13;
+
+impl Plan {
+    fn new(games: Range<u64>, threads: usize) -> Self {
+        Plan {
+            state: Mutex::new(PlanState {
+                next: games.start,
+                end: games.end,
+                delivered: games.start,
+                size: 1,
+                threads: threads as u64,
+            }),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// The next batch to play, or None once every game is taken or `halted`; waits
+    /// while the workers are [`AHEAD`] games past the writer.
+    fn claim(&self, halted: &impl Fn() -> bool) -> Option<Range<u64>> {
+        let mut state = lock(&self.state);
+        loop {
+            if halted() || state.next >= state.end {
+                return None;
+            }
+            if state.next < state.delivered + AHEAD {
+                break;
+            }
+            // A timeout too, so that a stop is seen even if no wake-up comes.
+            state = self
+                .moved
+                .wait_timeout(state, Duration::from_millis(50))
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+        // Near the end, smaller batches keep the wait for the last one short.
+        let left = state.end - state.next;
+        let size = state.size.min(left.div_ceil(4 * state.threads)).max(1);
+        let claim = state.next..state.next + size;
+        state.next = claim.end;
+        Some(claim)
+    }
+
+    /// A batch of `games` games took `nanos` to play: the next batches hold as many
+    /// as would take [`BATCH_TIME`] at that pace.
+    fn timed(&self, nanos: u64, games: u64) {
+        if let Some(per_game) = nanos.checked_div(games) {
+            lock(&self.state).size =
+                (BATCH_TIME.as_nanos() as u64 / per_game.max(1)).clamp(1, MAX_BATCH);
+        }
+    }
+
+    /// The writer has delivered every game before `next`.
+    fn delivered(&self, next: u64) {
+        lock(&self.state).delivered = next;
+        self.moved.notify_all();
+    }
+
+    /// Wakes the workers waiting for room (the stream has stopped).
+    fn wake(&self) {
+        self.moved.notify_all();
     }
 }
 
@@ -520,13 +641,16 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Consecutive games played by one worker: each result with its cost and where its
-/// bytes end in `bytes`.
+/// Consecutive games played by one worker from game `first`: each result with its
+/// cost and where its bytes end in `bytes`.
 struct Batch<T> {
+    first: u64,
     rows: Vec<(T, Spent, usize)>,
     bytes: Vec<u8>,
     /// Whether the batch stopped at a game skipped after a stop.
     cut: bool,
+    /// How long its games took to play.
+    nanos: u64,
 }
 
 #[cfg(test)]

@@ -124,6 +124,7 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
         let driver = Driver::<Size6>::new(Some(threads)).unwrap();
         let mut text = Vec::new();
         let mut ends = Vec::new();
+        let mut last = None;
         let streamed = driver
             .stream_rows(
                 &players,
@@ -134,21 +135,27 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
                     i
                 },
                 &stop,
-                |i, bytes, ends_chunk| {
-                    assert!(bytes.starts_with(format!("{i},").as_bytes()));
-                    if let Some(costs) = ends_chunk {
-                        assert_eq!(costs.iter().map(|c| c.games).sum::<u64>(), 2 * (i + 1));
-                        ends.push(i);
+                |delivery| {
+                    match delivery {
+                        Delivery::Row(i, bytes) => {
+                            assert!(bytes.starts_with(format!("{i},").as_bytes()));
+                            text.extend_from_slice(bytes);
+                            last = Some(i);
+                        }
+                        Delivery::Checkpoint(costs) => {
+                            // A checkpoint covers exactly the rows delivered before it.
+                            let i = last.expect("a row before each checkpoint");
+                            assert_eq!(costs.iter().map(|c| c.games).sum::<u64>(), 2 * (i + 1));
+                            ends.push(i);
+                        }
                     }
-                    text.extend_from_slice(bytes);
                     Ok(Flow::Continue)
                 },
             )
             .unwrap();
         assert_eq!((streamed.consumed, streamed.interrupted), (3000, false));
-        // Chunks start at 256 games and at most double: the first ends there, the last
-        // with the stream.
-        assert_eq!((ends[0], ends.last()), (255, Some(&2999)), "{ends:?}");
+        // The last checkpoint comes with the stream's end.
+        assert_eq!(ends.last(), Some(&2999), "{ends:?}");
         let text = String::from_utf8(text).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3000);
@@ -162,8 +169,8 @@ fn streamed_rows_keep_their_bytes_in_order_and_a_sink_error_ends_the_stream() {
             deal,
             |i, _, _, _| i,
             &stop,
-            |i, _, _| {
-                if i == 1234 {
+            |delivery| {
+                if matches!(delivery, Delivery::Row(1234, _)) {
                     Err(Error::input("the disk is full"))
                 } else {
                     Ok(Flow::Continue)
@@ -311,5 +318,62 @@ fn a_move_past_its_time_loses_on_time_and_others_do_not() {
         );
         let outcome = game.outcome(Rules::default()).unwrap();
         assert_eq!(outcome.margin.abs(), 36);
+    }
+}
+
+/// Plays the first legal move after `0` milliseconds: a game that costs wall time.
+struct Sleepy(u64);
+
+impl Strategy<Size6> for Sleepy {
+    fn choose(
+        &self,
+        _: crate::board::Board<Size6>,
+        moves: u64,
+        _: &mut Context<'_, Size6>,
+    ) -> Square {
+        std::thread::sleep(std::time::Duration::from_millis(self.0));
+        Square::new(moves.trailing_zeros())
+    }
+}
+
+#[test]
+fn slow_games_reach_the_sink_soon_after_they_end() {
+    // Games of about a quarter of a second: before, every row waited for its chunk's
+    // last game (the first chunk held all 16 games, some 2 s of play on 2 workers).
+    let slow = Sleepy(15);
+    let random = strategy("random");
+    let players: [&dyn Strategy<Size6>; 2] = [&slow, random.as_ref()];
+    let driver = Driver::<Size6>::new(Some(2)).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut ended = Vec::new();
+    let mut saved = Vec::new();
+    let started = Instant::now();
+    driver
+        .stream_rows(
+            &players,
+            0..16,
+            deal,
+            |_, _, _, _| Instant::now(),
+            &stop,
+            |delivery| {
+                match delivery {
+                    Delivery::Row(end, _) => ended.push(end),
+                    Delivery::Checkpoint(_) => saved.push((ended.len(), Instant::now())),
+                }
+                Ok(Flow::Continue)
+            },
+        )
+        .unwrap();
+    let total = started.elapsed();
+    assert!(total > Duration::from_secs(1), "the games took {total:?}");
+    // Each row is checkpointed within a second of its game's end (the checkpoint
+    // interval, and at most one game of the other worker that it waited for).
+    for (row, end) in ended.iter().enumerate() {
+        let (_, at) = saved.iter().find(|(rows, _)| *rows > row).unwrap();
+        let waited = at.duration_since(*end);
+        assert!(
+            waited < Duration::from_secs(1),
+            "row {row} waited {waited:?} of {total:?}"
+        );
     }
 }

@@ -5,7 +5,7 @@
 pub mod ggf;
 
 use super::games_file;
-use super::rows::{csv_header, csv_row, GameRow, MoveRow, RunToml, Status};
+use super::rows::{csv_header, csv_row, GameRow, MoveRow, RunToml};
 use crate::board::{Bits, Color, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
@@ -90,7 +90,7 @@ impl Recorded {
             size,
             rules,
             started: record.run.started,
-            finished: !matches!(record.run.status, Status::Running | Status::Interrupted),
+            finished: record.run.status.is_finished(),
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::{read_rows, PairRow, RunToml, StandingRow, Status};
+use crate::lab::rows::{read_rows, PairRow, RunToml, StandingRow};
 use crate::stats::{bradley_terry_covariance, RatingFit, Trinomial};
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -40,7 +40,7 @@ impl Side {
                 dir.display()
             )));
         }
-        if matches!(record.run.status, Status::Running | Status::Interrupted) {
+        if !record.run.status.is_finished() {
             return Err(Error::input(format!(
                 "{} is an unfinished run: finish it (reversi-lab run --resume) before comparing",
                 dir.display()

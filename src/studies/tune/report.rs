@@ -71,7 +71,7 @@ fn validation(dir: &Path, opponent: &str) -> Result<Validation> {
     if found.started {
         let status = RunToml::load(&run_path)?.run.status;
         let pairs_path = folder.join("pairs.csv");
-        if !matches!(status, Status::Running | Status::Interrupted) && pairs_path.is_file() {
+        if status.is_finished() && pairs_path.is_file() {
             let pairs: Vec<PairRow> = read_csv(&pairs_path)?;
             found.result = pairs.into_iter().next().map(|p| (p, status));
         }

@@ -1,0 +1,128 @@
+//! The one fault path: how `run` and `match` account for games lost by a fault (an
+//! engine that crashed, stalled or answered garbage), and when a player that keeps
+//! faulting is taken as broken and play stops.
+
+use crate::board::{Color, Geometry};
+use crate::game::{Game, Termination};
+use std::path::{Path, PathBuf};
+
+/// Faults in a row after which a player is taken as broken and play stops.
+pub const MAX_FAULTS_IN_A_ROW: u32 = 3;
+
+/// The player (by index) that lost `game` by a fault, and how, given who sat where
+/// (`seats`: black's and white's indices). A loss on time is a result, not a fault.
+#[must_use]
+pub fn at_fault<G: Geometry>(game: &Game<G>, seats: [usize; 2]) -> Option<(usize, Termination)> {
+    game.forfeited()
+        .filter(|f| f.termination.is_fault())
+        .map(|f| (seats[usize::from(f.loser == Color::White)], f.termination))
+}
+
+/// Faults in a row per player, over the games in the order they are recorded.
+#[derive(Clone, Debug)]
+pub struct FaultWatch {
+    in_a_row: Vec<(u32, Termination)>,
+}
+
+impl FaultWatch {
+    /// A watch over `players` players, none at fault yet.
+    #[must_use]
+    pub fn new(players: usize) -> Self {
+        FaultWatch {
+            in_a_row: vec![(0, Termination::Normal); players],
+        }
+    }
+
+    /// Records a game between `seats` (black's and white's indices) that `fault` (from
+    /// [`at_fault`]) says who lost by a fault, if anyone. Returns the player now broken
+    /// and its last fault: play stops there.
+    pub fn record(
+        &mut self,
+        seats: [usize; 2],
+        fault: Option<(usize, Termination)>,
+    ) -> Option<(usize, Termination)> {
+        let mut broken = None;
+        for seat in seats {
+            let count = &mut self.in_a_row[seat];
+            match fault {
+                Some((player, termination)) if player == seat => {
+                    *count = (count.0 + 1, termination)
+                }
+                _ => count.0 = 0,
+            }
+            if count.0 >= MAX_FAULTS_IN_A_ROW {
+                broken = broken.or(Some((seat, count.1)));
+            }
+        }
+        broken
+    }
+}
+
+/// A player that lost [`MAX_FAULTS_IN_A_ROW`] games in a row by a fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    /// The player's name.
+    pub player: String,
+    /// How it lost its last game.
+    pub last: Termination,
+    /// Where its engine's logs are (`engines/<player>-*.log` there).
+    pub logs: PathBuf,
+}
+
+impl Broken {
+    /// A broken player whose logs are under `folder`.
+    #[must_use]
+    pub fn new(player: &str, last: Termination, folder: &Path) -> Self {
+        Broken {
+            player: player.to_string(),
+            last,
+            logs: folder.join("engines"),
+        }
+    }
+
+    /// The one line a stop is said in (and that `run.toml` records), with what to do.
+    #[must_use]
+    pub fn line(&self, then: &str) -> String {
+        format!(
+            "player '{}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; its log: {}): fix the engine, then {then}",
+            self.player,
+            self.last.name(),
+            self.logs.join(format!("{}-*.log", self.player)).display()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_faults_in_a_row_break_a_player() {
+        let mut watch = FaultWatch::new(3);
+        let stall = Some((1, Termination::Stalled));
+        assert_eq!(watch.record([0, 1], stall), None);
+        assert_eq!(watch.record([1, 0], stall), None);
+        // A game of player 1 without a fault starts its count again.
+        assert_eq!(watch.record([2, 1], None), None);
+        assert_eq!(watch.record([0, 1], stall), None);
+        assert_eq!(watch.record([0, 1], stall), None);
+        // Games of other players in between do not.
+        assert_eq!(watch.record([0, 2], None), None);
+        assert_eq!(
+            watch.record([1, 2], Some((1, Termination::Crash))),
+            Some((1, Termination::Crash))
+        );
+    }
+
+    #[test]
+    fn a_loss_on_time_is_a_result_not_a_fault() {
+        assert!(!Termination::Time.is_fault() && !Termination::Normal.is_fault());
+        assert!([
+            Termination::Crash,
+            Termination::Illegal,
+            Termination::Stalled
+        ]
+        .iter()
+        .all(|t| t.is_fault()));
+    }
+}
