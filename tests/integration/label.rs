@@ -653,6 +653,10 @@ fn options_are_checked_before_the_output_is_touched() {
             "--exact 23 would solve positions with up to 23 empty squares exactly, which can take hours",
         ),
         (
+            &["label", "games", "--out", "x.bin", "--exact", "31", "--empties", "20-31"],
+            "--exact 31 would solve",
+        ),
+        (
             &["label", "games", "--out", "x.bin", "--depth", "13"],
             "--depth 13 can take hours",
         ),
