@@ -105,10 +105,11 @@ pub enum Command {
     /// One transcript per line with a '#' header recording the recipe: the format an
     /// experiment's `[openings] file =` reads. The same options write the same bytes.
     Openings(OpeningsArgs),
-    /// Fit the 8x8 pattern evaluation (the solver's move ordering) to recorded games.
+    /// Fit the 8x8 pattern evaluation (what eval=pattern plays) to games or positions.
     ///
-    /// Every position of every game, labelled with the game's final margin, fitted per
-    /// stage of 4 empties; prints the error on held-out games.
+    /// Every position of a results folder's games, labelled with the game's final
+    /// margin, or of a labelled-positions file from `label`, fitted per stage of 4
+    /// empties; prints the error (rmse, in discs) on held-out games.
     FitPatterns(FitPatternsArgs),
     /// Measure pattern weights on labelled positions: per stage of 4 empties and kind
     /// of label (exact solves, deep searches), the error of each weights' estimate.

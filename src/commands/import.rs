@@ -23,7 +23,7 @@ pub struct ImportArgs {
     /// Replace an existing results folder.
     #[arg(long)]
     pub force: bool,
-    /// Leave out games with an illegal or unreadable move (each one is named) instead of refusing the import.
+    /// Leave out games with an illegal or unreadable move, a malformed GGF property or a GGF game cut short (each one is named and counted) instead of refusing the import.
     #[arg(long)]
     pub skip_bad: bool,
 }
@@ -38,6 +38,9 @@ pub fn import_games(args: &ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
         force: args.force,
         skip_bad: args.skip_bad,
     })?;
+    for line in &done.warnings {
+        eprintln!("warning: {line}");
+    }
     for (lines, what) in [
         (&done.left_out, "left out"),
         (&done.disagreements, "disagreeing with their moves"),

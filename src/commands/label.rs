@@ -2,8 +2,9 @@
 //! turned into `studies::label`'s, and its summary printed).
 
 use super::{Outcome, Said};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lab::folder::{check_not_an_input, check_output_file};
+use crate::lab::setup::check_threads;
 use crate::progress::thousands;
 use crate::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
 use std::io::Write;
@@ -34,7 +35,7 @@ pub struct LabelArgs {
     /// Threads (default: one per core); the file is the same for any count.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Start afresh, replacing the file (finished or checkpointed).
+    /// Start afresh, replacing the file (finished or checkpointed) once the new one is finished.
     #[arg(long)]
     pub force: bool,
     /// No progress bar.
@@ -59,8 +60,8 @@ pub fn label(args: &LabelArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
-    if args.threads == Some(0) {
-        return Err(Error::input("--threads 0: give at least 1"));
+    if let Some(threads) = args.threads {
+        check_threads(threads, &format!("--threads {threads}"))?;
     }
     let done = label::label(&LabelOptions {
         inputs: args.dirs.clone(),
@@ -89,13 +90,24 @@ pub fn label(args: &LabelArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
     )
     .said()?;
     if done.interrupted {
+        let kept = match &done.unfinished {
+            Some(work) => format!(
+                "{} holds {} positions until {} is finished; rerun the same command to resume",
+                work.display(),
+                thousands(done.records),
+                args.out.display()
+            ),
+            None => format!(
+                "{} got {} positions and cannot be resumed (it is not a file)",
+                args.out.display(),
+                thousands(done.records)
+            ),
+        };
         writeln!(
             out,
-            "interrupted after {} of {} games: {} holds {} positions; rerun the same command to resume",
+            "interrupted after {} of {} games: {kept}",
             thousands(done.games_done),
-            thousands(done.games),
-            args.out.display(),
-            thousands(done.records)
+            thousands(done.games)
         )
         .said()?;
         return Ok(Outcome::Interrupted);

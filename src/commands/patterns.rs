@@ -1,7 +1,7 @@
 //! `reversi-lab fit-patterns`: fits the 8x8 pattern evaluation to recorded games or
 //! labelled positions and writes a weights file and each stage's held-out error (the
-//! solver orders by `src/strategy/pattern/ordering-8x8.bin.zst` and `eval=pattern` plays by `weights-8x8.bin.zst`, read
-//! when the crate is compiled).
+//! built-in weights, `src/strategy/pattern/weights-8x8.bin.zst`, are read when the crate
+//! is compiled: `eval=pattern` plays by them and the solver orders by them).
 
 use super::Said;
 use crate::commands::Outcome;
@@ -12,7 +12,8 @@ use crate::lab::folder::{
 use crate::progress::thousands;
 use crate::strategy::pattern::Weights;
 use crate::studies::patterns::{
-    fit_with, read_weights, stage_errors, FitOptions, Named, DEFAULT_RIDGE, HOLD_OUT_EVERY,
+    built_in_weights, fit_with, named_weights, read_weights, stage_errors, FitOptions, Named,
+    DEFAULT_RIDGE, HOLD_OUT_EVERY,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ pub struct FitPatternsArgs {
     /// with the final margin) and labelled-positions files from `label`, in any mix.
     #[arg(required = true, value_name = "DIR_OR_FILE")]
     pub dirs: Vec<PathBuf>,
-    /// The weights file to write (the built-in ones are src/strategy/pattern/weights-8x8.bin.zst for play and ordering-8x8.bin.zst for the solver).
+    /// The weights file to write (the built-in ones, what eval=pattern plays and the solver orders by, are src/strategy/pattern/weights-8x8.bin.zst).
     #[arg(long)]
     pub out: PathBuf,
     /// Passes over the positions per stage.
@@ -38,14 +39,15 @@ pub struct FitPatternsArgs {
     /// and a weight the positions seldom show keeps its start (default: from zero).
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
-    /// The weights the held-out error is compared with (default: the shipped ones).
+    /// The weights the held-out error is compared with, `shipped` or a file (default:
+    /// the shipped ones).
     #[arg(long, value_name = "FILE")]
     pub before: Option<PathBuf>,
     /// Where each stage's held-out error goes as CSV (default: the --out file's name
     /// with `.errors.csv` added).
     #[arg(long, value_name = "FILE")]
     pub errors: Option<PathBuf>,
-    /// Replace --out if it exists.
+    /// Replace --out and the errors CSV if they exist.
     #[arg(long)]
     pub force: bool,
 }
@@ -81,6 +83,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
         ));
     }
     check_replaceable(&args.out, "--out", args.force)?;
+    check_replaceable(&errors_path, "--errors", args.force)?;
     if !(1..=10_000).contains(&args.iterations) {
         return Err(Error::input(format!(
             "--iterations {} is out of range: give 1 to 10000",
@@ -94,14 +97,10 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
         )));
     }
     let before = match &args.before {
-        Some(path) => read_weights(path)?,
+        Some(path) => named_weights(path)?,
         None => Weights::shipped().clone(),
     };
-    let start = match &args.start {
-        Some(path) if path.as_os_str() == "shipped" => Some(Weights::shipped().clone()),
-        Some(path) => Some(read_weights(path)?),
-        None => None,
-    };
+    let start = args.start.as_deref().map(named_weights).transpose()?;
     let began = Instant::now();
     let result = fit_with(
         &FitOptions {
@@ -143,7 +142,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
     .said()?;
     writeln!(
         o,
-        "empties  fitted on  held out   error  spread     mae  mae before"
+        "empties  fitted on  held out    rmse  spread     mae  mae before"
     )
     .said()?;
     for s in &result.stages {
@@ -164,8 +163,8 @@ pub struct PatternErrorArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Weights to measure: a file fit-patterns wrote, `shipped` (what eval=pattern
-    /// plays) or `ordering` (what the solver orders by); repeat it to compare (default:
-    /// both built-in sets).
+    /// plays and the solver orders by) or `ordering` (the first fit, to final margins,
+    /// kept to compare with); repeat it to compare (default: both built-in sets).
     #[arg(long, value_name = "FILE")]
     pub weights: Vec<PathBuf>,
     /// Also write the rows as CSV here.
@@ -189,11 +188,7 @@ pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Out
     } else {
         args.weights.clone()
     };
-    let built_in = |path: &PathBuf| match path.to_str() {
-        Some("shipped") => Some(Weights::shipped()),
-        Some("ordering") => Some(Weights::ordering()),
-        _ => None,
-    };
+    let built_in = |path: &PathBuf| built_in_weights(path);
     let files: Vec<Option<Weights>> = (asked.iter())
         .map(|path| match built_in(path) {
             Some(_) => Ok(None),

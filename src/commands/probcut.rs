@@ -4,7 +4,10 @@
 
 use super::{Outcome, Said};
 use crate::error::{Error, Result};
-use crate::lab::folder::{check_not_an_input, check_output_file, check_replaceable, write_output};
+use crate::lab::folder::{
+    check_not_an_input, check_output_file, check_replaceable, write_output, FolderLock,
+};
+use crate::lab::setup::check_threads;
 use crate::progress::thousands;
 use crate::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
 use std::io::Write;
@@ -50,7 +53,6 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
-    check_replaceable(&args.out, "--out", args.force)?;
     if !(3..=MAX_DEPTH).contains(&args.depth) {
         return Err(Error::input(format!(
             "--depth {} is out of range: give 3 to {MAX_DEPTH}",
@@ -66,9 +68,13 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
             "--empties {low}-{high} is not a range of empty squares: give LOW-HIGH with LOW <= HIGH <= 60, such as 12-59"
         )));
     }
-    if args.threads == Some(0) {
-        return Err(Error::input("--threads 0: give at least 1"));
+    if let Some(threads) = args.threads {
+        check_threads(threads, &format!("--threads {threads}"))?;
     }
+    // Locked before it is looked at: a second fit into the file is refused while this
+    // one runs, rather than racing it to the same file.
+    let _lock = FolderLock::acquire_file(&args.out, "fit-probcut")?;
+    check_replaceable(&args.out, "--out", args.force)?;
     let fit = probcut::fit(&ProbCutOptions {
         inputs: args.dirs.clone(),
         depth: args.depth,

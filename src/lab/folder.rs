@@ -1,5 +1,6 @@
-//! A results folder's safety: a lock (`flock`) that refuses a second run into the same
-//! folder, and `--force` replacement that keeps the old folder until the new run writes.
+//! A results folder's or output file's safety: a lock (`flock`) that refuses a second
+//! run into the same folder or file, the one write path every output goes through, and
+//! `--force` replacement that keeps the old output until the new one takes its place.
 
 use crate::error::{Error, Result};
 use std::fs;
@@ -21,12 +22,16 @@ pub struct FolderLock {
 /// The process that holds `dir`'s lock, if one does (its pid as it wrote it; 0 when
 /// it has not written it yet).
 pub(crate) fn holder(dir: &Path) -> Option<u32> {
-    let path = dir.join(LOCK_FILE);
-    let file = fs::OpenOptions::new().read(true).open(&path).ok()?;
+    holder_of(&dir.join(LOCK_FILE))
+}
+
+/// The process that holds the lock file `path`, if one does.
+fn holder_of(path: &Path) -> Option<u32> {
+    let file = fs::OpenOptions::new().read(true).open(path).ok()?;
     match file.try_lock_shared() {
         Ok(()) => None,
         Err(fs::TryLockError::WouldBlock) => Some(
-            fs::read_to_string(&path)
+            fs::read_to_string(path)
                 .ok()
                 .and_then(|t| t.trim().parse().ok())
                 .unwrap_or(0),
@@ -63,10 +68,44 @@ fn still_at(_file: &fs::File, path: &Path) -> bool {
     path.exists()
 }
 
+/// The lock file of the file output `target`: `TARGET.lock` beside it.
+#[must_use]
+pub fn lock_file_of(target: &Path) -> PathBuf {
+    let mut name = target.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
 impl FolderLock {
     /// Locks `dir` (which exists) for this process, or says which run holds it.
     pub fn acquire(dir: &Path) -> Result<Self> {
-        let path = dir.join(LOCK_FILE);
+        Self::take(dir.join(LOCK_FILE), |pid| busy(dir, pid))
+    }
+
+    /// Locks the output file `path` for a `reversi-lab COMMAND` that writes it, the
+    /// same way as a results folder: `FILE.lock` beside the file written (a symbolic
+    /// link's target), taken before the command looks at the file or its checkpoint.
+    /// A device or FIFO is written as a stream, with nothing beside it to protect or
+    /// resume: it is not locked (None).
+    pub fn acquire_file(path: &Path, command: &str) -> Result<Option<Self>> {
+        let Placement::Replace { target, .. } = placement(path)? else {
+            return Ok(None);
+        };
+        let lock = Self::take(lock_file_of(&target), |pid| {
+            let process = if pid == 0 {
+                String::new()
+            } else {
+                format!(" (process {pid})")
+            };
+            Error::input(format!(
+                "{} is being written by another `reversi-lab {command}`{process}: wait for it to finish, or write elsewhere",
+                path.display()
+            ))
+        })?;
+        Ok(Some(lock))
+    }
+
+    fn take(path: PathBuf, busy: impl Fn(u32) -> Error) -> Result<Self> {
         // A few tries cover a holder that removes the file between our open and lock.
         for _ in 0..8 {
             let mut file = fs::OpenOptions::new()
@@ -79,7 +118,7 @@ impl FolderLock {
             match file.try_lock() {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {
-                    return Err(busy(dir, holder(dir).unwrap_or(0)));
+                    return Err(busy(holder_of(&path).unwrap_or(0)));
                 }
                 Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
             }
@@ -92,7 +131,7 @@ impl FolderLock {
                 .map_err(|e| Error::io(&path, e))?;
             return Ok(FolderLock { path, _file: file });
         }
-        Err(busy(dir, 0))
+        Err(busy(0))
     }
 }
 
@@ -123,6 +162,55 @@ pub fn write_output<T>(
     fill: impl FnOnce(&mut dyn std::io::Write) -> Result<T>,
 ) -> Result<T> {
     use std::io::Write;
+    let (target, temporary) = match placement(path)? {
+        Placement::Replace { target, temporary } => (target, temporary),
+        Placement::Direct => {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)
+                .map_err(|e| Error::io(path, e))?;
+            let mut writer = std::io::BufWriter::new(file);
+            let value = fill(&mut writer)?;
+            writer.flush().map_err(|e| Error::io(path, e))?;
+            return Ok(value);
+        }
+    };
+    let written = fs::File::create(&temporary)
+        .map_err(|e| Error::io(path, e))
+        .and_then(|file| {
+            let mut writer = std::io::BufWriter::new(file);
+            let value = fill(&mut writer)?;
+            writer.flush().map_err(|e| Error::io(path, e))?;
+            Ok(value)
+        })
+        .and_then(|value| put_in_place(&temporary, &target, path).map(|()| value));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// How [`write_output`] writes a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Written in place: a device, a FIFO, a link to nothing.
+    Direct,
+    /// Written whole to `temporary`, then renamed over `target` (the path, or the file
+    /// its symbolic link names, so that the link stays).
+    Replace {
+        /// The file replaced.
+        target: PathBuf,
+        /// `TARGET.partial`, beside it.
+        temporary: PathBuf,
+    },
+}
+
+/// How `path` is written (a folder is refused): see [`Placement`]. A command that
+/// writes an output over a long time (`label`) fills the temporary file itself and
+/// puts it in place with [`put_in_place`].
+pub fn placement(path: &Path) -> Result<Placement> {
     // A symbolic link is followed: its target is what gets written, and the link stays.
     let target = match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).ok(),
@@ -141,39 +229,20 @@ pub fn write_output<T>(
         }
         Some(Ok(m)) => !m.is_file(),
     };
-    if direct {
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
-        let mut writer = std::io::BufWriter::new(file);
-        let value = fill(&mut writer)?;
-        writer.flush().map_err(|e| Error::io(path, e))?;
-        return Ok(value);
-    }
-    let target = target.unwrap_or_else(|| path.to_path_buf());
+    let target = match target {
+        Some(target) if !direct => target,
+        _ => return Ok(Placement::Direct),
+    };
     let mut name = target.file_name().unwrap_or_default().to_os_string();
     name.push(".partial");
     let temporary = target.with_file_name(name);
-    let written = fs::File::create(&temporary)
-        .map_err(|e| Error::io(path, e))
-        .and_then(|file| {
-            let mut writer = std::io::BufWriter::new(file);
-            let value = fill(&mut writer)?;
-            writer.flush().map_err(|e| Error::io(path, e))?;
-            Ok(value)
-        })
-        .and_then(|value| {
-            fs::rename(&temporary, &target)
-                .map_err(|e| Error::io_during("rename", path, e))
-                .map(|()| value)
-        });
-    if written.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    written
+    Ok(Placement::Replace { target, temporary })
+}
+
+/// Renames the finished `temporary` over `target` (the file `path` names): the old
+/// output, if any, stays whole until this moment.
+pub fn put_in_place(temporary: &Path, target: &Path, path: &Path) -> Result<()> {
+    fs::rename(temporary, target).map_err(|e| Error::io_during("rename", path, e))
 }
 
 /// Refuses to replace the existing file `path` (given by `flag`) unless `force`.

@@ -277,6 +277,11 @@ impl MatchPlan {
                 args.games
             )));
         }
+        if args.time_margin.is_some() && args.move_time.is_none() && args.clock.is_none() {
+            return Err(Error::input(
+                "--time-margin is how far past its time a move may go, and no time is set: add --move-time or --clock, or leave --time-margin out",
+            ));
+        }
         let file = SetupFile {
             seed: args.seed,
             size: args.size,
@@ -561,6 +566,17 @@ mod tests {
         // One game more: not every game is in a pair, so the per-game interval.
         let odd = forward + MatchTally::game(100, 0);
         assert!(summary(&odd, "A", "B").ends_with("95% trinomial interval over 101 games)"));
+    }
+
+    #[test]
+    fn a_time_margin_needs_a_time_control() {
+        let mut options = MatchOptions::new("greedy", "random");
+        options.time_margin = Some("50ms".into());
+        let refused = MatchPlan::new(&options).err().unwrap().to_string();
+        assert!(refused.contains("--time-margin"), "{refused}");
+        assert!(refused.contains("add --move-time or --clock"), "{refused}");
+        options.move_time = Some("100ms".into());
+        assert!(MatchPlan::new(&options).is_ok());
     }
 
     #[test]

@@ -112,7 +112,9 @@ impl Labelled {
     }
 }
 
-fn header() -> [u8; HEADER_SIZE as usize] {
+/// The header every positions file starts with.
+#[must_use]
+pub fn header() -> [u8; HEADER_SIZE as usize] {
     let mut out = [0u8; HEADER_SIZE as usize];
     out[..MAGIC.len()].copy_from_slice(MAGIC);
     out[24..28].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
@@ -135,25 +137,6 @@ fn check_header(file: &mut File, path: &Path) -> Result<()> {
         return Err(not_positions(path));
     }
     Ok(())
-}
-
-/// Locks `file` for this process: two runs appending to one file would interleave.
-/// A lock is retried for half a second: a child process forked by another thread
-/// holds the file's lock between its fork and its exec, however briefly.
-fn lock(file: &File, path: &Path) -> Result<()> {
-    for _ in 0..20 {
-        match file.try_lock() {
-            Ok(()) => return Ok(()),
-            Err(std::fs::TryLockError::WouldBlock) => {
-                std::thread::sleep(std::time::Duration::from_millis(25));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io_during("lock", path, e)),
-        }
-    }
-    Err(Error::input(format!(
-        "{} is being written by another `reversi-lab label`: wait for it to finish, or write elsewhere",
-        path.display()
-    )))
 }
 
 /// Reads a positions file record by record, in bounded memory.
@@ -227,6 +210,7 @@ impl Iterator for Reader {
 
 /// Appends records to a positions file: creates it with its header, or reopens one
 /// to resume after its last whole record (a torn record from a killed run is cut).
+/// It takes no lock: `label` locks its output before it opens one.
 pub struct Writer {
     path: PathBuf,
     inner: BufWriter<File>,
@@ -250,7 +234,6 @@ impl Writer {
                     Error::io_during("create", path, e)
                 }
             })?;
-        lock(&file, path)?;
         let mut writer = Writer {
             path: path.to_path_buf(),
             inner: BufWriter::new(file),
@@ -273,7 +256,6 @@ impl Writer {
             .write(true)
             .open(path)
             .map_err(|e| Error::unreadable(path, &e))?;
-        lock(&file, path)?;
         check_header(&mut file, path)?;
         let size = file
             .metadata()
@@ -384,11 +366,6 @@ mod tests {
         drop(writer);
         let read: Vec<_> = Reader::open(&path).unwrap().map(Result::unwrap).collect();
         assert_eq!(read, (0..6).map(sample).collect::<Vec<_>>());
-        // Two runs at once: the second is refused while the first holds the file.
-        let (first, _) = Writer::resume(&path, None).unwrap();
-        let refused = Writer::resume(&path, None).err().unwrap().to_string();
-        assert!(refused.contains("being written by another"), "{refused}");
-        drop(first);
         std::fs::write(&path, b"not a positions file at all, no").unwrap();
         assert!(Reader::open(&path).is_err());
     }

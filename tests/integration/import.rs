@@ -196,3 +196,102 @@ fn bad_files_are_refused_in_one_line_naming_the_file() {
         "{stderr}"
     );
 }
+
+#[test]
+fn malformed_ggf_is_refused_or_skipped_and_missing_names_are_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // An escaped bracket is part of the name.
+    let escaped = GGF.replace("PB[Saio1200]", r"PB[gr\]eedy]");
+    fs::write(dir.join("escaped.ggf"), &escaped).unwrap();
+    ok(dir, &["import", "escaped.ggf", "--out", "escaped"]);
+    let rows: Vec<GameRow> = read_csv(&dir.join("escaped/games.csv")).unwrap();
+    assert_eq!((&*rows[0].black, &*rows[0].white), ("gr]eedy", "Saio3000"));
+    // A bracket left bare, an unreadable RE, a last game cut short: each refused in one
+    // line naming the game and the property, or left out and counted by --skip-bad.
+    let bare = GGF.replace("PB[Saio1200]", "PB[gr]eedy]");
+    let re = GGF.replace("RE[+0.000]", "RE[won]");
+    let cases = [
+        (
+            "bare.ggf",
+            format!("{GGF}\n{bare}\n"),
+            "bare.ggf: game 2: 'eedy]PW' is not a property name",
+        ),
+        (
+            "re.ggf",
+            format!("{re}\n{GGF}\n"),
+            "re.ggf: game 1: property RE: RE[won] is not a result",
+        ),
+        (
+            "cut.ggf",
+            format!("{GGF}\n{}", &GGF[..400]),
+            "cut.ggf: game 2: no closing ;)",
+        ),
+    ];
+    for (name, text, says) in cases {
+        fs::write(dir.join(name), text).unwrap();
+        let (code, _, err) = run_in(dir, &["import", name, "--out", "out"]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(says), "{name}: {err}");
+        assert!(err.contains("--skip-bad"), "{name}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        let folder = format!("{name}.out");
+        let (code, said, err) = run_in(dir, &["import", name, "--out", &folder, "--skip-bad"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(said.contains("imported 1 game ("), "{name}: {said}");
+        assert!(said.contains("1 left out"), "{name}: {said}");
+        let game = says.splitn(3, ": ").take(2).collect::<Vec<_>>().join(": ");
+        assert!(
+            err.contains(&format!("warning: {game} left out")),
+            "{name}: {err}"
+        );
+        let recorded = fs::read_to_string(dir.join(&folder).join("run.toml")).unwrap();
+        assert!(recorded.contains("bad = 1"), "{name}: {recorded}");
+    }
+    // A game without PW: a named default, said with its count.
+    let unnamed = GGF.replace("PW[Saio3000]", "");
+    fs::write(dir.join("unnamed.ggf"), &unnamed).unwrap();
+    let (code, _, err) = run_in(dir, &["import", "unnamed.ggf", "--out", "unnamed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: 1 GGF players are not named (no PB or PW, or an empty one): they are called `unnamed black` and `unnamed white`"),
+        "{err}"
+    );
+    let rows: Vec<GameRow> = read_csv(&dir.join("unnamed/games.csv")).unwrap();
+    assert_eq!(
+        (&*rows[0].black, &*rows[0].white),
+        ("Saio1200", "unnamed white")
+    );
+}
+
+#[test]
+fn a_wthor_file_given_twice_is_refused_and_missing_players_are_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_inputs(dir);
+    fs::copy(dir.join("WTH_2004.wtb"), dir.join("copy.wtb")).unwrap();
+    for files in [
+        &["WTH_2004.wtb", "WTH_2004.wtb"][..],
+        &["WTH_2004.wtb", "copy.wtb"],
+    ] {
+        let args = [&["import"][..], files, &["--out", "out"]].concat();
+        let (code, _, err) = run_in(dir, &args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("WTH_2004.wtb is given twice")
+                || err.contains("copy.wtb holds the same bytes as WTH_2004.wtb"),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!dir.join("out").exists());
+    }
+    // Player 200 is not in WTHOR.JOU (Ada and Bob are 0 and 1).
+    let records = [record_of(WIPE_OUT, 0, 200, 64)];
+    fs::write(dir.join("far.wtb"), game_file(2004, &records)).unwrap();
+    let (code, _, err) = run_in(dir, &["import", "WTHOR.JOU", "far.wtb", "--out", "far"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: 1 player numbers are missing from WTHOR.JOU (200): those are called `player N`"),
+        "{err}"
+    );
+}

@@ -86,3 +86,112 @@ fn bad_input_is_refused_in_one_line() {
     assert!(err.contains("w.bin exists: pass --force"), "{err}");
     assert_eq!(fs::read_to_string(d.join("w.bin")).unwrap(), "keep");
 }
+
+/// A positions file of the start and the positions after each first move, in game
+/// 1 (fitted on) and game 10 (held out): only the first stages have positions.
+fn opening_positions(path: &std::path::Path) {
+    use reversi_lab::board::{squares, Board, Size8};
+    use reversi_lab::lab::positions::{Label, Labelled, Writer};
+    let mut writer = Writer::create(path).unwrap();
+    for game in [1, 10] {
+        let start = Board::<Size8>::start();
+        let mut boards = vec![start];
+        boards.extend(squares(start.moves()).map(|m| start.play(m)));
+        for (i, b) in boards.iter().enumerate() {
+            writer
+                .push(&Labelled {
+                    player: b.player,
+                    opponent: b.opponent,
+                    value: 64 * i as i16,
+                    label: Label::Search { depth: 4 },
+                    game,
+                })
+                .unwrap();
+        }
+    }
+    writer.sync().unwrap();
+}
+
+#[test]
+fn empty_inputs_are_refused_and_the_errors_file_is_not_replaced_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A file of no records: refused in one line (it panicked: chunk size must be non-zero).
+    let writer = reversi_lab::lab::positions::Writer::create(&d.join("none.positions"));
+    writer.unwrap().sync().unwrap();
+    let (code, _, err) = run_in(d, &["fit-patterns", "none.positions", "--out", "w.bin"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hold no positions to fit"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!d.join("w.bin").exists());
+    // Positions of a few stages only: the stages without any keep their start.
+    opening_positions(&d.join("few.positions"));
+    let said = ok(
+        d,
+        &[
+            "fit-patterns",
+            "few.positions",
+            "--out",
+            "w.bin",
+            "--iterations",
+            "3",
+        ],
+    );
+    assert!(said.contains("held out    rmse  spread"), "{said}");
+    assert!(!said.contains(" error "), "{said}");
+    // The errors CSV, named or by default, is not replaced without --force.
+    fs::write(d.join("keep.bin"), "keep").unwrap();
+    let fit = |out: &str, extra: &[&str]| {
+        let mut args = vec!["fit-patterns", "few.positions", "--out", out];
+        args.extend(extra);
+        args.extend(["--iterations", "3"]);
+        run_in(d, &args)
+    };
+    let (code, _, err) = fit("w2.bin", &["--errors", "keep.bin"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("keep.bin exists: pass --force"), "{err}");
+    assert_eq!(fs::read_to_string(d.join("keep.bin")).unwrap(), "keep");
+    assert!(!d.join("w2.bin").exists());
+    fs::write(d.join("w3.bin.errors.csv"), "keep").unwrap();
+    let (code, _, err) = fit("w3.bin", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("w3.bin.errors.csv exists: pass --force"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("w3.bin.errors.csv")).unwrap(),
+        "keep"
+    );
+    let (code, _, err) = fit("w3.bin", &["--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read_to_string(d.join("w3.bin.errors.csv"))
+        .unwrap()
+        .starts_with("empties_from,"));
+    // --before takes the names --start takes.
+    let (code, said, err) = fit("w4.bin", &["--before", "shipped", "--start", "shipped"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(said.contains("before: shipped"), "{said}");
+}
+
+#[test]
+fn help_texts_say_what_the_solver_orders_by() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        &["fit-patterns", "--help"][..],
+        &["pattern-error", "--help"],
+        &["strategies"],
+        &["help"],
+    ] {
+        let said = ok(d, args);
+        for stale in [
+            "solver's move ordering",
+            "for the solver",
+            "what the solver orders by",
+            "solver's ordering",
+        ] {
+            assert!(!said.contains(stale), "{args:?} says {stale:?}: {said}");
+        }
+    }
+}

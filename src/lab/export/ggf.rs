@@ -11,6 +11,7 @@
 //! result from black's view (`:r`, `:t`, `:s` mark resignation, time-out, agreed
 //! score); a move is `B[square/eval/time]` or `W[...]` with both extras optional,
 //! and a pass is written `PA` (read: any word starting with `p`, as GGS's own `pass`).
+//! In a value, `\` takes the next character as it is (`PB[a\]b]` names `a]b`).
 
 use super::Turn;
 use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
@@ -249,6 +250,22 @@ fn read_move(value: &str) -> Option<String> {
     (!word.starts_with('p')).then_some(word)
 }
 
+/// Reads a property's value after its `[`, up to the `]` that ends it: a `\` takes
+/// the character after it as it is (`\]` is a bracket in the value, `\\` a
+/// backslash). Returns the value and what follows the `]`; None when nothing ends it.
+fn read_value(text: &str) -> Option<(String, &str)> {
+    let mut value = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            ']' => return Some((value, &text[at + 1..])),
+            '\\' => value.push(chars.next()?.1),
+            _ => value.push(c),
+        }
+    }
+    None
+}
+
 /// Reads one game, `(;` to `;)`.
 fn read_game(text: &str) -> std::result::Result<GgfGame, String> {
     let mut game = GgfGame {
@@ -263,6 +280,7 @@ fn read_game(text: &str) -> std::result::Result<GgfGame, String> {
         .ok_or("a game must start with (; and end with ;)")?;
     let mut rest = body;
     let mut seen_type = false;
+    let mut previous: Option<&str> = None;
     loop {
         rest = rest.trim_start();
         if rest.is_empty() {
@@ -275,12 +293,17 @@ fn read_game(text: &str) -> std::result::Result<GgfGame, String> {
             )
         })?;
         let key = rest[..open].trim();
-        let close = rest[open..]
-            .find(']')
-            .map(|c| open + c)
-            .ok_or_else(|| format!("{key}[ is not closed by ]"))?;
-        let value = &rest[open + 1..close];
-        rest = &rest[close + 1..];
+        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(format!(
+                "'{key}' is not a property name{}: a ] inside a value must be written \\]",
+                previous.map_or(String::new(), |p| format!(" (it follows {p}[...])"))
+            ));
+        }
+        let (value, after) = read_value(&rest[open + 1..])
+            .ok_or_else(|| format!("property {key}: {key}[ is not closed by ]"))?;
+        let value = value.as_str();
+        rest = after;
+        previous = Some(key);
         match key {
             "GM" if !value.eq_ignore_ascii_case("othello") => {
                 return Err(format!("GM[{value}] is not an Othello game"));
@@ -290,11 +313,15 @@ fn read_game(text: &str) -> std::result::Result<GgfGame, String> {
             "PC" => game.place = Some(value.to_string()),
             "DT" => game.date = Some(value.to_string()),
             "TY" => {
-                (game.size, game.anti) = read_type(value)?;
+                (game.size, game.anti) =
+                    read_type(value).map_err(|e| format!("property TY: {e}"))?;
                 game.game_type = value.to_string();
                 seen_type = true;
             }
-            "RE" => (game.result, game.result_flag) = read_result(value)?,
+            "RE" => {
+                (game.result, game.result_flag) =
+                    read_result(value).map_err(|e| format!("property RE: {e}"))?;
+            }
             "BO" => {
                 if !seen_type {
                     if let Some(size) = value.split_whitespace().next().and_then(|s| s.parse().ok())
@@ -326,21 +353,44 @@ fn read_game(text: &str) -> std::result::Result<GgfGame, String> {
 /// a synchro game's `1` or `2` prefix is skipped). An error names the game (1-based)
 /// and what is wrong.
 pub fn read_games(text: &str) -> Result<Vec<GgfGame>> {
+    (read_each(text).into_iter().enumerate())
+        .map(|(i, game)| game.map_err(|e| Error::input(format!("GGF game {}: {e}", i + 1))))
+        .collect()
+}
+
+/// Every game of a GGF text as [`read_games`] finds them, each read or why it cannot
+/// be (a malformed property, a game cut short): for a reader that leaves bad games out.
+#[must_use]
+pub fn read_each(text: &str) -> Vec<std::result::Result<GgfGame, String>> {
     let mut games = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find("(;") {
-        let Some(end) = rest[start..].find(";)") else {
-            return Err(Error::input(format!(
-                "GGF game {}: no closing ;)",
-                games.len() + 1
-            )));
+        let Some(end) = game_end(&rest[start..]) else {
+            games.push(Err(
+                "no closing ;) (the file is cut short inside this game)".to_string(),
+            ));
+            break;
         };
-        let game = read_game(&rest[start..start + end + 2])
-            .map_err(|e| Error::input(format!("GGF game {}: {e}", games.len() + 1)))?;
-        games.push(game);
+        games.push(read_game(&rest[start..start + end + 2]));
         rest = &rest[start + end + 2..];
     }
-    Ok(games)
+    games
+}
+
+/// Where the `;)` that ends the game `text` starts: the first outside a value.
+fn game_end(text: &str) -> Option<usize> {
+    let (mut inside, mut escaped) = (false, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if inside => escaped = true,
+            '[' => inside = true,
+            ']' => inside = false,
+            ';' if !inside && text[at..].starts_with(";)") => return Some(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -399,5 +449,38 @@ mod tests {
         assert_eq!(read_type("10a").unwrap(), (10, true));
         assert_eq!(read_result("-4.00:r").unwrap(), (Some(-4.0), Some('r')));
         assert_eq!(date("2026-11-30T03:13:35Z"), "2026.11.30_03:13:35.UTC");
+    }
+
+    #[test]
+    fn values_take_escapes_and_malformed_properties_are_refused() {
+        let escaped = GGS_GAME.replace("PB[Saio1200]", r"PB[gr\]eedy\\]C[wink ;)]");
+        let game = &read_games(&escaped).unwrap()[0];
+        assert_eq!(
+            (game.black.as_str(), game.white.as_str()),
+            (r"gr]eedy\", "Saio3000")
+        );
+        assert_eq!(game.turns.len(), 61);
+        // An unescaped bracket ends the value early: what follows is no property.
+        let bare = GGS_GAME.replace("PB[Saio1200]", "PB[gr]eedy]");
+        let err = read_games(&bare).unwrap_err().to_string();
+        assert!(
+            err.contains("GGF game 1: 'eedy]PW' is not a property name (it follows PB[...])"),
+            "{err}"
+        );
+        let re = GGS_GAME.replace("RE[+0.000]", "RE[won]");
+        let err = read_games(&re).unwrap_err().to_string();
+        assert!(
+            err.contains("property RE: RE[won] is not a result"),
+            "{err}"
+        );
+        // A file cut inside its last game: the games before it are read.
+        let two = format!("{GGS_GAME}\n{}", &GGS_GAME[..300]);
+        let each = read_each(&two);
+        assert_eq!(each.len(), 2);
+        assert!(each[0].is_ok());
+        assert!(
+            each[1].as_ref().unwrap_err().contains("cut short"),
+            "{each:?}"
+        );
     }
 }

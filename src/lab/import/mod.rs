@@ -61,6 +61,9 @@ pub struct ImportSummary {
     pub left_out: Vec<String>,
     /// One line per game whose recorded result disagrees with the replay.
     pub disagreements: Vec<String>,
+    /// Names the files lack, each line with its count: WTHOR numbers missing from the
+    /// names files, GGF games without `PB` or `PW`.
+    pub warnings: Vec<String>,
 }
 
 /// The result a file records for a game.
@@ -85,7 +88,13 @@ struct Candidate {
     transcript: std::result::Result<String, String>,
     recorded: Recorded,
     row: ImportedRow,
+    /// Whether the file says the game's size and rules (a GGF game that cannot be read
+    /// does not).
+    has_setting: bool,
 }
+
+/// What a GGF game without `PB` (or `PW`) names its player.
+pub const UNNAMED: [&str; 2] = ["unnamed black", "unnamed white"];
 
 /// The bytes of an input file, refused by name when they cannot be read.
 fn read_bytes(path: &Path) -> Result<Vec<u8>> {
@@ -146,17 +155,48 @@ fn names_of(
     Ok(found.map(|(_, names)| names))
 }
 
-/// A WTHOR number's name: the names file's, else `what N`.
-fn named(names: Option<&[String]>, number: u16, what: &str) -> String {
-    names
+/// A WTHOR number's name: the names file's, else `what N` (a number the names file
+/// lacks is added to `missing`).
+fn named(
+    names: Option<&[String]>,
+    number: u16,
+    what: &str,
+    missing: &mut std::collections::BTreeSet<u16>,
+) -> String {
+    let name = names
         .and_then(|n| n.get(usize::from(number)))
         .filter(|n| !n.is_empty())
-        .cloned()
-        .unwrap_or_else(|| format!("{what} {number}"))
+        .cloned();
+    if name.is_none() && names.is_some() {
+        missing.insert(number);
+    }
+    name.unwrap_or_else(|| format!("{what} {number}"))
 }
 
-/// Reads every game file into candidates, in order, recording each file in `sources`.
-fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<Vec<Candidate>> {
+/// The warning for the numbers a WTHOR names file lacks (`what`: player, tournament).
+fn missing_names(
+    missing: &std::collections::BTreeSet<u16>,
+    what: &str,
+    file: &str,
+) -> Option<String> {
+    let shown: Vec<String> = missing.iter().take(5).map(ToString::to_string).collect();
+    let more = if missing.len() > 5 { ", ..." } else { "" };
+    (!missing.is_empty()).then(|| {
+        format!(
+            "{} {what} numbers are missing from {file} ({}{more}): those are called `{what} N`",
+            missing.len(),
+            shown.join(", ")
+        )
+    })
+}
+
+/// Reads every game file into candidates, in order, recording each file in `sources`
+/// and the names the files lack in `warnings`.
+fn read_candidates(
+    files: &[PathBuf],
+    sources: &mut Vec<SourceInfo>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Candidate>> {
     let players = names_of(
         files,
         SourceFormat::WthorPlayers,
@@ -170,6 +210,9 @@ fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<V
         sources,
     )?;
     let mut candidates = Vec::new();
+    let (mut no_player, mut no_tournament) = Default::default();
+    let mut unnamed = 0;
+    let mut read: HashMap<String, &Path> = HashMap::new();
     for path in files {
         let format = SourceFormat::of(path)?;
         if !matches!(format, SourceFormat::Wthor | SourceFormat::Ggf) {
@@ -177,6 +220,22 @@ fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<V
         }
         let bytes = read_bytes(path)?;
         let mut info = source(path, format, &bytes);
+        // The same games twice would count twice in every study.
+        if let Some(first) = read.insert(info.sha256.clone(), path) {
+            let same = if first == path {
+                "is given twice".to_string()
+            } else {
+                format!(
+                    "holds the same bytes as {} (SHA-256 {})",
+                    first.display(),
+                    &info.sha256[..16]
+                )
+            };
+            return Err(Error::input(format!(
+                "{} {same}: its games would count twice; give each file once",
+                path.display()
+            )));
+        }
         let index = sources.len();
         let file = path.display().to_string();
         let blank = |number: u64| ImportedRow {
@@ -194,27 +253,56 @@ fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<V
                 candidates.push(Candidate {
                     source: index,
                     number,
-                    black: named(players.as_deref(), record.black, "player"),
-                    white: named(players.as_deref(), record.white, "player"),
+                    black: named(players.as_deref(), record.black, "player", &mut no_player),
+                    white: named(players.as_deref(), record.white, "player", &mut no_player),
                     size: 8,
                     anti: false,
                     transcript: record.transcript(),
                     recorded: Recorded::BlackDiscs(record.black_discs),
                     row: ImportedRow {
-                        event: named(tournaments.as_deref(), record.tournament, "tournament"),
+                        event: named(
+                            tournaments.as_deref(),
+                            record.tournament,
+                            "tournament",
+                            &mut no_tournament,
+                        ),
                         date: read.header.year.to_string(),
                         recorded: record.black_discs.to_string(),
                         theoretical: record.theoretical.to_string(),
                         ..blank(number)
                     },
+                    has_setting: true,
                 });
             }
         } else {
             let text = String::from_utf8_lossy(&bytes);
-            let games = ggf::read_games(&text)
-                .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
-            for (i, game) in games.iter().enumerate() {
+            for (i, game) in ggf::read_each(&text).into_iter().enumerate() {
                 let number = i as u64 + 1;
+                let mut game = match game {
+                    Ok(game) => game,
+                    Err(reason) => {
+                        // Left out by --skip-bad, or refused, when it is replayed.
+                        candidates.push(Candidate {
+                            source: index,
+                            number,
+                            black: String::new(),
+                            white: String::new(),
+                            size: 8,
+                            anti: false,
+                            transcript: Err(reason),
+                            recorded: Recorded::Unknown,
+                            row: blank(number),
+                            has_setting: false,
+                        });
+                        continue;
+                    }
+                };
+                for (name, default) in [&mut game.black, &mut game.white].into_iter().zip(UNNAMED) {
+                    if name.trim().is_empty() {
+                        *name = default.to_string();
+                        unnamed += 1;
+                    }
+                }
                 let recorded = match (game.result, game.result_flag) {
                     (Some(margin), None) => Recorded::Margin(margin),
                     _ => Recorded::Unknown,
@@ -239,11 +327,33 @@ fn read_candidates(files: &[PathBuf], sources: &mut Vec<SourceInfo>) -> Result<V
                         recorded: re,
                         ..blank(number)
                     },
+                    has_setting: true,
                 });
             }
         }
         info.games = Some((candidates.len() - start) as u64);
         sources.push(info);
+    }
+    let names_file = |format| {
+        (sources.iter())
+            .find(|s| s.format == format)
+            .map_or(String::new(), |s| s.file.clone())
+    };
+    warnings.extend(missing_names(
+        &no_player,
+        "player",
+        &names_file(SourceFormat::WthorPlayers),
+    ));
+    warnings.extend(missing_names(
+        &no_tournament,
+        "tournament",
+        &names_file(SourceFormat::WthorTournaments),
+    ));
+    if unnamed > 0 {
+        warnings.push(format!(
+            "{unnamed} GGF players are not named (no PB or PW, or an empty one): they are called `{}` and `{}`",
+            UNNAMED[0], UNNAMED[1]
+        ));
     }
     Ok(candidates)
 }
@@ -324,10 +434,14 @@ fn convert(
     let mut pairs: HashMap<(String, String), u64> = HashMap::new();
     for candidate in candidates {
         let info = &mut sources[candidate.source];
-        let what = format!(
-            "{}: game {} ({} vs {})",
-            info.file, candidate.number, candidate.black, candidate.white
-        );
+        let what = if candidate.has_setting {
+            format!(
+                "{}: game {} ({} vs {})",
+                info.file, candidate.number, candidate.black, candidate.white
+            )
+        } else {
+            format!("{}: game {}", info.file, candidate.number)
+        };
         let game_id = out.rows.len() as u64;
         let key = if candidate.black <= candidate.white {
             (candidate.black.clone(), candidate.white.clone())
@@ -393,8 +507,9 @@ fn convert(
 
 /// The board size and rules of every candidate, which must share them.
 fn setting(candidates: &[Candidate], sources: &[SourceInfo]) -> Result<(u32, Rules)> {
-    let first = &candidates[0];
-    for c in candidates {
+    let known = || candidates.iter().filter(|c| c.has_setting);
+    let first = known().next().unwrap_or(&candidates[0]);
+    for c in known() {
         if (c.size, c.anti) != (first.size, first.anti) {
             let kind =
                 |c: &Candidate| format!("{0}x{0}{1}", c.size, if c.anti { " anti" } else { "" });
@@ -439,7 +554,8 @@ pub fn import(options: &ImportOptions) -> Result<ImportSummary> {
         )));
     }
     let mut sources = Vec::new();
-    let candidates = read_candidates(&options.files, &mut sources)?;
+    let mut warnings = Vec::new();
+    let candidates = read_candidates(&options.files, &mut sources, &mut warnings)?;
     if candidates.is_empty() {
         return Err(Error::input(
             "the files hold no games: give WTHOR game files (.wtb) or GGF files (.ggf) with games (WTHOR.JOU and WTHOR.TRN only name them)",
@@ -492,6 +608,7 @@ pub fn import(options: &ImportOptions) -> Result<ImportSummary> {
         info,
         left_out: converted.left_out,
         disagreements: converted.disagreements,
+        warnings,
     })
 }
 

@@ -3,7 +3,8 @@
 //! It estimates the final disc margin for the side to move; the solver orders its
 //! deep nodes by it, and the `pattern` strategy kind plays by it. The weights are
 //! fitted by `reversi-lab fit-patterns`: the shipped ones (`weights-8x8.bin.zst`) to
-//! labelled self-play positions, the solver's (`ordering-8x8.bin.zst`) to final margins.
+//! labelled self-play positions; `ordering-8x8.bin.zst`, the first fit, to final
+//! margins (kept for `pattern-error --weights ordering`).
 
 mod index;
 
@@ -28,11 +29,9 @@ const MAGIC: &[u8] = b"reversi-lab patterns 1\n";
 /// of docs/training.md (`experiments/weights/selfplay-8x8-2.bin.zst`), what `pattern`
 /// plays with.
 static SHIPPED: &[u8] = include_bytes!("weights-8x8.bin.zst");
-/// The weights the solver orders its deep nodes by: the first fit, to the final
-/// margins of 96,000 games (recipe in the header of `experiments/patterns-8x8.toml`).
-/// They predict worse but order better: the solver's ordering was tuned with them,
-/// and with the first self-play weights it visited 100.3 M nodes on FFO #40-#42
-/// where these take 77.8 M (docs/training.md).
+/// The first fit, to the final margins of 96,000 games (recipe in the header of
+/// `experiments/patterns-8x8.toml`): the solver ordered by them until 2026-12-04
+/// (docs/patterns.md); kept so that `pattern-error --weights ordering` can compare.
 static ORDERING: &[u8] = include_bytes!("ordering-8x8.bin.zst");
 
 /// A weights file that cannot be read.
@@ -93,7 +92,7 @@ impl Weights {
         })
     }
 
-    /// The solver's ordering weights (see `ORDERING`), decoded once.
+    /// The first fit's weights (see `ORDERING`), decoded once.
     pub fn ordering() -> &'static Weights {
         static WEIGHTS: OnceLock<Weights> = OnceLock::new();
         WEIGHTS.get_or_init(|| {

@@ -85,7 +85,7 @@ pub const KINDS: &[KindInfo] = &[
     },
     KindInfo {
         name: "pattern",
-        help: "the fitted 8x8 pattern evaluation (the solver's ordering): the estimated final margin after the move",
+        help: "the fitted 8x8 pattern evaluation (the shipped weights, which the solver orders by too, or weights=FILE): the estimated final margin after the move",
         params: PatternSpec::PARAMS,
     },
     KindInfo {

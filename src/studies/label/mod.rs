@@ -6,20 +6,24 @@
 //! same bytes.
 
 mod checkpoint;
+mod output;
 
 use crate::board::{Board, Size8};
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::lab::driver::thread_pool;
+use crate::lab::folder::{check_replaceable, placement, write_output, FolderLock, Placement};
 use crate::lab::games_file;
-use crate::lab::positions::{Label, Labelled, Reader, Writer, VALUE_SCALE};
+use crate::lab::positions::{header, Label, Labelled, VALUE_SCALE};
 use crate::lab::rows::GameRow;
 use crate::progress::Progress;
 use crate::strategy::pattern::{PatternEval, Weights};
+use crate::strategy::spec::{MAX_SOLVE_EMPTIES, MAX_UNBUDGETED_DEPTH};
 use crate::strategy::{proven_margin, AlphaBeta};
 use crate::strategy::{Memory, Solver};
 use crate::studies::patterns::{positions_before_moves, read_weights, standard_games};
 use checkpoint::Checkpoint;
+use output::{Sink, Stream};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -33,10 +37,15 @@ use std::time::Instant;
 pub const DEFAULT_DEPTH: u32 = 8;
 /// See [`DEFAULT_DEPTH`].
 pub const DEFAULT_EXACT: u32 = 18;
-/// The deepest search accepted.
-pub const MAX_DEPTH: u32 = 30;
-/// The most empties solved exactly.
-pub const MAX_EXACT: u32 = 30;
+/// The deepest search accepted: as deep as an `alphabeta` player searches without a
+/// budget, for the same reason (deeper can take hours, here a position).
+pub const MAX_DEPTH: u32 = MAX_UNBUDGETED_DEPTH;
+/// The most empties solved exactly: as many as an `alphabeta` player's `endgame`
+/// solves, for the same reason, unless only exact labels are asked for.
+pub const MAX_EXACT: u32 = MAX_SOLVE_EMPTIES;
+/// The most empties solved exactly when only exact labels are asked for (`--empties`
+/// ending at `--exact` or below: a held-out set, seconds a position).
+pub const MAX_EXACT_ONLY: u32 = 30;
 /// log2 of the search's and the solver's table entries.
 const TABLE_BITS: u32 = 18;
 /// Games labelled between checkpoints: a kill loses at most this many games' work.
@@ -88,6 +97,9 @@ pub struct LabelSummary {
     pub seconds: f64,
     /// Stopped before the end (the checkpoint is kept for a resume).
     pub interrupted: bool,
+    /// Where the positions of an interrupted run wait for its resume (`FILE.partial`;
+    /// None when finished, or when written to a stream, which cannot be resumed).
+    pub unfinished: Option<PathBuf>,
 }
 
 /// Values positions: a plain alpha-beta search of the pattern evaluation, or the
@@ -154,19 +166,31 @@ fn check(options: &LabelOptions<'_>) -> Result<()> {
             "no results folders given: name the folders whose games to label",
         ));
     }
-    if !(1..=MAX_DEPTH).contains(&options.depth) {
+    if options.depth == 0 {
         return Err(Error::input(format!(
-            "--depth {} is out of range: give 1 to {MAX_DEPTH}",
+            "--depth 0 is out of range: give 1 to {MAX_DEPTH}"
+        )));
+    }
+    if options.depth > MAX_DEPTH {
+        return Err(Error::input(format!(
+            "--depth {} can take hours a position: give 1 to {MAX_DEPTH}",
             options.depth
         )));
     }
-    if options.exact > MAX_EXACT {
+    let (low, high) = options.empties;
+    // Deeper solves are a deliberate choice only when every position asked for is
+    // solved (docs/training.md's held-out set: --exact 26 --empties 14-26).
+    let limit = if high <= options.exact {
+        MAX_EXACT_ONLY
+    } else {
+        MAX_EXACT
+    };
+    if options.exact > limit {
         return Err(Error::input(format!(
-            "--exact {} is out of range: give 0 (never solve) to {MAX_EXACT}",
+            "--exact {0} would solve positions with up to {0} empty squares exactly, which can take hours: give 0 (never solve) to {MAX_EXACT}, or up to {MAX_EXACT_ONLY} with --empties LOW-HIGH ending at --exact or below to label only solved positions",
             options.exact
         )));
     }
-    let (low, high) = options.empties;
     if low > high || high > 60 {
         return Err(Error::input(format!(
             "--empties {low}-{high} is not a range of empty squares: give LOW-HIGH with LOW <= HIGH <= 60, such as 0-60"
@@ -195,89 +219,136 @@ fn evaluation(weights: Option<&Path>) -> Result<(PatternEval, String)> {
 pub fn label(options: &LabelOptions<'_>) -> Result<LabelSummary> {
     check(options)?;
     let started = Instant::now();
+    // Everything that can refuse the options comes before the output is touched.
+    let pool = thread_pool(options.threads)?;
     let (eval, weights) = evaluation(options.weights.as_deref())?;
     let mut games = Vec::new();
     for dir in &options.inputs {
         games.push(input_games(dir)?);
     }
-    let total: u64 = games.iter().map(|g| g.1).sum();
-    let wanted = Checkpoint::new(options, &weights);
-    let (mut writer, mut done, mut seen) = open(options, &wanted)?;
-    let resumed_games = done.games;
-    let labeller = Labeller::new(options.depth, options.exact, eval);
-    let pool = thread_pool(options.threads)?;
-    let progress = Progress::new(total, done.games, options.quiet, "games");
-    let (mut exact, mut searched) = (0, 0);
-    let mut skip = done.games;
-    let mut interrupted = false;
-    'inputs: for (path, _) in &games {
-        let mut reader = games_file::csv_reader(path)?;
-        let mut rows = reader.deserialize::<GameRow>();
-        loop {
-            if options.stop.load(Ordering::SeqCst) {
-                interrupted = true;
-                break 'inputs;
+    let job = Job {
+        options,
+        games: &games,
+        labeller: Labeller::new(options.depth, options.exact, eval),
+        pool: &pool,
+        started,
+    };
+    let out = &options.out;
+    match placement(out)? {
+        Placement::Direct => {
+            check_replaceable(out, "--out", options.force)?;
+            write_output(out, |stream| {
+                stream.write_all(&header()).map_err(|e| Error::io(out, e))?;
+                let mut sink = Stream {
+                    out: stream,
+                    path: out,
+                    records: 0,
+                };
+                job.run(&mut sink, 0, HashSet::new())
+            })
+        }
+        Placement::Replace { target, temporary } => {
+            let _lock = FolderLock::acquire_file(out, "label")?;
+            let wanted = Checkpoint::new(options, &weights);
+            let (mut file, resumed, seen) = output::open(options, &wanted, &target, &temporary)?;
+            let mut summary = job.run(&mut file, resumed, seen)?;
+            if summary.interrupted {
+                summary.unfinished = Some(temporary);
+            } else {
+                output::finish(file, &temporary, out)?;
             }
-            let mut batch = Vec::with_capacity(BATCH_GAMES);
-            for row in rows.by_ref() {
-                let row = row.map_err(|e| games_file::row_error(path, &e))?;
-                if skip > 0 {
-                    skip -= 1;
-                    continue;
-                }
-                batch.push(positions_of(&row, path, options.empties, &mut seen)?);
-                if batch.len() == BATCH_GAMES {
-                    break;
-                }
-            }
-            if batch.is_empty() {
-                break;
-            }
-            let boards: Vec<(u32, Board<Size8>)> = (batch.iter())
-                .flat_map(|p| p.boards.iter().map(|&b| (p.game, b)))
-                .collect();
-            let labels: Vec<(i16, Label)> = pool.install(|| {
-                boards
-                    .par_iter()
-                    .map_init(Memory::new, |memory, &(_, board)| {
-                        labeller.label(board, memory)
-                    })
-                    .collect()
-            });
-            for (&(game, board), &(value, label)) in boards.iter().zip(&labels) {
-                match label {
-                    Label::Exact => exact += 1,
-                    Label::Search { .. } => searched += 1,
-                }
-                writer.push(&Labelled {
-                    player: board.player,
-                    opponent: board.opponent,
-                    value,
-                    label,
-                    game,
-                })?;
-            }
-            writer.sync()?;
-            done.games += batch.len() as u64;
-            done.records = writer.records();
-            done.save(&options.out)?;
-            progress.advance(batch.len() as u64);
+            Ok(summary)
         }
     }
-    progress.finish();
-    if !interrupted {
-        Checkpoint::remove(&options.out)?;
+}
+
+/// A run's inputs and workers.
+struct Job<'a> {
+    options: &'a LabelOptions<'a>,
+    /// Each input's games file and its games.
+    games: &'a [(PathBuf, u64)],
+    labeller: Labeller,
+    pool: &'a rayon::ThreadPool,
+    started: Instant,
+}
+
+impl Job<'_> {
+    /// Labels every game after the first `resumed` into `sink`, committing each batch.
+    fn run(&self, sink: &mut dyn Sink, resumed: u64, mut seen: Seen) -> Result<LabelSummary> {
+        let options = self.options;
+        let total: u64 = self.games.iter().map(|g| g.1).sum();
+        let progress = Progress::new(total, resumed, options.quiet, "games");
+        let (mut exact, mut searched) = (0, 0);
+        let mut skip = resumed;
+        let mut done = resumed;
+        let mut interrupted = false;
+        'inputs: for (path, _) in self.games {
+            let mut reader = games_file::csv_reader(path)?;
+            let mut rows = reader.deserialize::<GameRow>();
+            loop {
+                if options.stop.load(Ordering::SeqCst) {
+                    interrupted = true;
+                    break 'inputs;
+                }
+                let mut batch = Vec::with_capacity(BATCH_GAMES);
+                for row in rows.by_ref() {
+                    let row = row.map_err(|e| games_file::row_error(path, &e))?;
+                    if skip > 0 {
+                        skip -= 1;
+                        continue;
+                    }
+                    batch.push(positions_of(&row, path, options.empties, &mut seen)?);
+                    if batch.len() == BATCH_GAMES {
+                        break;
+                    }
+                }
+                if batch.is_empty() {
+                    break;
+                }
+                let boards: Vec<(u32, Board<Size8>)> = (batch.iter())
+                    .flat_map(|p| p.boards.iter().map(|&b| (p.game, b)))
+                    .collect();
+                let labels: Vec<(i16, Label)> = self.pool.install(|| {
+                    boards
+                        .par_iter()
+                        .map_init(Memory::new, |memory, &(_, board)| {
+                            self.labeller.label(board, memory)
+                        })
+                        .collect()
+                });
+                for (&(game, board), &(value, label)) in boards.iter().zip(&labels) {
+                    match label {
+                        Label::Exact => exact += 1,
+                        Label::Search { .. } => searched += 1,
+                    }
+                    sink.push(&Labelled {
+                        player: board.player,
+                        opponent: board.opponent,
+                        value,
+                        label,
+                        game,
+                    })?;
+                }
+                done += batch.len() as u64;
+                sink.commit(done)?;
+                progress.advance(batch.len() as u64);
+            }
+        }
+        progress.finish();
+        // A stop after the last batch stops nothing: the file is finished.
+        interrupted &= done < total;
+        Ok(LabelSummary {
+            games: total,
+            games_done: done,
+            resumed_games: resumed,
+            records: sink.records(),
+            exact,
+            searched,
+            seconds: self.started.elapsed().as_secs_f64(),
+            interrupted,
+            unfinished: None,
+        })
     }
-    Ok(LabelSummary {
-        games: total,
-        games_done: done.games,
-        resumed_games,
-        records: writer.records(),
-        exact,
-        searched,
-        seconds: started.elapsed().as_secs_f64(),
-        interrupted,
-    })
 }
 
 /// The games file of the results folder `dir` and how many games it holds.
@@ -290,43 +361,6 @@ fn input_games(dir: &Path) -> Result<(PathBuf, u64)> {
         count += 1;
     }
     Ok((games, count))
-}
-
-/// Opens the output: afresh, or resumed from its checkpoint (the positions already
-/// written are remembered, so that none is labelled twice).
-fn open(options: &LabelOptions<'_>, wanted: &Checkpoint) -> Result<(Writer, Checkpoint, Seen)> {
-    let out = &options.out;
-    let found = Checkpoint::load(out)?;
-    if options.force {
-        Checkpoint::remove(out)?;
-        if out.exists() {
-            std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
-        }
-    } else if let Some(found) = found.clone().filter(|f| f.records > 0) {
-        found.check_same(wanted, out)?;
-        let (writer, _) = Writer::resume(out, Some(found.records))?;
-        let mut seen = HashSet::new();
-        for record in Reader::open(out)? {
-            let record = record?;
-            seen.insert((record.player, record.opponent));
-        }
-        return Ok((writer, found, seen));
-    } else if out.exists() && found.is_none() {
-        return Err(Error::input(format!(
-            "{} exists and is finished (it has no checkpoint to resume): pass --force to label again, or give another --out",
-            out.display()
-        )));
-    }
-    // The checkpoint first: a kill before the first batch is on disk (the header
-    // perhaps half written) leaves a checkpoint of no records, which the next run
-    // starts afresh from.
-    wanted.save(out)?;
-    if out.exists() {
-        std::fs::remove_file(out).map_err(|e| Error::io_during("remove", out, e))?;
-    }
-    let mut writer = Writer::create(out)?;
-    writer.sync()?;
-    Ok((writer, wanted.clone(), HashSet::new()))
 }
 
 /// The positions of one game to label: those before each move with empties in

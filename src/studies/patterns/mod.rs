@@ -114,7 +114,11 @@ fn placements(samples: &[&Sample], merged: &[u32]) -> Vec<u32> {
 /// gradients on the ridge least-squares problem; returns it in discs.
 fn fit_stage(labels: &[f32], indices: &[u32], iterations: usize, ridge: f64) -> Vec<f32> {
     let len = table_len();
-    let per = indices.len() / labels.len().max(1);
+    if labels.is_empty() {
+        // A stage no position reaches keeps its start.
+        return vec![0.0; len];
+    }
+    let per = indices.len() / labels.len();
     // The normal matrix times v: the sum over positions of their placements' row
     // times the row's value under v, plus the ridge.
     let times = |v: &[f64], out: &mut [f64]| {
@@ -179,6 +183,11 @@ pub fn fit_with(options: &FitOptions, before: &Weights) -> Result<Fit> {
     let merged = merged_indices();
     let read = samples::read(&options.inputs)?;
     let samples = &read.samples;
+    if samples.is_empty() {
+        return Err(Error::input(
+            "the inputs hold no positions to fit: give labelled-positions files with records (`reversi-lab label`) or results folders with 8x8 games",
+        ));
+    }
     // Two stages at a time on two cores: each holds its positions' placements (46
     // indices of 4 bytes) while it is fitted, and the positions stay 24 bytes each.
     let fitted: Vec<(Vec<f32>, StageFit)> = (0..STAGES)
@@ -239,6 +248,25 @@ pub fn fit_with(options: &FitOptions, before: &Weights) -> Result<Fit> {
         games: read.games,
         positions: samples.len(),
     })
+}
+
+/// The built-in weights `name` names: `shipped` (what `eval=pattern` plays and the
+/// solver orders by) or `ordering` (the first fit, kept to compare with).
+#[must_use]
+pub fn built_in_weights(name: &Path) -> Option<&'static Weights> {
+    match name.to_str() {
+        Some("shipped") => Some(Weights::shipped()),
+        Some("ordering") => Some(Weights::ordering()),
+        _ => None,
+    }
+}
+
+/// The weights `path` names: a built-in set ([`built_in_weights`]) or a file.
+pub fn named_weights(path: &Path) -> Result<Weights> {
+    match built_in_weights(path) {
+        Some(weights) => Ok(weights.clone()),
+        None => read_weights(path),
+    }
 }
 
 /// The weights file `path` names (fit-patterns' output), a bad one refused as input.
