@@ -507,10 +507,9 @@ impl<G: Geometry> Strategy<G> for Engine {
                 if let Some(session) = &mut context.memory.engine {
                     session.note(&format!("{} after {game} moves: {why}", termination.name()));
                 }
-                // A faulty engine is started afresh for the next game.
-                if termination != Termination::Illegal {
-                    context.memory.engine = None;
-                }
+                // A faulty engine is started afresh for the next game, whatever the
+                // fault: after an illegal or garbage answer its state is unknown too.
+                context.memory.engine = None;
                 context.memory.fault = Some((termination, why));
                 // Any legal square: the game is forfeited before it is played.
                 Square::new(moves.lowest())
