@@ -3,7 +3,7 @@
 //! commands, and passes sent where the engine takes them and left to its colour rule
 //! where it refuses them (GRhino).
 
-use super::process::{Failure, Launch, Process};
+use super::process::{Failure, Launch, Process, MAX_LINE};
 use super::Ply;
 use crate::board::{Color, Square};
 use crate::strategy::clock::{Limit, TimeControl};
@@ -14,7 +14,7 @@ pub type Reply = Result<String, String>;
 
 /// A GTP engine and what it has been told of the current game.
 pub struct Gtp {
-    process: Process,
+    pub(super) process: Process,
     next_id: u64,
     /// What each command may take (the start-up deadline).
     command_time: Duration,
@@ -85,8 +85,9 @@ impl Gtp {
         let ask = |gtp: &mut Gtp, command: &str| -> Result<Reply, String> {
             gtp.command(command).map_err(|f| {
                 format!(
-                    "engine '{program}' failed at start-up ({command}): {}",
-                    describe(&f)
+                    "engine '{program}' failed at start-up ({command}): {}{}",
+                    describe(&f),
+                    gtp.process.last_words()
                 )
             })
         };
@@ -159,6 +160,11 @@ impl Gtp {
                 text.push('\n');
             }
             text.push_str(line.trim());
+            if text.len() > MAX_LINE {
+                return Err(Failure::Garbage(format!(
+                    "it wrote a reply longer than {MAX_LINE} bytes"
+                )));
+            }
         }
         let ok = first.starts_with('=');
         Ok((id, if ok { Ok(text) } else { Err(text) }))
@@ -356,7 +362,7 @@ fn reply_head(first: &str, echoes: Option<bool>, next_id: u64) -> (Option<u64>, 
 #[must_use]
 pub fn describe(failure: &Failure) -> String {
     match failure {
-        Failure::Crashed(why) | Failure::Stalled(why) => why.clone(),
+        Failure::Crashed(why) | Failure::Stalled(why) | Failure::Garbage(why) => why.clone(),
     }
 }
 

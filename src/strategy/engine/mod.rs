@@ -7,6 +7,7 @@
 pub mod gtp;
 pub mod nboard;
 pub mod process;
+pub mod stderr;
 
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
@@ -344,6 +345,14 @@ impl Client {
         }
     }
 
+    /// A line of reversi-lab's own in the engine's log.
+    pub fn note(&self, text: &str) {
+        match self {
+            Client::Gtp(gtp) => gtp.process.note(text),
+            Client::Nboard(nboard) => nboard.process.note(text),
+        }
+    }
+
     /// The engine's name as it gave it (GTP: `name` and `version`; NBoard: `set myname`).
     #[must_use]
     pub fn identity(&self) -> &str {
@@ -357,7 +366,6 @@ impl Client {
 /// An engine running for one worker, kept in that worker's memory.
 pub struct Session {
     client: Client,
-    log: Option<std::fs::File>,
 }
 
 impl std::fmt::Debug for Session {
@@ -374,10 +382,8 @@ impl Session {
         self.client.new_game();
     }
 
-    fn note(&mut self, text: &str) {
-        if let Some(log) = &mut self.log {
-            let _ = writeln!(log, "reversi-lab: {text}");
-        }
+    fn note(&self, text: &str) {
+        self.client.note(text);
     }
 }
 
@@ -428,8 +434,7 @@ impl Engine {
                 let _ = writeln!(file, "reversi-lab: crash at start-up: {why}");
             }
         })?;
-        let log = log.and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok());
-        Ok(Session { client, log })
+        Ok(Session { client })
     }
 
     /// The move, or the fault that loses the game.
@@ -457,6 +462,7 @@ impl Engine {
             Failure::Crashed(why) => (Termination::Crash, why),
             Failure::Stalled(why) if timed => (Termination::Time, why),
             Failure::Stalled(why) => (Termination::Stalled, why),
+            Failure::Garbage(why) => (Termination::Illegal, why),
         };
         // On a clock the move's deadline is the control's, and missing it loses on
         // time; stall_timeout is the deadline only of untimed moves.

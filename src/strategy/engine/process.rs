@@ -11,6 +11,7 @@
 //! thread hand-offs: greedy served over GTP plays about twice as many games per
 //! second as it did through a reader thread (`cargo bench --bench protocol`).
 
+use super::stderr::{Stderr, LAST_WORDS_WAIT};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -23,7 +24,14 @@ pub enum Failure {
     Crashed(String),
     /// No answer by the deadline.
     Stalled(String),
+    /// An answer no engine would give: a line longer than [`MAX_LINE`].
+    Garbage(String),
 }
+
+/// The longest line an engine may write (a reply, a move, `list_commands`'s whole
+/// reply): longer is garbage, and a fault, so that a runaway engine cannot fill the
+/// memory.
+pub const MAX_LINE: usize = 1024 * 1024;
 
 /// What starts an engine: the command split into words, its folder and environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +55,7 @@ pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     output: Output<Source>,
+    stderr: Stderr,
     /// The command, for messages.
     pub program: String,
 }
@@ -70,20 +79,28 @@ impl Process {
             .stdout(Stdio::piped())
             .envs(launch.env.iter().map(|(k, v)| (k, v)));
         if let Some(dir) = &launch.dir {
+            // Else the spawn's "not found" would blame the program.
+            if !dir.is_dir() {
+                let what = if dir.exists() {
+                    "is not a folder"
+                } else {
+                    "does not exist"
+                };
+                return Err(format!(
+                    "cannot start engine '{program}': its dir {} {what}: give the engine's working folder (in a config file, relative to the file's folder)",
+                    dir.display()
+                ));
+            }
             command.current_dir(dir);
         }
-        command.stderr(match &launch.log {
-            Some(path) => match log_file(path) {
-                Ok(file) => Stdio::from(file),
-                Err(e) => {
-                    return Err(format!(
-                        "cannot write the engine log {}: {e}",
-                        path.display()
-                    ))
-                }
-            },
-            None => Stdio::null(),
-        });
+        let log = match &launch.log {
+            Some(path) => Some(
+                log_file(path)
+                    .map_err(|e| format!("cannot write the engine log {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        command.stderr(Stdio::piped());
         own_group_dying_with_parent(&mut command);
         let mut child = command.spawn().map_err(|e| {
             let hint = match e.kind() {
@@ -94,8 +111,11 @@ impl Process {
             format!("cannot start engine '{program}': {e}{hint}")
         })?;
         let stdout = child.stdout.take().expect("stdout was piped");
-        let source = match Source::new(stdout, program) {
-            Ok(source) => source,
+        let stderr = child.stderr.take().expect("stderr was piped");
+        let readers = Source::new(stdout, program)
+            .and_then(|source| Ok((source, Stderr::start(stderr, log, program)?)));
+        let (source, stderr) = match readers {
+            Ok(readers) => readers,
             Err(why) => {
                 kill_group(&mut child);
                 let _ = child.wait();
@@ -106,8 +126,40 @@ impl Process {
             stdin: child.stdin.take(),
             child,
             output: Output::new(source),
+            stderr,
             program: program.clone(),
         })
+    }
+
+    /// A line of reversi-lab's own in the engine's log (`reversi-lab: TEXT`).
+    pub fn note(&self, text: &str) {
+        self.stderr.note(text);
+    }
+
+    /// The last lines of its standard error, for a message on why it failed
+    /// (`; its standard error ends '...'`, or nothing). An engine that has ended is
+    /// given a moment for the rest of its standard error to be read.
+    pub fn last_words(&mut self) -> String {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.stderr.wait_end(Instant::now() + LAST_WORDS_WAIT);
+        }
+        self.stderr.last_words()
+    }
+
+    /// How it ended, once it has failed to read or write (`fallback` if it is still
+    /// running after a short wait): its exit status where it exited, so that the same
+    /// failure reads the same whichever side of the pipe saw it first.
+    fn ended(&mut self, fallback: String) -> Failure {
+        let until = Instant::now() + LAST_WORDS_WAIT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Failure::Crashed(format!("it exited ({status})"));
+            }
+            if Instant::now() >= until {
+                return Failure::Crashed(fallback);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     /// Sends one line.
@@ -129,9 +181,10 @@ impl Process {
             .stdin
             .as_mut()
             .ok_or_else(|| Failure::Crashed("its input is closed".into()))?;
-        stdin
-            .write_all(text)
-            .map_err(|e| Failure::Crashed(format!("it stopped reading its input ({e})")))
+        match stdin.write_all(text) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.ended(format!("it stopped reading its input ({e})"))),
+        }
     }
 
     /// The next line it writes (its line end and a `\r` before it removed), waiting
@@ -149,13 +202,10 @@ impl Process {
                 "no answer within {:.1} s",
                 wait.as_secs_f64()
             ))),
-            Err(Ended::Closed) => {
-                let status = self.child.try_wait().ok().flatten();
-                Err(Failure::Crashed(match status {
-                    Some(status) => format!("it exited ({status})"),
-                    None => "it closed its output".into(),
-                }))
-            }
+            Err(Ended::Closed) => Err(self.ended("it closed its output".into())),
+            Err(Ended::TooLong) => Err(Failure::Garbage(format!(
+                "it wrote a line longer than {MAX_LINE} bytes"
+            ))),
         }
     }
 
@@ -172,6 +222,8 @@ enum Ended {
     Closed,
     /// The deadline passed.
     Timeout,
+    /// The line being written is longer than [`MAX_LINE`] (its bytes are dropped).
+    TooLong,
 }
 
 /// What a wait for more output brought.
@@ -257,6 +309,12 @@ impl<S: Fills> Output<S> {
         loop {
             if let Some(line) = self.buffered_line() {
                 return Ok(line);
+            }
+            if self.end - self.start > MAX_LINE {
+                (self.start, self.end, self.scanned) = (0, 0, 0);
+                self.buffer.truncate(READ_SIZE);
+                self.buffer.shrink_to(READ_SIZE);
+                return Err(Ended::TooLong);
             }
             if self.closed {
                 if self.start == self.end {
@@ -483,6 +541,9 @@ impl Drop for Process {
         }
         kill_group(&mut self.child);
         let _ = self.child.wait();
+        // The rest of its standard error into the log, before any note after it.
+        self.stderr
+            .wait_end(Instant::now() + Duration::from_millis(200));
     }
 }
 
@@ -603,6 +664,22 @@ mod tests {
         }
         assert_eq!(out.line(soon()), Err(Ended::Closed));
         assert!(out.buffer.len() <= 5 * READ_SIZE, "{}", out.buffer.len());
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_refused_and_its_memory_freed() {
+        let long = vec![b'x'; 3 * MAX_LINE];
+        let mut chunks: Vec<&[u8]> = long.chunks(READ_SIZE).collect();
+        chunks.push(b"\n= after\n");
+        let mut out = output(&chunks, false);
+        assert_eq!(out.line(soon()), Err(Ended::TooLong));
+        assert!(
+            out.buffer.len() <= MAX_LINE + 2 * READ_SIZE,
+            "{}",
+            out.buffer.len()
+        );
+        let mut out = output(&[b"= short\n"], false);
+        assert_eq!(out.line(soon()).as_deref(), Ok("= short"));
     }
 
     #[test]

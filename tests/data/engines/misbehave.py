@@ -6,7 +6,7 @@
 forwards every command to a real engine (BACKEND) and relays its replies, except at
 its Nth `genmove` while the file MARKER does not exist yet: it then creates MARKER and
 does MODE: `exit` (dies), `sleep` (never answers), `illegal` (answers a square that is
-taken), `garbage` (answers text that is no move); `always-MODE` does it every time,
+taken), `garbage` (answers text that is no move), `long` (answers a 3 MB line); `always-MODE` does it every time,
 MARKER or not; `while-MODE` does it every time while MARKER exists (an engine broken
 until someone fixes it). `never-start` exits at once. `no-ids` misbehaves only in
 form: it drops the ids from every reply (`= 0.1.0` to `2 version`), as engines that
@@ -123,7 +123,7 @@ for line in sys.stdin:
                 sys.exit(0)
             if mode == "sleep":
                 time.sleep(600)
-            answer = "d4" if mode == "illegal" else "hello world"
+            answer = {"illegal": "d4", "long": "x" * 3_000_000}.get(mode, "hello world")
             print(f"={ident} {answer}\n", flush=True)
             continue
     engine.stdin.write(line)

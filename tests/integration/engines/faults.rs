@@ -94,3 +94,96 @@ fn an_illegal_or_garbage_answer_restarts_the_engine() {
         assert_eq!(started, clean + 1, "{mode}");
     }
 }
+
+/// Item 52.17: an engine that fails at start-up is refused in one line that quotes
+/// the end of its standard error and says how it ended, the same on every run; a
+/// missing `dir` is named as the problem, not the program.
+#[test]
+fn a_start_up_failure_quotes_the_engines_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fails = "sh -c 'echo starting >&2; echo \"invalid argument for option -l\" >&2; exit 2'";
+    for protocol in ["gtp", "nboard"] {
+        let spec = format!("{protocol}:{fails}");
+        for _ in 0..3 {
+            let (code, _, stderr) = run_in(d, &["match", &spec, "greedy", "--games", "2"]);
+            assert_eq!(code, 2, "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains("it exited (exit status: 2)"), "{stderr}");
+            assert!(
+                stderr.contains(
+                    "its standard error ends 'starting | invalid argument for option -l'"
+                ),
+                "{stderr}"
+            );
+        }
+    }
+    if let Some(rhino) = rhino() {
+        let spec = format!("gtp:{rhino} -l 9");
+        let (code, _, stderr) = run_in(d, &["match", &spec, "greedy", "--games", "2"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("invalid argument for option"), "{stderr}");
+        assert!(stderr.contains("it exited (exit status: 1)"), "{stderr}");
+    }
+    let config = experiment(&["gtp-rhino"], ", dir = \"no-such-folder\"", 2);
+    fs::write(d.join("e.toml"), config).unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "e.toml", "--out", "r", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("its dir ") && stderr.contains("no-such-folder does not exist"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("on PATH"), "{stderr}");
+}
+
+/// Item 52.24: a chatty engine's log keeps its head and its tail and says what was
+/// cut; a reply line past the cap is garbage, a fault that loses the game.
+#[test]
+fn logs_and_reply_lines_are_held_to_their_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    // 8 MB on its standard error before it starts, then a served greedy.
+    let chatty = format!(
+        "head -c 8000000 /dev/zero | tr '\\0' x | fold -w 99 >&2; exec '{bin}' gtp --strategy greedy"
+    );
+    fs::write(d.join("c.toml"), experiment(&["sh", "-c", &chatty], "", 2)).unwrap();
+    ok(
+        d,
+        &[
+            "run",
+            "c.toml",
+            "--out",
+            "c",
+            "--quiet",
+            "--no-report",
+            "--threads",
+            "1",
+        ],
+    );
+    let log = fs::read(d.join("c/engines/engine-1.log")).unwrap();
+    assert!(log.len() <= 3 * 1024 * 1024 + 300, "{}", log.len());
+    assert!(log.len() >= 2 * 1024 * 1024, "{}", log.len());
+    let text = String::from_utf8_lossy(&log);
+    assert!(text.starts_with("xxxx"), "the head is kept");
+    assert!(
+        text.contains("bytes of this log cut here"),
+        "the cut is said"
+    );
+    assert!(text.trim_end().ends_with('x'), "the tail is kept");
+
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "long", "5", &marker);
+    fs::write(d.join("l.toml"), experiment(&engine, "", 6)).unwrap();
+    ok(
+        d,
+        &["run", "l.toml", "--out", "l", "--quiet", "--no-report"],
+    );
+    let logs = one_game_lost_by(&d.join("l"), "long", "illegal");
+    assert!(
+        logs.contains("it wrote a line longer than 1048576 bytes"),
+        "{logs}"
+    );
+}
