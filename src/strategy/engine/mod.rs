@@ -98,6 +98,21 @@ params! {
     }
 }
 
+/// The keys of an engine's table that change no finished game, only how long an
+/// engine is waited for: `--resume` lets them differ from the run's record (an engine
+/// that needed a longer `stall_timeout` can continue its run).
+pub const RESUMABLE_KEYS: &[&str] = &["start_timeout", "stall_timeout"];
+
+/// `strategy` (a player's strategy as `run.toml` records it) without the
+/// [`RESUMABLE_KEYS`] when it is an engine: what `--resume` compares.
+pub fn without_resumable_keys(strategy: &mut toml::Table) {
+    if strategy.get("kind").and_then(toml::Value::as_str) == Some("engine") {
+        for key in RESUMABLE_KEYS {
+            strategy.remove(*key);
+        }
+    }
+}
+
 /// A command as a list of words, or one string split as a shell splits words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]

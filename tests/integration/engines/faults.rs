@@ -187,3 +187,41 @@ fn logs_and_reply_lines_are_held_to_their_caps() {
         "{logs}"
     );
 }
+
+/// Item 52.16: an engine's deadlines change no finished game, so a run continues
+/// after they changed; a change that does is refused, naming the player and the key.
+#[test]
+fn a_resume_takes_new_deadlines_and_names_any_other_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let config =
+        |strategy: &str, extra: &str| experiment(&[bin, "gtp", "--strategy", strategy], extra, 4);
+    let args = ["run", "e.toml", "--out", "r", "--quiet", "--no-report"];
+    fs::write(
+        d.join("e.toml"),
+        config("greedy", ", stall_timeout = \"5s\""),
+    )
+    .unwrap();
+    ok(d, &args);
+    fs::write(
+        d.join("e.toml"),
+        config(
+            "greedy",
+            ", stall_timeout = \"60s\", start_timeout = \"20s\"",
+        ),
+    )
+    .unwrap();
+    ok(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(games(&d.join("r")).len(), 4);
+    fs::write(d.join("e.toml"), config("weighted", "")).unwrap();
+    let (code, _, stderr) = run_in(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("player \"engine\": strategy.command = [")
+            && stderr.contains("\"weighted\"] now"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("timeout"), "{stderr}");
+}
