@@ -409,6 +409,77 @@ pub fn remove_aside(aside: &Path) -> Result<()> {
     fs::remove_dir_all(aside).map_err(|e| Error::io_during("remove", aside, e))
 }
 
+/// How two `players` lists differ, naming the player and the key (a strategy's own
+/// keys included: `player 'rhino': strategy.command = [..] in run.toml but [..] now`).
+fn player_differences(recorded: Option<&toml::Value>, now: Option<&toml::Value>) -> String {
+    let list = |v: Option<&toml::Value>| {
+        v.and_then(toml::Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (was, is) = (list(recorded), list(now));
+    let name = |p: &toml::Value| p.get("name").map_or("?".to_string(), ToString::to_string);
+    if was.len() != is.len() {
+        return format!(
+            "players differ: {} in run.toml but {} now",
+            was.len(),
+            is.len()
+        );
+    }
+    let show = |v: Option<&toml::Value>| v.map_or("(none)".to_string(), ToString::to_string);
+    let mut found = Vec::new();
+    for (a, b) in was.iter().zip(&is) {
+        if a.get("name") != b.get("name") {
+            found.push(format!("player {} in run.toml is {} now", name(a), name(b)));
+            continue;
+        }
+        let keys = |p: &toml::Value| {
+            p.as_table()
+                .map(|t| t.keys().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        let mut all = keys(a);
+        all.extend(keys(b));
+        all.sort();
+        all.dedup();
+        for key in all {
+            let (x, y) = (a.get(&key), b.get(&key));
+            if x == y {
+                continue;
+            }
+            match (
+                x.and_then(toml::Value::as_table),
+                y.and_then(toml::Value::as_table),
+            ) {
+                (Some(x), Some(y)) => {
+                    let mut inner: Vec<&String> = x.keys().chain(y.keys()).collect();
+                    inner.sort();
+                    inner.dedup();
+                    for sub in inner.into_iter().filter(|s| x.get(*s) != y.get(*s)) {
+                        found.push(format!(
+                            "player {}: {key}.{sub} = {} in run.toml but {} now",
+                            name(a),
+                            show(x.get(sub)),
+                            show(y.get(sub))
+                        ));
+                    }
+                }
+                _ => found.push(format!(
+                    "player {}: {key} = {} in run.toml but {} now",
+                    name(a),
+                    show(x),
+                    show(y)
+                )),
+            }
+        }
+    }
+    if found.is_empty() {
+        "players differ".to_string()
+    } else {
+        found.join("; ")
+    }
+}
+
 /// The top-level keys whose values differ between two experiment tables, with
 /// both values: for messages that say which setting changed.
 #[must_use]
@@ -435,7 +506,9 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Vec<String> {
                 // A run from before the correction existed, or with it set otherwise.
                 let was = overshoot(recorded.get(k)).map_or("-".into(), |v| v.to_string());
                 format!("sprt overshoot = {was} in run.toml but not now (set overshoot = {was} under [sprt] to continue it)")
-            } else if matches!(k.as_str(), "players" | "rules" | "openings" | "sprt") {
+            } else if k == "players" {
+                player_differences(recorded.get(k), now.get(k))
+            } else if matches!(k.as_str(), "rules" | "openings" | "sprt") {
                 format!("{k} differs")
             } else {
                 // The two a command line can give again: say how.

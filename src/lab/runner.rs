@@ -285,11 +285,30 @@ fn prepare(
                 name(&info.shard)
             )));
         }
-        if recorded.experiment != now {
+        // An engine's deadlines change no finished game: they may change on resume.
+        let comparable = |experiment: &toml::Table| {
+            let mut experiment = experiment.clone();
+            for player in experiment
+                .get_mut("players")
+                .and_then(toml::Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(strategy) = player
+                    .get_mut("strategy")
+                    .and_then(toml::Value::as_table_mut)
+                {
+                    crate::strategy::engine::without_resumable_keys(strategy);
+                }
+            }
+            experiment
+        };
+        let (was, is) = (comparable(&recorded.experiment), comparable(&now));
+        if was != is {
             return Err(Error::input(format!(
                 "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
                 out.display(),
-                differences(&recorded.experiment, &now).join("; ")
+                differences(&was, &is).join("; ")
             )));
         }
         // costs.csv is written at checkpoints, after the rows it covers reached the

@@ -36,8 +36,8 @@ pub const COMMANDS: &[&str] = &[
     "reversi_lab-genmove",
 ];
 
-/// The clock as the controller states it: accepted and shown by `showboard`; the
-/// served strategies are depth-limited, so it does not change their play.
+/// The clock as the controller states it: shown by `showboard`, and the time a
+/// `genmove` may think (see [`budget`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Clock {
     /// `time_settings`: main time, byo-yomi time (seconds), byo-yomi stones.
@@ -216,6 +216,8 @@ fn answer<G: Geometry>(
         },
         "clear_board" => {
             engine.new_game(Position::start(), session.games.new_game());
+            // A new game starts with the settings' whole time, until told otherwise.
+            session.clock.left = [None; 2];
             ok("")
         }
         "komi" => ok(""),
@@ -278,7 +280,10 @@ fn answer<G: Geometry>(
                 engine.line = kept;
                 return ok(name_of::<G>(square));
             }
-            let square = engine.choose().square;
+            let empties = engine.line.position().board.empty_count();
+            let square = engine
+                .choose_within(budget(&session.clock, side, empties))
+                .square;
             engine
                 .line
                 .play(square, false)
@@ -336,6 +341,35 @@ fn answer<G: Geometry>(
         "list_games" => ok("Othello"),
         _ => Answer::Fail("unknown command"),
     }
+}
+
+/// How long a move of `side` may think on the controller's clock, with `empties`
+/// empty squares (None: no limit but the strategy's own). GTP's times are whole
+/// seconds, rounded down by the controller, so `time_left c 0 0` may mean 0.9 s or
+/// nothing: it is taken as nothing, the least possible think. Main time is spread over
+/// about half the empties (this side's moves) and byo-yomi over its stones, and a
+/// tenth of either is kept for the pipe and the rounding. Byo-yomi time with no stones
+/// is GTP's "no limit".
+fn budget(clock: &Clock, side: Color, empties: u32) -> Option<std::time::Duration> {
+    let (main, byo_yomi, stones) = clock.settings.unwrap_or((0.0, 0.0, 0));
+    if clock.settings.is_some() && main <= 0.0 && byo_yomi > 0.0 && stones == 0 {
+        return None;
+    }
+    let per_period = |seconds: f64, stones: u64| seconds / stones.max(1) as f64;
+    let seconds = match clock.left[usize::from(side == Color::White)] {
+        // In byo-yomi: the period's time over the stones still to play in it.
+        Some((left, left_stones)) if left_stones > 0 => per_period(left, left_stones),
+        // Main time left: spread over the moves to come; none left falls to byo-yomi.
+        Some((left, _)) if left > 0.0 => left / f64::from((empties / 2).clamp(1, 30)),
+        Some(_) if byo_yomi > 0.0 => per_period(byo_yomi, stones),
+        Some(_) => 0.0,
+        None if clock.settings.is_none() => return None,
+        None if main > 0.0 => main / f64::from((empties / 2).clamp(1, 30)),
+        None if byo_yomi > 0.0 => per_period(byo_yomi, stones),
+        // `time_settings 0 0 0`: no time at all.
+        None => 0.0,
+    };
+    std::time::Duration::try_from_secs_f64(seconds.max(0.0) * 0.9).ok()
 }
 
 /// A move as GTP answers it: the square in lower case, or `pass`.

@@ -49,29 +49,52 @@ pub fn check(spec: &StrategySpec) -> Result<(), SpecError> {
     spec.build::<Size8>(RULES).map(drop)
 }
 
-/// `spec` with its search depth set to `depth` (NBoard's `set depth`), kept within
-/// what reversi-lab plays (1 to 60; at most 12 without a node budget); None when it
-/// has no search depth.
+/// The deepest search NBoard's `set depth` may ask for: 60 (every square) with a node
+/// or time budget, which bounds the search anyway, and [`MAX_UNBUDGETED_DEPTH`] without.
 #[must_use]
-pub fn with_depth(spec: &StrategySpec, depth: u32) -> Option<StrategySpec> {
+pub fn max_depth(spec: &StrategySpec) -> Option<u32> {
+    match spec {
+        StrategySpec::Alphabeta(ab) if ab.nodes.is_some() || ab.time.is_some() => Some(60),
+        StrategySpec::Alphabeta(_) => Some(MAX_UNBUDGETED_DEPTH),
+        StrategySpec::Parity(parity) => max_depth(&parity.base),
+        _ => None,
+    }
+}
+
+/// `spec` with its search depth set to `depth` (NBoard's `set depth`, as its words
+/// came): Ok(None) when the strategy has no search depth, Err naming the range when
+/// `depth` is no whole number from 1 to [`max_depth`] (an out-of-range depth is
+/// refused, not bent into the range, so the controller knows what is played).
+pub fn with_depth(spec: &StrategySpec, depth: &str) -> Result<Option<StrategySpec>, String> {
+    let Some(most) = max_depth(spec) else {
+        return Ok(None);
+    };
+    let why = if most == 60 {
+        "60 (the strategy has a node or time budget)".to_string()
+    } else {
+        format!("{most} (60 with a node or time budget, which this strategy lacks)")
+    };
+    match depth.trim().parse::<u32>() {
+        Ok(d) if (1..=most).contains(&d) => Ok(Some(set_depth(spec, d))),
+        _ => Err(format!(
+            "set depth {depth}: the depth must be a whole number from 1 to {why}; the depth stays as it was"
+        )),
+    }
+}
+
+fn set_depth(spec: &StrategySpec, depth: u32) -> StrategySpec {
     match spec {
         StrategySpec::Alphabeta(ab) => {
-            // A budget bounds the search, so a deep limit cannot hang the engine.
-            let most = if ab.nodes.is_some() || ab.time.is_some() {
-                60
-            } else {
-                MAX_UNBUDGETED_DEPTH
-            };
             let mut ab = ab.clone();
-            ab.depth = depth.clamp(1, most);
-            Some(StrategySpec::Alphabeta(ab))
+            ab.depth = depth;
+            StrategySpec::Alphabeta(ab)
         }
         StrategySpec::Parity(parity) => {
             let mut parity = parity.clone();
-            parity.base = Box::new(with_depth(&parity.base, depth)?);
-            Some(StrategySpec::Parity(parity))
+            parity.base = Box::new(set_depth(&parity.base, depth));
+            StrategySpec::Parity(parity)
         }
-        _ => None,
+        other => other.clone(),
     }
 }
 
@@ -385,7 +408,22 @@ impl<G: Geometry> Engine<G> {
     /// Chooses a move for the side to move with the game's memory and generator, as
     /// the play driver does (a forced move without asking); a pass when it must pass.
     pub fn choose(&mut self) -> Choice {
+        self.choose_within(None)
+    }
+
+    /// [`choose`](Self::choose) within `budget` (a controller's clock; None: the
+    /// strategy's own limits only). A search stops deepening at the budget, or at its
+    /// own `time` if that comes first; a zero budget is the least possible think, one
+    /// ply.
+    pub fn choose_within(&mut self, budget: Option<std::time::Duration>) -> Choice {
         let clock = Instant::now();
+        self.memory.clock.deadline = budget.and_then(|b| clock.checked_add(b));
+        let choice = self.choose_now(clock);
+        self.memory.clock.deadline = None;
+        choice
+    }
+
+    fn choose_now(&mut self, clock: Instant) -> Choice {
         let nodes = self.memory.nodes;
         let board = self.line.position().board;
         let moves = board.moves();
@@ -415,6 +453,15 @@ impl<G: Geometry> Engine<G> {
                     random_square(ties, &mut self.rng),
                     Some(self.eval(value, false)),
                 );
+            }
+            // On a clock the search decides whether a solve fits the time (and
+            // searches if not), as it does built in.
+            Valued::Search(ab) if self.memory.clock.deadline.is_some() => {
+                let mut context = Context {
+                    rng: &mut self.rng,
+                    memory: &mut self.memory,
+                };
+                return (ab.choose(board, moves, &mut context), None);
             }
             Valued::Search(ab) => Solver::for_play(RULES, ab.table_bits),
             Valued::Solve(solver) => *solver,

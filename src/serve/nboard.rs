@@ -98,15 +98,17 @@ fn on_size<G: Geometry>(
                 );
                 match key {
                     "depth" => {
-                        if let Some(spec) = value
-                            .parse()
-                            .ok()
-                            .and_then(|d| with_depth(&session.spec, d))
-                        {
-                            engine
-                                .rebuild(&spec)
-                                .expect("a depth changes no board size");
-                            session.spec = spec;
+                        match with_depth(&session.spec, value) {
+                            Ok(Some(spec)) => {
+                                engine
+                                    .rebuild(&spec)
+                                    .expect("a depth changes no board size");
+                                session.spec = spec;
+                            }
+                            // A strategy without a search depth plays as it does.
+                            Ok(None) => {}
+                            // NBoard has no error reply: a status line says it.
+                            Err(problem) => send(out, &format!("status {NAME}: {problem}"))?,
                         }
                         send(out, &format!("set myname {NAME}"))?;
                     }

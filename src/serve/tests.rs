@@ -139,29 +139,32 @@ fn ggf_boards_read_any_layout() {
 
 #[test]
 fn depth_goes_to_searches_within_bounds() {
+    let depth = |spec: &StrategySpec, d: &str| match with_depth(spec, d) {
+        Ok(Some(StrategySpec::Alphabeta(ab))) => Ok((ab.depth, ab.endgame)),
+        Ok(other) => panic!("{other:?}"),
+        Err(e) => Err(e),
+    };
     let spec = StrategySpec::parse(DEFAULT_STRATEGY).unwrap();
-    let StrategySpec::Alphabeta(ab) = with_depth(&spec, 5).unwrap() else {
-        panic!()
-    };
-    assert_eq!((ab.depth, ab.endgame), (5, 22));
+    assert_eq!(depth(&spec, "5"), Ok((5, 22)));
     // The default has a time budget, so any depth up to 60 is safe.
-    let StrategySpec::Alphabeta(ab) = with_depth(&spec, 30).unwrap() else {
-        panic!()
-    };
-    assert_eq!(ab.depth, 30);
+    assert_eq!(depth(&spec, "30"), Ok((30, 22)));
+    assert_eq!(depth(&spec, "60"), Ok((60, 22)));
     let fixed = StrategySpec::parse("alphabeta:depth=8,eval=pattern").unwrap();
-    let StrategySpec::Alphabeta(ab) = with_depth(&fixed, 30).unwrap() else {
-        panic!()
-    };
-    assert_eq!(ab.depth, MAX_UNBUDGETED_DEPTH);
+    assert_eq!(depth(&fixed, "12"), Ok((MAX_UNBUDGETED_DEPTH, 0)));
+    // Out of range or no number: refused with the range, never bent into it.
+    for bad in ["13", "99", "0", "-3", "abc", "", "4.5"] {
+        let e = depth(&fixed, bad).unwrap_err();
+        assert!(e.contains("from 1 to 12"), "{bad}: {e}");
+        assert!(e.contains(&format!("set depth {bad}:")), "{bad}: {e}");
+    }
+    assert!(depth(&spec, "61").unwrap_err().contains("from 1 to 60"));
     let budgeted = StrategySpec::parse("alphabeta:nodes=1000").unwrap();
-    let StrategySpec::Alphabeta(ab) = with_depth(&budgeted, 30).unwrap() else {
-        panic!()
-    };
-    assert_eq!(ab.depth, 30);
-    assert!(with_depth(&StrategySpec::Greedy, 4).is_none());
+    assert_eq!(depth(&budgeted, "30").map(|d| d.0), Ok(30));
+    assert_eq!(with_depth(&StrategySpec::Greedy, "4"), Ok(None));
+    assert_eq!(with_depth(&StrategySpec::Greedy, "-3"), Ok(None));
     let parity = StrategySpec::parse("parity:base=(alphabeta:depth=2)").unwrap();
-    assert!(with_depth(&parity, 4).is_some());
+    assert!(matches!(with_depth(&parity, "4"), Ok(Some(_))));
+    assert!(with_depth(&parity, "0").is_err());
     assert!(check(&spec).is_ok());
     assert!(check(&StrategySpec::parse("solver").unwrap()).is_err());
 }

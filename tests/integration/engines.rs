@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use crate::common;
 use common::{ok, run_in};
 
+#[path = "engines/faults.rs"]
+mod faults;
 #[path = "engines/nboard.rs"]
 mod nboard;
 

@@ -196,6 +196,90 @@ fn clocks_are_accepted_and_shown() {
 }
 
 #[test]
+fn the_clock_bounds_the_think() {
+    use std::time::Duration;
+    let clock = |settings, black, white| Clock {
+        settings,
+        left: [black, white],
+    };
+    let secs = |s: f64| Some(Duration::from_secs_f64(s * 0.9));
+    let main = Some((60.0, 0.0, 0));
+    // No clock, or GTP's "no limit": the strategy's own limits only.
+    assert_eq!(budget(&Clock::default(), Color::White, 40), None);
+    assert_eq!(
+        budget(&clock(Some((0.0, 5.0, 0)), None, None), Color::White, 40),
+        None
+    );
+    // Told 0 s left (0.9 s rounded down by GTP): the least possible think.
+    let none_left = clock(main, None, Some((0.0, 0)));
+    assert_eq!(budget(&none_left, Color::White, 40), Some(Duration::ZERO));
+    assert_eq!(
+        budget(&clock(Some((0.0, 0.0, 0)), None, None), Color::Black, 40),
+        Some(Duration::ZERO)
+    );
+    // Main time spread over this side's moves to come; byo-yomi over its stones.
+    assert_eq!(
+        budget(&clock(main, Some((20.0, 0)), None), Color::Black, 40),
+        secs(1.0)
+    );
+    assert_eq!(
+        budget(&clock(main, None, None), Color::Black, 2),
+        secs(60.0)
+    );
+    assert_eq!(
+        budget(&clock(Some((0.0, 1.0, 1)), None, None), Color::Black, 50),
+        secs(1.0)
+    );
+    assert_eq!(
+        budget(
+            &clock(Some((0.0, 10.0, 5)), Some((6.0, 3)), None),
+            Color::Black,
+            50
+        ),
+        secs(2.0)
+    );
+    assert_eq!(
+        budget(
+            &clock(Some((30.0, 10.0, 5)), Some((0.0, 0)), None),
+            Color::Black,
+            50
+        ),
+        secs(2.0)
+    );
+}
+
+/// `time_left white 0 0` (0.9 s, as GTP rounds it) is a move at once: a search of a
+/// 2 s budget a move answers in far less, where before it took its whole budget.
+#[test]
+fn no_time_left_is_a_move_at_once() {
+    let spec = "alphabeta:depth=60,time=2s,eval=pattern";
+    let script = "boardsize 8\nclear_board\ntime_settings 60 0 0\nplay black f5\ntime_left white 0 0\ngenmove white\n";
+    let began = std::time::Instant::now();
+    let got = replies(spec, script);
+    assert!(
+        began.elapsed() < std::time::Duration::from_millis(1000),
+        "{:?}",
+        began.elapsed()
+    );
+    assert_eq!(got.len(), 6, "{got:?}");
+    assert!(
+        ["= f6", "= d6", "= f4"].contains(&got[5].as_str()),
+        "{got:?}"
+    );
+    // A new game starts with the settings' whole time.
+    let mut clock = Clock {
+        settings: Some((60.0, 0.0, 0)),
+        left: [None, Some((0.0, 0))],
+    };
+    assert_eq!(
+        budget(&clock, Color::White, 58),
+        Some(std::time::Duration::ZERO)
+    );
+    clock.left = [None; 2];
+    assert!(budget(&clock, Color::White, 58) > Some(std::time::Duration::from_secs(1)));
+}
+
+#[test]
 fn quit_and_the_end_of_input_end_cleanly() {
     assert_eq!(replies("greedy", "5 quit\nname\n"), ["=5"]);
     assert_eq!(replies("greedy", "name"), ["= reversi-lab"]);

@@ -65,6 +65,30 @@ fn handshake_and_small_talk() {
 }
 
 #[test]
+fn a_bad_depth_is_refused_with_a_status_line() {
+    let got = session(
+        "alphabeta:depth=3",
+        1,
+        "nboard 2\nset depth -3\nset depth abc\nset depth 0\nset depth 99\nset depth 5\n",
+    );
+    let refused: Vec<&String> = got.iter().filter(|l| l.starts_with("status")).collect();
+    assert_eq!(refused.len(), 4, "{got:?}");
+    for (line, depth) in refused.iter().zip(["-3", "abc", "0", "99"]) {
+        assert_eq!(
+            **line,
+            format!("status reversi-lab: set depth {depth}: the depth must be a whole number from 1 to 12 (60 with a node or time budget, which this strategy lacks); the depth stays as it was")
+        );
+    }
+    // Every `set depth` is still answered with the name, as NBoard expects.
+    assert_eq!(
+        got.iter()
+            .filter(|l| *l == "set myname reversi-lab")
+            .count(),
+        6
+    );
+}
+
+#[test]
 fn go_answers_without_playing_and_move_plays() {
     let start = set_game::<Size8>(&[]);
     let got = session(

@@ -3,7 +3,7 @@
 //! commands, and passes sent where the engine takes them and left to its colour rule
 //! where it refuses them (GRhino).
 
-use super::process::{Failure, Launch, Process};
+use super::process::{Failure, Launch, Process, MAX_LINE};
 use super::Ply;
 use crate::board::{Color, Square};
 use crate::strategy::clock::{Limit, TimeControl};
@@ -14,7 +14,7 @@ pub type Reply = Result<String, String>;
 
 /// A GTP engine and what it has been told of the current game.
 pub struct Gtp {
-    process: Process,
+    pub(super) process: Process,
     next_id: u64,
     /// What each command may take (the start-up deadline).
     command_time: Duration,
@@ -30,6 +30,10 @@ pub struct Gtp {
     time: Option<(TimeControl, Option<Duration>)>,
     /// The control it was last told with `time_settings`.
     told_time: Option<TimeControl>,
+    /// Whether it echoes the ids of commands in its replies (None: not seen yet). GTP
+    /// says a reply carries an id only if its command did; an engine that drops them
+    /// answers `= 1.0` to `7 version`, whose `1` is no id.
+    echoes: Option<bool>,
     /// `name` and `version` as it answered them.
     pub identity: String,
     /// Commands it lists.
@@ -73,6 +77,7 @@ impl Gtp {
             size,
             time: None,
             told_time: None,
+            echoes: None,
             identity: String::new(),
             commands: Vec::new(),
         };
@@ -80,8 +85,9 @@ impl Gtp {
         let ask = |gtp: &mut Gtp, command: &str| -> Result<Reply, String> {
             gtp.command(command).map_err(|f| {
                 format!(
-                    "engine '{program}' failed at start-up ({command}): {}",
-                    describe(&f)
+                    "engine '{program}' failed at start-up ({command}): {}{}",
+                    describe(&f),
+                    gtp.process.last_words()
                 )
             })
         };
@@ -139,11 +145,12 @@ impl Gtp {
             // Blank lines between replies, and anything an engine prints that is no
             // reply, are passed over.
         };
-        let ok = first.starts_with('=');
-        let rest = first[1..].trim_start();
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let id = rest[..digits].parse().ok();
-        let mut text = rest[digits..].trim().to_string();
+        let (id, mut text) = reply_head(&first, self.echoes, self.next_id);
+        // The first reply is to the first command (`1 name`): whether it carries
+        // that id tells whether the engine echoes ids at all.
+        if self.echoes.is_none() {
+            self.echoes = Some(id == Some(1));
+        }
         loop {
             let line = self.process.line(deadline)?;
             if line.trim().is_empty() {
@@ -153,7 +160,13 @@ impl Gtp {
                 text.push('\n');
             }
             text.push_str(line.trim());
+            if text.len() > MAX_LINE {
+                return Err(Failure::Garbage(format!(
+                    "it wrote a reply longer than {MAX_LINE} bytes"
+                )));
+            }
         }
+        let ok = first.starts_with('=');
         Ok((id, if ok { Ok(text) } else { Err(text) }))
     }
 
@@ -324,17 +337,59 @@ impl Gtp {
     }
 }
 
+/// The first line of a reply (`=` or `?` first) read as its id and the start of its
+/// text. An id is digits right after the mark (`=12 f5`) or after one space (Edax:
+/// `= 12 f5`), as a whole word, and only one the client can have sent (below
+/// `next_id`); none at all once the engine is known not to echo ids (`echoes`), so
+/// that `= 1.0` is the text `1.0`, never id 1 and `.0`.
+fn reply_head(first: &str, echoes: Option<bool>, next_id: u64) -> (Option<u64>, String) {
+    let rest = first.get(1..).unwrap_or("");
+    let trimmed = rest.trim_start();
+    fn whole(s: &str, next_id: u64) -> Option<(u64, &str)> {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        let after = &s[digits..];
+        let ends = after.is_empty() || after.starts_with(char::is_whitespace);
+        let id = s[..digits].parse::<u64>().ok().filter(|id| *id < next_id)?;
+        ends.then_some((id, after))
+    }
+    match whole(trimmed, next_id).filter(|_| echoes != Some(false)) {
+        Some((id, after)) => (Some(id), after.trim().to_string()),
+        None => (None, trimmed.trim().to_string()),
+    }
+}
+
 /// A failure in the project's words.
 #[must_use]
 pub fn describe(failure: &Failure) -> String {
     match failure {
-        Failure::Crashed(why) | Failure::Stalled(why) => why.clone(),
+        Failure::Crashed(why) | Failure::Stalled(why) | Failure::Garbage(why) => why.clone(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_has_an_id_only_where_the_command_had_one() {
+        let head = |line: &str, echoes| reply_head(line, echoes, 8);
+        // Echoed, with or without a space after the mark.
+        assert_eq!(head("=7 f5", Some(true)), (Some(7), "f5".into()));
+        assert_eq!(head("= 7 f5", None), (Some(7), "f5".into()));
+        assert_eq!(head("=7", Some(true)), (Some(7), String::new()));
+        assert_eq!(
+            head("?3 illegal move", Some(true)),
+            (Some(3), "illegal move".into())
+        );
+        // Digits that are no whole word, or an id never sent, are text.
+        assert_eq!(head("= 1.0", None), (None, "1.0".into()));
+        assert_eq!(head("=1.0", Some(true)), (None, "1.0".into()));
+        assert_eq!(head("= 12 f5", Some(true)), (None, "12 f5".into()));
+        // An engine that drops ids: a reply starting with a number is all text.
+        assert_eq!(head("= 1", Some(false)), (None, "1".into()));
+        assert_eq!(head("= 0.16.1", Some(false)), (None, "0.16.1".into()));
+        assert_eq!(head("=", Some(false)), (None, String::new()));
+    }
 
     #[test]
     fn moves_in_any_case_and_every_pass_word() {

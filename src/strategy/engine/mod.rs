@@ -7,6 +7,7 @@
 pub mod gtp;
 pub mod nboard;
 pub mod process;
+pub mod stderr;
 
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
@@ -94,6 +95,21 @@ params! {
             => "deadline for start-up and each command (\"10s\", \"500ms\")" (default "10s"),
         stall_timeout: Option<String> = None
             => "deadline for a move without a time control; past it the game ends `stalled`" (default "30s"),
+    }
+}
+
+/// The keys of an engine's table that change no finished game, only how long an
+/// engine is waited for: `--resume` lets them differ from the run's record (an engine
+/// that needed a longer `stall_timeout` can continue its run).
+pub const RESUMABLE_KEYS: &[&str] = &["start_timeout", "stall_timeout"];
+
+/// `strategy` (a player's strategy as `run.toml` records it) without the
+/// [`RESUMABLE_KEYS`] when it is an engine: what `--resume` compares.
+pub fn without_resumable_keys(strategy: &mut toml::Table) {
+    if strategy.get("kind").and_then(toml::Value::as_str) == Some("engine") {
+        for key in RESUMABLE_KEYS {
+            strategy.remove(*key);
+        }
     }
 }
 
@@ -344,6 +360,14 @@ impl Client {
         }
     }
 
+    /// A line of reversi-lab's own in the engine's log.
+    pub fn note(&self, text: &str) {
+        match self {
+            Client::Gtp(gtp) => gtp.process.note(text),
+            Client::Nboard(nboard) => nboard.process.note(text),
+        }
+    }
+
     /// The engine's name as it gave it (GTP: `name` and `version`; NBoard: `set myname`).
     #[must_use]
     pub fn identity(&self) -> &str {
@@ -357,7 +381,6 @@ impl Client {
 /// An engine running for one worker, kept in that worker's memory.
 pub struct Session {
     client: Client,
-    log: Option<std::fs::File>,
 }
 
 impl std::fmt::Debug for Session {
@@ -374,10 +397,8 @@ impl Session {
         self.client.new_game();
     }
 
-    fn note(&mut self, text: &str) {
-        if let Some(log) = &mut self.log {
-            let _ = writeln!(log, "reversi-lab: {text}");
-        }
+    fn note(&self, text: &str) {
+        self.client.note(text);
     }
 }
 
@@ -428,8 +449,7 @@ impl Engine {
                 let _ = writeln!(file, "reversi-lab: crash at start-up: {why}");
             }
         })?;
-        let log = log.and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok());
-        Ok(Session { client, log })
+        Ok(Session { client })
     }
 
     /// The move, or the fault that loses the game.
@@ -457,6 +477,7 @@ impl Engine {
             Failure::Crashed(why) => (Termination::Crash, why),
             Failure::Stalled(why) if timed => (Termination::Time, why),
             Failure::Stalled(why) => (Termination::Stalled, why),
+            Failure::Garbage(why) => (Termination::Illegal, why),
         };
         // On a clock the move's deadline is the control's, and missing it loses on
         // time; stall_timeout is the deadline only of untimed moves.
@@ -507,10 +528,9 @@ impl<G: Geometry> Strategy<G> for Engine {
                 if let Some(session) = &mut context.memory.engine {
                     session.note(&format!("{} after {game} moves: {why}", termination.name()));
                 }
-                // A faulty engine is started afresh for the next game.
-                if termination != Termination::Illegal {
-                    context.memory.engine = None;
-                }
+                // A faulty engine is started afresh for the next game, whatever the
+                // fault: after an illegal or garbage answer its state is unknown too.
+                context.memory.engine = None;
                 context.memory.fault = Some((termination, why));
                 // Any legal square: the game is forfeited before it is played.
                 Square::new(moves.lowest())

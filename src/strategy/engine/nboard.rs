@@ -34,7 +34,7 @@ pub struct Answer {
 
 /// An NBoard engine and what it has been told of the current game.
 pub struct Nboard {
-    process: Process,
+    pub(super) process: Process,
     /// The number of the next `ping`.
     next_ping: u64,
     /// What a command other than a move may take (the start-up deadline).
@@ -218,10 +218,13 @@ impl Nboard {
                         "no 'pong {id}' to 'ping {id}' within {:.1} s",
                         start_timeout.as_secs_f64()
                     ),
-                    Failure::Crashed(why) => format!("{why} before 'pong {id}'"),
+                    Failure::Crashed(why) | Failure::Garbage(why) => {
+                        format!("{why} before 'pong {id}'")
+                    }
                 };
                 Err(format!(
-                    "engine '{program}' failed at start-up: {why}; {quoted}"
+                    "engine '{program}' failed at start-up: {why}; {quoted}{}",
+                    nboard.process.last_words()
                 ))
             }
         }

@@ -11,6 +11,7 @@
 //! thread hand-offs: greedy served over GTP plays about twice as many games per
 //! second as it did through a reader thread (`cargo bench --bench protocol`).
 
+use super::stderr::{Stderr, LAST_WORDS_WAIT};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -23,7 +24,14 @@ pub enum Failure {
     Crashed(String),
     /// No answer by the deadline.
     Stalled(String),
+    /// An answer no engine would give: a line longer than [`MAX_LINE`].
+    Garbage(String),
 }
+
+/// The longest line an engine may write (a reply, a move, `list_commands`'s whole
+/// reply): longer is garbage, and a fault, so that a runaway engine cannot fill the
+/// memory.
+pub const MAX_LINE: usize = 1024 * 1024;
 
 /// What starts an engine: the command split into words, its folder and environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +55,7 @@ pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     output: Output<Source>,
+    stderr: Stderr,
     /// The command, for messages.
     pub program: String,
 }
@@ -70,20 +79,28 @@ impl Process {
             .stdout(Stdio::piped())
             .envs(launch.env.iter().map(|(k, v)| (k, v)));
         if let Some(dir) = &launch.dir {
+            // Else the spawn's "not found" would blame the program.
+            if !dir.is_dir() {
+                let what = if dir.exists() {
+                    "is not a folder"
+                } else {
+                    "does not exist"
+                };
+                return Err(format!(
+                    "cannot start engine '{program}': its dir {} {what}: give the engine's working folder (in a config file, relative to the file's folder)",
+                    dir.display()
+                ));
+            }
             command.current_dir(dir);
         }
-        command.stderr(match &launch.log {
-            Some(path) => match log_file(path) {
-                Ok(file) => Stdio::from(file),
-                Err(e) => {
-                    return Err(format!(
-                        "cannot write the engine log {}: {e}",
-                        path.display()
-                    ))
-                }
-            },
-            None => Stdio::null(),
-        });
+        let log = match &launch.log {
+            Some(path) => Some(
+                log_file(path)
+                    .map_err(|e| format!("cannot write the engine log {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        command.stderr(Stdio::piped());
         own_group_dying_with_parent(&mut command);
         let mut child = command.spawn().map_err(|e| {
             let hint = match e.kind() {
@@ -94,8 +111,11 @@ impl Process {
             format!("cannot start engine '{program}': {e}{hint}")
         })?;
         let stdout = child.stdout.take().expect("stdout was piped");
-        let source = match Source::new(stdout, program) {
-            Ok(source) => source,
+        let stderr = child.stderr.take().expect("stderr was piped");
+        let readers = Source::new(stdout, program)
+            .and_then(|source| Ok((source, Stderr::start(stderr, log, program)?)));
+        let (source, stderr) = match readers {
+            Ok(readers) => readers,
             Err(why) => {
                 kill_group(&mut child);
                 let _ = child.wait();
@@ -106,8 +126,40 @@ impl Process {
             stdin: child.stdin.take(),
             child,
             output: Output::new(source),
+            stderr,
             program: program.clone(),
         })
+    }
+
+    /// A line of reversi-lab's own in the engine's log (`reversi-lab: TEXT`).
+    pub fn note(&self, text: &str) {
+        self.stderr.note(text);
+    }
+
+    /// The last lines of its standard error, for a message on why it failed
+    /// (`; its standard error ends '...'`, or nothing). An engine that has ended is
+    /// given a moment for the rest of its standard error to be read.
+    pub fn last_words(&mut self) -> String {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.stderr.wait_end(Instant::now() + LAST_WORDS_WAIT);
+        }
+        self.stderr.last_words()
+    }
+
+    /// How it ended, once it has failed to read or write (`fallback` if it is still
+    /// running after a short wait): its exit status where it exited, so that the same
+    /// failure reads the same whichever side of the pipe saw it first.
+    fn ended(&mut self, fallback: String) -> Failure {
+        let until = Instant::now() + LAST_WORDS_WAIT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Failure::Crashed(format!("it exited ({status})"));
+            }
+            if Instant::now() >= until {
+                return Failure::Crashed(fallback);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     /// Sends one line.
@@ -129,9 +181,10 @@ impl Process {
             .stdin
             .as_mut()
             .ok_or_else(|| Failure::Crashed("its input is closed".into()))?;
-        stdin
-            .write_all(text)
-            .map_err(|e| Failure::Crashed(format!("it stopped reading its input ({e})")))
+        match stdin.write_all(text) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.ended(format!("it stopped reading its input ({e})"))),
+        }
     }
 
     /// The next line it writes (its line end and a `\r` before it removed), waiting
@@ -149,13 +202,10 @@ impl Process {
                 "no answer within {:.1} s",
                 wait.as_secs_f64()
             ))),
-            Err(Ended::Closed) => {
-                let status = self.child.try_wait().ok().flatten();
-                Err(Failure::Crashed(match status {
-                    Some(status) => format!("it exited ({status})"),
-                    None => "it closed its output".into(),
-                }))
-            }
+            Err(Ended::Closed) => Err(self.ended("it closed its output".into())),
+            Err(Ended::TooLong) => Err(Failure::Garbage(format!(
+                "it wrote a line longer than {MAX_LINE} bytes"
+            ))),
         }
     }
 
@@ -172,6 +222,8 @@ enum Ended {
     Closed,
     /// The deadline passed.
     Timeout,
+    /// The line being written is longer than [`MAX_LINE`] (its bytes are dropped).
+    TooLong,
 }
 
 /// What a wait for more output brought.
@@ -257,6 +309,12 @@ impl<S: Fills> Output<S> {
         loop {
             if let Some(line) = self.buffered_line() {
                 return Ok(line);
+            }
+            if self.end - self.start > MAX_LINE {
+                (self.start, self.end, self.scanned) = (0, 0, 0);
+                self.buffer.truncate(READ_SIZE);
+                self.buffer.shrink_to(READ_SIZE);
+                return Err(Ended::TooLong);
             }
             if self.closed {
                 if self.start == self.end {
@@ -483,6 +541,9 @@ impl Drop for Process {
         }
         kill_group(&mut self.child);
         let _ = self.child.wait();
+        // The rest of its standard error into the log, before any note after it.
+        self.stderr
+            .wait_end(Instant::now() + Duration::from_millis(200));
     }
 }
 
@@ -543,152 +604,5 @@ fn kill_group(child: &mut Child) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::VecDeque;
-
-    /// Output arriving in the chunks given, then the end (or a stall, if `open`).
-    struct Script {
-        chunks: VecDeque<Vec<u8>>,
-        open: bool,
-    }
-
-    impl Fills for Script {
-        fn fill(&mut self, into: &mut [u8], _deadline: Option<Instant>) -> Fill {
-            match self.chunks.pop_front() {
-                Some(chunk) => {
-                    into[..chunk.len()].copy_from_slice(&chunk);
-                    Fill::Data(chunk.len())
-                }
-                None if self.open => Fill::Timeout,
-                None => Fill::Closed,
-            }
-        }
-    }
-
-    fn output(chunks: &[&[u8]], open: bool) -> Output<Script> {
-        Output::new(Script {
-            chunks: chunks.iter().map(|c| c.to_vec()).collect(),
-            open,
-        })
-    }
-
-    fn soon() -> Instant {
-        Instant::now() + Duration::from_secs(5)
-    }
-
-    #[test]
-    fn lines_across_chunks_without_their_line_ends() {
-        let mut out = output(&[b"= a\r\n\r", b"\n=1 b", b"c\n\nlast"], false);
-        for expected in ["= a", "", "=1 bc", "", "last"] {
-            assert_eq!(out.line(soon()).as_deref(), Ok(expected));
-        }
-        assert_eq!(out.line(soon()), Err(Ended::Closed));
-        assert_eq!(out.line(soon()), Err(Ended::Closed));
-    }
-
-    #[test]
-    fn lines_longer_than_a_read_and_many_reads_of_short_ones() {
-        let long = "x".repeat(3 * READ_SIZE + 5);
-        let text = format!("= a\n{long}\n= b\n");
-        let mut chunks: Vec<&[u8]> = text.as_bytes().chunks(READ_SIZE - 7).collect();
-        let short = "=12345 short line\n".repeat(5000);
-        chunks.extend(short.as_bytes().chunks(1000));
-        let mut out = output(&chunks, false);
-        assert_eq!(out.line(soon()).as_deref(), Ok("= a"));
-        assert_eq!(out.line(soon()).as_deref(), Ok(long.as_str()));
-        assert_eq!(out.line(soon()).as_deref(), Ok("= b"));
-        for _ in 0..5000 {
-            assert_eq!(out.line(soon()).as_deref(), Ok("=12345 short line"));
-        }
-        assert_eq!(out.line(soon()), Err(Ended::Closed));
-        assert!(out.buffer.len() <= 5 * READ_SIZE, "{}", out.buffer.len());
-    }
-
-    #[test]
-    fn bytes_that_are_not_utf8_are_replaced() {
-        let mut out = output(&[b"= \xff\n"], false);
-        assert_eq!(out.line(soon()).as_deref(), Ok("= \u{fffd}"));
-    }
-
-    #[test]
-    fn a_stall_and_a_passed_deadline() {
-        let mut out = output(&[b"= partial"], true);
-        assert_eq!(out.line(soon()), Err(Ended::Timeout));
-        let past = Instant::now() - Duration::from_millis(1);
-        assert_eq!(out.line(past), Err(Ended::Timeout));
-    }
-
-    #[test]
-    fn drain_drops_whole_lines_and_keeps_one_being_written() {
-        let mut out = output(&[b"=1 old\n\n", b"=2 late\n\n=3 ha", b"lf"], true);
-        out.drain();
-        out.source.chunks.push_back(b"\n".to_vec());
-        assert_eq!(out.line(soon()).as_deref(), Ok("=3 half"));
-    }
-
-    #[test]
-    fn the_threaded_source_reads_lines_too() {
-        let bytes: &[u8] = b"= one\r\n\nlast";
-        let mut out = Output::new(Threaded::new(bytes, "test").unwrap());
-        for expected in ["= one", "", "last"] {
-            assert_eq!(out.line(soon()).as_deref(), Ok(expected));
-        }
-        assert_eq!(out.line(soon()), Err(Ended::Closed));
-        let (send, receive) = std::sync::mpsc::channel::<Vec<u8>>();
-        let mut out = Output::new(Threaded {
-            chunks: std::sync::Mutex::new(receive),
-            chunk: Vec::new(),
-            at: 0,
-        });
-        let by = Instant::now() + Duration::from_millis(20);
-        assert_eq!(out.line(by), Err(Ended::Timeout));
-        drop(send);
-    }
-
-    fn sh(script: &str) -> Process {
-        Process::start(&Launch {
-            command: vec!["sh".into(), "-c".into(), script.into()],
-            dir: None,
-            env: Vec::new(),
-            log: None,
-        })
-        .unwrap()
-    }
-
-    #[test]
-    fn a_process_answers_stalls_and_ends() {
-        let mut process = sh("read line; echo \"got $line\"; exec sleep 30");
-        process.send("hello").unwrap();
-        assert_eq!(process.line(soon()).as_deref(), Ok("got hello"));
-        let clock = Instant::now();
-        let stalled = process.line(Instant::now() + Duration::from_millis(50));
-        assert!(matches!(stalled, Err(Failure::Stalled(_))), "{stalled:?}");
-        let waited = clock.elapsed();
-        assert!(waited >= Duration::from_millis(50), "{waited:?}");
-        assert!(waited < Duration::from_secs(2), "{waited:?}");
-        // It does not quit when its input closes: the grace, then the group is killed.
-        let clock = Instant::now();
-        drop(process);
-        assert!(clock.elapsed() < Duration::from_secs(2));
-
-        let mut process = sh("printf 'a\\r\\nb'");
-        assert_eq!(process.line(soon()).as_deref(), Ok("a"));
-        assert_eq!(process.line(soon()).as_deref(), Ok("b"));
-        let ended = process.line(soon());
-        assert!(matches!(ended, Err(Failure::Crashed(_))), "{ended:?}");
-    }
-
-    #[test]
-    fn a_process_that_quits_at_the_end_of_its_input_is_not_kept_waiting() {
-        let process = sh("cat");
-        let clock = Instant::now();
-        drop(process);
-        // Far under the 200 ms grace: its output closing wakes the wait.
-        assert!(
-            clock.elapsed() < Duration::from_millis(150),
-            "{:?}",
-            clock.elapsed()
-        );
-    }
-}
+#[path = "process_tests.rs"]
+mod tests;

@@ -6,9 +6,11 @@
 forwards every command to a real engine (BACKEND) and relays its replies, except at
 its Nth `genmove` while the file MARKER does not exist yet: it then creates MARKER and
 does MODE: `exit` (dies), `sleep` (never answers), `illegal` (answers a square that is
-taken), `garbage` (answers text that is no move); `always-MODE` does it every time,
+taken), `garbage` (answers text that is no move), `long` (answers a 3 MB line); `always-MODE` does it every time,
 MARKER or not; `while-MODE` does it every time while MARKER exists (an engine broken
-until someone fixes it). `never-start` exits at once. Its pid
+until someone fixes it). `never-start` exits at once. `no-ids` misbehaves only in
+form: it drops the ids from every reply (`= 0.1.0` to `2 version`), as engines that
+ignore GTP's ids do. Its pid
 goes to MARKER.pid, so a test can tell whether it outlived its run.
 
     misbehave.py --nboard MODE N MARKER -- BACKEND...
@@ -19,6 +21,7 @@ modes: `no-pong` swallows the Nth `ping` (a stall mid-game: the engine's start-u
 ping is its first), `never-pong` every ping (an engine that never shows it started).
 """
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -120,7 +123,7 @@ for line in sys.stdin:
                 sys.exit(0)
             if mode == "sleep":
                 time.sleep(600)
-            answer = "d4" if mode == "illegal" else "hello world"
+            answer = {"illegal": "d4", "long": "x" * 3_000_000}.get(mode, "hello world")
             print(f"={ident} {answer}\n", flush=True)
             continue
     engine.stdin.write(line)
@@ -130,6 +133,8 @@ for line in sys.stdin:
         out = engine.stdout.readline()
         if not out:
             sys.exit(1)
+        if out.strip() and not started and mode == "no-ids":
+            out = re.sub(r"^([=?])[0-9]+", r"\1", out)
         if out.strip():
             started = True
         sys.stdout.write(out)

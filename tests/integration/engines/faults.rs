@@ -1,0 +1,227 @@
+//! Engines that answer in odd forms or fail in ways a user must be told about: replies
+//! without ids, a fresh process after every fault, start-up failures that quote the
+//! engine's standard error, logs and reply lines held to their caps, and a resume
+//! after an engine's deadlines changed.
+
+use super::*;
+
+/// `misbehave.py MODE N MARKER -- reversi-lab gtp --strategy greedy`, as words.
+fn served_gtp<'a>(script: &'a str, mode: &'a str, nth: &'a str, marker: &'a str) -> Vec<&'a str> {
+    vec![
+        script,
+        mode,
+        nth,
+        marker,
+        "--",
+        env!("CARGO_BIN_EXE_reversi-lab"),
+        "gtp",
+        "--strategy",
+        "greedy",
+    ]
+}
+
+/// Item 52.10: an engine that drops GTP's ids answers `= 0.1.0` to `2 version`; its
+/// leading digit is no id, so the reply is taken (not dropped as late) and the engine
+/// plays.
+#[test]
+fn replies_without_ids_are_read_whatever_their_first_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "no-ids", "0", &marker);
+    fs::write(
+        d.join("e.toml"),
+        experiment(&engine, ", start_timeout = \"20s\"", 4),
+    )
+    .unwrap();
+    let began = Instant::now();
+    ok(
+        d,
+        &["run", "e.toml", "--out", "r", "--quiet", "--no-report"],
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        began.elapsed()
+    );
+    let rows = games(&d.join("r"));
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r.termination == "normal"), "{rows:?}");
+    let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        record.contains(&format!("engine = \"reversi-lab {version}\"")),
+        "{record}"
+    );
+}
+
+/// Item 52.18: after an illegal or garbage answer the next game starts a fresh
+/// process, as after a crash or a stall.
+#[test]
+fn an_illegal_or_garbage_answer_restarts_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // How many processes a run starts: the strategy is built (and its engine
+    // checked) more than once before the worker starts its own.
+    let processes = |mode: &str, nth: &str| -> usize {
+        let marker = d.join(format!("m-{mode}-{nth}")).display().to_string();
+        let script = misbehave();
+        let engine = served_gtp(&script, mode, nth, &marker);
+        fs::write(d.join("e.toml"), experiment(&engine, "", 6)).unwrap();
+        let out = format!("r-{mode}-{nth}");
+        ok(
+            d,
+            &[
+                "run",
+                "e.toml",
+                "--out",
+                &out,
+                "--quiet",
+                "--no-report",
+                "--threads",
+                "1",
+            ],
+        );
+        let pids = fs::read_to_string(format!("{marker}.pid")).unwrap();
+        pids.lines().count()
+    };
+    let clean = processes("illegal", "0");
+    for mode in ["illegal", "garbage"] {
+        let started = processes(mode, "5");
+        one_game_lost_by(&d.join(format!("r-{mode}-5")), mode, "illegal");
+        // One more than a clean run: the one after the fault.
+        assert_eq!(started, clean + 1, "{mode}");
+    }
+}
+
+/// Item 52.17: an engine that fails at start-up is refused in one line that quotes
+/// the end of its standard error and says how it ended, the same on every run; a
+/// missing `dir` is named as the problem, not the program.
+#[test]
+fn a_start_up_failure_quotes_the_engines_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fails = "sh -c 'echo starting >&2; echo \"invalid argument for option -l\" >&2; exit 2'";
+    for protocol in ["gtp", "nboard"] {
+        let spec = format!("{protocol}:{fails}");
+        for _ in 0..3 {
+            let (code, _, stderr) = run_in(d, &["match", &spec, "greedy", "--games", "2"]);
+            assert_eq!(code, 2, "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains("it exited (exit status: 2)"), "{stderr}");
+            assert!(
+                stderr.contains(
+                    "its standard error ends 'starting | invalid argument for option -l'"
+                ),
+                "{stderr}"
+            );
+        }
+    }
+    if let Some(rhino) = rhino() {
+        let spec = format!("gtp:{rhino} -l 9");
+        let (code, _, stderr) = run_in(d, &["match", &spec, "greedy", "--games", "2"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("invalid argument for option"), "{stderr}");
+        assert!(stderr.contains("it exited (exit status: 1)"), "{stderr}");
+    }
+    let config = experiment(&["gtp-rhino"], ", dir = \"no-such-folder\"", 2);
+    fs::write(d.join("e.toml"), config).unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "e.toml", "--out", "r", "--quiet"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("its dir ") && stderr.contains("no-such-folder does not exist"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("on PATH"), "{stderr}");
+}
+
+/// Item 52.24: a chatty engine's log keeps its head and its tail and says what was
+/// cut; a reply line past the cap is garbage, a fault that loses the game.
+#[test]
+fn logs_and_reply_lines_are_held_to_their_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    // 8 MB on its standard error before it starts, then a served greedy.
+    let chatty = format!(
+        "head -c 8000000 /dev/zero | tr '\\0' x | fold -w 99 >&2; exec '{bin}' gtp --strategy greedy"
+    );
+    fs::write(d.join("c.toml"), experiment(&["sh", "-c", &chatty], "", 2)).unwrap();
+    ok(
+        d,
+        &[
+            "run",
+            "c.toml",
+            "--out",
+            "c",
+            "--quiet",
+            "--no-report",
+            "--threads",
+            "1",
+        ],
+    );
+    let log = fs::read(d.join("c/engines/engine-1.log")).unwrap();
+    assert!(log.len() <= 3 * 1024 * 1024 + 300, "{}", log.len());
+    assert!(log.len() >= 2 * 1024 * 1024, "{}", log.len());
+    let text = String::from_utf8_lossy(&log);
+    assert!(text.starts_with("xxxx"), "the head is kept");
+    assert!(
+        text.contains("bytes of this log cut here"),
+        "the cut is said"
+    );
+    assert!(text.trim_end().ends_with('x'), "the tail is kept");
+
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "long", "5", &marker);
+    fs::write(d.join("l.toml"), experiment(&engine, "", 6)).unwrap();
+    ok(
+        d,
+        &["run", "l.toml", "--out", "l", "--quiet", "--no-report"],
+    );
+    let logs = one_game_lost_by(&d.join("l"), "long", "illegal");
+    assert!(
+        logs.contains("it wrote a line longer than 1048576 bytes"),
+        "{logs}"
+    );
+}
+
+/// Item 52.16: an engine's deadlines change no finished game, so a run continues
+/// after they changed; a change that does is refused, naming the player and the key.
+#[test]
+fn a_resume_takes_new_deadlines_and_names_any_other_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let config =
+        |strategy: &str, extra: &str| experiment(&[bin, "gtp", "--strategy", strategy], extra, 4);
+    let args = ["run", "e.toml", "--out", "r", "--quiet", "--no-report"];
+    fs::write(
+        d.join("e.toml"),
+        config("greedy", ", stall_timeout = \"5s\""),
+    )
+    .unwrap();
+    ok(d, &args);
+    fs::write(
+        d.join("e.toml"),
+        config(
+            "greedy",
+            ", stall_timeout = \"60s\", start_timeout = \"20s\"",
+        ),
+    )
+    .unwrap();
+    ok(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(games(&d.join("r")).len(), 4);
+    fs::write(d.join("e.toml"), config("weighted", "")).unwrap();
+    let (code, _, stderr) = run_in(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("player \"engine\": strategy.command = [")
+            && stderr.contains("\"weighted\"] now"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("timeout"), "{stderr}");
+}
