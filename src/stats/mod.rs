@@ -42,6 +42,7 @@ pub use sequential::{
 };
 pub use simulation::{
     pairs_of_independent_games, simulate, summarise, SimulatedTest, SimulationSummary,
+    ESTIMATE_GRID,
 };
 
 use statrs::distribution::{ContinuousCDF, Normal};

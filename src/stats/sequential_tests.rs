@@ -468,33 +468,13 @@ fn estimate_cell(design: &SprtDesign, elo: f64, draw: f64, runs: u64, seed: u64)
     ]
 }
 
-/// The grid of designs, true Elos and draw ratios the estimate is checked on: true
-/// Elos between, at and far beyond the hypotheses, results near-perfect and perfect
-/// (true Elo 800 and more), draw ratios 0 to 0.9.
-pub(super) const ESTIMATE_GRID: [(f64, f64, f64, f64); 14] = [
-    (0.0, 5.0, -40.0, 0.5),
-    (0.0, 5.0, 50.0, 0.5),
-    (0.0, 50.0, 0.0, 0.3),
-    (0.0, 50.0, 50.0, 0.3),
-    (0.0, 50.0, 200.0, 0.3),
-    (0.0, 50.0, -200.0, 0.0),
-    (0.0, 50.0, 25.0, 0.9),
-    (0.0, 50.0, 150.0, 0.9),
-    (200.0, 300.0, 250.0, 0.3),
-    (200.0, 300.0, 500.0, 0.3),
-    (300.0, 400.0, 430.0, 0.3),
-    (300.0, 400.0, 800.0, 0.1),
-    (300.0, 400.0, 1200.0, 0.0),
-    (0.0, 50.0, 1200.0, 0.0),
-];
-
 #[test]
 fn the_estimate_covers_over_a_grid_of_designs_and_extreme_results() {
     // 200 tests a cell (seeded): the sampling error of a 95% coverage is 1.5%; the
     // tolerance is 3 of them below (90.5%), none above (a conservative interval is
-    // allowed; docs/statistics.md gives the figures). `examples/sprt_simulation.rs
-    // --grid` runs the same grid with more tests.
-    for (i, &(elo0, elo1, elo, draw)) in ESTIMATE_GRID.iter().enumerate() {
+    // allowed; docs/statistics.md gives the figures). `cargo run --release --example
+    // sprt_simulation -- --grid 2000` runs the same grid with more tests.
+    for (i, &(elo0, elo1, elo, draw)) in crate::stats::ESTIMATE_GRID.iter().enumerate() {
         let design = SprtDesign {
             elo0,
             elo1,

@@ -1,5 +1,5 @@
 //! `sprt-plan`: sizing an SPRT before running it. Its options, the plan (pass
-//! probability and expected game pairs by true Elo, from the Brownian approximation),
+//! probability and expected game pairs by true Elo, from Wald's approximation for the LLR's walk),
 //! its rows, its table and its chart.
 
 use crate::chart::{both, register_fonts, tick, Chart, FONT};
