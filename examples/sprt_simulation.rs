@@ -2,15 +2,47 @@
 //! and the fixed-sample Elo, both intervals' coverage, and the error rates with and
 //! without the overshoot correction. Its output is quoted in `docs/statistics.md`.
 //!
-//! Run: `cargo run --release --example sprt_simulation [RUNS]` (default 4000 a row).
+//! Run: `cargo run --release --example sprt_simulation [RUNS]` (default 4000 a row);
+//! `-- --grid [RUNS]` runs the estimate's grid of designs and extreme results instead
+//! (`stats::ESTIMATE_GRID`, 200 tests a cell in the unit test).
 
-use reversi_lab::stats::{summarise, SprtDesign};
+use reversi_lab::stats::{summarise, SprtDesign, ESTIMATE_GRID};
 
 fn main() {
-    let runs: u64 = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let grid = args.first().is_some_and(|a| a == "--grid");
+    let runs: u64 = args
+        .get(usize::from(grid))
         .and_then(|a| a.parse().ok())
-        .unwrap_or(4000);
+        .unwrap_or(if grid { 2000 } else { 4000 });
+    if grid {
+        println!("| design | true Elo | draw ratio | tests | mean pairs | median of median-unbiased Elo | corrected interval covers |");
+        println!("|---|---|---|---|---|---|---|");
+        for (i, &(elo0, elo1, elo, draw)) in ESTIMATE_GRID.iter().enumerate() {
+            let design = SprtDesign {
+                elo0,
+                elo1,
+                alpha: 0.05,
+                beta: 0.05,
+                overshoot: true,
+            };
+            let s = summarise(
+                &design,
+                elo,
+                draw,
+                runs,
+                20_261_205 + 100_000 * i as u64,
+                1_000_000,
+            );
+            println!(
+                "| [{elo0}, {elo1}] | {elo} | {draw} | {runs} | {:.0} | {:+.1} | {:.1}% |",
+                s.mean_pairs,
+                s.median_unbiased,
+                100.0 * s.coverage_corrected
+            );
+        }
+        return;
+    }
     let (draw_ratio, seed, max_pairs) = (0.3, 20_261_201, 1_000_000);
     println!(
         "Independent games drawing {:.0}% of the time, alpha = beta = 0.05, {runs} tests a row (seeds from {seed})",

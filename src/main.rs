@@ -1,7 +1,6 @@
 //! The `reversi-lab` command line: parses arguments and hands them to the library.
 
-use clap::Parser;
-use reversi_lab::commands::{usage_error, Cli};
+use reversi_lab::commands::{parse_arguments, usage_error, Cli};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -10,7 +9,7 @@ fn main() -> ExitCode {
         eprintln!("error: {}", reversi_lab::cpu::advice(&missing));
         return ExitCode::from(1);
     }
-    let cli = match Cli::try_parse() {
+    let cli = match parse_arguments::<Cli>() {
         Ok(cli) => cli,
         // --help and --version: clap's own.
         Err(e) if !e.use_stderr() => e.exit(),

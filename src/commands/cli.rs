@@ -76,7 +76,7 @@ pub enum Command {
     /// Size an SPRT before running it: the chance it accepts H1 and the game pairs it
     /// takes, by true Elo (a table; with --out also sprt-plan.csv and a chart).
     ///
-    /// From the Brownian approximation of the exact pentanomial LLR, for independent
+    /// From Wald's approximation for the exact pentanomial LLR, for independent
     /// games with --draw-ratio or the game pairs of an earlier run (--from).
     SprtPlan(SprtPlanArgs),
     /// Count the leaves of the game tree DEPTH plies deep (checks and times the move generator).

@@ -44,7 +44,7 @@ pub use solve::{solve, SolveArgs};
 pub use sprt_plan::{sprt_plan, SprtPlanArgs};
 pub use strategies::{strategies, StrategiesArgs};
 pub use sweep::{sweep, SweepArgs};
-pub use usage::usage_error;
+pub use usage::{negative_numbers_as_values, parse_arguments, parse_arguments_from, usage_error};
 
 /// How a command ended, for the exit code: every command returns one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 
 use crate::commands::Outcome;
 use crate::error::{Error, Result};
+use crate::lab::folder::{check_output_folder, check_replaceable};
 use crate::stats::SprtDesign;
 use crate::studies::sprt_plan::{run, PlanBase, PlanOptions};
 use std::io::Write;
@@ -28,6 +29,10 @@ pub struct SprtPlanArgs {
     /// Take the draw ratio and the pair variance from an earlier run's results folder.
     #[arg(long, value_name = "RESULTS_DIR")]
     pub from: Option<PathBuf>,
+    /// With --from a run of several pairs of players: the pair whose games shape the
+    /// plan, as A,B (names as in its pairs.csv).
+    #[arg(long, value_name = "A,B", requires = "from")]
+    pub pair: Option<String>,
     /// Also write sprt-plan.csv and charts sprt-plan.{png,svg} to this folder.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -39,15 +44,20 @@ pub struct SprtPlanArgs {
 /// Prints the plan's basis and table; writes its files with `--out`.
 pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(dir) = &args.out {
-        let earlier = dir.join("sprt-plan.csv");
-        if earlier.exists() && !args.force {
-            return Err(Error::input(format!(
-                "{} already holds a plan ({}): pass --force to replace it, or choose another --out",
-                dir.display(),
-                earlier.display()
-            )));
-        }
+        check_output_folder(dir, "--out")?;
+        check_replaceable(&dir.join("sprt-plan.csv"), "--out", args.force)?;
     }
+    let pair = match &args.pair {
+        None => None,
+        Some(text) => match text.split_once(',') {
+            Some((a, b)) if !a.is_empty() && !b.is_empty() => Some((a.to_string(), b.to_string())),
+            _ => {
+                return Err(Error::input(format!(
+                    "--pair {text}: give two player names separated by a comma, as in pairs.csv"
+                )))
+            }
+        },
+    };
     let plan = run(&PlanOptions {
         design: SprtDesign {
             elo0: args.elo0,
@@ -59,7 +69,9 @@ pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<Outcome> {
         base: args
             .from
             .clone()
-            .map_or(PlanBase::DrawRatio(args.draw_ratio), PlanBase::Results),
+            .map_or(PlanBase::DrawRatio(args.draw_ratio), |dir| {
+                PlanBase::Results(dir, pair)
+            }),
         out: args.out.clone(),
     })?;
     let write = |e: std::io::Error| Error::io_during("write", "standard output", e);

@@ -2,6 +2,48 @@
 //! and how to put it right, instead of clap's several lines with a usage and a tip.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgMatches, Command, CommandFactory, FromArgMatches};
+
+/// `command` with every option that takes a value taking a negative number as that
+/// value, in every subcommand: otherwise clap reads `--move-time -1` as the unknown
+/// option `-1` (and `--draw-ratio -0.1` as `-0`), and the message loses the flag and
+/// the number; this way the option's own parser refuses it, naming both.
+#[must_use]
+pub fn negative_numbers_as_values(command: Command) -> Command {
+    command
+        .mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(negative_numbers_as_values)
+}
+
+/// Parses the process's arguments into `T` as [`negative_numbers_as_values`] builds
+/// its command.
+///
+/// # Errors
+/// The parser's error, to be worded by [`usage_error`].
+pub fn parse_arguments<T: CommandFactory + FromArgMatches>() -> Result<T, clap::Error> {
+    parse_arguments_from(std::env::args_os())
+}
+
+/// [`parse_arguments`] of the given words (the first is the program's name).
+///
+/// # Errors
+/// The parser's error, to be worded by [`usage_error`].
+pub fn parse_arguments_from<T, I, W>(words: I) -> Result<T, clap::Error>
+where
+    T: CommandFactory + FromArgMatches,
+    I: IntoIterator<Item = W>,
+    W: Into<std::ffi::OsString> + Clone,
+{
+    let mut command = negative_numbers_as_values(T::command());
+    let mut matches: ArgMatches = command.try_get_matches_from_mut(words)?;
+    T::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut command))
+}
 
 fn context(error: &clap::Error, kind: ContextKind) -> Option<String> {
     error.get(kind).map(|value| match value {
@@ -125,8 +167,20 @@ mod tests {
 
     fn line(args: &[&str]) -> String {
         let error =
-            Args::try_parse_from(std::iter::once("x").chain(args.iter().copied())).unwrap_err();
+            parse_arguments_from::<Args, _, _>(std::iter::once("x").chain(args.iter().copied()))
+                .unwrap_err();
         usage_error(&error)
+    }
+
+    #[test]
+    fn a_negative_number_keeps_its_flag_and_sign() {
+        // Before, clap took `-1` and `-0.1` for unknown options: "-1: ...", "-0: ...".
+        assert_eq!(
+            line(&["--seed", "-1"]),
+            "--seed -1: give a whole number of 0 or more"
+        );
+        let ratio = parse_arguments_from::<Args, _, _>(["x", "--ratio", "-0.1"]).unwrap();
+        assert_eq!(ratio.ratio, Some(-0.1));
     }
 
     #[test]
@@ -143,7 +197,10 @@ mod tests {
             line(&["--ratio", "nan!"]),
             "--ratio nan!: give a number, such as 1.5"
         );
-        assert!(line(&["--seed", "-5"]).contains("give a whole number of 0 or more"));
+        assert_eq!(
+            line(&["--seed", "-5"]),
+            "--seed -5: give a whole number of 0 or more"
+        );
         assert!(line(&["--sed", "1"]).starts_with("unknown option --sed: did you mean --seed?"));
         assert_eq!(
             line(&["--level", ""]),

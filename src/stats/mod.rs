@@ -37,11 +37,12 @@ mod simulation;
 pub use counts::{Moments, Pentanomial, Trinomial};
 pub use ratings::{bradley_terry, bradley_terry_covariance, RatingFit, BRADLEY_TERRY_PRIOR_GAMES};
 pub use sequential::{
-    median_unbiased, pairs_from_draw_ratio, plan, Brownian, Overshoot, PlanPoint, SprtDesign,
-    SprtEstimate, SprtWatch, Verdict, ELO_RANGE,
+    median_unbiased, pairs_from_draw_ratio, plan, Brownian, Overshoot, PlanError, PlanPoint,
+    SprtDesign, SprtEstimate, SprtWatch, Verdict, ELO_RANGE,
 };
 pub use simulation::{
     pairs_of_independent_games, simulate, summarise, SimulatedTest, SimulationSummary,
+    ESTIMATE_GRID,
 };
 
 use statrs::distribution::{ContinuousCDF, Normal};

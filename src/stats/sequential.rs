@@ -3,7 +3,7 @@
 //! ratio, the median-unbiased Elo and its interval once it has stopped, and its plan
 //! (pass probability and expected length by true Elo). See `docs/statistics.md`.
 
-use super::fit::{mle_with_mean, normalised, regularised};
+use super::fit::{mle_variance, mle_with_mean, normalised, regularised};
 use super::{score_from_elo, Pentanomial};
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -236,47 +236,12 @@ fn upper_exit_by(nu: f64, a: f64, b: f64, t: f64) -> f64 {
     sum.clamp(0.0, 1.0)
 }
 
-/// The Brownian approximation of an SPRT's LLR for one shape of results: the
-/// pentanomial frequencies `q`, their fits at the two hypotheses, and the LLR
-/// increment of each outcome, `ln(p1_k / p0_k)`.
-#[derive(Clone, Copy, Debug)]
-struct LlrModel {
-    q: [f64; 5],
-    increments: [f64; 5],
-}
-
-impl LlrModel {
-    fn new(q: [f64; 5], design: &SprtDesign) -> Self {
-        let p0 = mle_with_mean(&q, score_from_elo(design.elo0));
-        let p1 = mle_with_mean(&q, score_from_elo(design.elo1));
-        let increments = std::array::from_fn(|k| (p1[k] / p0[k]).ln());
-        LlrModel { q, increments }
-    }
-
-    /// The LLR's drift and variance per game pair when the true Elo is `elo`: the
-    /// moments of the increments under the fit of `q` with that mean score.
-    fn drift_variance(&self, elo: f64) -> (f64, f64) {
-        let p = normalised(&mle_with_mean(&self.q, score_from_elo(elo)));
-        let mean: f64 = (0..5).map(|k| p[k] * self.increments[k]).sum();
-        let square: f64 = (0..5).map(|k| p[k] * self.increments[k].powi(2)).sum();
-        (mean, (square - mean * mean).max(1e-300))
-    }
-
-    /// The drift at the observed frequencies themselves (`LLR / N`).
-    fn observed_drift(&self) -> f64 {
-        (0..5).map(|k| self.q[k] * self.increments[k]).sum()
-    }
-
-    fn brownian(&self, design: &SprtDesign, elo: f64) -> Brownian {
-        let (drift, variance) = self.drift_variance(elo);
-        let (lower, upper) = design.bounds();
-        Brownian {
-            drift,
-            sd: variance.sqrt(),
-            lower,
-            upper,
-        }
-    }
+/// The LLR's increment for each pair outcome, `ln(p1_k / p0_k)`, for results shaped
+/// like the pentanomial frequencies `q` (p0 and p1 their fits at the hypotheses).
+fn llr_increments(q: &[f64; 5], design: &SprtDesign) -> [f64; 5] {
+    let p0 = mle_with_mean(q, score_from_elo(design.elo0));
+    let p1 = mle_with_mean(q, score_from_elo(design.elo1));
+    std::array::from_fn(|k| (p1[k] / p0[k]).ln())
 }
 
 /// The Elo range searched for estimates and plans, as fishtest's.
@@ -285,40 +250,68 @@ pub const ELO_RANGE: (f64, f64) = (-1000.0, 1000.0);
 /// An Elo estimate with its interval after an SPRT stopped.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtEstimate {
-    /// The median-unbiased Elo.
+    /// The median-unbiased Elo (infinite when it lies beyond [`ELO_RANGE`]).
     pub elo: f64,
-    /// The lower end of its 95% interval.
+    /// The lower end of its 95% interval (-infinity when the data bound it nowhere
+    /// within [`ELO_RANGE`]).
     pub low: f64,
-    /// The upper end.
+    /// The upper end (+infinity likewise).
     pub high: f64,
-    /// Whether a figure ran into the end of [`ELO_RANGE`].
+    /// Whether a figure ran past the end of [`ELO_RANGE`] (and is infinite).
     pub clamped: bool,
 }
 
 /// The median-unbiased Elo and its 95% interval after an SPRT of `design` stopped
 /// with `verdict` on `counts` (M. Van den Bergh's Brownian approximation, as fishtest
-/// reports it). The test's outcome is the stopping time T at which a line with the
-/// observed LLR slope meets the nominal bound (which removes the overshoot), ordered
-/// H0 early < H0 late < H1 late < H1 early. G(elo) is the probability, for a
-/// Brownian LLR with that Elo's drift and variance, of an outcome worse than the one
-/// observed; it falls with the Elo. The estimate solves G = 1/2, the interval's
-/// ends G = 0.975 and G = 0.025. `None` without game pairs.
+/// reports it, taken on the pairs' scores). Near the bounds the LLR is linear in the
+/// pairs' total score, `LLR = c (sum of scores - n m)` with `m = (s0 + s1) / 2`, and
+/// `c` is fixed by the observed LLR; the test is then a Brownian motion of the pair
+/// score with a true Elo e's drift `s(e) - m` and variance `v(e)` (the variance of the
+/// observed shape fitted at `s(e)`), absorbed at `a / c` and `b / c`. (The LLR's own
+/// increments, used before, blow its variance up far from the data when a pair
+/// outcome was never seen: the fitted shape moves weight onto the regularised cells,
+/// whose increments are huge, and the interval reached hundreds of Elo below a clear
+/// result, or the end of the search.) The test's outcome is the stopping time T at
+/// which the line of the observed slope meets the nominal bound (which removes the
+/// overshoot), ordered H0 early < H0 late < H1 late < H1 early. G(e) is the
+/// probability of an outcome worse than the one observed. The estimate solves
+/// G = 1/2; the interval holds every e with `0.025 <= G(e) <= 0.975`, found by a
+/// scan of [`ELO_RANGE`] refined by bisection, so it holds the estimate even where G
+/// is not monotone. An end with no crossing within the range is infinite, and
+/// `clamped` says so. `None` without game pairs.
 #[must_use]
 pub fn median_unbiased(
     design: &SprtDesign,
     counts: &Pentanomial,
     verdict: Verdict,
 ) -> Option<SprtEstimate> {
-    if counts.pairs() == 0 {
+    let pairs = counts.pairs();
+    if pairs == 0 {
         return None;
     }
-    let model = LlrModel::new(normalised(&regularised(&counts.0)), design);
-    let slope = model.observed_drift();
+    let n = pairs as f64;
+    let q = normalised(&regularised(&counts.0));
+    let mean = (0..5)
+        .map(|k| counts.0[k] as f64 * k as f64 / 4.0)
+        .sum::<f64>()
+        / n;
+    let (s0, s1) = (score_from_elo(design.elo0), score_from_elo(design.elo1));
+    let middle = 0.5 * (s0 + s1);
+    let llr = counts.llr(design.elo0, design.elo1);
     let (lower, upper) = design.bounds();
+    // LLR per point of score above the middle: from the observed LLR when it has the
+    // sign of the score's excess, else the normal approximation's (s1 - s0) / v.
+    let observed = llr / (n * (mean - middle));
+    let scale = if observed.is_finite() && observed > 0.0 {
+        observed
+    } else {
+        (s1 - s0) / mle_variance(&q, middle).max(1e-12)
+    };
     let bound = match verdict {
         Verdict::H0 => lower,
         Verdict::H1 => upper,
     };
+    let slope = llr / n;
     // A slope of the wrong sign cannot have stopped there; the nearest such
     // outcome is an instant stop.
     let stop = if slope * bound > 0.0 {
@@ -327,51 +320,104 @@ pub fn median_unbiased(
         f64::MIN_POSITIVE
     };
     let worse = |elo: f64| -> f64 {
-        let (at_lower, at_upper) = model.brownian(design, elo).exit_by(stop);
+        let s = score_from_elo(elo);
+        let motion = Brownian {
+            drift: s - middle,
+            sd: mle_variance(&q, s).max(1e-300).sqrt(),
+            lower: lower / scale,
+            upper: upper / scale,
+        };
+        let (at_lower, at_upper) = motion.exit_by(stop);
         match verdict {
             Verdict::H0 => at_lower,
             Verdict::H1 => 1.0 - at_upper,
         }
     };
-    let mut clamped = false;
-    let mut solve = |level: f64| -> f64 {
-        let (elo, hit_end) = falling_root(&worse, level);
-        clamped |= hit_end;
-        elo
-    };
-    let elo = solve(0.5);
-    let low = solve(0.975);
-    let high = solve(0.025);
+    let scan = Scan::new(&worse);
+    let (elo, c0) = scan.level_set_middle(&worse, 0.5);
+    let (low, c1) = scan.first_below(&worse, 0.975);
+    let (high, c2) = scan.last_above(&worse, 0.025);
+    // G's level sets are nested (0.975 > 1/2 > 0.025), so low <= elo <= high.
     Some(SprtEstimate {
         elo,
-        low,
-        high,
-        clamped,
+        low: low.min(elo),
+        high: high.max(elo),
+        clamped: c0 || c1 || c2,
     })
 }
 
-/// The Elo in [`ELO_RANGE`] where the falling function `f` crosses `level`, by
-/// bisection; the end of the range (and true) when it does not cross there.
-fn falling_root(f: &dyn Fn(f64) -> f64, level: f64) -> (f64, bool) {
-    let (mut low, mut high) = ELO_RANGE;
-    if f(low) < level {
-        return (low, true);
+/// Elo steps of the scan of [`ELO_RANGE`].
+const SCAN_STEP: f64 = 10.0;
+
+/// A function of the Elo tabulated over [`ELO_RANGE`], to find where it crosses a
+/// level without assuming it monotone.
+struct Scan {
+    elos: Vec<f64>,
+    values: Vec<f64>,
+}
+
+impl Scan {
+    fn new(f: &dyn Fn(f64) -> f64) -> Self {
+        let (from, to) = ELO_RANGE;
+        let steps = ((to - from) / SCAN_STEP).round() as usize;
+        let elos: Vec<f64> = (0..=steps)
+            .map(|i| from + (to - from) * i as f64 / steps as f64)
+            .collect();
+        let values = elos.iter().map(|&e| f(e)).collect();
+        Scan { elos, values }
     }
-    if f(high) > level {
-        return (high, true);
-    }
-    for _ in 0..100 {
-        let mid = 0.5 * (low + high);
-        if high - low < 1e-9 {
-            break;
+
+    /// The lowest Elo where `f` falls to `level` or below (-infinity and true when
+    /// it is below there already at the start of the range; +infinity when never).
+    fn first_below(&self, f: &dyn Fn(f64) -> f64, level: f64) -> (f64, bool) {
+        if self.values[0] <= level {
+            return (f64::NEG_INFINITY, true);
         }
+        match (1..self.elos.len()).find(|&i| self.values[i] <= level) {
+            Some(i) => (bisect(f, level, self.elos[i - 1], self.elos[i]), false),
+            None => (f64::INFINITY, true),
+        }
+    }
+
+    /// The highest Elo where `f` is at `level` or above (+infinity and true when it
+    /// is above there still at the end of the range; -infinity when never).
+    fn last_above(&self, f: &dyn Fn(f64) -> f64, level: f64) -> (f64, bool) {
+        let last = self.elos.len() - 1;
+        if self.values[last] >= level {
+            return (f64::INFINITY, true);
+        }
+        match (0..last).rev().find(|&i| self.values[i] >= level) {
+            Some(i) => (bisect(f, level, self.elos[i], self.elos[i + 1]), false),
+            None => (f64::NEG_INFINITY, true),
+        }
+    }
+
+    /// The middle of the Elos where `f` crosses `level`: the one crossing when `f`
+    /// falls (the usual case), the middle of the first and last otherwise.
+    fn level_set_middle(&self, f: &dyn Fn(f64) -> f64, level: f64) -> (f64, bool) {
+        let (first, c1) = self.first_below(f, level);
+        let (last, c2) = self.last_above(f, level);
+        if first.is_infinite() || last.is_infinite() {
+            // Beyond the range on one side: the estimate is that side's infinity.
+            let side = if first.is_infinite() { first } else { last };
+            return (side, c1 || c2);
+        }
+        (0.5 * (first + last), false)
+    }
+}
+
+/// The Elo in `[low, high]` where `f` crosses `level`, `f(low) > level >= f(high)`, by
+/// bisection to a millionth of an Elo.
+fn bisect(f: &dyn Fn(f64) -> f64, level: f64, mut low: f64, mut high: f64) -> f64 {
+    while high - low > 1e-6 {
+        let mid = 0.5 * (low + high);
         if f(mid) > level {
             low = mid;
         } else {
             high = mid;
         }
     }
-    (0.5 * (low + high), false)
+    0.5 * (low + high)
 }
 
 /// One row of an SPRT plan.
@@ -403,22 +449,152 @@ pub fn pairs_from_draw_ratio(draw_ratio: f64) -> [f64; 5] {
 }
 
 /// The pass probability and expected length of an SPRT of `design` at each true
-/// Elo, from the Brownian approximation of its LLR for results shaped like
-/// `frequencies` (pentanomial, any scale): the fits of that shape at the true Elo
-/// and at the hypotheses give the LLR's drift and variance per pair. The plan
-/// assumes the bounds behave as nominal, which the overshoot correction provides.
-#[must_use]
-pub fn plan(design: &SprtDesign, frequencies: &[f64; 5], elos: &[f64]) -> Vec<PlanPoint> {
+/// Elo, for results shaped like `frequencies` (pentanomial, any scale): the fits of
+/// that shape at the true Elo and at the hypotheses give the LLR's increment per
+/// outcome and their probabilities, a random walk of five steps. Its pass
+/// probability is Wald's, `(1 - e^(-h a)) / (e^(-h b) - e^(-h a))`, with h the
+/// non-zero root of `E[e^(-h L)] = 1` for the walk's own increments L (not the
+/// Brownian `2 mu / sigma^2`, which is off by several points once draws make the rare
+/// outcomes' increments large: 4.4% instead of 5% at elo0 at 95% draws); at either
+/// hypothesis h is exactly -1 or 1, so the plan passes at alpha and 1 - beta as the
+/// overshoot correction makes a run do. The expected length is Wald's identity,
+/// `(b P + a (1 - P)) / E[L]`. Where one pair's step is too large against the
+/// bounds for that (a coarse test at a high draw ratio decides in a few pairs and
+/// overshoots by a large part of a bound), the plan is refused: see
+/// [`PlanError::Coarse`].
+///
+/// # Errors
+/// [`PlanError::Coarse`] when the approximation does not hold for the design and shape.
+pub fn plan(
+    design: &SprtDesign,
+    frequencies: &[f64; 5],
+    elos: &[f64],
+) -> Result<Vec<PlanPoint>, PlanError> {
     let q = normalised(&frequencies.map(|c| c.max(1e-12)));
-    let model = LlrModel::new(q, design);
+    let increments = llr_increments(&q, design);
+    let (lower, upper) = design.bounds();
+    // The largest step that is not negligible at the hypotheses.
+    let step = [design.elo0, design.elo1]
+        .iter()
+        .flat_map(|&elo| {
+            let p = normalised(&mle_with_mean(&q, score_from_elo(elo)));
+            (0..5)
+                .filter(move |&k| p[k] >= PLAN_RARE)
+                .map(move |k| increments[k].abs())
+                .collect::<Vec<_>>()
+        })
+        .fold(0.0, f64::max);
+    if step > PLAN_STEP * upper.min(-lower) {
+        return Err(PlanError::Coarse {
+            step,
+            bound: upper.min(-lower),
+        });
+    }
+    Ok(wald_plan(design, &q, elos))
+}
+
+/// Wald's plan without [`plan`]'s check of its step (tests compare it with simulation).
+pub(super) fn wald_plan(design: &SprtDesign, q: &[f64; 5], elos: &[f64]) -> Vec<PlanPoint> {
+    let increments = llr_increments(q, design);
+    let (lower, upper) = design.bounds();
     elos.iter()
         .map(|&elo| {
-            let motion = model.brownian(design, elo);
+            let p = normalised(&mle_with_mean(q, score_from_elo(elo)));
+            let mean: f64 = (0..5).map(|k| p[k] * increments[k]).sum();
+            let square: f64 = (0..5).map(|k| p[k] * increments[k].powi(2)).sum();
+            let h = wald_exponent(&p, &increments);
+            let pass = wald_pass(h, lower, upper);
+            let expected_pairs = if h == 0.0 || mean.abs() < 1e-15 {
+                -lower * upper / square.max(1e-300)
+            } else {
+                (upper * pass + lower * (1.0 - pass)) / mean
+            };
             PlanPoint {
                 elo,
-                pass_probability: motion.pass_probability(),
-                expected_pairs: motion.expected_time(),
+                pass_probability: pass,
+                expected_pairs,
             }
         })
         .collect()
+}
+
+/// Outcomes rarer than this at both hypotheses do not count for [`PLAN_STEP`].
+const PLAN_RARE: f64 = 1e-3;
+
+/// The largest LLR step of one pair, as a share of the nearer bound, for which
+/// Wald's approximation plans within a point of the simulated test (checked in
+/// `sequential_tests`); a coarser test is refused.
+pub const PLAN_STEP: f64 = 0.5;
+
+/// Why a plan was refused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlanError {
+    /// One pair moves the LLR by `step`, more than [`PLAN_STEP`] of `bound`: the test
+    /// decides in a few pairs with overshoots no approximation sizes reliably.
+    Coarse {
+        /// The largest step of a pair outcome that is not rare.
+        step: f64,
+        /// The nearer bound's distance from 0.
+        bound: f64,
+    },
+}
+
+/// The non-zero root h of `sum_k p_k e^(-h l_k) = 1` (0 when the walk has no drift),
+/// which makes `e^(-h LLR)` a martingale; it has the sign of the drift `sum p_k l_k`.
+/// It is sought as the root of `phi(h) = sum_k p_k (e^(-h l_k) - 1) / h`, the slope
+/// of the convex `E[e^(-h L)] - 1` from 0, which rises from `phi(0) = -drift`: no
+/// cancellation of two tiny terms for the small h of a test between its hypotheses.
+fn wald_exponent(p: &[f64; 5], l: &[f64; 5]) -> f64 {
+    let mean: f64 = (0..5).map(|k| p[k] * l[k]).sum();
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let phi = |h: f64| -> f64 {
+        if (0..5).any(|k| p[k] > 0.0 && -h * l[k] > 700.0) {
+            // E[e^(-h L)] is huge: phi has the sign of h.
+            return h.signum() * f64::INFINITY;
+        }
+        (0..5).map(|k| p[k] * (-h * l[k]).exp_m1()).sum::<f64>() / h
+    };
+    // The root lies on the drift's side of 0, where phi changes sign.
+    let side = mean.signum();
+    let crossed = |h: f64| phi(h) * side > 0.0;
+    let mut far = side;
+    for _ in 0..2000 {
+        if crossed(far) {
+            break;
+        }
+        far *= 2.0;
+        if far.is_infinite() {
+            // No outcome steps against the drift: the walk is monotone.
+            return side * f64::INFINITY;
+        }
+    }
+    let mut near = 0.0;
+    for _ in 0..2000 {
+        let mid = 0.5 * (near + far);
+        if mid == near || mid == far {
+            break;
+        }
+        if crossed(mid) {
+            far = mid;
+        } else {
+            near = mid;
+        }
+    }
+    0.5 * (near + far)
+}
+
+/// Wald's pass probability `(1 - e^(-h a)) / (e^(-h b) - e^(-h a))` (`-a / (b - a)`
+/// at h = 0), rescaled so that neither exponent overflows.
+fn wald_pass(h: f64, a: f64, b: f64) -> f64 {
+    if h.is_infinite() {
+        return if h > 0.0 { 1.0 } else { 0.0 };
+    }
+    if (h * (b - a)).abs() < 1e-12 {
+        return -a / (b - a);
+    }
+    let (ea, eb) = (-h * a, -h * b);
+    let top = ea.max(eb);
+    (((-top).exp() - (ea - top).exp()) / ((eb - top).exp() - (ea - top).exp())).clamp(0.0, 1.0)
 }

@@ -146,3 +146,23 @@ pub fn summarise(
         coverage_fixed: share(stopped.iter().filter(|s| s.3).count(), stopped.len()),
     }
 }
+
+/// (elo0, elo1, true Elo, draw ratio): the grid of designs, true Elos and draw ratios the estimate is checked on: true
+/// Elos between, at and far beyond the hypotheses, results near-perfect and perfect
+/// (true Elo 800 and more), draw ratios 0 to 0.9.
+pub const ESTIMATE_GRID: [(f64, f64, f64, f64); 14] = [
+    (0.0, 5.0, -40.0, 0.5),
+    (0.0, 5.0, 50.0, 0.5),
+    (0.0, 50.0, 0.0, 0.3),
+    (0.0, 50.0, 50.0, 0.3),
+    (0.0, 50.0, 200.0, 0.3),
+    (0.0, 50.0, -200.0, 0.0),
+    (0.0, 50.0, 25.0, 0.9),
+    (0.0, 50.0, 150.0, 0.9),
+    (200.0, 300.0, 250.0, 0.3),
+    (200.0, 300.0, 500.0, 0.3),
+    (300.0, 400.0, 430.0, 0.3),
+    (300.0, 400.0, 800.0, 0.1),
+    (300.0, 400.0, 1200.0, 0.0),
+    (0.0, 50.0, 1200.0, 0.0),
+];

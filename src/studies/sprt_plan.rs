@@ -1,12 +1,12 @@
 //! `sprt-plan`: sizing an SPRT before running it. Its options, the plan (pass
-//! probability and expected game pairs by true Elo, from the Brownian approximation),
+//! probability and expected game pairs by true Elo, from Wald's approximation for the LLR's walk),
 //! its rows, its table and its chart.
 
 use crate::chart::{both, register_fonts, tick, Chart, FONT};
 use crate::error::{Error, Result};
-use crate::lab::folder::write_atomically;
+use crate::lab::folder::{check_output_folder, write_atomically};
 use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow};
-use crate::stats::{pairs_from_draw_ratio, plan, PlanPoint, SprtDesign};
+use crate::stats::{pairs_from_draw_ratio, plan, PlanError, PlanPoint, SprtDesign};
 use plotters::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -17,8 +17,9 @@ pub enum PlanBase {
     /// Two independent games at equal strength drawing this share of the time.
     DrawRatio(f64),
     /// The colour-swapped game pairs of an earlier run's `pairs.csv` (its draw ratio
-    /// and its pair variance, the correlation of a pair's games included).
-    Results(PathBuf),
+    /// and its pair variance, the correlation of a pair's games included), of the
+    /// named pair of players (needed when the run has more than one pair).
+    Results(PathBuf, Option<(String, String)>),
 }
 
 /// What `sprt-plan` is asked.
@@ -74,6 +75,18 @@ pub fn grid(design: &SprtDesign) -> Vec<f64> {
 
 /// Checks the design as a run's `[sprt]` is checked.
 fn check(design: &SprtDesign) -> Result<()> {
+    for (flag, value) in [
+        ("--elo0", design.elo0),
+        ("--elo1", design.elo1),
+        ("--alpha", design.alpha),
+        ("--beta", design.beta),
+    ] {
+        if !value.is_finite() {
+            return Err(Error::input(format!(
+                "{flag} {value}: give a finite number, such as 5"
+            )));
+        }
+    }
     if design.elo0.partial_cmp(&design.elo1) != Some(std::cmp::Ordering::Less) {
         return Err(Error::input(format!(
             "--elo0 {} must be below --elo1 {}",
@@ -95,8 +108,9 @@ fn check(design: &SprtDesign) -> Result<()> {
     Ok(())
 }
 
-/// The pooled game pairs of a results folder, as frequencies.
-fn pairs_of(dir: &Path) -> Result<[f64; 5]> {
+/// The game pairs of one pair of players of a results folder, as frequencies: the
+/// only pair, or the one `pair` names (either way round).
+fn pairs_of(dir: &Path, pair: Option<&(String, String)>) -> Result<[f64; 5]> {
     let path = dir.join("pairs.csv");
     if !path.is_file() {
         return Err(Error::input(format!(
@@ -105,12 +119,45 @@ fn pairs_of(dir: &Path) -> Result<[f64; 5]> {
         )));
     }
     let rows: Vec<PairRow> = read_rows(&path)?;
-    let mut counts = [0u64; 5];
-    for row in &rows {
-        for (c, p) in counts.iter_mut().zip(row.paired().pairs.0) {
-            *c += p;
+    let names = || {
+        rows.iter()
+            .map(|r| format!("{},{}", r.player_a, r.player_b))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let counts = match (pair, rows.as_slice()) {
+        (None, [only]) => only.paired().pairs.0,
+        (None, _) => {
+            // Pooling pairs of players of different strengths would mix their shapes.
+            return Err(Error::input(format!(
+                "--from {}: its pairs.csv holds {} pairs of players: choose one with --pair A,B (one of {})",
+                dir.display(),
+                rows.len(),
+                names()
+            )));
         }
-    }
+        (Some((a, b)), _) => {
+            let found = rows.iter().find_map(|r| {
+                if (&r.player_a, &r.player_b) == (a, b) {
+                    Some(r.paired().pairs.0)
+                } else if (&r.player_a, &r.player_b) == (b, a) {
+                    // From the other side: 2 points become 0.
+                    let mut c = r.paired().pairs.0;
+                    c.reverse();
+                    Some(c)
+                } else {
+                    None
+                }
+            });
+            found.ok_or_else(|| {
+                Error::input(format!(
+                    "--pair {a},{b}: {} has no such pair of players: use one of {}",
+                    path.display(),
+                    names()
+                ))
+            })?
+        }
+    };
     if counts.iter().sum::<u64>() < 2 {
         return Err(Error::input(format!(
             "--from {}: its pairs.csv has fewer than 2 colour-swapped game pairs to take a shape from: use --draw-ratio instead",
@@ -130,11 +177,19 @@ pub fn run(options: &PlanOptions) -> Result<Plan> {
         )))
         }
         PlanBase::DrawRatio(d) => pairs_from_draw_ratio(*d),
-        PlanBase::Results(dir) => pairs_of(dir)?,
+        PlanBase::Results(dir, pair) => pairs_of(dir, pair.as_ref())?,
     };
     let total: f64 = frequencies.iter().sum();
     let frequencies = frequencies.map(|c| c / total);
-    let points = plan(&options.design, &frequencies, &grid(&options.design));
+    let points = plan(&options.design, &frequencies, &grid(&options.design)).map_err(
+        |PlanError::Coarse { step, bound }| {
+            Error::input(format!(
+                "this test is too coarse to plan: one game pair moves its LLR by up to {step:.2}, \
+                 more than half its bound {bound:.2}, so it decides in a few pairs with large overshoots \
+                 that no approximation sizes reliably: narrow elo1 - elo0, or plan with a lower draw ratio"
+            ))
+        },
+    )?;
     let mut plan = Plan {
         options: options.clone(),
         frequencies,
@@ -142,6 +197,7 @@ pub fn run(options: &PlanOptions) -> Result<Plan> {
         chart: None,
     };
     if let Some(out) = &options.out {
+        check_output_folder(out, "--out")?;
         std::fs::create_dir_all(out).map_err(|e| Error::io_during("create", out, e))?;
         let rows: Vec<PlanRow> = plan.points.iter().map(row).collect();
         let path = out.join("sprt-plan.csv");
@@ -174,11 +230,14 @@ impl Plan {
             PlanBase::DrawRatio(r) => {
                 format!("independent games drawing {:.1}% of the time", 100.0 * r)
             }
-            PlanBase::Results(dir) => format!("the game pairs of {}", dir.display()),
+            PlanBase::Results(dir, None) => format!("the game pairs of {}", dir.display()),
+            PlanBase::Results(dir, Some((a, b))) => {
+                format!("the game pairs of {a} against {b} in {}", dir.display())
+            }
         };
         format!(
             "SPRT elo0 = {}, elo1 = {}, alpha = {}, beta = {}: pass probability and expected length by true Elo, \
-             from the Brownian approximation of the exact pentanomial LLR, for {source} \
+             from Wald's approximation for the walk of the exact pentanomial LLR, for {source} \
              (pair outcomes 0 to 2 points: {}; pair score variance {variance:.4}). The overshoot correction keeps a run close to these figures.",
             d.elo0,
             d.elo1,

@@ -51,28 +51,31 @@ X_t = mu t + sigma W_t, X_0 = 0, absorbed at a < 0 < b.
    Each row asserts |(i) - (ii)| < 1e-12 (and relative 1e-9 for values above 1e-30),
    |(i) - (iii)| < 1e-40 at finite T, and the closed form against (ii) at T = inf;
    it prints the largest differences; the CSV has the spectral values.
-2. Estimates after a stopped SPRT (sprt-estimates.csv): mu_hat = sum q_k l_k (so
-   LLR = sum n_k * mu_hat), T = c / mu_hat with c = b for H1 and a for H0 (asserted
-   to be positive); G(e) = P(exit at a, tau < T) for H0, 1 - P(exit at b, tau <= T) for
-   H1, under mu(e), sigma2(e), with exit_probability. The estimate is the root of
-   G(e) = 1/2, the interval [root of G = 0.975, root of G = 0.025], each found by
-   bisection on [-1000, 1000] to 1e-13 Elo; a value without a root there is the end of
-   the range (clamped = true). G is checked decreasing on a grid of 401 points, and
+2. Estimates after a stopped SPRT (sprt-estimates.csv), on the pairs' scores: N pairs
+   with mean score m_obs, m = (L(elo0) + L(elo1)) / 2, the exact LLR, its slope per
+   point of score c = LLR / (N (m_obs - m)) (if not positive, (s1 - s0) / v(m));
+   T = bound N / LLR, bound = b for H1 and a for H0 (asserted to be positive); under
+   e the pair score is the Brownian motion with drift L(e) - m and variance v(e), the
+   variance of MLE(q, L(e)), absorbed at a / c and b / c. G(e) = P(exit at a, tau < T)
+   for H0, 1 - P(exit at b, tau <= T) for H1, with exit_probability. The estimate is
+   the root of G(e) = 1/2, the interval [root of G = 0.975, root of G = 0.025], each
+   found by bisection on [-1000, 1000] to 1e-13 Elo; a value without a root there is
+   infinite (clamped = true). G is checked decreasing on a grid of 401 points, and
    G at each root is recomputed with the quadrature method (ii) (agreement < 1e-10).
    The LLR of one case (large-near-h1 of sprt-llr.csv) is checked against that file.
-3. Plan (sprt-plan.csv): for each true Elo e, p0, p1, p fitted to the base q,
-   pass probability P(e) = (1 - e^(-h a)) / (e^(-h b) - e^(-h a)) and expected pairs
-   E(e) = (b P + a (1 - P)) / mu (Wald; -a b / sigma2 when mu = 0). Base q: from a draw
+3. Plan (sprt-plan.csv): for each true Elo e, p0, p1, p fitted to the base q, the
+   walk of the per-pair LLR l_k = ln(p1_k / p0_k) under p: pass probability
+   P(e) = (1 - e^(-h a)) / (e^(-h b) - e^(-h a)), h the non-zero root of
+   sum_k p_k e^(-h l_k) = 1 (bisection), and expected pairs E(e) = (b P + a (1 - P)) / mu
+   (Wald; -a b / sigma2 when mu = 0). Base q: from a draw
    ratio D, [Lo^2, 2 Lo D, D^2 + 2 Lo W, 2 D W, W^2] with Lo = W = (1 - D)/2 (exact
    zeros would become 1e-12, then renormalised); from counts, regularised as above.
-   Cross-check: P(e) against method (ii) at T = inf and E(e) against the quadrature
-   of t (f_a(t) + f_b(t)) over (0, inf); both asserted to 1e-10 relative.
+   Check: h = -1 and P = alpha at elo0, h = 1 and P = 1 - beta at elo1 (to 1e-30).
 
 Checks on the last run (printed by the script): exit probabilities, largest
 |(i) - (ii)| = 6.8e-26 and |(i) - (iii)| = 2.7e-51 over the rows of brownian-exit.csv;
-estimates, largest |G(root) by (ii) - target| = 3.5e-15 (the bisection stops at
-1e-13 Elo); plan, largest relative difference to (ii) 2.4e-30 for the pass
-probability and 2.1e-31 for the expected pairs.
+estimates, largest |G(root) by (ii) - target| = 2.0e-15 (the bisection stops at
+1e-13 Elo); plan, largest |h -/+ 1| or |P - alpha, 1 - beta| at the hypotheses 2.3e-48.
 
 Run: python3 sprt_estimate_reference.py (mpmath; a few minutes). It writes the three
 CSVs next to itself and prints the cross-check differences.
@@ -331,6 +334,8 @@ ESTIMATE_CASES = [
     (0, 20, "0.1", "0.1", [30, 80, 90, 60, 20], "H0"),
     (0, 10, "0.05", "0.05", [40, 200, 400, 160, 30], "H0"),
     (0, 50, "0.05", "0.05", [0, 3, 9, 14, 8], "H1"),
+    (300, 400, "0.05", "0.05", [0, 0, 7, 2, 43], "H1"),
+    (200, 300, "0.05", "0.05", [0, 1, 6, 5, 30], "H1"),
 ]
 LO, HI = mpf(-1000), mpf(1000)
 ROOT_CHECKS = []  # |G(root) by quadrature - target|
@@ -341,26 +346,33 @@ def estimate(elo0, elo1, alpha, beta, counts, verdict, log):
     q = normalise(n)
     l = increments(q, elo0, elo1)
     a, b = bounds(alpha, beta)
-    mu_hat = sum(qk * lk for qk, lk in zip(q, l))
+    pairs = mpf(sum(counts))
     llr = sum(nk * lk for nk, lk in zip(n, l))
+    mean = sum(ck * ak for ck, ak in zip(counts, A)) / pairs
+    s0, s1 = logistic_score(elo0), logistic_score(elo1)
+    middle = (s0 + s1) / 2
+    scale = llr / (pairs * (mean - middle))
+    if not scale > 0:
+        scale = (s1 - s0) / variance(mle(q, middle))
     c = b if verdict == "H1" else a
-    T = c / mu_hat
-    assert T > 0, ("mu_hat has the wrong sign", counts, verdict)
+    T = c * pairs / llr
+    assert T > 0, ("the LLR has the wrong sign", counts, verdict)
 
     def G(e, method=exit_probability):
-        mu, s2 = drift_variance(q, l, e)
-        lower, upper = method(mu, mpmath.sqrt(s2), a, b, T)
+        s = logistic_score(e)
+        lower, upper = method(s - middle, mpmath.sqrt(variance(mle(q, s))), a / scale, b / scale, T)
         return lower if verdict == "H0" else 1 - upper
 
     grid = [G(LO + (HI - LO) * i / 400) for i in range(401)]
     assert all(x >= y - 1e-40 for x, y in zip(grid, grid[1:])), "G not decreasing"
 
     def root(target):
+        # Beyond the range the data do not bound the Elo: infinite.
         g_lo, g_hi = G(LO) - target, G(HI) - target
         if g_hi > 0:
-            return HI, True
+            return mpmath.inf, True
         if g_lo < 0:
-            return LO, True
+            return -mpmath.inf, True
         lo, hi = LO, HI
         while hi - lo > mpf("1e-13"):
             mid = (lo + hi) / 2
@@ -378,12 +390,17 @@ def estimate(elo0, elo1, alpha, beta, counts, verdict, log):
     low, c2 = root(mpf("0.975"))
     high, c3 = root(mpf("0.025"))
     log.append(
-        f"  {counts} {verdict}: mu_hat = {fmt(mu_hat, 6)}, T = {fmt(T, 8)} pairs "
-        f"(observed {fmt(sum(n), 8)}), LLR = {fmt(llr, 8)}, bound {fmt(c, 6)}, "
+        f"  {counts} {verdict}: scale = {fmt(scale, 6)}, T = {fmt(T, 8)} pairs "
+        f"(observed {fmt(pairs, 8)}), LLR = {fmt(llr, 8)}, bound {fmt(c, 6)}, "
         f"G(-1000) = {fmt(grid[0], 6)}, G(1000) = {fmt(grid[-1], 6)}, "
         f"clamped: elo {c1}, low {c2}, high {c3}"
     )
     return llr, elo, low, high, c1 or c2 or c3
+
+
+def variance(p):
+    m = sum(pk * ak for pk, ak in zip(p, A))
+    return sum(pk * (ak - m) ** 2 for pk, ak in zip(p, A))
 
 
 def sprt_estimates():
@@ -425,30 +442,48 @@ PLAN_CASES = [
 ]
 
 
+def wald_exponent(p, l):
+    """The non-zero root h of sum p_k e^(-h l_k) = 1 (0 without drift), by bisection."""
+    mu = sum(pk * lk for pk, lk in zip(p, l))
+    if mu == 0:
+        return mpf(0)
+    f = lambda h: sum(pk * mpmath.exp(-h * lk) for pk, lk in zip(p, l)) - 1
+    side = 1 if mu > 0 else -1
+    near, far = mpf(0), mpf(side)
+    while f(far) <= 0:
+        far *= 2
+    for _ in range(400):
+        mid = (near + far) / 2
+        if f(mid) > 0:
+            far = mid
+        else:
+            near = mid
+    return (near + far) / 2
+
+
 def sprt_plan():
-    rows, worst_p, worst_e = [], 0, 0
+    rows, worst = [], 0
     for elo0, elo1, alpha, beta, name, q, elos in PLAN_CASES:
         l = increments(q, elo0, elo1)
         a, b = bounds(alpha, beta)
         for e in elos:
-            mu, s2 = drift_variance(q, l, num(e))
-            if mu == 0:
+            p = mle(q, logistic_score(e))
+            mu = sum(pk * lk for pk, lk in zip(p, l))
+            s2 = sum(pk * lk * lk for pk, lk in zip(p, l)) - mu * mu
+            h = wald_exponent(p, l)
+            if h == 0:
                 P, E = -a / (b - a), -a * b / s2
             else:
-                h = 2 * mu / s2
                 P = (1 - mpmath.exp(-h * a)) / (mpmath.exp(-h * b) - mpmath.exp(-h * a))
                 E = (b * P + a * (1 - P)) / mu
-            sg = mpmath.sqrt(s2)
-            qa, qb = quad_exit(mu, sg, a, b, mpmath.inf)
-            ta, tb = quad_exit(mu, sg, a, b, mpmath.inf, weight=lambda t: t)
-            worst_p = max(worst_p, abs(qb - P) / P, abs(qa + qb - 1))
-            worst_e = max(worst_e, abs(ta + tb - E) / E)
-            assert worst_p < 1e-10 and worst_e < 1e-10, (name, e, P, qb, E, ta + tb)
+            # At the hypotheses e^(LLR) and e^(-LLR) are martingales: h = -1 and 1.
+            if e == elo0:
+                worst = max(worst, abs(h + 1), abs(P - num(alpha)))
+            if e == elo1:
+                worst = max(worst, abs(h - 1), abs(P - 1 + num(beta)))
+            assert worst < 1e-30, (name, e, h, P)
             rows.append(",".join([str(elo0), str(elo1), alpha, beta, name, str(e), fmt(P), fmt(E)]))
-    print(
-        f"sprt-plan: largest relative difference to quadrature: pass probability "
-        f"{mpmath.nstr(worst_p, 3)}, expected pairs {mpmath.nstr(worst_e, 3)}"
-    )
+    print(f"sprt-plan: largest |h -/+ 1| or |P - alpha, 1 - beta| at the hypotheses {mpmath.nstr(worst, 3)}")
     return rows
 
 
@@ -476,27 +511,29 @@ against tanh-sinh quadrature of the method-of-images first-passage densities (to
 ESTIMATE_HEADER = """
 Median-unbiased Elo and 95% interval after an SPRT (bounds ln(beta/(1-alpha)),
 ln((1-beta)/alpha)) stopped with the given verdict: G(e) = probability, under the
-Brownian approximation of the exact pentanomial LLR at true Elo e, of an outcome
-worse than the observed one (H0 early < H0 late < H1 late < H1 early), the stop at
-T = bound / mu_hat pairs, mu_hat the drift at the observed frequencies; elo: G = 1/2,
-elo_low: G = 0.975, elo_high: G = 0.025, searched in [-1000, 1000] (clamped = true:
-some value is an end of that range; in the 0 0 0 0 12 row elo and elo_high are 1000,
-elo_low is a root). llr: the exact LLR (zero counts regularised to 1e-3).
+Brownian approximation of the test on the pairs' scores at true Elo e (drift
+L(e) - m, m = (L(elo0) + L(elo1)) / 2, variance that of the observed shape fitted at
+L(e), barriers a / c and b / c, c = LLR / (N (mean - m)) the observed LLR per point
+of score), of an outcome worse than the observed one (H0 early < H0 late < H1 late <
+H1 early), the stop at T = bound N / LLR pairs; elo: G = 1/2, elo_low: G = 0.975,
+elo_high: G = 0.025, searched in [-1000, 1000] (clamped = true: some value has no
+root there and is infinite; in the 0 0 0 0 12 row elo and elo_high are inf, elo_low
+is a root). llr: the exact LLR (zero counts regularised to 1e-3).
 {source} Roots by
 bisection to 1e-13 Elo in 50 digits; G at each root rechecked by quadrature (1e-10).
 penta_k: pairs in which A scored k/2 points.
 """
 
 PLAN_HEADER = """
-SPRT plan under the Brownian approximation: pass probability P = (1 - e^(-ha)) /
-(e^(-hb) - e^(-ha)), h = 2 mu / sigma2, and expected game pairs (b P + a (1 - P)) / mu
-at true Elo e, mu and sigma2 the drift and variance of the per-pair LLR under the
+SPRT plan by Wald's approximation for the walk of the per-pair LLR: pass probability
+P = (1 - e^(-ha)) / (e^(-hb) - e^(-ha)), h the non-zero root of E[e^(-h L)] = 1 over
+the five pair outcomes, and expected game pairs (b P + a (1 - P)) / mu at true Elo e,
+mu and sigma2 the drift and variance of the per-pair LLR L under the
 maximum-likelihood fit with mean score L(e) to the base distribution (draw_ratio=D:
 two independent games with draw ratio D at equal strength; counts: pentanomial
 counts, zeros regularised to 1e-3), a = ln(beta/(1-alpha)), b = ln((1-beta)/alpha).
-{source} Checked
-against quadrature of the method-of-images first-passage densities (P and E[tau])
-to 1e-29 relative.
+{source} Checked:
+h = -1 and P = alpha at elo0, h = 1 and P = 1 - beta at elo1 (to 1e-30).
 """
 
 if __name__ == "__main__":

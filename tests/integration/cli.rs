@@ -385,6 +385,20 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
         .stdout(predicate::str::contains(
             "the game pairs of tests/data/head-to-head",
         ));
+    // One pair of a round robin, named either way round.
+    bin()
+        .args(["sprt-plan", "--elo0", "0", "--elo1", "5"])
+        .args([
+            "--from",
+            "tests/data/round-robin",
+            "--pair",
+            "corner-first,greedy",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the game pairs of corner-first against greedy in tests/data/round-robin",
+        ));
     let csv = std::fs::read_to_string(out.join("sprt-plan.csv")).unwrap();
     assert!(csv.starts_with("elo,pass_probability,expected_pairs,expected_games\n-15.00,"));
     assert_eq!(csv.lines().count(), 14);
@@ -402,7 +416,73 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
                 "--out",
                 out.to_str().unwrap(),
             ],
-            "already holds a plan",
+            "sprt-plan.csv exists: pass --force to replace it",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--from",
+                "tests/data/round-robin",
+            ],
+            "holds 3 pairs of players: choose one with --pair A,B (one of greedy,weighted-classic;",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--from",
+                "tests/data/round-robin",
+                "--pair",
+                "greedy,nobody",
+            ],
+            "--pair greedy,nobody: tests/data/round-robin/pairs.csv has no such pair of players",
+        ),
+        (
+            vec!["sprt-plan", "--elo0", "nan", "--elo1", "5"],
+            "--elo0 NaN: give a finite number",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--draw-ratio",
+                "-0.1",
+            ],
+            "--draw-ratio -0.1 is out of range",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "50",
+                "--draw-ratio",
+                "0.95",
+            ],
+            "this test is too coarse to plan",
+        ),
+        (
+            vec![
+                "sprt-plan",
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--out",
+                "Cargo.toml",
+            ],
+            "Cargo.toml is a file, not a folder: choose a folder for --out",
         ),
         (
             vec!["sprt-plan", "--elo0", "5", "--elo1", "0"],

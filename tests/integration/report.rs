@@ -170,10 +170,10 @@ fn head_to_head_report_shows_the_history_and_the_sprt() {
     // A folder from before the median-unbiased Elo: the report works it out from
     // the counts, beside the fixed-sample figure, both labelled.
     assert!(
-        markdown.contains("| H1 after 68 game pairs | +70 [+4, +133] |")
+        markdown.contains("| H1 after 68 game pairs | +70 [+6, +131] |")
             && markdown.contains("Elo (A - B), fixed-sample [95%]")
             && markdown
-                .contains("median-unbiased estimate of the Brownian approximation, +70 [+4, +133]"),
+                .contains("median-unbiased estimate of the Brownian approximation, +70 [+6, +131]"),
         "{markdown}"
     );
     assert!(

@@ -254,7 +254,7 @@ fn argument_errors_are_one_line() {
     for (args, needle) in [
         (
             &["run", "--seed", "-5"][..],
-            "negative numbers are not accepted",
+            "--seed -5: give a whole number of 0 or more",
         ),
         (
             &["match", "greedy", "random", "--games", "nan"],
