@@ -254,7 +254,7 @@ fn argument_errors_are_one_line() {
     for (args, needle) in [
         (
             &["run", "--seed", "-5"][..],
-            "negative numbers are not accepted",
+            "--seed -5: give a whole number of 0 or more",
         ),
         (
             &["match", "greedy", "random", "--games", "nan"],
@@ -502,7 +502,7 @@ fn tune_resume_and_damaged_tables() {
         (tune.replace("name = \"t\"", "name = \"t\"\nmethod = \"cmaes\"").replace("[validation]", "[spsa]\nr_end = 2\n[validation]"), "[spsa] is for method = \"spsa\""),
         (
             tune.replace("skip = true", "panel = [{ name = \"g\", strategy = \"greedy\" }, { name = \"g\", strategy = \"random\" }]"),
-            "two players are named 'g'",
+            "two validation panel players are named 'g': give each its own name",
         ),
     ] {
         fs::write(d.join("bad.toml"), bad).unwrap();
