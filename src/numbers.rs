@@ -33,6 +33,29 @@ pub fn plain(x: f64) -> String {
     }
 }
 
+/// `1 file`, `2 files`, `3 losses`, `0 entries`: a count with its noun, plural unless
+/// the count is one (the regular English plurals: -es after s, x, ch and sh, -ies for a
+/// consonant and y, else -s). Every message that counts something says it through this.
+#[must_use]
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let consonant_y = noun.strip_suffix('y').filter(|stem| {
+        stem.chars()
+            .last()
+            .is_some_and(|c| !"aeiou".contains(c.to_ascii_lowercase()))
+    });
+    let plural = if let Some(stem) = consonant_y {
+        format!("{stem}ies")
+    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    };
+    format!("{n} {plural}")
+}
+
 /// `x` with `decimals` decimals and a sign only when negative, never `-0.000`.
 #[must_use]
 pub fn fixed(x: f64, decimals: usize) -> String {
@@ -80,6 +103,18 @@ fn is_zero(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_plural_unless_one() {
+        assert_eq!(counted(1, "file"), "1 file");
+        assert_eq!(counted(0, "file"), "0 files");
+        assert_eq!(counted(1, "whole game"), "1 whole game");
+        assert_eq!(counted(3, "whole game"), "3 whole games");
+        assert_eq!(counted(2, "loss"), "2 losses");
+        assert_eq!(counted(2, "entry"), "2 entries");
+        assert_eq!(counted(2, "day"), "2 days");
+        assert_eq!(counted(1, "thread"), "1 thread");
+    }
 
     #[test]
     fn plain_numbers_stay_short() {

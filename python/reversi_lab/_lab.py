@@ -15,7 +15,10 @@ from . import _core
 from ._core import Strategy
 
 _BACKENDS = ("pandas", "polars")
-_GAMES_TEXT = ("opening", "moves")
+_GAMES_TEXT = ("opening", "black", "white", "moves")
+# The columns of pairs.csv and standings.csv that hold names: text whatever they read
+# like, since a player may be called NA, null or 1e3.
+_NAMES = {"pairs": ("player_a", "player_b"), "standings": ("player",)}
 
 
 def strategies() -> list[dict[str, Any]]:
@@ -203,11 +206,15 @@ class Results:
             if self.backend == "polars":
                 import polars
 
-                self._frames[name] = polars.read_csv(data)
+                self._frames[name] = polars.read_csv(data, schema_overrides={c: polars.Utf8 for c in _NAMES[name]})
             else:
                 import pandas
 
-                self._frames[name] = pandas.read_csv(data)
+                # Only an empty field is missing: pandas' default would read the names
+                # NA and null as missing, and its dtype inference 1e3 as 1000.0.
+                self._frames[name] = pandas.read_csv(
+                    data, keep_default_na=False, na_values=[""], dtype={c: str for c in _NAMES[name]}
+                )
         return self._frames[name]
 
     @property

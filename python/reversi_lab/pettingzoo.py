@@ -46,11 +46,27 @@ def env(
     render_mode: Optional[str] = None,
 ) -> AECEnv:
     """The environment with PettingZoo's usual wrappers for board games: an illegal
-    action ends the game with -1 for the agent that made it."""
+    action ends the game with -1 for the agent that made it; an action that is no
+    square index or pass is a ``ValueError``, as in :class:`raw_env`."""
     wrapped: AECEnv = raw_env(size=size, anti=anti, scoring=scoring, render_mode=render_mode)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    # In place of AssertOutOfBoundsWrapper, whose AssertionError the docs do not promise.
+    wrapped = _CheckedActions(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class _CheckedActions(wrappers.BaseWrapper):
+    """Refuses an action that is no square index or pass with raw_env's ``ValueError``
+    before TerminateIllegalWrapper reads the action mask with it (where -1 would read
+    the pass's entry and 2.7 fail inside numpy)."""
+
+    def step(self, action: Optional[int]) -> None:
+        inner = self.unwrapped
+        agent = inner.agent_selection
+        alive = inner.agents and not (inner.terminations.get(agent) or inner.truncations.get(agent))
+        if alive:
+            inner._action(action)
+        super().step(action)
 
 
 class raw_env(AECEnv):
@@ -126,6 +142,9 @@ class raw_env(AECEnv):
         self._start()
 
     def step(self, action: Optional[int]) -> None:
+        if not self.agents:
+            # Every agent has stepped out of the finished game (its dead steps).
+            raise ValueError("the game is over and both agents have left it: reset() starts a new one")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return

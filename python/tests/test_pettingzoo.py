@@ -106,3 +106,28 @@ def test_numpy_integer_actions_are_squares():
     e.step(np.int64(37))  # f5: row 4, column 5
     e.step(np.uint8(43))  # d6
     assert e.board.move_stack == ["f5", "d6"]
+
+
+@pytest.mark.parametrize("action", [-1, 65, 2.7, "f5", None])
+def test_the_wrapped_env_refuses_actions_that_are_no_square_with_value_error(action):
+    """Issue 52, item 34: the wrapper's AssertionError where the docs promise ValueError."""
+    e = env()
+    e.reset()
+    with pytest.raises(ValueError, match=r"^action .* (is out of range|is not an integer)"):
+        e.step(action)
+    assert not any(e.terminations.values())
+
+
+def test_a_step_after_the_end_is_a_value_error():
+    """Issue 52, item 34: raw_env.step(0) after the end raised KeyError: 'black'."""
+    e = raw_env(size=4)
+    e.reset()
+    for agent in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+        else:
+            e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert not e.agents
+    with pytest.raises(ValueError, match=r"^the game is over .*: reset\(\) starts a new one$"):
+        e.step(0)

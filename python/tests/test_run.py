@@ -199,3 +199,18 @@ def test_replayed_games_warn_with_a_warning_python_can_filter(tmp_path, capfd):
         warnings.filterwarnings("ignore", category=rl.ReplayWarning)
         rl.run(replays, out=tmp_path / "quiet", progress=False)
     assert "REPLAYED" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["pandas", "polars"])
+def test_player_names_that_read_like_missing_values_or_numbers_stay_names(tmp_path, backend):
+    """Issue 52, item 33: NA, null and 1e3 came back as NaN, NaN and 1000.0."""
+    if backend == "polars":
+        pytest.importorskip("polars")
+    names = ["NA", "null", "1e3"]
+    experiment = dict(EXPERIMENT, games_per_pair=2, players=[{"name": n, "strategy": "random"} for n in names])
+    rl.run(experiment, out=tmp_path / "names", report=False, progress=False)
+    results = rl.load(tmp_path / "names", backend=backend)
+    assert sorted(results.standings["player"].to_list()) == sorted(names)
+    pairs = set(results.pairs["player_a"].to_list()) | set(results.pairs["player_b"].to_list())
+    assert pairs == set(names)
+    assert set(results.games["black"].to_list()) == set(names)

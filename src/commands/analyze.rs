@@ -17,7 +17,7 @@ pub struct AnalyzeArgs {
     /// The results folder whose games are analysed, such as results/default.
     pub results: PathBuf,
     /// Solve every position with at most K empty squares (1 to 20).
-    #[arg(long, value_name = "K", default_value_t = DEFAULT_ENDGAME)]
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_ENDGAME, allow_negative_numbers = true, value_parser = super::whole::at_least::<u32>(1))]
     pub endgame: u32,
     /// A move losing at least D discs against the best counts as a blunder.
     #[arg(long, value_name = "D", default_value_t = DEFAULT_BLUNDER)]
@@ -86,15 +86,14 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         };
         writeln!(
             out,
-            "{}: {} moves, best {}, mean loss {} discs, blunders (>= {}) {}, first to change the exact result in {} game{}",
+            "{}: {} moves, best {}, mean loss {} discs, blunders (>= {}) {}, first to change the exact result in {}",
             row.player,
             thousands(row.moves),
             percent(row.best_share),
             loss,
             row.blunder_at,
             percent(row.blunder_rate),
-            row.first_turns,
-            if row.first_turns == 1 { "" } else { "s" }
+            crate::numbers::counted(row.first_turns, "game")
         )
         .said()?;
     }

@@ -4,6 +4,7 @@ use super::{Outcome, Said};
 use crate::error::Result;
 use crate::lab::folder::check_output_folder;
 use crate::lab::import::{import, ImportOptions};
+use crate::numbers::counted;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -57,13 +58,12 @@ pub fn import_games(args: &ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(
         out,
-        "imported {} game{} ({}x{}, {} players) from {} files into {}{}",
-        done.games,
-        if done.games == 1 { "" } else { "s" },
+        "imported {} ({}x{}, {}) from {} into {}{}",
+        counted(done.games, "game"),
         done.size,
         done.size,
-        done.info.players.len(),
-        done.info.sources.len(),
+        counted(done.info.players.len() as u64, "player"),
+        counted(done.info.sources.len() as u64, "file"),
         done.out.display(),
         match (done.left_out.len(), done.disagreements.len()) {
             (0, 0) => String::new(),

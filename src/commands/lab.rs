@@ -51,13 +51,13 @@ pub struct RunArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     /// Threads (default: the experiment's, else one per core).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::whole::at_least::<usize>(1))]
     pub threads: Option<usize>,
     /// Games per pair of players, overriding the experiment (even).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(2))]
     pub games: Option<u64>,
     /// Seed, overriding the experiment.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(0))]
     pub seed: Option<u64>,
     /// Skip the charts and the report at the end.
     #[arg(long)]
@@ -65,10 +65,10 @@ pub struct RunArgs {
     /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N, or
     /// `auto` to read it from a Slurm job array or a Kubernetes Indexed Job;
     /// `reversi-lab merge` joins the shards.
-    #[arg(long, value_name = "I/N|auto")]
+    #[arg(long, value_name = "I/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// The number of shards, for `--shard auto` under Kubernetes (the Job's completions).
-    #[arg(long, value_name = "N", requires = "shard")]
+    #[arg(long, value_name = "N", requires = "shard", allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(1))]
     pub shards: Option<u64>,
 }
 
@@ -138,7 +138,8 @@ pub fn report(dir: &Path, out: &mut dyn Write) -> Result<Outcome> {
 fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
     writeln!(
         out,
-        "wrote {files} files: {} and charts in {}",
+        "wrote {}: {} and charts in {}",
+        crate::numbers::counted(files as u64, "file"),
         dir.join("report.html").display(),
         dir.join("charts").display()
     )

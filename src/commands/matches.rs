@@ -20,34 +20,34 @@ pub struct MatchArgs {
     /// Strategy B.
     pub b: String,
     /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(1))]
     pub games: u64,
     /// Seed: the same seed replays the same games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(0))]
     pub seed: u64,
     /// Threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::whole::at_least::<usize>(1))]
     pub threads: Option<usize>,
     /// Board size: 4, 6, 8 or 10.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = super::whole::board_size)]
     pub size: u32,
     /// Scoring rules.
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Random opening plies: each colour-swapped pair of games starts from the same
     /// K random moves (0: the standard start).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = super::whole::at_least::<u32>(0))]
     pub openings: u32,
     /// Time for each move of both players, such as `100ms`: a move later than that
     /// plus the margin loses the game on time.
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub move_time: Option<String>,
     /// A game clock for both players: seconds at the start and the increment a move,
     /// such as `60+0.5`.
-    #[arg(long, value_name = "BASE+INC")]
+    #[arg(long, value_name = "BASE+INC", allow_hyphen_values = true)]
     pub clock: Option<String>,
     /// How far past its time a move may go before it loses on time [default: 50ms].
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub time_margin: Option<String>,
     /// Also write every game to this CSV file (the columns of games.csv; an existing file is refused).
     #[arg(long)]
@@ -140,10 +140,10 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let games = tally.paired.games;
     eprintln!(
-        "{} games in {seconds:.2} s ({:.0} games/s, {threads} thread{}, seed {})",
-        games.games(),
+        "{} in {seconds:.2} s ({:.0} games/s, {}, seed {})",
+        crate::numbers::counted(games.games(), "game"),
         games.games() as f64 / seconds.max(1e-9),
-        if threads == 1 { "" } else { "s" },
+        crate::numbers::counted(threads as u64, "thread"),
         args.seed
     );
     eprintln!("{}", cost_line(&costs));

@@ -23,6 +23,7 @@ mod sprt_plan;
 mod strategies;
 mod sweep;
 mod usage;
+mod whole;
 
 pub use analyze::{analyze, AnalyzeArgs};
 pub use cli::{interrupt_flag, Cli, Command};

@@ -163,7 +163,7 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<Outcome> {
     writeln!(
         out,
         "{} sequences of {} plies, {} positions, {} up to symmetry (enumerated in {enumerated:.2} s); \
-         {} nodes; {} within {} of even, kept {} (largest {}); wrote {} in {:.1} s ({} threads)",
+         {} nodes; {} within {} of even, kept {} (largest {}); wrote {} in {:.1} s ({})",
         thousands(list.tree.sequences),
         args.plies,
         thousands(list.tree.positions),
@@ -175,7 +175,7 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<Outcome> {
         list.widest,
         args.out.display(),
         started.elapsed().as_secs_f64(),
-        pool.current_num_threads()
+        crate::numbers::counted(pool.current_num_threads() as u64, "thread")
     )
     .said()?;
     Ok(Outcome::Finished)

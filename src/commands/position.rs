@@ -76,7 +76,7 @@ pub const MAX_PERFT_DEPTH: u32 = 30;
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct PositionArgs {
     /// Board size: 4, 6, 8 or 10 (default 8, or the size of --position).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::whole::board_size)]
     pub size: Option<u32>,
     /// Start from this OBF position (squares of X/O/-, a space, the side to move), or a file holding one.
     #[arg(long, allow_hyphen_values = true)]
@@ -95,7 +95,7 @@ impl PositionArgs {
 /// Options of `reversi-lab perft`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PerftArgs {
-    /// Plies to search (1 to 30).
+    /// Plies to search (0 to 30; depth 0 counts the position itself: 1).
     pub depth: u32,
     /// Where the position comes from.
     #[command(flatten)]
@@ -160,9 +160,10 @@ fn perft_command(
     kernel: Option<FlipKernel>,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+    // Depth 0 counts the position itself (1), as the library and Python's perft do.
+    if depth > MAX_PERFT_DEPTH {
         return Err(Error::input(format!(
-            "perft depth {depth} is out of range: use 1 to {MAX_PERFT_DEPTH}"
+            "perft depth {depth} is out of range: use 0 to {MAX_PERFT_DEPTH}"
         )));
     }
     check_threads(threads, &format!("--threads {threads}"))?;
@@ -195,9 +196,9 @@ fn perft_command(
     writeln!(out, "{leaves}").said()?;
     writeln!(
         out,
-        "time {seconds:.3} s, {:.1} M leaves/s ({size}x{size}, depth {depth}, {threads} thread{}, {} flips)",
+        "time {seconds:.3} s, {:.1} M leaves/s ({size}x{size}, depth {depth}, {}, {} flips)",
         rate / 1e6,
-        if threads == 1 { "" } else { "s" },
+        crate::numbers::counted(threads as u64, "thread"),
         kernel.name()
     )
     .said()?;
@@ -217,14 +218,25 @@ fn show_command(
     with_geometry!(size, G => {
         let start = parse_position::<G>(text.as_deref())?;
         let mut game = Game::<G>::from_position(start);
+        // The side the position names may have no move: the game passes for it.
+        let passed = !game.is_over() && game.side() != start.side;
         if let Some(moves) = moves {
             game.play_transcript(moves).map_err(|e| Error::input(e.to_string()))?;
         }
         let legal: Vec<String> = squares(game.board().moves()).map(|s| s.name(G::SIZE)).collect();
         writeln!(out, "{game}").said()?;
         writeln!(out, "obf: {}", game.position().to_obf()).said()?;
-        if game.is_over() {
-            writeln!(out, "game over").said()?;
+        if passed {
+            writeln!(
+                out,
+                "{} has no legal move and passes (at the start)",
+                start.side
+            )
+            .said()?;
+        }
+        if let Some(outcome) = game.outcome(crate::game::Rules::default()) {
+            let result = crate::commands::interactive::result_text(&outcome, crate::game::Rules::default());
+            writeln!(out, "game over: {result}").said()?;
         } else {
             writeln!(out, "legal moves: {}", legal.join(" ")).said()?;
         }
@@ -288,7 +300,7 @@ mod tests {
     fn bad_inputs_are_input_errors() {
         let mut out = Vec::new();
         for result in [
-            perft_command(0, None, None, 1, None, &mut out),
+            perft_command(31, None, None, 1, None, &mut out),
             perft_command(99, None, None, 1, None, &mut out),
             perft_command(3, Some(7), None, 1, None, &mut out),
             perft_command(3, None, Some("XXO X"), 1, None, &mut out),

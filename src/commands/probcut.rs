@@ -95,11 +95,11 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
     let o = &mut *out;
     writeln!(
         o,
-        "searched {} positions to depths 1-{} in {:.1} s; wrote {} lines to {}",
+        "searched {} positions to depths 1-{} in {:.1} s; wrote {} to {}",
         thousands(fit.positions as u64),
         args.depth,
         fit.seconds,
-        fit.rows.len(),
+        crate::numbers::counted(fit.rows.len() as u64, "line"),
         args.out.display()
     )
     .said()?;

@@ -293,9 +293,8 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     }
     writeln!(
         out,
-        "{} position{}, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" },
+        "{}, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
+        crate::numbers::counted(lines.len() as u64, "position"),
         total_nodes,
         total_time,
         total_nodes as f64 / total_time.max(1e-9) / 1e6,

@@ -11,6 +11,7 @@ use crate::lab::games_file::GamesWriter;
 use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
+use crate::numbers::counted;
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::clock::held_to;
 use crate::strategy::{Strategy, StrategySpec};
@@ -217,11 +218,6 @@ pub const fn a_margin(slot: Slot, black_margin: i32) -> i32 {
     }
 }
 
-/// `1 win`, `2 wins`.
-fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// The one-line match summary `A vs B: W wins, D draws, L losses (win rate X%,
 /// score Y% [L%, H%], 95% pentanomial interval over N game pairs)`: the score
 /// interval of the colour-swapped game pairs when every game is in one (an even
@@ -232,15 +228,15 @@ pub fn summary(tally: &MatchTally, a: &str, b: &str) -> String {
     let score = tally.paired.interval95();
     format!(
         "{a} vs {b}: {}, {}, {} (win rate {:.1}%, score {:.1}% [{:.1}%, {:.1}%], 95% {} interval over {})",
-        counted(games.wins, "win", "wins"),
-        counted(games.draws, "draw", "draws"),
-        counted(games.losses, "loss", "losses"),
+        counted(games.wins, "win"),
+        counted(games.draws, "draw"),
+        counted(games.losses, "loss"),
         100.0 * games.wins as f64 / games.games().max(1) as f64,
         100.0 * score.mean,
         100.0 * score.low,
         100.0 * score.high,
         score.model.name(),
-        counted(score.n, score.model.unit().trim_end_matches('s'), score.model.unit())
+        counted(score.n, score.model.unit().trim_end_matches('s'))
     ) + &match tally.forfeit_text() {
         text if text.is_empty() => String::new(),
         text => format!("; forfeits: {text}"),

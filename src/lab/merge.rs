@@ -13,6 +13,7 @@ use super::schedule::Schedule;
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::error::{Error, Result};
+use crate::numbers::counted;
 use crate::progress::Progress;
 use std::fs;
 use std::io::Write;
@@ -65,10 +66,9 @@ impl MergeSummary {
             _ => String::new(),
         };
         format!(
-            "merged {} games from {} shard{} in {:.2} s{cut}; results in {}",
-            self.games,
-            self.shards,
-            if self.shards == 1 { "" } else { "s" },
+            "merged {} from {} in {:.2} s{cut}; results in {}",
+            counted(self.games, "game"),
+            counted(self.shards, "shard"),
             self.seconds,
             self.out.display()
         )

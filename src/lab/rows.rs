@@ -142,13 +142,24 @@ pub mod decimals {
             #[doc = concat!("Writes a number with ", stringify!($d), " decimal(s).")]
             pub fn $name<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
                 match x {
-                    Some(v) if !v.is_nan() => s.serialize_str(&format!("{v:.*}", $d)),
+                    // `fixed`: a value that rounds to zero is `0.0`, never `-0.0`.
+                    Some(v) if !v.is_nan() => s.serialize_str(&crate::numbers::fixed(*v, $d)),
                     _ => s.serialize_none(),
                 }
             }
         )*};
     }
     decimals!(one: 1, two: 2, three: 3, four: 4, six: 6);
+
+    /// Writes a p-value with four decimals, or below 0.0001 with three significant
+    /// digits (`3.12e-7`): four decimals would write every small one as `0.0000`.
+    pub fn p<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match x {
+            Some(v) if *v > 0.0 && *v < 1e-4 => s.serialize_str(&format!("{v:.2e}")),
+            Some(v) if !v.is_nan() => s.serialize_str(&crate::numbers::fixed(*v, 4)),
+            _ => s.serialize_none(),
+        }
+    }
 }
 
 /// One row of `pairs.csv`, from the first player's (A's) point of view. An

@@ -52,3 +52,29 @@ fn status_names() {
     assert!(text.contains("status = \"sprt-accepted-h1\""), "{text}");
     assert_eq!(toml::from_str::<RunInfo>(&text).unwrap(), info);
 }
+
+/// Issue 52, item 36: small p-values keep their size (not `0.0000`), and no `-0.0`.
+#[test]
+fn p_values_keep_small_values_and_zero_has_no_sign() {
+    #[derive(serde::Serialize)]
+    struct Row {
+        #[serde(serialize_with = "decimals::p")]
+        p: Option<f64>,
+        #[serde(serialize_with = "decimals::one")]
+        change: Option<f64>,
+    }
+    let text = |p: f64, change: f64| {
+        let mut out = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        out.serialize(Row {
+            p: Some(p),
+            change: Some(change),
+        })
+        .unwrap();
+        String::from_utf8(out.into_inner().unwrap()).unwrap()
+    };
+    assert_eq!(text(3.1234e-7, -0.04), "3.12e-7,0.0\n");
+    assert_eq!(text(0.0105, -1.26), "0.0105,-1.3\n");
+    assert_eq!(text(0.0, 2.0), "0.0000,2.0\n");
+}

@@ -73,12 +73,11 @@ impl RunSummary {
     #[must_use]
     pub fn line(&self) -> String {
         format!(
-            "{} games in {:.2} s ({:.0} games/s, {} thread{}){}; results in {}",
-            self.played,
+            "{} in {:.2} s ({:.0} games/s, {}){}; results in {}",
+            crate::numbers::counted(self.played, "game"),
             self.seconds,
             self.played as f64 / self.seconds.max(1e-9),
-            self.threads,
-            if self.threads == 1 { "" } else { "s" },
+            crate::numbers::counted(self.threads as u64, "thread"),
             match self.status {
                 Status::Complete | Status::Running => String::new(),
                 Status::SprtAcceptedH1 => ", SPRT accepted H1".to_string(),

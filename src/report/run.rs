@@ -211,7 +211,6 @@ fn costs(rows: &[CostRow]) -> Table {
 }
 
 fn pairs(results: &Results) -> Table {
-    let sprt = results.pairs.iter().any(|p| p.sprt_llr.is_some());
     let mut header = vec![
         "A",
         "B",
@@ -224,21 +223,18 @@ fn pairs(results: &Results) -> Table {
         "A's margin [95%]",
         "Elo, trinomial [95%]",
     ];
-    if sprt {
-        header.extend(["SPRT LLR [bounds]", "SPRT"]);
-    }
-    // After a stop, the fixed-sample Elo is biased by it: both, labelled.
-    let stopped = results.pairs.iter().any(|p| p.sprt_estimate().is_some());
-    if stopped {
+    // After a stop, the fixed-sample Elo is biased by it: labelled, and the SPRT's
+    // own figures in a table of their own (`sprt_table`), so that neither table is
+    // wider than a page (13 columns needed a scrollbar at 1,400 pixels).
+    if results.pairs.iter().any(|p| p.sprt_estimate().is_some()) {
         header[5] = "Elo (A - B), fixed-sample [95%]";
-        header.push("Elo (A - B), median-unbiased after the SPRT [95%]");
     }
     let signed = |x: f64| crate::numbers::signed(x, 1);
     let rows = results
         .pairs
         .iter()
         .map(|p| {
-            let mut row = vec![
+            vec![
                 p.player_a.clone(),
                 p.player_b.clone(),
                 p.games.to_string(),
@@ -255,15 +251,48 @@ fn pairs(results: &Results) -> Table {
                     _ => "-".into(),
                 },
                 elo_interval(p.elo, p.trinomial_elo_low, p.trinomial_elo_high),
-            ];
-            if sprt {
-                row.push(match (p.sprt_llr, p.sprt_lower, p.sprt_upper) {
+            ]
+        })
+        .collect();
+    Table::new(&header, rows)
+}
+
+/// The SPRT's pairs: the LLR with its bounds, the verdict and, after a stop, the
+/// median-unbiased Elo beside the fixed-sample one. None without an SPRT.
+fn sprt_table(results: &Results) -> Option<Table> {
+    let pairs: Vec<&PairRow> = results
+        .pairs
+        .iter()
+        .filter(|p| p.sprt_llr.is_some())
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let stopped = pairs.iter().any(|p| p.sprt_estimate().is_some());
+    let mut header = vec![
+        "A",
+        "B",
+        "Elo (A - B), fixed-sample [95%]",
+        "SPRT LLR [bounds]",
+        "SPRT",
+    ];
+    if stopped {
+        header.push("Elo (A - B), median-unbiased after the SPRT [95%]");
+    }
+    let rows = pairs
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                p.player_a.clone(),
+                p.player_b.clone(),
+                elo_interval(p.elo, p.elo_low, p.elo_high),
+                match (p.sprt_llr, p.sprt_lower, p.sprt_upper) {
                     (Some(v), Some(l), Some(u)) => format!("{v:.2} [{l:.2}, {u:.2}]"),
                     (Some(v), _, _) => format!("{v:.2}"),
                     _ => "-".into(),
-                });
-                row.push(sprt_cell(p));
-            }
+                },
+                sprt_cell(p),
+            ];
             if stopped {
                 row.push(p.sprt_estimate().map_or("-".into(), |(e, l, h)| {
                     crate::numbers::elo_interval(e, l, h)
@@ -272,7 +301,7 @@ fn pairs(results: &Results) -> Table {
             row
         })
         .collect();
-    Table::new(&header, rows)
+    Some(Table::new(&header, rows))
 }
 
 fn colours(results: &Results) -> Table {
@@ -331,11 +360,15 @@ pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
         drawn = drawn.with(Block::Chart(chart.clone()));
     }
     sections.push(drawn);
-    sections.push(
-        Section::new("pairs", "Pairs")
-            .with(Block::Text("From A's point of view, with 95% intervals in the model the \"model, sample\" column names (see Statistics); LOS is the likelihood that A is stronger.".into()))
-            .with(Block::Table(pairs(results))),
-    );
+    let mut pairs_section = Section::new("pairs", "Pairs")
+        .with(Block::Text("From A's point of view, with 95% intervals in the model the \"model, sample\" column names (see Statistics); LOS is the likelihood that A is stronger.".into()))
+        .with(Block::Table(pairs(results)));
+    if let Some(table) = sprt_table(results) {
+        pairs_section = pairs_section
+            .with(Block::Text("The SPRT of each pair that ran one (see Statistics): its log-likelihood ratio with the bounds in force, its verdict and, once it stopped, the Elo corrected for stopping early beside the fixed-sample figure.".into()))
+            .with(Block::Table(table));
+    }
+    sections.push(pairs_section);
     sections
         .push(Section::new("colours", "Results by colour").with(Block::Table(colours(results))));
     sections.push(super::diversity::section(results));

@@ -49,8 +49,8 @@ fn perft_from_a_position() {
 fn bad_input_is_one_line_and_exit_2() {
     for (args, needle) in [
         (
-            vec!["perft", "0"],
-            "perft depth 0 is out of range: use 1 to 30",
+            vec!["perft", "31"],
+            "perft depth 31 is out of range: use 0 to 30",
         ),
         (
             vec!["perft", "3", "--size", "7"],
@@ -517,4 +517,35 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// Issue 52, item 35: `perft 0` counts the position (1), as `rl.perft(board, 0)` does;
+/// `show` says when the side named must pass, and the result of a finished game.
+#[test]
+fn perft_zero_and_show_of_a_pass_and_of_a_finished_game() {
+    Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .args(["perft", "0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("1\n"));
+    let must_pass = format!("{}X- X", "O".repeat(62));
+    Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .args(["show", "--position", &must_pass])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "black has no legal move and passes (at the start)",
+        ))
+        .stdout(predicate::str::contains("legal moves: h8"));
+    let over = format!("{}O X", "X".repeat(63));
+    Command::cargo_bin("reversi-lab")
+        .unwrap()
+        .args(["show", "--position", &over])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "game over: black wins by 62 (black 63, white 1; normal rules, empty squares to the winner)",
+        ));
 }

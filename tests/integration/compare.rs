@@ -250,7 +250,11 @@ fn different_fields_are_refused_in_one_line() {
     play(dir, "renamed", &renamed);
     for (other, says) in [
         ("bigger", "size is 6 in one and 8 in the other"),
-        ("anti", "the rules differ"),
+        // As a config writes them, not Rust's `Rules { .. }` (issue 52, item 35).
+        (
+            "anti",
+            "the rules differ (scoring = \"winner-gets-empties\", anti = false against scoring = \"winner-gets-empties\", anti = true;",
+        ),
         (
             "renamed",
             "only in the first: corners; only in the second: edges",

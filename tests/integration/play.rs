@@ -144,7 +144,7 @@ fn a_whole_game_against_alphabeta_with_hints_eval_undo_save_and_play_again() {
     assert!(hints.contains(" 5  . . . X O * . ."), "{hints}");
     let eval = person.type_line("eval");
     assert!(
-        eval.contains("eval by alphabeta:depth=4 (larger is better for black): "),
+        eval.contains("eval by alphabeta:depth=4 (larger is better for black; square-table points, not discs; exact where a move wins, draws or loses by a margin): "),
         "{eval}"
     );
     let reply = person.type_line("F5");
@@ -202,9 +202,14 @@ fn a_whole_game_against_alphabeta_with_hints_eval_undo_save_and_play_again() {
 fn bad_input_reprompts_with_the_reason_and_the_legal_moves() {
     bin()
         .args(["play", "--vs", "greedy"])
-        .write_stdin("z9\nf4\ndance\nsave\n\nf5 d6\nquit\n")
+        .write_stdin("z9\nf4\ndance\nsave\n\nf5 d6\n\x1b[15~\nquit\n")
         .assert()
         .success()
+        // F5 at a terminal: said plainly, not in Rust's debug form ('\u{1b}[15~').
+        .stdout(predicate::str::contains(
+            "a special key (an arrow, a function key) is no command: type a square",
+        ))
+        .stdout(predicate::str::contains("\\u{1b}").not())
         .stdout(predicate::str::contains(
             "'z9' is not a square of the 8x8 board (columns a-h, rows 1-8); legal moves: d3 c4 f5 e6",
         ))
@@ -711,4 +716,87 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(".gif"));
+}
+
+/// Issue 52, item 13: values stay on one scale when the solver takes over (they were
+/// the pattern evaluation's 1/64 discs, +4413, then the solver's discs, +54).
+#[test]
+fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
+    let output = bin()
+        .args([
+            "watch",
+            "alphabeta:eval=pattern,depth=2,endgame=10",
+            "greedy",
+        ])
+        .assert()
+        .success();
+    let out = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let searched: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("(alphabeta:eval=pattern,depth=2,endgame=10) plays"))
+        .collect();
+    assert!(searched.len() > 20, "{out}");
+    for line in &searched {
+        let value = line.split("(its value ").nth(1).unwrap();
+        let value = value.split(')').next().unwrap();
+        let exact = ["wins by ", "loses by ", "draws"]
+            .iter()
+            .any(|w| value.starts_with(w));
+        // An estimate: discs with one decimal, within a game's margin.
+        let estimate = value
+            .strip_suffix(" discs")
+            .and_then(|n| n.parse::<f64>().ok())
+            .is_some_and(|n| n.abs() < 200.0 && value.contains('.'));
+        assert!(exact || estimate, "not discs: {line}");
+    }
+    assert!(
+        searched.last().unwrap().contains("(its value wins by"),
+        "{out}"
+    );
+    // `eval` says the scale on screen.
+    bin()
+        .args(["play", "--level", "medium"])
+        .write_stdin("eval\nquit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "(larger is better for black; discs of final margin, estimated; exact where",
+        ));
+}
+
+/// Issue 52, item 32: under anti rules the levels search an evaluation for anti rules
+/// (the pattern evaluation's `medium` scored 10.5% against random) and say so.
+#[test]
+fn levels_under_anti_rules_play_the_anti_evaluation_and_beat_random() {
+    use reversi_lab::commands::interactive::Level;
+    use reversi_lab::game::Rules;
+    let anti = Rules {
+        anti: true,
+        ..Rules::default()
+    };
+    let medium = Level::Medium.spec_for(8, anti);
+    assert!(
+        medium.contains("discs=-1") && !medium.contains("pattern"),
+        "{medium}"
+    );
+    bin()
+        .args(["play", "--anti"])
+        .write_stdin("quit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "against {medium}; 8x8, anti rules"
+        )));
+    let output = bin()
+        .args([
+            "match", medium, "random", "--anti", "--games", "20", "--format", "json",
+        ])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    let score = json["score"].as_f64().unwrap();
+    assert!(
+        score >= 0.8,
+        "medium under anti rules scored {score} against random"
+    );
 }

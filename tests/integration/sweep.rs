@@ -73,10 +73,7 @@ fn a_tiny_depth_sweep() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], HEADER);
     assert_eq!(lines.len(), 4, "{text}");
-    assert!(
-        lines[1].starts_with("depth=1,depth,1.0,linear,32,"),
-        "{text}"
-    );
+    assert!(lines[1].starts_with("depth=1,depth,1,linear,32,"), "{text}");
     // Every column is byte-identical whatever the thread count: time per move,
     // which is not, lives in costs.csv.
     assert_eq!(
@@ -408,4 +405,45 @@ fn a_sweep_over_an_engines_argument() {
         "{stderr}"
     );
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
+
+/// Issue 52, items 30 and 36: a weight that barely changes the search's cost gets no
+/// gain per doubling of nodes (it was -117,838 Elo a doubling for 55.9 to 55.8 nodes)
+/// and no cost chart, and the report says why; whole values are written as such.
+#[test]
+fn a_weight_that_barely_changes_cost_gets_no_gain_per_node_doubling() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let config = r#"
+name = "weight"
+seed = 3
+size = 6
+games_per_pair = 8
+[openings]
+random_plies = 4
+[sweep]
+base = "alphabeta:depth=2,eval=eval"
+parameter = "eval.mobility"
+values = [8, 9]
+"#;
+    fs::write(d.join("weight.toml"), config).unwrap();
+    ok(d, &["sweep", "weight.toml", "--out", "w", "--quiet"]);
+    let csv = fs::read_to_string(d.join("w/sweep.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!(rows[0][2], "8", "{csv}");
+    assert_eq!(rows[1][2], "9", "{csv}");
+    let nodes: Vec<f64> = rows.iter().map(|r| r[12].parse().unwrap()).collect();
+    assert!((nodes[1] / nodes[0]).log2().abs() < 0.25, "{csv}");
+    assert_eq!(rows[1][13], "", "gain_per_node_doubling: {csv}");
+    assert!(!d.join("w/charts/sweep-cost.png").exists());
+    let report = fs::read_to_string(d.join("w/report.md")).unwrap();
+    assert!(
+        report.contains("No chart against cost: nodes per move stay between"),
+        "{report}"
+    );
 }

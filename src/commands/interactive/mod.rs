@@ -4,10 +4,12 @@
 
 mod play;
 mod replay;
+mod scale;
 mod watch;
 
-pub use play::{play, Level, PlayArgs, SideChoice, EVAL_FALLBACK};
+pub use play::{eval_fallback, play, Level, PlayArgs, SideChoice};
 pub use replay::{replay, ReplayArgs};
+pub use scale::Scale;
 pub use watch::{watch, WatchArgs};
 
 use crate::board::{Bits, Color, Drawing, Geometry, Position, Square};
@@ -139,17 +141,6 @@ impl<G: Geometry> Track<G> {
             position.black().count(),
             position.white().count()
         )
-    }
-}
-
-/// A move's value as a strategy reports it, in words where it is a proven result.
-#[must_use]
-pub fn value_text(value: i32) -> String {
-    // A search that sees the end reports WIN plus the margin: say it in discs.
-    match crate::strategy::proven_margin(value) {
-        Some(margin) if margin >= 0 => format!("wins by {margin}"),
-        Some(margin) => format!("loses by {}", -margin),
-        None => format!("{value:+}"),
     }
 }
 
@@ -353,14 +344,5 @@ mod tests {
             scoring: Scoring::Count,
         };
         assert!(result_text(&outcome, anti).contains("anti rules: fewer discs win"));
-    }
-
-    #[test]
-    fn proven_results_are_told_in_discs() {
-        use crate::strategy::WIN;
-        assert_eq!(value_text(WIN + 42), "wins by 42");
-        assert_eq!(value_text(-WIN - 6), "loses by 6");
-        assert_eq!(value_text(-17), "-17");
-        assert_eq!(value_text(0), "+0");
     }
 }

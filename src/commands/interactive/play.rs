@@ -1,9 +1,7 @@
 //! `reversi-lab play`: a person against a strategy, or two people at one keyboard,
 //! move by move at a prompt.
 
-use super::{
-    finish_output, prompt, result_text, rules_text, transcript_text, value_text, Input, Track,
-};
+use super::{finish_output, prompt, result_text, rules_text, transcript_text, Input, Scale, Track};
 use crate::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
 use crate::commands::position::{parse_position, PositionArgs};
 use crate::commands::Outcome;
@@ -32,6 +30,16 @@ pub enum Level {
     Expert,
 }
 
+/// The evaluation the levels search under anti rules, on any size: the default `eval`
+/// with every sign that counts discs turned over (fewer discs, fewer corners and stable
+/// discs are better; mobility still is). The pattern evaluation estimates a normal
+/// game's margin and plays anti games badly (medium scored 10.5% against random).
+macro_rules! anti_eval {
+    () => {
+        "eval=(eval:discs=-1,mobility=8,potential_mobility=2,frontier=-3,corners=-30,x_squares=15,c_squares=6,stable=-6,parity=2)"
+    };
+}
+
 impl Level {
     /// The strategy spec the level stands for (the `--help` text and docs/play.md
     /// list these; a test keeps them in step).
@@ -57,10 +65,24 @@ impl Level {
         }
     }
 
-    /// The spec on a board of `size`.
+    /// The spec under anti rules, on any size: [`anti_eval`] at the budgets of
+    /// [`spec`](Self::spec) (without Multi-ProbCut, fitted to the pattern evaluation).
     #[must_use]
-    pub const fn spec_for(self, size: u32) -> &'static str {
-        if size == 8 {
+    pub const fn spec_anti(self) -> &'static str {
+        match self {
+            Level::Easy => concat!("alphabeta:depth=1,", anti_eval!()),
+            Level::Medium => concat!("alphabeta:depth=4,endgame=12,", anti_eval!()),
+            Level::Hard => concat!("alphabeta:depth=60,nodes=100000,endgame=18,", anti_eval!()),
+            Level::Expert => concat!("alphabeta:time=200ms,endgame=22,", anti_eval!()),
+        }
+    }
+
+    /// The spec on a board of `size` under `rules`.
+    #[must_use]
+    pub const fn spec_for(self, size: u32, rules: Rules) -> &'static str {
+        if rules.anti {
+            self.spec_anti()
+        } else if size == 8 {
             self.spec()
         } else {
             self.spec_off_8x8()
@@ -80,8 +102,19 @@ pub enum SideChoice {
 }
 
 /// What `eval` asks when the opponent has no values of its own (a person, or a
-/// strategy that chooses by a rule): a search that solves the last 14 empties exactly.
-pub const EVAL_FALLBACK: &str = "alphabeta:depth=6,endgame=14";
+/// strategy that chooses by a rule): a search that solves the last 14 empties exactly,
+/// over the pattern evaluation on 8x8 (its values in discs), the square table on other
+/// sizes and [`anti_eval`] under anti rules.
+#[must_use]
+pub const fn eval_fallback(size: u32, rules: Rules) -> &'static str {
+    if rules.anti {
+        concat!("alphabeta:depth=6,endgame=14,", anti_eval!())
+    } else if size == 8 {
+        "alphabeta:eval=pattern,depth=6,endgame=14"
+    } else {
+        "alphabeta:depth=6,endgame=14"
+    }
+}
 
 /// Options of `reversi-lab play`.
 #[derive(Clone, Debug, clap::Args)]
@@ -98,7 +131,13 @@ pub struct PlayArgs {
     /// alphabeta:eval=pattern,time=200ms,endgame=22,probcut=1.5,table_bits=20 (0.2 s a
     /// move, solving as the time allows; its moves depend on the machine's speed). On
     /// other sizes than 8x8: easy = greedy, medium = alphabeta:depth=4, hard =
-    /// alphabeta:depth=10,endgame=18, expert = alphabeta:time=200ms,endgame=22.
+    /// alphabeta:depth=10,endgame=18, expert = alphabeta:time=200ms,endgame=22. Under
+    /// --anti, on any size, the levels search an evaluation that fits anti rules at
+    /// the same budgets (without probcut): easy = alphabeta:depth=1,ANTI, medium =
+    /// alphabeta:depth=4,endgame=12,ANTI, hard =
+    /// alphabeta:depth=60,nodes=100000,endgame=18,ANTI, expert =
+    /// alphabeta:time=200ms,endgame=22,ANTI, where ANTI =
+    /// eval=(eval:discs=-1,mobility=8,potential_mobility=2,frontier=-3,corners=-30,x_squares=15,c_squares=6,stable=-6,parity=2).
     #[arg(long, value_enum, default_value_t = Level::Medium)]
     pub level: Level,
     /// Your colour (black moves first); random draws it from the game's seed.
@@ -115,7 +154,7 @@ pub struct PlayArgs {
     pub rules: RulesArgs,
     /// Seed: game r of the session (0 first, 1 after "play again", ...) draws the
     /// opponent's choices and --colour random from the seed of game r of a match.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::commands::whole::at_least::<u64>(0))]
     pub seed: u64,
 }
 
@@ -203,7 +242,10 @@ struct Session<'a, G: Geometry> {
     initial: Track<G>,
     track: Track<G>,
     opponent: Option<(&'a str, &'a dyn Strategy<G>)>,
-    fallback: &'a dyn Strategy<G>,
+    /// The scales of the opponent's move values and of the fallback's (`eval`).
+    scales: [Scale; 2],
+    /// What `eval` asks when the opponent has no values, and its spec.
+    fallback: (&'static str, &'a dyn Strategy<G>),
     rules: Rules,
     choice: SideChoice,
     seed: u64,
@@ -371,11 +413,19 @@ impl<G: Geometry> Session<'_, G> {
                 G::SIZE,
                 (b'a' + G::SIZE as u8 - 1) as char
             )?,
-            Command::Unknown(text) => writeln!(
-                out,
-                "unknown command '{}': type a square (legal: {legal}), hints, eval, undo, save FILE, help or quit",
-                text.escape_debug()
-            )?,
+            Command::Unknown(text) => {
+                // A special key (an arrow, F5) arrives as an escape sequence: name it
+                // as a key, not as the control characters Rust would escape.
+                let what = if text.chars().any(char::is_control) {
+                    "a special key (an arrow, a function key) is no command".to_string()
+                } else {
+                    format!("unknown command '{text}'")
+                };
+                writeln!(
+                    out,
+                    "{what}: type a square (legal: {legal}), hints, eval, undo, save FILE, help or quit"
+                )?;
+            }
         }
         Ok(false)
     }
@@ -457,25 +507,35 @@ impl<G: Geometry> Session<'_, G> {
             rng: &mut rng,
             memory: &mut memory,
         };
-        let own = self
-            .opponent
-            .and_then(|(name, s)| Some((name, s.move_values(board, moves, &mut context)?)));
-        let (name, mut values) = match own {
+        let own = self.opponent.and_then(|(name, s)| {
+            Some((
+                name,
+                s.move_values(board, moves, &mut context)?,
+                self.scales[0],
+            ))
+        });
+        let (name, mut values, scale) = match own {
             Some(found) => found,
             None => {
-                let values = self.fallback.move_values(board, moves, &mut context);
-                (EVAL_FALLBACK, values.expect("alphabeta has move values"))
+                let (name, fallback) = self.fallback;
+                let values = fallback.move_values(board, moves, &mut context);
+                let values = values.expect("alphabeta has move values");
+                (name, values, self.scales[1])
             }
         };
         values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        let empties = board.empty_count();
         let list: Vec<String> = values
             .iter()
-            .map(|(square, value)| format!("{} {}", square.name(G::SIZE), value_text(*value)))
+            .map(|(square, value)| {
+                format!("{} {}", square.name(G::SIZE), scale.text(*value, empties))
+            })
             .collect();
         writeln!(
             out,
-            "eval by {name} (larger is better for {}): {}",
+            "eval by {name} (larger is better for {}; {}): {}",
             game.side(),
+            scale.legend(),
             list.join(", ")
         )
     }
@@ -494,8 +554,8 @@ impl<G: Geometry> Session<'_, G> {
                 self.track.truncate(index);
                 writeln!(
                     out,
-                    "took back {count} move{}",
-                    if count == 1 { "" } else { "s" }
+                    "took back {}",
+                    crate::numbers::counted(count as u64, "move")
                 )?;
                 self.draw(out)
             }
@@ -511,14 +571,19 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     let text = match args.vs.as_deref() {
         Some(name) if name.eq_ignore_ascii_case("human") => None,
         Some(spec) => Some(spec),
-        None => Some(args.level.spec_for(size)),
+        None => Some(args.level.spec_for(size, rules)),
     };
     let spec = text
         .map(|text| {
             StrategySpec::parse(text).map_err(|e| Error::input(format!("--vs {text}: {e}")))
         })
         .transpose()?;
-    let fallback_spec = StrategySpec::parse(EVAL_FALLBACK).expect("EVAL_FALLBACK is a spec");
+    let fallback_text = eval_fallback(size, rules);
+    let fallback_spec = StrategySpec::parse(fallback_text).expect("eval_fallback is a spec");
+    let scales = [
+        spec.as_ref().map_or(Scale::of(&fallback_spec), Scale::of),
+        Scale::of(&fallback_spec),
+    ];
     let colour = super::colour_wanted();
     with_geometry!(size, G => {
         let mut initial = Track::<G>::new(parse_position::<G>(obf.as_deref())?);
@@ -543,12 +608,13 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         };
         let fallback = fallback_spec
             .build::<G>(rules)
-            .map_err(|e| Error::internal_from(EVAL_FALLBACK, e))?;
+            .map_err(|e| Error::internal_from(fallback_text, e))?;
         let mut session = Session {
             track: initial.clone(),
             initial,
             opponent: text.zip(strategy.as_deref()),
-            fallback: fallback.as_ref(),
+            scales,
+            fallback: (fallback_text, fallback.as_ref()),
             rules,
             choice: args.colour,
             seed: args.seed,
@@ -615,10 +681,33 @@ mod tests {
                 .unwrap()
                 .build::<crate::board::Size6>(crate::game::Rules::default())
                 .is_ok());
+            let anti = Rules {
+                anti: true,
+                ..Rules::default()
+            };
+            let text = level.spec_for(6, anti);
+            let spec = StrategySpec::parse(text).unwrap();
+            spec.check_practical(60).unwrap();
+            assert!(spec.build::<crate::board::Size6>(anti).is_ok());
+            let budgets = text.strip_suffix(anti_eval!()).unwrap();
+            let name = format!("{level:?}").to_ascii_lowercase();
+            assert!(
+                help.contains(&format!("{name} = {budgets}ANTI")),
+                "{name}: {help}"
+            );
         }
-        StrategySpec::parse(EVAL_FALLBACK)
-            .unwrap()
-            .check_practical(96)
-            .unwrap();
+        assert!(help.contains(&format!("ANTI = {}", anti_eval!())), "{help}");
+        for size in [6, 8, 10] {
+            for anti in [false, true] {
+                let rules = Rules {
+                    anti,
+                    ..Rules::default()
+                };
+                StrategySpec::parse(eval_fallback(size, rules))
+                    .unwrap()
+                    .check_practical(96)
+                    .unwrap();
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! `reversi-lab watch`: two strategies play one game, drawn move by move.
 
-use super::{finish_output, pause, result_text, transcript_text, value_text, Track, CLEAR_SCREEN};
+use super::{finish_output, pause, result_text, transcript_text, Scale, Track, CLEAR_SCREEN};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
@@ -58,7 +58,9 @@ pub fn watch(args: &WatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         .unwrap_or(if terminal { TERMINAL_DELAY_MS } else { 0 });
     with_geometry!(plan.setup.size, G => {
         let players = plan.players::<G>()?;
-        finish_output(show_game(&plan, &players, &[&args.a, &args.b], terminal, delay, out))
+        let scales = [Scale::of(&plan.specs[0]), Scale::of(&plan.specs[1])];
+        let names = [args.a.as_str(), args.b.as_str()];
+        finish_output(show_game(&plan, &players, &names, &scales, terminal, delay, out))
             .map(|()| Outcome::Finished)
     })
 }
@@ -67,6 +69,7 @@ fn show_game<G: Geometry>(
     plan: &MatchPlan,
     players: &[Box<dyn Strategy<G>>; 2],
     names: &[&str; 2],
+    scales: &[Scale; 2],
     terminal: bool,
     delay: u64,
     out: &mut dyn Write,
@@ -140,8 +143,12 @@ fn show_game<G: Geometry>(
             };
             super::choose_move(player, track.start(), game, &mut context)?
         };
-        let score = value(square, &mut scratch)
-            .map_or(String::new(), |v| format!(" (its value {})", value_text(v)));
+        // One scale for the whole game: discs where the values are discs, estimated or
+        // solved (see `Scale`), and the unit said with each value.
+        let scale = scales[deal.seats[seat]];
+        let score = value(square, &mut scratch).map_or(String::new(), |v| {
+            format!(" (its value {})", scale.said(v, board.empty_count()))
+        });
         let ply = track.play(square).expect("strategies choose legal moves");
         let flipped: Vec<String> = squares(ply.flipped).map(|s| s.name(G::SIZE)).collect();
         line = format!(

@@ -214,8 +214,9 @@ pub fn read_game_file(bytes: &[u8], path: &Path) -> Result<GameFile> {
     let whole = body.len() / RECORD;
     if !body.len().is_multiple_of(RECORD) {
         return Err(Error::input(format!(
-            "{name} is cut: after its header it holds {whole} whole games and {} bytes of another (a game is {RECORD} bytes; the header counts {}): download it again",
-            body.len() % RECORD,
+            "{name} is cut: after its header it holds {} and {} of another (a game is {RECORD} bytes; the header counts {}): download it again",
+            crate::numbers::counted(whole as u64, "whole game"),
+            crate::numbers::counted((body.len() % RECORD) as u64, "byte"),
             header.games
         )));
     }

@@ -83,9 +83,14 @@ impl Ablation {
         let spec = StrategySpec::from_value_in(raw.player.get_ref(), base)
             .map_err(|e| at(format!("player: {e}")))?;
         if ParamPath::to_feature(&spec, Feature::Discs).is_none() {
+            // Name what is wrong: a search over another evaluation is refused for its
+            // evaluation, not for being a search.
+            let given = match &spec {
+                StrategySpec::Alphabeta(ab) => format!("`alphabeta` over '{}'", ab.eval.kind()),
+                other => format!("'{}'", other.kind()),
+            };
             return Err(at(format!(
-                "player: ablate needs an `eval` strategy or `alphabeta` over one (eval = {{ kind = \"eval\" }}), not '{}'",
-                spec.kind()
+                "player: ablate needs an `eval` strategy or `alphabeta` over one (eval = {{ kind = \"eval\" }}), not {given}: only `eval` has named features to take out"
             )));
         }
         let features: Vec<Feature> = Feature::ALL
@@ -169,10 +174,10 @@ pub struct Worth {
     pub model: String,
     /// The two-sided p-value of "the feature is worth 0 Elo" (the score test the
     /// interval inverts: below 0.05 exactly when the interval excludes 0).
-    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::p")]
     pub p_value: Option<f64>,
     /// The p-value after Holm's correction over every row of the ablation.
-    #[serde(serialize_with = "crate::lab::rows::decimals::four")]
+    #[serde(serialize_with = "crate::lab::rows::decimals::p")]
     pub p_holm: Option<f64>,
     /// `yes` when the worth stays significant at a family-wise 5% after Holm's correction.
     pub significant_holm: String,
@@ -482,6 +487,9 @@ pub fn ablate(
     let csv_path = dir.join(ABLATION_FILE);
     std::fs::write(&csv_path, csv_bytes(&worths, &csv_path)?)
         .map_err(|e| Error::io(&csv_path, e))?;
+    // The file's figures, as `report` reads them again: printed and written from the
+    // same rounded values, never rounded twice (+110 in ablation.md, +109 printed).
+    let worths: Vec<Worth> = crate::lab::rows::read_rows(&csv_path)?;
     write_outputs(&dir, &ablation.experiment.name, &worths)?;
     Ok((summary, table_text(&worths)))
 }

@@ -68,10 +68,10 @@ pub struct Change {
     #[serde(serialize_with = "decimals::one")]
     pub change_high: Option<f64>,
     /// The two-sided p-value of "no change", `2 Phi(-|change| / se)`.
-    #[serde(serialize_with = "decimals::four")]
+    #[serde(serialize_with = "decimals::p")]
     pub p_value: Option<f64>,
     /// The p-value after Holm's correction over every player.
-    #[serde(serialize_with = "decimals::four")]
+    #[serde(serialize_with = "decimals::p")]
     pub p_holm: Option<f64>,
     /// `yes` when the change stays significant at a family-wise 5% after Holm.
     pub significant_holm: String,

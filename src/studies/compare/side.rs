@@ -164,8 +164,15 @@ pub(super) fn refusal(a: &Side, b: &Side) -> Result<Option<String>> {
     }
     let (rules_a, rules_b) = (a.rules()?, b.rules()?);
     if rules_a != rules_b {
+        // As an experiment file writes them, not Rust's debug form.
+        let words = |r: crate::game::Rules| {
+            let scoring = serde_json::to_value(r.scoring).unwrap_or_default();
+            format!("scoring = {scoring}, anti = {}", r.anti)
+        };
         return Ok(Some(format!(
-            "{fields} are not the same field: the rules differ ({rules_a:?} against {rules_b:?}; compare runs under the same rules)"
+            "{fields} are not the same field: the rules differ ({} against {}; compare runs under the same rules)",
+            words(rules_a),
+            words(rules_b)
         )));
     }
     let names = |side: &Side| {

@@ -308,7 +308,8 @@ pub struct SweepRow {
     pub variant: String,
     /// The parameter swept (`depth`, `eval.mobility`).
     pub parameter: String,
-    /// Its value in this variant.
+    /// Its value in this variant (a whole number without `.0`, as the file gave it).
+    #[serde(serialize_with = "as_written")]
     pub value: f64,
     /// `linear` or `log`: how the values are spaced.
     pub scale: Scale,
@@ -344,6 +345,31 @@ pub struct SweepRow {
     pub gain_per_node_doubling: Option<f64>,
 }
 
+/// The least change in nodes per move, in doublings (log2 of the ratio; 0.25 is 19%),
+/// that a gain is divided by (`gain_per_node_doubling`), and the least spread over the
+/// whole sweep that the cost chart is drawn for. Below it the parameter barely changes
+/// the search's cost (a weight of the evaluation), and a gain divided by the change
+/// is noise over almost nothing: -117,838 Elo a doubling for 55.9 to 55.8 nodes.
+pub const MIN_COST_DOUBLINGS: f64 = 0.25;
+
+/// Writes a parameter's value as people write it: `1`, not `1.0`; `0.5` stays.
+fn as_written<S: serde::Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{x}"))
+}
+
+/// The fewest and most nodes per move over the sweep, when every variant searches.
+#[must_use]
+pub fn cost_spread(rows: &[SweepRow]) -> Option<(f64, f64)> {
+    let nodes: Option<Vec<f64>> = rows
+        .iter()
+        .map(|r| r.nodes_per_move.filter(|n| *n > 0.0))
+        .collect();
+    let nodes = nodes.filter(|n| !n.is_empty())?;
+    let low = nodes.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = nodes.iter().copied().fold(0.0, f64::max);
+    Some((low, high))
+}
+
 /// The rows of `sweep.csv` from the run's standings and costs.
 pub fn rows(sweep: &Sweep, standings: &[StandingRow], dir: &Path) -> Result<Vec<SweepRow>> {
     let names: Vec<&str> = sweep.variants.iter().map(|v| v.name.as_str()).collect();
@@ -361,7 +387,9 @@ pub fn rows(sweep: &Sweep, standings: &[StandingRow], dir: &Path) -> Result<Vec<
         let nodes_per_move = cost.nodes_per_move();
         let doublings = previous.and_then(|p| {
             let (before, now) = (p.nodes_per_move?, nodes_per_move?);
-            (before > 0.0 && now > 0.0 && now != before).then(|| Scale::Log.steps(before, now))
+            let doublings = Scale::Log.steps(before, now);
+            (before > 0.0 && now > 0.0 && doublings.abs() >= MIN_COST_DOUBLINGS)
+                .then_some(doublings)
         });
         rows.push(SweepRow {
             variant: variant.name.clone(),

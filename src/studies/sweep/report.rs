@@ -2,7 +2,7 @@
 //! nodes and time per move) and its two charts, rating against the parameter and
 //! rating against nodes per move on a log scale.
 
-use super::{Scale, SweepRow};
+use super::{cost_spread, Scale, SweepRow, MIN_COST_DOUBLINGS};
 use crate::chart::{both, tick, Chart, DrawResult, FONT};
 use crate::doc::{elo_interval, Block, Section, Table};
 use crate::error::Result;
@@ -189,7 +189,16 @@ fn draw_curve<DB: DrawingBackend>(
         }};
     }
     if log {
-        body!((x_min / 1.4..x_max * 1.4).log_scale())
+        // A log axis labels the powers of ten within it (and points between them): a
+        // range without one would have no label at all, so it reaches out to them.
+        let (mut low, mut high) = (x_min / 1.4, x_max * 1.4);
+        if high.log10().floor() < low.log10().ceil() {
+            (low, high) = (
+                10f64.powf(low.log10().floor()),
+                10f64.powf(high.log10().ceil()),
+            );
+        }
+        body!((low..high).log_scale())
     } else {
         let margin = (x_max - x_min).max(1e-9) * 0.06;
         body!((x_min - margin)..(x_max + margin))
@@ -225,7 +234,9 @@ pub fn draw(dir: &Path, rows: &[SweepRow], run: &RunTables<'_>) -> Result<Vec<Ch
         charts.push(chart);
     }
     let by_cost = points(rows, |r| r.nodes_per_move.filter(|n| *n > 0.0));
-    if by_cost.len() == rows.len() && by_cost.len() >= 2 {
+    let spread = cost_spread(rows)
+        .is_some_and(|(low, high)| Scale::Log.steps(low, high) >= MIN_COST_DOUBLINGS);
+    if by_cost.len() == rows.len() && by_cost.len() >= 2 && spread {
         let title = format!("Rating against cost (points labelled with {parameter})");
         let curve = Curve {
             title: &title,
@@ -402,9 +413,16 @@ pub fn section(rows: &[SweepRow], run: &RunTables<'_>, charts: &[Chart]) -> Sect
         "Time per move is thinking time on a worker thread (costs.csv): it grows when threads share cores; nodes per move do not depend on the machine.".into(),
     ));
     if !charts.iter().any(|c| c.name == "sweep-cost") {
-        section = section.with(Block::Text(
-            "No chart against cost: some variant searches no node (a one-ply strategy), which a log axis of nodes per move cannot show.".into(),
-        ));
+        let why = match cost_spread(rows) {
+            None => "some variant searches no node (a one-ply strategy), which a log axis of nodes per move cannot show".to_string(),
+            Some((low, high)) => format!(
+                "nodes per move stay between {} and {} over the sweep, less than {:.0}% apart: the parameter barely changes the search's cost, so there is no cost to chart and no gain per doubling of nodes (left empty)",
+                tick(low),
+                tick(high),
+                100.0 * (MIN_COST_DOUBLINGS.exp2() - 1.0)
+            ),
+        };
+        section = section.with(Block::Text(format!("No chart against cost: {why}.")));
     }
     for chart in charts {
         section = section.with(Block::Chart(chart.clone()));

@@ -44,12 +44,9 @@ struct ParamFile {
     step: f64,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OpponentFile {
-    name: String,
-    strategy: Value,
-}
+/// An opponent: a one-line spec, which names itself (as in a sweep's `panel`), or
+/// `{ name, strategy }`.
+type OpponentFile = Value;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,6 +109,8 @@ struct TuneFile {
     #[serde(default = "default_games")]
     games_per_iteration: u64,
     player: Spanned<Value>,
+    // Missing or empty: both refused below with the fix, not serde's "missing field".
+    #[serde(default)]
     params: Vec<ParamFile>,
     /// None: self-play (the two perturbed players against each other).
     opponents: Option<Vec<OpponentFile>>,
@@ -325,12 +324,31 @@ impl Tune {
         };
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
             list.into_iter()
-                .map(|o| {
-                    let spec = read(&o.strategy)
+                .map(|entry| {
+                    let (name, strategy) = match &entry {
+                        Value::String(text) => (text.clone(), &entry),
+                        Value::Table(table) => match (
+                            table.get("name").and_then(Value::as_str),
+                            table.get("strategy"),
+                            table.len(),
+                        ) {
+                            (Some(name), Some(strategy), 2) => (name.to_string(), strategy),
+                            _ => return Err(fail(format!(
+                                "each {what} is a one-line spec (\"greedy\") or {{ name = \"...\", strategy = ... }}"
+                            ))),
+                        },
+                        other => {
+                            return Err(fail(format!(
+                                "each {what} is a one-line spec or a table, not a {}",
+                                other.type_str()
+                            )))
+                        }
+                    };
+                    let spec = read(strategy)
                         .map_err(|e| e.to_string())
                         .and_then(|s| buildable(&s).map(|()| s))
-                        .map_err(|e| fail(format!("{what} '{}': {e}", o.name)))?;
-                    Ok((o.name, spec))
+                        .map_err(|e| fail(format!("{what} '{name}': {e}")))?;
+                    Ok((name, spec))
                 })
                 .collect()
         };
@@ -346,9 +364,14 @@ impl Tune {
             ("validation panel player", &validation_panel),
         ] {
             for (i, (name, _)) in list.iter().enumerate() {
-                if list[..i].iter().any(|(other, _)| other == name) || name == "start" {
+                if list[..i].iter().any(|(other, _)| other == name) {
                     return Err(fail(format!(
-                        "two players are named '{name}' (a {what}), or one is named 'start': give each its own name, not 'start'"
+                        "two {what}s are named '{name}': give each its own name"
+                    )));
+                }
+                if name == "start" {
+                    return Err(fail(format!(
+                        "the {what} '{name}' takes the name of the run against the starting player: give it another name"
                     )));
                 }
             }

@@ -331,8 +331,8 @@ fn write_best(tune: &Tune, tuned: &StrategySpec, out: &Path) -> Result<()> {
     doc.insert("players".into(), Value::Array(vec![Value::Table(player)]));
     let path = out.join("best.toml");
     let method = match tune.method {
-        Method::Spsa => "Spsa",
-        Method::Cmaes => "Cmaes",
+        Method::Spsa => "SPSA",
+        Method::Cmaes => "CMA-ES",
     };
     let text = format!(
         "# The tuned player of `reversi-lab tune` {} ({method}, {} iterations): paste into an experiment file.\n{}",

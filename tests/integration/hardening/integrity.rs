@@ -502,7 +502,7 @@ fn tune_resume_and_damaged_tables() {
         (tune.replace("name = \"t\"", "name = \"t\"\nmethod = \"cmaes\"").replace("[validation]", "[spsa]\nr_end = 2\n[validation]"), "[spsa] is for method = \"spsa\""),
         (
             tune.replace("skip = true", "panel = [{ name = \"g\", strategy = \"greedy\" }, { name = \"g\", strategy = \"random\" }]"),
-            "two players are named 'g'",
+            "two validation panel players are named 'g': give each its own name",
         ),
     ] {
         fs::write(d.join("bad.toml"), bad).unwrap();
