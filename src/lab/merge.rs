@@ -425,7 +425,9 @@ fn stream(
                     p.dir.display()
                 ))
             })?;
-            let mut reader = games_file::csv_reader(&file)?;
+            let mut reader = csv::Reader::from_reader(games_file::Hashing::new(
+                games_file::reader(&file)?,
+            ));
             if reader.byte_headers().ok() != Some(&header) {
                 return Err(Error::input(format!(
                     "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with --force",
@@ -436,7 +438,7 @@ fn stream(
             Ok((reader, file))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut out = GamesWriter::open(path, experiment.compress, false)?;
+    let mut out = GamesWriter::whole(path, experiment.compress)?;
     out.write_all(&header_line)
         .map_err(|e| Error::io(path, e))?;
     let mut writer = csv::WriterBuilder::new()
@@ -511,6 +513,26 @@ fn stream(
                     file.display()
                 )));
             }
+        }
+    }
+    for ((reader, file), part) in readers.into_iter().zip(parts) {
+        // Every byte of every shard's games is checked against the digest it recorded
+        // when it finished, past an SPRT cut too: an edited field of any row is caught.
+        let digest = reader
+            .into_inner()
+            .finish()
+            .map_err(|e| Error::io_during("read", &file, e))?;
+        if part.record.run.games_sha256.as_deref() != Some(digest.as_str()) {
+            let why = if part.record.run.games_sha256.is_some() {
+                "its games differ from those it recorded when it finished (games.csv was edited or damaged)"
+            } else {
+                "its run.toml records no digest of its games (made by an older reversi-lab, or edited)"
+            };
+            return Err(Error::input(format!(
+                "shard {} ({}): {why}: rerun that shard with --force",
+                part.shard,
+                file.display()
+            )));
         }
     }
     progress.finish();
