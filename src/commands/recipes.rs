@@ -18,6 +18,21 @@ pub fn shell_quote(word: &str) -> String {
     }
 }
 
+/// Quotes an option's value on a `#SBATCH` line: sbatch reads double quotes and
+/// backslash escapes there, and an unquoted `#` would start a comment. Values with a
+/// line break cannot be written so: [`sbatch_unquotable`] finds them first.
+#[must_use]
+pub fn sbatch_quote(value: &str) -> String {
+    format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The first character a `#SBATCH` line cannot hold, even quoted (a line break or
+/// another control character).
+#[must_use]
+pub fn sbatch_unquotable(value: &str) -> Option<char> {
+    value.chars().find(|c| c.is_control())
+}
+
 /// Quotes a string for YAML (double-quoted scalar).
 #[must_use]
 pub fn yaml_quote(text: &str) -> String {
@@ -51,13 +66,19 @@ pub struct Slurm<'a> {
 impl Slurm<'_> {
     fn common(&self, job: &str, output: &str) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "#SBATCH --job-name={job}");
+        let _ = writeln!(s, "#SBATCH --job-name={}", sbatch_quote(job));
+        // `%` in --output starts a file name pattern (%a: the task): doubled, it is itself.
+        let logs = self.scripts.join("logs").display().to_string();
         let _ = writeln!(
             s,
             "#SBATCH --output={}",
-            self.scripts.join("logs").join(output).display()
+            sbatch_quote(&format!("{}/{output}", logs.replace('%', "%%")))
         );
-        let _ = writeln!(s, "#SBATCH --chdir={}", self.workdir.display());
+        let _ = writeln!(
+            s,
+            "#SBATCH --chdir={}",
+            sbatch_quote(&self.workdir.display().to_string())
+        );
         if let Some(p) = self.partition {
             let _ = writeln!(s, "#SBATCH --partition={p}");
         }
@@ -106,11 +127,14 @@ impl Slurm<'_> {
         );
         s += &self.common(&format!("rl-{}-merge", self.name), "merge.out");
         s += "#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\nset -euo pipefail\n";
+        // Only this recipe's split: a folder may hold shards of an earlier one, and
+        // merged results the same as these (a recipe submitted again) change nothing.
         let _ = writeln!(
             s,
-            "exec {} merge {} --quiet",
+            "exec {} merge {} --shards {} --quiet",
             shell_quote(&self.binary.display().to_string()),
-            shell_quote(&format!("results/{}", self.name))
+            shell_quote(&format!("results/{}", self.name)),
+            self.shards
         );
         s
     }
@@ -149,7 +173,7 @@ merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=ye
 merge=${{merge%%;*}}
 echo "submitted the shards as job array $array ({shards} tasks) and the merge as job $merge"
 echo "watch them with: squeue -j $array,$merge   (logs in $scripts/logs)"
-echo "merged results: {results} (report.html once the merge has run)"
+echo "merged results: "{results}" (report.html once the merge has run)"
 echo "$array $merge" > "$scripts/jobs"
 "#,
             name = self.name,
@@ -157,7 +181,7 @@ echo "$array $merge" > "$scripts/jobs"
             binary = q(self.binary),
             config = q(self.config),
             scripts = q(self.scripts),
-            results = results.display(),
+            results = q(&results),
         )
     }
 }
@@ -317,6 +341,8 @@ impl Kubernetes<'_> {
             "reversi-lab",
             "merge",
             &format!("results/{}", self.name),
+            "--shards",
+            &self.shards.to_string(),
             "--quiet",
         ]
         .iter()

@@ -141,10 +141,12 @@ fn default_folders_and_resume_of_a_shard() {
             .contains("merged_from = [\"results/rr/shards/1-of-2\", \"results/rr/shards/2-of-2\"]"),
         "{record}"
     );
-    // Merging again would overwrite: refused without --force.
-    let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("--force"), "{stderr}");
+    // Merging again gives the same games: nothing changes, without --force.
+    let again = ok(d, &["merge", "results/rr", "--quiet", "--no-report"]);
+    assert!(
+        again.contains("already holds these 60 merged games"),
+        "{again}"
+    );
     ok(
         d,
         &["merge", "results/rr", "--quiet", "--force", "--no-report"],
@@ -288,7 +290,16 @@ fn bad_merges_are_refused_whole() {
             "--quiet",
         ],
     );
-    bad_merge(d, &merge, "different splits");
+    bad_merge(
+        d,
+        &merge,
+        "holds shards of 2 splits (3, 4 shards): pass --shards N",
+    );
+    bad_merge(
+        d,
+        &["merge", "results/rr", "--shards", "3", "--quiet"],
+        "shard 3/3 missing",
+    );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
     fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
 
