@@ -242,6 +242,7 @@ fn check_scriptable(experiment: &Experiment, recipe: &RecipeArgs, dir: &Path) ->
 /// Checks the split, loads the experiment, and makes the recipe's folder; for Slurm,
 /// also what the jobs will meet in `results/<name>` (a note for the user, if any).
 fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Option<String>)> {
+    crate::lab::config::check_shardable(&recipe.config, &format!("cluster {kind}"))?;
     let experiment = Experiment::load(&recipe.config)?;
     Shard::new(1, recipe.shards)
         .map_err(|e| Error::input(format!("--shards {}: {e}", recipe.shards)))?;

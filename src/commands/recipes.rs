@@ -1,6 +1,7 @@
 //! The text of the scheduler recipes `cluster` writes: a Slurm job array with a dependent
 //! merge job, and a Kubernetes Indexed Job with its merge Job.
 
+use sha2::Digest as _;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -209,10 +210,14 @@ pub struct Kubernetes<'a> {
     pub claim: Option<&'a str>,
 }
 
-/// A Kubernetes object name from an experiment name: lower case, `-` for the rest.
+/// A Kubernetes object name from an experiment name, valid DNS-1123 (lower-case
+/// letters, digits and `-`, at most 63 characters with the suffixes added to it): a
+/// name that maps over unchanged keeps it (`rl-<name>`); any other gets a short hash
+/// of the whole name, so that names differing only in what was mapped (`ünï`, `äna`)
+/// stay distinct.
 #[must_use]
 pub fn dns_name(name: &str) -> String {
-    let mut s: String = name
+    let mapped: String = name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -222,9 +227,19 @@ pub fn dns_name(name: &str) -> String {
             }
         })
         .collect();
-    s = s.trim_matches('-').to_string();
-    s.truncate(40);
-    format!("rl-{}", s.trim_end_matches('-'))
+    let mut stem = mapped.trim_matches('-').to_string();
+    stem.truncate(40);
+    let stem = stem.trim_end_matches('-');
+    if stem == name {
+        return format!("rl-{stem}");
+    }
+    let digest = sha2::Sha256::digest(name.as_bytes());
+    let hash: String = digest[..3].iter().map(|b| format!("{b:02x}")).collect();
+    if stem.is_empty() {
+        format!("rl-{hash}")
+    } else {
+        format!("rl-{stem}-{hash}")
+    }
 }
 
 impl Kubernetes<'_> {
@@ -353,5 +368,42 @@ impl Kubernetes<'_> {
             name = self.name,
             pod = self.pod(&command, 1),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 52, item 36: names that map to the same letters stay distinct and valid.
+    #[test]
+    fn kubernetes_names_are_distinct_and_valid() {
+        let names = [
+            "ünï",
+            "äna",
+            "n",
+            "Default",
+            "default",
+            "a_b",
+            "a-b",
+            "ééé",
+            &"x".repeat(80),
+        ];
+        let dns: Vec<String> = names.iter().map(|n| dns_name(n)).collect();
+        for (name, d) in names.iter().zip(&dns) {
+            assert!(d.len() + "-experiment".len() <= 63, "{name}: {d}");
+            assert!(
+                d.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{d}"
+            );
+            assert!(!d.ends_with('-') && !d.contains("--"), "{d}");
+        }
+        let mut unique = dns.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), dns.len(), "{dns:?}");
+        assert_eq!(dns_name("default"), "rl-default");
+        assert_eq!(dns_name("a-b"), "rl-a-b");
     }
 }

@@ -69,7 +69,11 @@ fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
     let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["ConfigMap", "PersistentVolumeClaim", "Job"]);
     let (config, claim, job) = (&docs[0], &docs[1], &docs[2]);
-    assert_eq!(job["metadata"]["name"].as_str(), Some("rl-k8s-check"));
+    let name = job["metadata"]["name"].as_str().unwrap();
+    assert!(
+        name.starts_with("rl-k8s-check-") && name.len() == 19,
+        "{name}"
+    );
     let spec = &job["spec"];
     assert_eq!(spec["completionMode"].as_str(), Some("Indexed"));
     assert_eq!(spec["completions"].as_u64(), Some(3));

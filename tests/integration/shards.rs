@@ -541,3 +541,36 @@ fn compressed_merges_equal_the_single_run_byte_for_byte() {
         assert!(merged == one, "games.csv.zst differs with {n} shards");
     }
 }
+
+/// Issue 52, item 29: only a run's experiment shards; a sweep given to `run --shard`
+/// or `cluster` is refused in one line naming the command to run instead.
+#[test]
+fn studies_that_do_not_shard_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sweep = "name = \"s\"\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
+    fs::write(d.join("s.toml"), sweep).unwrap();
+    for args in [
+        &["run", "s.toml", "--shard", "1/2"][..],
+        &["cluster", "slurm", "s.toml", "--shards", "2"][..],
+        &[
+            "cluster",
+            "kubernetes",
+            "s.toml",
+            "--shards",
+            "2",
+            "--image",
+            "x",
+        ][..],
+    ] {
+        let (code, _, stderr) = run_in(d, args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("sweep file, which does not shard")
+                && stderr.contains("`reversi-lab sweep s.toml` on one machine"),
+            "{stderr}"
+        );
+    }
+    assert!(!d.join("results").exists());
+}
