@@ -275,7 +275,16 @@ fn bad_merges_are_refused_whole() {
         d,
         &["run", "e.toml", "--shard", "3/3", "--seed", "8", "--quiet"],
     );
-    bad_merge(d, &merge, "different experiments (seed = 7 in");
+    bad_merge(
+        d,
+        &merge,
+        "different experiments (seed = 7 in shard 1/3 but 8 in shard 3/3)",
+    );
+    let (_, _, stderr) = run_in(d, &merge);
+    assert!(
+        !stderr.contains("--seed") && stderr.contains("--shard I/N --force"),
+        "{stderr}"
+    );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
     // A shard of another split.
     ok(
