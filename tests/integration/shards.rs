@@ -583,3 +583,27 @@ fn studies_that_do_not_shard_are_refused_in_one_line() {
     }
     assert!(!d.join("results").exists());
 }
+
+/// Issue 52, item 35: `replay` of a shard numbers its games as the whole run does
+/// (the game_id column, as `show` and `export` do) and says so.
+#[test]
+fn replay_of_a_shard_says_its_games_are_numbered_as_the_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_shards(d);
+    let shard = "results/rr/shards/2-of-3";
+    ok(d, &["replay", shard, "--game", "2", "--out", "g.svg"]);
+    let svg = fs::read_to_string(d.join("g.svg")).unwrap();
+    assert!(
+        svg.contains("game 2 of the run (shard 2/3)"),
+        "the title does not say it"
+    );
+    let (code, _, stderr) = run_in(d, &["replay", shard, "--game", "0", "--out", "h.svg"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "(shard 2/3): a shard holds the run's games dealt to it, numbered as in the whole run"
+        ),
+        "{stderr}"
+    );
+}
