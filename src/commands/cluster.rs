@@ -1,10 +1,11 @@
 //! `merge`, which joins a sharded run's folders into one run's results, and `cluster`,
 //! which writes the Slurm and Kubernetes recipes that play the shards.
 
-use super::recipes::{Kubernetes, Slurm};
+use super::recipes::{sbatch_unquotable, Kubernetes, Slurm};
 use super::Said;
 use crate::commands::Outcome;
 use crate::error::{Error, Result};
+use crate::lab::folder::write_atomically;
 use crate::lab::merge::{merge as merge_shards, MergeOptions};
 use crate::lab::setup::MAX_THREADS;
 use crate::lab::{Experiment, Openings, Shard};
@@ -24,6 +25,9 @@ pub struct MergeArgs {
     /// Replace merged results already in the output folder.
     #[arg(long)]
     pub force: bool,
+    /// Merge the split of N shards, when shards/ holds folders of several splits.
+    #[arg(long = "shards", value_name = "N")]
+    pub split: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -38,6 +42,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
         out: args.out.clone(),
         force: args.force,
         quiet: args.quiet,
+        split: args.split,
     };
     let summary = merge_shards(&args.shards, &options)?;
     writeln!(out, "{}", summary.line()).said()?;
@@ -211,8 +216,33 @@ fn check_kubernetes(k8s: &KubernetesArgs) -> Result<()> {
     Ok(())
 }
 
-/// Checks the split, loads the experiment, and makes the recipe's folder.
-fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf)> {
+/// Refuses what a Slurm script cannot hold, even quoted: a line break in a name or path.
+fn check_scriptable(experiment: &Experiment, recipe: &RecipeArgs, dir: &Path) -> Result<()> {
+    let binary = std::env::current_exe().unwrap_or_default();
+    let workdir = std::env::current_dir().unwrap_or_default();
+    for (what, path) in [
+        ("the experiment's name", Path::new(&experiment.name)),
+        ("the program's path", binary.as_path()),
+        ("the current folder", workdir.as_path()),
+        ("the recipe's folder", dir),
+        ("the experiment file's path", recipe.config.as_path()),
+    ] {
+        let text = path.display().to_string();
+        if let Some(c) = sbatch_unquotable(&text) {
+            return Err(Error::input(format!(
+                "{what} \"{}\" holds '{}', which a Slurm script cannot hold: rename it without line breaks or control characters",
+                text.escape_default(),
+                c.escape_default()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the split, loads the experiment, and makes the recipe's folder; for Slurm,
+/// also what the jobs will meet in `results/<name>` (a note for the user, if any).
+fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Option<String>)> {
+    crate::lab::config::check_shardable(&recipe.config, &format!("cluster {kind}"))?;
     let experiment = Experiment::load(&recipe.config)?;
     Shard::new(1, recipe.shards)
         .map_err(|e| Error::input(format!("--shards {}: {e}", recipe.shards)))?;
@@ -226,14 +256,80 @@ fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf)> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&experiment.name).join(kind));
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::input(format!(
+            "{} is a file, not a folder: give --out a folder for the recipe's files",
+            dir.display()
+        )));
+    }
     if dir.exists() && !recipe.force {
         return Err(Error::input(format!(
             "{} already exists: pass --force to write the recipe again, or --out DIR",
             dir.display()
         )));
     }
+    let mut note = None;
+    if kind == "slurm" {
+        check_scriptable(&experiment, recipe, &dir)?;
+        note = earlier_results(&experiment, recipe.shards)?;
+    }
     fs::create_dir_all(&dir).map_err(|e| Error::io_during("create", &dir, e))?;
-    Ok((experiment, dir))
+    Ok((experiment, dir, note))
+}
+
+/// What `results/<name>` already holds that the recipe's jobs meet: shards of this
+/// split from another experiment, or merged results of another experiment, are
+/// refused (the jobs would fail on them); shards of another split are left alone
+/// (the merge job merges only this split) and named in the returned note.
+fn earlier_results(experiment: &Experiment, shards: u64) -> Result<Option<String>> {
+    let results = Path::new("results").join(&experiment.name);
+    let hash = crate::lab::shard::experiment_hash(experiment);
+    let another = |what: &Path| {
+        Error::input(format!(
+            "{} holds the results of another experiment named '{}': the cluster's jobs would refuse them; move {} away (or rename the experiment), then write the recipe again",
+            what.display(),
+            experiment.name,
+            results.display()
+        ))
+    };
+    let recorded = |dir: &Path| crate::lab::rows::RunToml::load(&dir.join("run.toml")).ok();
+    if let Some(record) = recorded(&results) {
+        if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
+            return Err(another(&results));
+        }
+    }
+    let mut others = Vec::new();
+    if let Ok(entries) = fs::read_dir(results.join("shards")) {
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        dirs.sort();
+        for dir in dirs {
+            let Some(record) = recorded(&dir) else {
+                continue;
+            };
+            let Some(shard) = record
+                .run
+                .shard
+                .as_deref()
+                .and_then(|t| Shard::parse(t).ok())
+            else {
+                continue;
+            };
+            if shard.count() != shards {
+                others.push(shard.to_string());
+            } else if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
+                return Err(another(&dir));
+            }
+        }
+    }
+    Ok((!others.is_empty()).then(|| {
+        format!(
+            "note: {} also holds shard{} {} of another split: the merge job merges only the {shards}-shard split and leaves {}",
+            results.join("shards").display(),
+            if others.len() == 1 { "" } else { "s" },
+            others.join(", "),
+            if others.len() == 1 { "it" } else { "them" }
+        )
+    }))
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {
@@ -241,7 +337,7 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 }
 
 fn write(path: &Path, text: &str, executable: bool) -> Result<()> {
-    fs::write(path, text).map_err(|e| Error::io(path, e))?;
+    write_atomically(path, text.as_bytes())?;
     if executable {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o755))
@@ -255,7 +351,7 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
     match &args.scheduler {
         Scheduler::Slurm(slurm) => {
             check_slurm(slurm)?;
-            let (experiment, dir) = prepare(&slurm.recipe, "slurm")?;
+            let (experiment, dir, note) = prepare(&slurm.recipe, "slurm")?;
             let binary = std::env::current_exe()
                 .map_err(|e| Error::internal_from("cannot find this program's path", e))?;
             let workdir = std::env::current_dir()
@@ -277,6 +373,9 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
             write(&dir.join("merge.sbatch"), &recipe.merge(), false)?;
             let submit = dir.join("submit.sh");
             write(&submit, &recipe.submit(), true)?;
+            if let Some(note) = note {
+                writeln!(out, "{note}").said()?;
+            }
             writeln!(
                 out,
                 "wrote {}, array.sbatch and merge.sbatch: submit with `bash {}` on the cluster",
@@ -287,7 +386,7 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         Scheduler::Kubernetes(k8s) => {
             check_kubernetes(k8s)?;
-            let (experiment, dir) = prepare(&k8s.recipe, "kubernetes")?;
+            let (experiment, dir, _) = prepare(&k8s.recipe, "kubernetes")?;
             let config = &k8s.recipe.config;
             let text = fs::read_to_string(config).map_err(|e| Error::unreadable(config, &e))?;
             let openings_text;

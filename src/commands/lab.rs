@@ -106,6 +106,9 @@ impl RunArgs {
 /// `reversi-lab run`: plays an experiment, prints the closing line, then writes the report.
 pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let overrides = args.overrides()?;
+    if let (Some(config), Some(_)) = (&args.config, overrides.shard) {
+        crate::lab::config::check_shardable(config, "--shard")?;
+    }
     let experiment = overrides.load(args.config.as_deref())?;
     let shard = overrides.shard;
     let options = RunOptions {

@@ -1,6 +1,7 @@
 //! The text of the scheduler recipes `cluster` writes: a Slurm job array with a dependent
 //! merge job, and a Kubernetes Indexed Job with its merge Job.
 
+use sha2::Digest as _;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -16,6 +17,21 @@ pub fn shell_quote(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
     }
+}
+
+/// Quotes an option's value on a `#SBATCH` line: sbatch reads double quotes and
+/// backslash escapes there, and an unquoted `#` would start a comment. Values with a
+/// line break cannot be written so: [`sbatch_unquotable`] finds them first.
+#[must_use]
+pub fn sbatch_quote(value: &str) -> String {
+    format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The first character a `#SBATCH` line cannot hold, even quoted (a line break or
+/// another control character).
+#[must_use]
+pub fn sbatch_unquotable(value: &str) -> Option<char> {
+    value.chars().find(|c| c.is_control())
 }
 
 /// Quotes a string for YAML (double-quoted scalar).
@@ -51,13 +67,19 @@ pub struct Slurm<'a> {
 impl Slurm<'_> {
     fn common(&self, job: &str, output: &str) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "#SBATCH --job-name={job}");
+        let _ = writeln!(s, "#SBATCH --job-name={}", sbatch_quote(job));
+        // `%` in --output starts a file name pattern (%a: the task): doubled, it is itself.
+        let logs = self.scripts.join("logs").display().to_string();
         let _ = writeln!(
             s,
             "#SBATCH --output={}",
-            self.scripts.join("logs").join(output).display()
+            sbatch_quote(&format!("{}/{output}", logs.replace('%', "%%")))
         );
-        let _ = writeln!(s, "#SBATCH --chdir={}", self.workdir.display());
+        let _ = writeln!(
+            s,
+            "#SBATCH --chdir={}",
+            sbatch_quote(&self.workdir.display().to_string())
+        );
         if let Some(p) = self.partition {
             let _ = writeln!(s, "#SBATCH --partition={p}");
         }
@@ -106,11 +128,14 @@ impl Slurm<'_> {
         );
         s += &self.common(&format!("rl-{}-merge", self.name), "merge.out");
         s += "#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\nset -euo pipefail\n";
+        // Only this recipe's split: a folder may hold shards of an earlier one, and
+        // merged results the same as these (a recipe submitted again) change nothing.
         let _ = writeln!(
             s,
-            "exec {} merge {} --quiet",
+            "exec {} merge {} --shards {} --quiet",
             shell_quote(&self.binary.display().to_string()),
-            shell_quote(&format!("results/{}", self.name))
+            shell_quote(&format!("results/{}", self.name)),
+            self.shards
         );
         s
     }
@@ -149,7 +174,7 @@ merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=ye
 merge=${{merge%%;*}}
 echo "submitted the shards as job array $array ({shards} tasks) and the merge as job $merge"
 echo "watch them with: squeue -j $array,$merge   (logs in $scripts/logs)"
-echo "merged results: {results} (report.html once the merge has run)"
+echo "merged results: "{results}" (report.html once the merge has run)"
 echo "$array $merge" > "$scripts/jobs"
 "#,
             name = self.name,
@@ -157,7 +182,7 @@ echo "$array $merge" > "$scripts/jobs"
             binary = q(self.binary),
             config = q(self.config),
             scripts = q(self.scripts),
-            results = results.display(),
+            results = q(&results),
         )
     }
 }
@@ -185,10 +210,14 @@ pub struct Kubernetes<'a> {
     pub claim: Option<&'a str>,
 }
 
-/// A Kubernetes object name from an experiment name: lower case, `-` for the rest.
+/// A Kubernetes object name from an experiment name, valid DNS-1123 (lower-case
+/// letters, digits and `-`, at most 63 characters with the suffixes added to it): a
+/// name that maps over unchanged keeps it (`rl-<name>`); any other gets a short hash
+/// of the whole name, so that names differing only in what was mapped (`ünï`, `äna`)
+/// stay distinct.
 #[must_use]
 pub fn dns_name(name: &str) -> String {
-    let mut s: String = name
+    let mapped: String = name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -198,9 +227,19 @@ pub fn dns_name(name: &str) -> String {
             }
         })
         .collect();
-    s = s.trim_matches('-').to_string();
-    s.truncate(40);
-    format!("rl-{}", s.trim_end_matches('-'))
+    let mut stem = mapped.trim_matches('-').to_string();
+    stem.truncate(40);
+    let stem = stem.trim_end_matches('-');
+    if stem == name {
+        return format!("rl-{stem}");
+    }
+    let digest = sha2::Sha256::digest(name.as_bytes());
+    let hash: String = digest[..3].iter().map(|b| format!("{b:02x}")).collect();
+    if stem.is_empty() {
+        format!("rl-{hash}")
+    } else {
+        format!("rl-{stem}-{hash}")
+    }
 }
 
 impl Kubernetes<'_> {
@@ -317,6 +356,8 @@ impl Kubernetes<'_> {
             "reversi-lab",
             "merge",
             &format!("results/{}", self.name),
+            "--shards",
+            &self.shards.to_string(),
             "--quiet",
         ]
         .iter()
@@ -327,5 +368,42 @@ impl Kubernetes<'_> {
             name = self.name,
             pod = self.pod(&command, 1),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 52, item 36: names that map to the same letters stay distinct and valid.
+    #[test]
+    fn kubernetes_names_are_distinct_and_valid() {
+        let names = [
+            "ünï",
+            "äna",
+            "n",
+            "Default",
+            "default",
+            "a_b",
+            "a-b",
+            "ééé",
+            &"x".repeat(80),
+        ];
+        let dns: Vec<String> = names.iter().map(|n| dns_name(n)).collect();
+        for (name, d) in names.iter().zip(&dns) {
+            assert!(d.len() + "-experiment".len() <= 63, "{name}: {d}");
+            assert!(
+                d.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{d}"
+            );
+            assert!(!d.ends_with('-') && !d.contains("--"), "{d}");
+        }
+        let mut unique = dns.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), dns.len(), "{dns:?}");
+        assert_eq!(dns_name("default"), "rl-default");
+        assert_eq!(dns_name("a-b"), "rl-a-b");
     }
 }

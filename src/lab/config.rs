@@ -111,6 +111,25 @@ pub fn in_file(origin: &str, error: Error) -> Error {
 }
 
 /// Which kind of config has these keys, and the command that reads it.
+/// Refuses to shard a study file (a sweep, tune or ablation): only a run's experiment
+/// shards and merges. `how` is what asked (`--shard`, `cluster slurm`).
+pub fn check_shardable(path: &Path, how: &str) -> Result<()> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(()); // The experiment's loading says what is wrong with the file.
+    };
+    let Ok(keys) = toml::from_str::<toml::Table>(&text) else {
+        return Ok(());
+    };
+    match kind_of(|key| keys.contains_key(key)) {
+        Some((kind, command)) if command != "run" => Err(Error::input(format!(
+            "{}: {how} plays shards of an experiment, but this is {kind} file, which does not shard: run `reversi-lab {command} {}` on one machine (docs/cluster.md says what shards)",
+            path.display(),
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn kind_of(has: impl Fn(&str) -> bool) -> Option<(&'static str, &'static str)> {
     if has("iterations") || has("params") {
         Some(("a tune", "tune"))

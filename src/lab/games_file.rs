@@ -121,6 +121,8 @@ pub enum GamesWriter {
     Plain(BufWriter<File>),
     /// `games.csv.zst`: each session appends a Zstandard frame (frames concatenate).
     Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    /// `games.csv.zst` written whole in one go, sealed as it is written (see [`seal`]).
+    Sealed(Box<OneFrame<BufWriter<File>>>),
 }
 
 impl GamesWriter {
@@ -150,11 +152,23 @@ impl GamesWriter {
         })
     }
 
+    /// Writes `path` anew in one go: a compressed file comes out sealed (see [`seal`]),
+    /// as `merge` needs to equal a finished run's file byte for byte.
+    pub fn whole(path: &Path, compression: Compression) -> Result<Self> {
+        Ok(match Self::open(path, Compression::None, false)? {
+            GamesWriter::Plain(file) if compression == Compression::Zstd => GamesWriter::Sealed(
+                Box::new(OneFrame::new(file).map_err(|e| Error::io_during("compress", path, e))?),
+            ),
+            plain => plain,
+        })
+    }
+
     /// Flushes everything and ends a compressed frame.
     pub fn finish(self, path: &Path) -> Result<()> {
         let mut inner = match self {
             GamesWriter::Plain(w) => w,
             GamesWriter::Zstd(e) => e.finish().map_err(|e| Error::io(path, e))?,
+            GamesWriter::Sealed(f) => f.finish().map_err(|e| Error::io(path, e))?,
         };
         inner.flush().map_err(|e| Error::io(path, e))
     }
@@ -165,6 +179,7 @@ impl Write for GamesWriter {
         match self {
             GamesWriter::Plain(w) => w.write(buf),
             GamesWriter::Zstd(e) => e.write(buf),
+            GamesWriter::Sealed(f) => f.write(buf),
         }
     }
 
@@ -172,6 +187,7 @@ impl Write for GamesWriter {
         match self {
             GamesWriter::Plain(w) => w.write_all(buf),
             GamesWriter::Zstd(e) => e.write_all(buf),
+            GamesWriter::Sealed(f) => f.write_all(buf),
         }
     }
 
@@ -183,8 +199,105 @@ impl Write for GamesWriter {
                 e.flush()?;
                 e.get_mut().flush()
             }
+            GamesWriter::Sealed(f) => f.flush(),
         }
     }
+}
+
+/// Bytes fed to the encoder at a time when sealing: Zstandard's output depends on how
+/// its input is cut into writes, so every sealed file is fed in the same pieces.
+const SEAL_PIECE: usize = 1 << 17;
+
+/// A compressed games file written as one frame, its input fed to the encoder in
+/// pieces of [`SEAL_PIECE`] bytes whatever the writes: a sealed file's bytes depend on
+/// its text alone.
+pub struct OneFrame<W: Write> {
+    encoder: zstd::stream::write::Encoder<'static, W>,
+    piece: Vec<u8>,
+}
+
+impl<W: Write> OneFrame<W> {
+    fn new(out: W) -> io::Result<Self> {
+        Ok(OneFrame {
+            encoder: zstd::stream::write::Encoder::new(out, LEVEL)?,
+            piece: Vec::with_capacity(SEAL_PIECE),
+        })
+    }
+
+    fn finish(mut self) -> io::Result<W> {
+        self.encoder.write_all(&self.piece)?;
+        self.encoder.finish()
+    }
+}
+
+impl<W: Write> Write for OneFrame<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = buf.len().min(SEAL_PIECE - self.piece.len());
+        self.piece.extend_from_slice(&buf[..n]);
+        if self.piece.len() == SEAL_PIECE {
+            self.encoder.write_all(&self.piece)?;
+            self.piece.clear();
+        }
+        Ok(n)
+    }
+
+    /// Ends no block: the frame's bytes must not depend on when it was flushed.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A reader that hashes every byte read through it: `merge` checks a shard's games
+/// against the digest the shard recorded while it streams them.
+pub struct Hashing<R> {
+    inner: R,
+    hasher: sha2::Sha256,
+}
+
+impl<R: Read> Hashing<R> {
+    /// Hashes what is read from `inner`.
+    pub fn new(inner: R) -> Self {
+        Hashing {
+            inner,
+            hasher: sha2::Sha256::default(),
+        }
+    }
+
+    /// Reads the rest and returns the SHA-256 (hex) of everything read.
+    pub fn finish(mut self) -> io::Result<String> {
+        io::copy(&mut self, &mut io::sink())?;
+        Ok(hex(&sha2::Digest::finalize(self.hasher)))
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        sha2::Digest::update(&mut self.hasher, &buf[..n]);
+        Ok(n)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Seals a finished games file and returns the SHA-256 (hex) of its text (header and
+/// rows, decompressed). A compressed file is written again as one Zstandard frame
+/// without flushes, since the frames and blocks a run leaves depend on when it was
+/// stopped and flushed: sealed, it is byte for byte the file a merge writes in one go.
+pub fn seal(path: &Path) -> Result<String> {
+    let mut text = Hashing::new(reader(path)?);
+    if compression_of(path) == Compression::None {
+        return text.finish().map_err(|e| Error::io_during("read", path, e));
+    }
+    let text = super::folder::write_output(path, |out| {
+        let mut frame = OneFrame::new(out).map_err(|e| Error::io_during("compress", path, e))?;
+        io::copy(&mut text, &mut frame).map_err(|e| Error::io_during("compress", path, e))?;
+        frame.finish().map_err(|e| Error::io(path, e))?;
+        Ok(text)
+    })?;
+    text.finish().map_err(|e| Error::io_during("read", path, e))
 }
 
 /// Where the kept part of `text` ends: after its last whole record, and with `rows`,

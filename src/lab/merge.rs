@@ -5,7 +5,7 @@
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::experiment::Experiment;
 use super::folder::write_atomically;
-use super::folder::{check_not_in_a_shard, differences, holder, FolderLock};
+use super::folder::{check_not_in_a_shard, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::runner::write_tables;
@@ -29,6 +29,8 @@ pub struct MergeOptions {
     pub force: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Of a folder holding shards of several splits, merge the one of this many shards.
+    pub split: Option<u64>,
 }
 
 /// What a merge wrote.
@@ -50,6 +52,8 @@ pub struct MergeSummary {
     pub pairs: Vec<PairRow>,
     /// The rows of `standings.csv`.
     pub standings: Vec<StandingRow>,
+    /// The folder already held exactly these merged games: nothing was written.
+    pub unchanged: bool,
 }
 
 impl MergeSummary {
@@ -65,6 +69,15 @@ impl MergeSummary {
             ),
             _ => String::new(),
         };
+        if self.unchanged {
+            return format!(
+                "{} already holds these {} merged games (from {} shard{}): nothing changed",
+                self.out.display(),
+                self.games,
+                self.shards,
+                if self.shards == 1 { "" } else { "s" }
+            );
+        }
         format!(
             "merged {} from {} in {:.2} s{cut}; results in {}",
             counted(self.games, "game"),
@@ -150,6 +163,63 @@ fn part(dir: &Path) -> Result<Part> {
     })
 }
 
+/// The settings two shards' experiments differ in (the thread count aside), as
+/// `KEY = A in shard I/N but B in shard J/N`: a merge continues neither, so it names no
+/// option to pass as `--resume` would.
+fn unlike(a: &Part, b: &Part) -> Vec<String> {
+    let (x, y) = (&a.record.experiment, &b.record.experiment);
+    let mut keys: Vec<&String> = x
+        .keys()
+        .chain(y.keys())
+        .filter(|k| *k != "threads")
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&toml::Value>| v.map_or("(none)".to_string(), ToString::to_string);
+    keys.into_iter()
+        .filter(|k| x.get(*k) != y.get(*k))
+        .map(|k| match k.as_str() {
+            "players" | "rules" | "openings" | "sprt" => format!("{k} differs"),
+            _ => format!(
+                "{k} = {} in shard {} but {} in shard {}",
+                show(x.get(k)),
+                a.shard,
+                show(y.get(k)),
+                b.shard
+            ),
+        })
+        .collect()
+}
+
+/// Of the shard folders under one `shards/`, those of one split: `split`, or the only
+/// one there is (several without `split` are refused, naming them).
+fn one_split(parts: Vec<Part>, split: Option<u64>, under: &Path) -> Result<Vec<Part>> {
+    let mut counts: Vec<u64> = parts.iter().map(|p| p.shard.count()).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let shards = under.join("shards");
+    match split {
+        Some(n) if !counts.contains(&n) => Err(Error::input(format!(
+            "{} holds no shard of a {n}-shard split (it holds {}): run them first (reversi-lab run CONFIG --shard I/{n}), or give the split they have",
+            shards.display(),
+            splits(&counts)
+        ))),
+        Some(n) => Ok(parts.into_iter().filter(|p| p.shard.count() == n).collect()),
+        None if counts.len() > 1 => Err(Error::input(format!(
+            "{} holds shards of {} splits ({}): pass --shards N to merge one of them",
+            shards.display(),
+            counts.len(),
+            splits(&counts)
+        ))),
+        None => Ok(parts),
+    }
+}
+
+fn splits(counts: &[u64]) -> String {
+    let list: Vec<String> = counts.iter().map(u64::to_string).collect();
+    format!("{} shards", list.join(", "))
+}
+
 /// Checks that the parts are every shard of one experiment, each complete, and puts them in order.
 fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
     let first = &parts[0];
@@ -173,15 +243,11 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
             )));
         }
         if info.experiment_hash != first.record.run.experiment_hash {
-            let mut before = first.record.experiment.clone();
-            before.remove("threads");
-            let mut now = p.record.experiment.clone();
-            now.remove("threads");
             return Err(Error::input(format!(
-                "{} and {} belong to different experiments ({}): merge shards of one experiment",
+                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `reversi-lab run CONFIG --shard I/N --force` from the same experiment file), then merge again",
                 name(first),
                 name(p),
-                Some(differences(&before, &now).join("; "))
+                Some(unlike(first, p).join("; "))
                     .filter(|d| !d.is_empty())
                     .unwrap_or_else(|| "their openings files differ".into())
             )));
@@ -256,7 +322,20 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
 pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> {
     let clock = Instant::now();
     let (dirs, default_out) = shard_folders(paths)?;
-    let parts = check(dirs.iter().map(|d| part(d)).collect::<Result<_>>()?)?;
+    let mut parts: Vec<Part> = dirs.iter().map(|d| part(d)).collect::<Result<_>>()?;
+    if let (Some(under), [_]) = (&default_out, paths) {
+        parts = one_split(parts, options.split, under)?;
+    } else if let Some(n) = options.split {
+        if let Some(p) = parts.iter().find(|p| p.shard.count() != n) {
+            return Err(Error::input(format!(
+                "{} holds shard {}, not one of {n}: give the folders of the {n}-shard split",
+                p.dir.display(),
+                p.shard
+            )));
+        }
+    }
+    let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
+    let parts = check(parts)?;
     let out = options.out.clone().or(default_out).ok_or_else(|| {
         Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
     })?;
@@ -283,11 +362,26 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
             out.display()
         )));
     }
-    if let Some((existing, _)) = games_file::find(&out).filter(|_| !options.force) {
-        return Err(Error::input(format!(
-            "{} already exists: pass --force to replace the merged results, or --out DIR",
-            existing.display()
-        )));
+    // Merged results already there: the same games again (a recipe submitted twice)
+    // change nothing; others are replaced only with --force.
+    let existing = games_file::find(&out)
+        .filter(|_| !options.force)
+        .map(|(path, _)| path);
+    if existing.is_some() {
+        let other = || {
+            Error::input(format!(
+                "{} holds the results of another experiment than these shards: pass --force to replace them, or --out DIR",
+                out.display()
+            ))
+        };
+        let record = RunToml::load(&out.join("run.toml")).map_err(|_| other())?;
+        if record.run.experiment_hash != recorded_hash(&parts) {
+            return Err(other());
+        }
+        if games_file::find(&out).map(|(p, _)| p) != Some(out.join(experiment.compress.file_name()))
+        {
+            return Err(other());
+        }
     }
     let name = experiment.compress.file_name();
     let games_path = out.join(name);
@@ -308,6 +402,27 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
             return Err(error);
         }
     };
+    if let Some(existing) = &existing {
+        let same = same_bytes(&temporary, existing);
+        let _ = fs::remove_file(&temporary);
+        if !same? {
+            return Err(Error::input(format!(
+                "{} holds other merged games than these shards give (an earlier merge of other shards?): pass --force to replace them, or --out DIR",
+                existing.display()
+            )));
+        }
+        return Ok(MergeSummary {
+            out,
+            shards: parts.len() as u64,
+            games,
+            played,
+            seconds: clock.elapsed().as_secs_f64(),
+            status: tallies.sprt_done.unwrap_or(Status::Complete),
+            pairs: tallies.pair_rows(experiment),
+            standings: tallies.standing_rows(experiment),
+            unchanged: true,
+        });
+    }
     for other in [Compression::None, Compression::Zstd] {
         // A forced merge replaces the games file in either form.
         let _ = fs::remove_file(out.join(other.file_name()));
@@ -343,7 +458,44 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         status,
         pairs,
         standings,
+        unchanged: false,
     })
+}
+
+fn recorded_hash(parts: &[Part]) -> Option<String> {
+    parts[0].record.run.experiment_hash.clone()
+}
+
+/// Whether two files hold the same bytes, compared in pieces.
+fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
+    let open = |p: &Path| {
+        fs::File::open(p)
+            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| Error::io_during("read", p, e))
+    };
+    let (mut x, mut y) = (open(a)?, open(b)?);
+    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
+        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
+        if n != m || bx[..n] != by[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match from.read(&mut buf[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
 }
 
 /// Writes the sum of the shards' `costs.csv` (a shard without one adds nothing):
@@ -425,7 +577,9 @@ fn stream(
                     p.dir.display()
                 ))
             })?;
-            let mut reader = games_file::csv_reader(&file)?;
+            let mut reader = csv::Reader::from_reader(games_file::Hashing::new(
+                games_file::reader(&file)?,
+            ));
             if reader.byte_headers().ok() != Some(&header) {
                 return Err(Error::input(format!(
                     "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with --force",
@@ -436,7 +590,7 @@ fn stream(
             Ok((reader, file))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut out = GamesWriter::open(path, experiment.compress, false)?;
+    let mut out = GamesWriter::whole(path, experiment.compress)?;
     out.write_all(&header_line)
         .map_err(|e| Error::io(path, e))?;
     let mut writer = csv::WriterBuilder::new()
@@ -511,6 +665,26 @@ fn stream(
                     file.display()
                 )));
             }
+        }
+    }
+    for ((reader, file), part) in readers.into_iter().zip(parts) {
+        // Every byte of every shard's games is checked against the digest it recorded
+        // when it finished, past an SPRT cut too: an edited field of any row is caught.
+        let digest = reader
+            .into_inner()
+            .finish()
+            .map_err(|e| Error::io_during("read", &file, e))?;
+        if part.record.run.games_sha256.as_deref() != Some(digest.as_str()) {
+            let why = if part.record.run.games_sha256.is_some() {
+                "its games differ from those it recorded when it finished (games.csv was edited or damaged)"
+            } else {
+                "its run.toml records no digest of its games (made by an older reversi-lab, or edited)"
+            };
+            return Err(Error::input(format!(
+                "shard {} ({}): {why}: rerun that shard with --force",
+                part.shard,
+                file.display()
+            )));
         }
     }
     progress.finish();

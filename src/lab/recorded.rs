@@ -117,12 +117,18 @@ pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
     let path = run.games;
     games_file::check_has_games(&path)?;
     let mut reader = games_file::csv_reader(&path)?;
+    // A shard's games keep the run's game_id: said, so the numbers are not read as the shard's own.
+    let shard = super::rows::RunToml::load(&dir.join("run.toml"))
+        .ok()
+        .and_then(|r| r.run.shard)
+        .map(|s| format!(" (shard {s})"))
+        .unwrap_or_default();
     let mut highest = None;
     for row in reader.deserialize::<GameRow>() {
         let row = row.map_err(|e| games_file::row_error(&path, &e))?;
         if row.game_id == id {
             let title = format!(
-                "game {id} of {}: {} (black) vs {} (white), {}",
+                "game {id} of the run{shard} in {}: {} (black) vs {} (white), {}",
                 dir.display(),
                 row.black,
                 row.white,
@@ -142,6 +148,10 @@ pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
         highest = highest.max(Some(row.game_id));
     }
     Err(Error::input(match highest {
+        Some(last) if !shard.is_empty() => format!(
+            "game {id} is not in {}{shard}: a shard holds the run's games dealt to it, numbered as in the whole run (up to {last}; the game_id column): give one of those, or replay the merged folder",
+            path.display()
+        ),
         Some(last) => format!(
             "game {id} is not in {}: its games are numbered 0 to {last} (the game_id column)",
             path.display()

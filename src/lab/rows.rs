@@ -421,6 +421,10 @@ pub struct RunInfo {
     /// seed does not replay them byte for byte.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timed: Option<bool>,
+    /// SHA-256 of a finished shard's games file as text (header and rows,
+    /// decompressed): `merge` refuses a shard whose games no longer match it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_sha256: Option<String>,
     /// The shard folders a merged run was made from, in shard order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged_from: Option<Vec<String>>,
@@ -461,6 +465,7 @@ impl RunInfo {
             schedule_version: None,
             shard: None,
             timed: None,
+            games_sha256: None,
             merged_from: None,
             command: Some(super::provenance::command_line()),
             commit: super::provenance::git_commit(),

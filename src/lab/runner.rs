@@ -452,6 +452,12 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
         tallies.sprt_done.unwrap_or(Status::Complete)
     };
     let played = streamed.consumed;
+    let compressed = experiment.compress != games_file::Compression::None;
+    if status != Status::Interrupted && (shard.is_some() || compressed) {
+        // A shard records its games' digest, which `merge` checks: an edited row is caught.
+        let digest = games_file::seal(&games_path)?;
+        info.games_sha256 = shard.map(|_| digest);
+    }
     write_costs(experiment, &out, &before, &streamed.costs)?;
     // A shard's figures would describe a sample of the games: `merge` writes them.
     let (pairs, standings) = if !status.is_finished() || shard.is_some() {

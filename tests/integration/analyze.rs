@@ -279,7 +279,7 @@ fn bad_input_exits_2_naming_the_fix() {
         ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("resume from that folder"), "{err}");
+    assert!(err.contains("analyse that folder with --resume"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     // Nor do the games of a run played again with another generator (schedule
     // version): an analysis.toml without the version analysed version 1's.
@@ -302,4 +302,53 @@ fn bad_input_exits_2_naming_the_fix() {
     let (code, _, err) = run_in(dir.path(), &["analyze", "field", "--endgame", "6"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("quality.csv already exists"), "{err}");
+}
+
+/// Issue 52, item 31: after the run grows, the report says what its analysis covers,
+/// and `analyze --resume` extends the analysis to the new games.
+#[test]
+fn an_analysis_follows_its_run_as_it_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    played(d, "");
+    // The run stopped after 10 of its 16 games (cut back, as a stop leaves it).
+    let games = d.join("field/games.csv");
+    let text = fs::read_to_string(&games).unwrap();
+    let kept: String = text.lines().take(11).map(|l| format!("{l}\n")).collect();
+    fs::write(&games, kept).unwrap();
+    let run = d.join("field/run.toml");
+    let record = fs::read_to_string(&run).unwrap();
+    fs::write(
+        &run,
+        record.replace("status = \"complete\"", "status = \"interrupted\""),
+    )
+    .unwrap();
+    ok(d, &["analyze", "field", "--endgame", "6", "-q"]);
+    ok(d, &["run", "tiny.toml", "--out", "field", "--resume", "-q"]);
+    let html = fs::read_to_string(d.join("field/report.html")).unwrap();
+    assert!(
+        html.contains("This analysis covers the first 10 of the run&#x27;s 16 games")
+            || html.contains("This analysis covers the first 10 of the run's 16 games"),
+        "the report does not say the analysis is of fewer games"
+    );
+    let said = ok(d, &["analyze", "field", "--endgame", "6", "--resume", "-q"]);
+    let settings = fs::read_to_string(d.join("field/analysis.toml")).unwrap();
+    assert!(settings.contains("games = 16"), "{said}{settings}");
+    let rows: Vec<MoveRow> = read_csv(&d.join("field/analysis.csv")).unwrap();
+    assert!(
+        rows.iter().any(|r| r.game_id == 15),
+        "the new games are not analysed"
+    );
+    ok(d, &["report", "field"]);
+    let html = fs::read_to_string(d.join("field/report.html")).unwrap();
+    assert!(!html.contains("This analysis covers the first"));
+    // The same analysis made from scratch: the extension is not another result.
+    ok(
+        d,
+        &["analyze", "field", "--endgame", "6", "--out", "fresh", "-q"],
+    );
+    assert_eq!(
+        fs::read(d.join("field/analysis.csv")).unwrap(),
+        fs::read(d.join("fresh/analysis.csv")).unwrap()
+    );
 }

@@ -69,7 +69,11 @@ fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
     let kinds: Vec<&str> = docs.iter().map(|d| d["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["ConfigMap", "PersistentVolumeClaim", "Job"]);
     let (config, claim, job) = (&docs[0], &docs[1], &docs[2]);
-    assert_eq!(job["metadata"]["name"].as_str(), Some("rl-k8s-check"));
+    let name = job["metadata"]["name"].as_str().unwrap();
+    assert!(
+        name.starts_with("rl-k8s-check-") && name.len() == 19,
+        "{name}"
+    );
     let spec = &job["spec"];
     assert_eq!(spec["completionMode"].as_str(), Some("Indexed"));
     assert_eq!(spec["completions"].as_u64(), Some(3));
@@ -300,4 +304,128 @@ fn the_dockerfile_builds_in_two_stages() {
     assert_eq!(text.lines().filter(|l| l.starts_with("FROM ")).count(), 2);
     assert!(text.contains("cargo build --release --locked"));
     assert!(text.contains("COPY --from=build"));
+}
+
+fn fails(dir: &Path, args: &[&str], needle: &str) {
+    let output = bin().current_dir(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+}
+
+/// Issue 52, item 28: the merge job of a recipe submitted again, or over a folder that
+/// holds an earlier split and its merged results, succeeds without changing them;
+/// `cluster slurm` names the earlier split and refuses another experiment's results;
+/// paths with a space or `#` are quoted on the `#SBATCH` lines; `--out FILE` is refused.
+#[test]
+fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("a b#c");
+    let d = d.as_path();
+    fs::create_dir_all(d).unwrap();
+    let config = EXPERIMENT.replace("[openings]\nfile = \"open/list.txt\"\n", "");
+    fs::write(d.join("e.toml"), &config).unwrap();
+    for i in 1..=2 {
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &format!("{i}/2"), "--quiet"],
+        );
+    }
+    ok(d, &["merge", "results/k8s_Check", "--quiet", "--no-report"]);
+    let games = fs::read(d.join("results/k8s_Check/games.csv")).unwrap();
+    let said = ok(d, &["cluster", "slurm", "e.toml", "--shards", "3"]);
+    assert!(
+        said.contains("also holds shards 1/2, 2/2 of another split"),
+        "{said}"
+    );
+    let folder = d.join("results/k8s_Check/slurm");
+    let array = fs::read_to_string(folder.join("array.sbatch")).unwrap();
+    let quoted = format!("#SBATCH --chdir=\"{}\"\n", d.display());
+    assert!(array.contains(&quoted), "{array}");
+    assert!(
+        array.contains("#SBATCH --job-name=\"rl-k8s_Check\"\n"),
+        "{array}"
+    );
+    // The array's tasks, then its merge job, twice (the recipe submitted again).
+    for _ in 0..2 {
+        for i in 1..=3 {
+            let task = bin()
+                .current_dir(d)
+                .args([
+                    "run",
+                    "e.toml",
+                    "--shard",
+                    "auto",
+                    "--resume",
+                    "--quiet",
+                    "--no-report",
+                ])
+                .env("SLURM_ARRAY_TASK_ID", i.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .output()
+                .unwrap();
+            assert!(
+                task.status.success(),
+                "{}",
+                String::from_utf8_lossy(&task.stderr)
+            );
+        }
+        let job = std::process::Command::new("bash")
+            .arg(folder.join("merge.sbatch"))
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&job.stderr);
+        assert!(job.status.success(), "{stderr}");
+        let stdout = String::from_utf8_lossy(&job.stdout);
+        assert!(stdout.contains("nothing changed"), "{stdout}");
+        assert_eq!(
+            fs::read(d.join("results/k8s_Check/games.csv")).unwrap(),
+            games
+        );
+    }
+    // Merged results of another experiment of that name: the recipe is refused, and
+    // so is a merge over them without --force.
+    let other = config.replace("seed = 2", "seed = 3");
+    fs::write(d.join("other.toml"), &other).unwrap();
+    fails(
+        d,
+        &["cluster", "slurm", "other.toml", "--shards", "3", "--force"],
+        "holds the results of another experiment named 'k8s_Check'",
+    );
+    for i in 1..=2 {
+        let out = format!("o/shards/{i}-of-2");
+        ok(
+            d,
+            &[
+                "run",
+                "other.toml",
+                "--shard",
+                &format!("{i}/2"),
+                "--out",
+                &out,
+                "--quiet",
+            ],
+        );
+    }
+    fails(
+        d,
+        &["merge", "o", "--out", "results/k8s_Check", "--quiet"],
+        "holds the results of another experiment than these shards: pass --force",
+    );
+    fails(
+        d,
+        &["merge", "results/k8s_Check", "--quiet"],
+        "holds shards of 2 splits (2, 3 shards): pass --shards N",
+    );
+    // A file where the recipe's folder should go.
+    fs::write(d.join("file"), "x").unwrap();
+    fails(
+        d,
+        &[
+            "cluster", "slurm", "e.toml", "--shards", "3", "--out", "file", "--force",
+        ],
+        "file is a file, not a folder",
+    );
 }

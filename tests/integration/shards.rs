@@ -141,10 +141,12 @@ fn default_folders_and_resume_of_a_shard() {
             .contains("merged_from = [\"results/rr/shards/1-of-2\", \"results/rr/shards/2-of-2\"]"),
         "{record}"
     );
-    // Merging again would overwrite: refused without --force.
-    let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("--force"), "{stderr}");
+    // Merging again gives the same games: nothing changes, without --force.
+    let again = ok(d, &["merge", "results/rr", "--quiet", "--no-report"]);
+    assert!(
+        again.contains("already holds these 60 merged games"),
+        "{again}"
+    );
     ok(
         d,
         &["merge", "results/rr", "--quiet", "--force", "--no-report"],
@@ -273,7 +275,16 @@ fn bad_merges_are_refused_whole() {
         d,
         &["run", "e.toml", "--shard", "3/3", "--seed", "8", "--quiet"],
     );
-    bad_merge(d, &merge, "different experiments (seed = 7 in");
+    bad_merge(
+        d,
+        &merge,
+        "different experiments (seed = 7 in shard 1/3 but 8 in shard 3/3)",
+    );
+    let (_, _, stderr) = run_in(d, &merge);
+    assert!(
+        !stderr.contains("--seed") && stderr.contains("--shard I/N --force"),
+        "{stderr}"
+    );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
     // A shard of another split.
     ok(
@@ -288,7 +299,16 @@ fn bad_merges_are_refused_whole() {
             "--quiet",
         ],
     );
-    bad_merge(d, &merge, "different splits");
+    bad_merge(
+        d,
+        &merge,
+        "holds shards of 2 splits (3, 4 shards): pass --shards N",
+    );
+    bad_merge(
+        d,
+        &["merge", "results/rr", "--shards", "3", "--quiet"],
+        "shard 3/3 missing",
+    );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
     fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
 
@@ -387,5 +407,203 @@ fn an_engine_experiment_merges_to_the_single_run() {
     assert!(
         record.contains("[run.engines]") && record.contains("served = \"reversi-lab"),
         "{record}"
+    );
+}
+
+/// Flips the outcome of the first decided game in `text` (a `games.csv`): discs
+/// swapped, result and margin reversed, as a hand edit would.
+fn flip_one_game(text: &str) -> String {
+    let mut done = false;
+    text.lines()
+        .map(|line| {
+            let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
+            if !done && (f[7] == "black" || f[7] == "white") {
+                done = true;
+                f.swap(5, 6);
+                f[7] = if f[7] == "black" { "white" } else { "black" }.into();
+                f[8] = (-f[8].parse::<i32>().unwrap()).to_string();
+            }
+            f.join(",") + "\n"
+        })
+        .collect()
+}
+
+/// Issue 52, item 27: a shard whose rows were edited after it finished is refused by
+/// the digest of its games it recorded, and so is one that records none.
+#[test]
+fn an_edited_row_of_a_shard_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_shards(d);
+    let shard = d.join("results/rr/shards/2-of-3");
+    let games = shard.join("games.csv");
+    let bytes = fs::read_to_string(&games).unwrap();
+    let flipped = flip_one_game(&bytes);
+    assert_ne!(flipped, bytes);
+    fs::write(&games, &flipped).unwrap();
+    let merge = ["merge", "results/rr", "--quiet"];
+    bad_merge(
+        d,
+        &merge,
+        "shard 2/3 (results/rr/shards/2-of-3/games.csv): its games differ from those it recorded",
+    );
+    fs::write(&games, &bytes).unwrap();
+    let run = shard.join("run.toml");
+    let record = fs::read_to_string(&run).unwrap();
+    assert!(record.contains("games_sha256 = \""), "{record}");
+    let stripped: String = record
+        .lines()
+        .filter(|l| !l.starts_with("games_sha256"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&run, stripped).unwrap();
+    bad_merge(d, &merge, "records no digest of its games");
+    fs::write(&run, record).unwrap();
+    ok(d, &merge);
+}
+
+/// Issue 52, item 27: with `compress = "zstd"` the merged `games.csv.zst` is byte for
+/// byte a single machine's (one frame), whatever the shard and thread counts, and a
+/// single run resumed after an interruption seals its file the same way.
+#[test]
+fn compressed_merges_equal_the_single_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let config = round_robin().replace("seed = 7\n", "seed = 7\ncompress = \"zstd\"\n");
+    fs::write(
+        d.join("e.toml"),
+        config.replace("games_per_pair = 10", "games_per_pair = 400"),
+    )
+    .unwrap();
+    let quiet = ["--quiet", "--no-report"];
+    let single = |out: &str, threads: &str| {
+        let mut args = vec!["run", "e.toml", "--out", out, "--threads", threads];
+        args.extend(quiet);
+        ok(d, &args);
+        fs::read(d.join(out).join("games.csv.zst")).unwrap()
+    };
+    let one = single("one", "1");
+    let text = zstd::decode_all(one.as_slice()).unwrap();
+    assert!(
+        text.len() > 3 << 17,
+        "the text spans several pieces of the seal"
+    );
+    assert_eq!(
+        one,
+        single("two", "2"),
+        "the thread count shows in the file"
+    );
+    // A run killed mid-file and resumed: its frames are sealed into one at the end.
+    let packed = d.join("two/games.csv.zst");
+    fs::write(&packed, &one[..one.len() / 2]).unwrap();
+    let run = d.join("two/run.toml");
+    let record = fs::read_to_string(&run).unwrap();
+    fs::write(
+        &run,
+        record.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    fs::remove_file(d.join("two/costs.csv")).unwrap();
+    ok(
+        d,
+        &[
+            "run",
+            "e.toml",
+            "--out",
+            "two",
+            "--resume",
+            "--quiet",
+            "--no-report",
+        ],
+    );
+    assert!(
+        fs::read(&packed).unwrap() == one,
+        "a resumed run's file is not sealed"
+    );
+    for n in [2, 3] {
+        for i in 1..=n {
+            let shard = format!("{i}/{n}");
+            let threads = if i % 2 == 0 { "1" } else { "2" };
+            let out = format!("s{n}/shards/{i}-of-{n}");
+            ok(
+                d,
+                &[
+                    "run",
+                    "e.toml",
+                    "--shard",
+                    &shard,
+                    "--out",
+                    &out,
+                    "--threads",
+                    threads,
+                    "--quiet",
+                ],
+            );
+        }
+        let mut args = vec!["merge", &format!("s{n}")]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+        args.extend(quiet.map(String::from));
+        ok(d, &args.iter().map(String::as_str).collect::<Vec<_>>());
+        let merged = fs::read(d.join(format!("s{n}/games.csv.zst"))).unwrap();
+        assert!(merged == one, "games.csv.zst differs with {n} shards");
+    }
+}
+
+/// Issue 52, item 29: only a run's experiment shards; a sweep given to `run --shard`
+/// or `cluster` is refused in one line naming the command to run instead.
+#[test]
+fn studies_that_do_not_shard_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sweep = "name = \"s\"\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
+    fs::write(d.join("s.toml"), sweep).unwrap();
+    for args in [
+        &["run", "s.toml", "--shard", "1/2"][..],
+        &["cluster", "slurm", "s.toml", "--shards", "2"][..],
+        &[
+            "cluster",
+            "kubernetes",
+            "s.toml",
+            "--shards",
+            "2",
+            "--image",
+            "x",
+        ][..],
+    ] {
+        let (code, _, stderr) = run_in(d, args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("sweep file, which does not shard")
+                && stderr.contains("`reversi-lab sweep s.toml` on one machine"),
+            "{stderr}"
+        );
+    }
+    assert!(!d.join("results").exists());
+}
+
+/// Issue 52, item 35: `replay` of a shard numbers its games as the whole run does
+/// (the game_id column, as `show` and `export` do) and says so.
+#[test]
+fn replay_of_a_shard_says_its_games_are_numbered_as_the_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    three_shards(d);
+    let shard = "results/rr/shards/2-of-3";
+    ok(d, &["replay", shard, "--game", "2", "--out", "g.svg"]);
+    let svg = fs::read_to_string(d.join("g.svg")).unwrap();
+    assert!(
+        svg.contains("game 2 of the run (shard 2/3)"),
+        "the title does not say it"
+    );
+    let (code, _, stderr) = run_in(d, &["replay", shard, "--game", "0", "--out", "h.svg"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "(shard 2/3): a shard holds the run's games dealt to it, numbered as in the whole run"
+        ),
+        "{stderr}"
     );
 }

@@ -256,11 +256,19 @@ fn prepare(
                 settings_path.display()
             ))
         })?;
-        if (&recorded.source, recorded.games) != (&settings.source, settings.games) {
+        if recorded.source != settings.source {
             return Err(Error::input(format!(
-                "{} holds the analysis of {} ({} games), not of {} ({} games): resume from that folder, or --force to start again",
+                "{} holds the analysis of {} ({} games), not of {}: analyse that folder with --resume, or --force to start again",
                 path.display(),
                 recorded.source,
+                recorded.games,
+                settings.source
+            )));
+        }
+        if recorded.games > settings.games {
+            return Err(Error::input(format!(
+                "{} analysed {} games of {}, which now holds {} (played again?): --force to analyse its games again",
+                path.display(),
                 recorded.games,
                 settings.source,
                 settings.games
@@ -285,13 +293,30 @@ fn prepare(
                 recorded.endgame
             )));
         }
-        return resume_point(&path, games);
+        let first = resume_point(&path, games)?;
+        if recorded.games < settings.games {
+            // The run grew (`run --resume`): its first games are unchanged, so the
+            // analysis extends to the new ones, and records what it now covers.
+            write_settings(&settings_path, &settings)?;
+        }
+        return Ok(first);
     }
-    let text = toml::to_string(&settings)
-        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
-    fs::write(&settings_path, text).map_err(|e| Error::io(&settings_path, e))?;
+    write_settings(&settings_path, &settings)?;
     fs::write(&path, header_line()).map_err(|e| Error::io(&path, e))?;
     Ok(0)
+}
+
+fn write_settings(path: &Path, settings: &Settings) -> Result<()> {
+    let text = toml::to_string(settings)
+        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
+    crate::lab::folder::write_atomically(path, text.as_bytes())
+}
+
+/// How many games of its run the analysis in `dir` covers, as `analysis.toml` records it.
+#[must_use]
+pub fn recorded_games(dir: &Path) -> Option<u64> {
+    let text = fs::read_to_string(dir.join(SETTINGS_FILE)).ok()?;
+    toml::from_str::<Settings>(&text).ok().map(|s| s.games)
 }
 
 /// The header line of `analysis.csv`, from [`MoveRow`] (serde writes it before a first row).

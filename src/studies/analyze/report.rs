@@ -16,8 +16,9 @@ impl RunStudy for Quality {
         dir.join(super::QUALITY_FILE).is_file()
     }
 
-    fn part(&self, dir: &Path, _run: &RunTables<'_>) -> Result<Option<Part>> {
-        Ok(section(dir)?.map(|(section, charts)| Part {
+    fn part(&self, dir: &Path, run: &RunTables<'_>) -> Result<Option<Part>> {
+        let games: u64 = run.pairs.iter().map(|p| p.games).sum();
+        Ok(section(dir, games)?.map(|(section, charts)| Part {
             section,
             charts,
             place: Place::Last,
@@ -25,8 +26,9 @@ impl RunStudy for Quality {
     }
 }
 
-/// The section and its charts (drawn again into `dir/charts`), if `dir` holds `quality.csv`.
-fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
+/// The section and its charts (drawn again into `dir/charts`), if `dir` holds
+/// `quality.csv`; `games` is how many games the run holds now.
+fn section(dir: &Path, games: u64) -> Result<Option<(Section, Vec<Chart>)>> {
     let Some(rows) = read_quality(dir)? else {
         return Ok(None);
     };
@@ -39,7 +41,16 @@ fn section(dir: &Path) -> Result<Option<(Section, Vec<Chart>)>> {
             .unwrap_or(0)
     });
     let blunder = rows.first().map_or(0, |r| r.blunder_at);
-    let mut section = Section::new("quality", "Move quality against perfect play").with(
+    let mut section = Section::new("quality", "Move quality against perfect play");
+    // An analysis made before the run grew describes its first games only: said so.
+    if let Some(analysed) = super::recorded_games(dir).filter(|&n| n < games) {
+        section = section.with(Block::Text(format!(
+            "This analysis covers the first {analysed} of the run's {games} games: it was made before the run grew. \
+             `reversi-lab analyze {} --resume` extends it to the rest.",
+            dir.display()
+        )));
+    }
+    section = section.with(
         Block::Text(format!(
             "Every position with at most {most} empty squares was solved exactly under the run's rules \
              (reversi-lab analyze), so these numbers are true values for these games, not estimates: \
