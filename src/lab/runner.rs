@@ -453,7 +453,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     };
     let played = streamed.consumed;
     let compressed = experiment.compress != games_file::Compression::None;
-    if status != Status::Interrupted && (shard.is_some() || compressed) {
+    if status.is_finished() && (shard.is_some() || compressed) {
         // A shard records its games' digest, which `merge` checks: an edited row is caught.
         let digest = games_file::seal(&games_path)?;
         info.games_sha256 = shard.map(|_| digest);

@@ -473,3 +473,53 @@ fn an_engine_is_told_its_time_and_loses_on_time() {
         );
     }
 }
+
+/// Item 52.9: `match` against an engine that keeps failing says its forfeits by kind
+/// (in the summary and the JSON), names where the engine's logs are, and stops after
+/// three faults in a row as `run` does, where it used to play every game.
+#[test]
+fn a_match_reports_forfeits_keeps_logs_and_stops_at_a_broken_engine() {
+    let Some(rhino) = rhino() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let spec = format!("gtp:{} always-exit 2 {marker} -- {rhino} -l 1", misbehave());
+    for format in ["text", "json"] {
+        let args = [
+            "match",
+            &spec,
+            "greedy",
+            "--games",
+            "40",
+            "--openings",
+            "4",
+            "--threads",
+            "2",
+            "--logs",
+            "logs",
+            "--format",
+            format,
+        ];
+        let (code, stdout, stderr) = run_in(d, &args);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("player 'A' lost 3 games in a row by a fault (the last: crash"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("engine logs: logs/engines"), "{stderr}");
+        if format == "text" {
+            assert!(stdout.contains("0 wins, 0 draws, 3 losses"), "{stdout}");
+            assert!(stdout.contains("; forfeits: A 3 crash"), "{stdout}");
+        } else {
+            let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(json["games"], 3, "{stdout}");
+            assert_eq!(json["forfeits"]["a"]["crash"], 3, "{stdout}");
+            assert_eq!(json["forfeits"]["b"]["time"], 0, "{stdout}");
+        }
+    }
+    let logs: String = fs::read_dir(d.join("logs/engines"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(logs.contains("reversi-lab: crash after"), "{logs}");
+}

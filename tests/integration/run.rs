@@ -213,48 +213,152 @@ fn a_folder_of_another_schedule_version_is_not_resumed() {
         .success());
 }
 
+/// Ctrl-C, and SIGTERM (what Slurm and Kubernetes send before a kill), stop the run
+/// after the games in flight with its status recorded; `--resume` finishes it.
 #[test]
-fn ctrl_c_stops_cleanly_and_resume_finishes() {
+fn ctrl_c_and_sigterm_stop_cleanly_and_resume_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let config = write(
         dir.path(),
         "long.toml",
         "name = \"long\"\nformat = \"head-to-head\"\ngames_per_pair = 200000\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
     );
+    let reference = dir.path().join("reference");
+    assert!(run(&config, &reference, &[]).status.success());
+    for signal in ["-INT", "-TERM"] {
+        let out = dir.path().join(format!("out{signal}"));
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+            .args([
+                "run",
+                config.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--quiet",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let _ = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let status = child.wait().unwrap();
+        // Normally interrupted (130); on a very fast machine it may have finished (0).
+        assert!(
+            matches!(status.code(), Some(130) | Some(0)),
+            "{signal}: {status:?}"
+        );
+        if status.code() == Some(130) {
+            let record = read(&out.join("run.toml"));
+            assert!(
+                record.contains("status = \"interrupted\""),
+                "{signal}: {record}"
+            );
+        }
+        let partial = read(&out.join("games.csv"));
+        assert!(partial.ends_with('\n'), "only whole rows are written");
+        let resumed = run(&config, &out, &["--resume"]);
+        assert!(resumed.status.success());
+        assert_eq!(
+            read(&out.join("games.csv")),
+            read(&reference.join("games.csv"))
+        );
+        assert_eq!(
+            read(&out.join("pairs.csv")),
+            read(&reference.join("pairs.csv"))
+        );
+    }
+}
+
+/// `--force` keeps the folder it replaces until the new run has written a game: a
+/// kill before that leaves the old results beside the new folder, not gone.
+#[test]
+fn force_keeps_the_old_folder_until_the_new_run_writes_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = write(
+        dir.path(),
+        "quick.toml",
+        "name = \"q\"\nformat = \"head-to-head\"\ngames_per_pair = 4\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
+    );
+    // A first game of seconds: a deep search on 8x8 from the start.
+    let slow = write(
+        dir.path(),
+        "slow.toml",
+        "name = \"s\"\nformat = \"head-to-head\"\ngames_per_pair = 2\nthreads = 1\n[[players]]\nname = \"deep\"\nstrategy = \"alphabeta:depth=9,eval=mobility\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
+    );
     let out = dir.path().join("out");
+    assert!(run(&quick, &out, &["--no-report"]).status.success());
+    let old = read(&out.join("games.csv"));
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
         .args([
             "run",
-            config.to_str().unwrap(),
+            slow.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
             "--quiet",
+            "--force",
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let status = child.wait().unwrap();
-    // Normally interrupted (130); on a very fast machine it may have finished (0).
-    assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
-    let partial = read(&out.join("games.csv"));
-    assert!(partial.ends_with('\n'), "only whole rows are written");
-    let resumed = run(&config, &out, &["--resume"]);
-    assert!(resumed.status.success());
-    let reference = dir.path().join("reference");
-    assert!(run(&config, &reference, &[]).status.success());
+    // Killed once the new folder is made, before its first game ends.
+    let started = std::time::Instant::now();
+    while !read_or_empty(&out.join("run.toml")).contains("name = \"s\"") {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the new run never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
     assert_eq!(
-        read(&out.join("games.csv")),
-        read(&reference.join("games.csv"))
+        read(&out.join("games.csv")).lines().count(),
+        1,
+        "no game was written"
     );
-    assert_eq!(
-        read(&out.join("pairs.csv")),
-        read(&reference.join("pairs.csv"))
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("out.replaced-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the replaced folder is kept: {kept:?}");
+    assert_eq!(read(&kept[0].join("games.csv")), old);
+    // A replacement that writes its games removes the old folder.
+    std::fs::remove_dir_all(&kept[0]).unwrap();
+    assert!(run(&quick, &out, &["--force", "--no-report"])
+        .status
+        .success());
+    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| !e
+        .unwrap()
+        .path()
+        .to_string_lossy()
+        .contains("replaced")));
+}
+
+/// `--resume` of a run that had ended plays nothing and leaves `run.toml` as it was
+/// (how the run was made, its time and speed), rather than recording the resume.
+#[test]
+fn resuming_a_finished_run_keeps_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "quick.toml",
+        "name = \"q\"\nformat = \"head-to-head\"\ngames_per_pair = 4\n[[players]]\nname = \"a\\nb\"\nstrategy = \"greedy\"\n[[players]]\nname = \"c\"\nstrategy = \"corner-first\"\n",
     );
+    let out = dir.path().join("out");
+    assert!(run(&config, &out, &["--no-report"]).status.success());
+    let record = read(&out.join("run.toml"));
+    let games = read(&out.join("games.csv"));
+    // A player's name with a line break: rows are records, not lines.
+    assert!(games.contains("\"a\nb\""), "{games}");
+    assert!(run(&config, &out, &["--resume", "--no-report"])
+        .status
+        .success());
+    assert_eq!(read(&out.join("run.toml")), record);
+    assert_eq!(read(&out.join("games.csv")), games);
 }
 
 #[test]
@@ -678,4 +782,31 @@ fn bad_time_controls_are_refused_before_any_game() {
         stderr.contains("--move-time \"fast\" is not a time"),
         "{stderr}"
     );
+}
+
+/// A file's text, or nothing while it does not exist.
+fn read_or_empty(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Item 52.15: a built-in player's losses on time are results, not faults: a run of a
+/// search too slow for its clock plays to its end (it used to stop after three, blaming
+/// an engine log that does not exist).
+#[test]
+fn losses_on_time_are_results_and_the_run_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "clock.toml",
+        "name = \"t\"\nformat = \"head-to-head\"\ngames_per_pair = 6\nmove_time = \"1ms\"\ntime_margin = \"0ms\"\n[[players]]\nname = \"deep\"\nstrategy = \"alphabeta:depth=7,eval=mobility\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&config, &out, &["--no-report"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let games = read(&out.join("games.csv"));
+    let on_time = games.lines().filter(|l| l.ends_with(",time")).count();
+    assert!(on_time >= 3, "{games}");
+    assert_eq!(games.lines().count(), 7);
+    assert!(read(&out.join("run.toml")).contains("status = \"complete\""));
 }

@@ -421,3 +421,86 @@ fn perft_kernels_off_8x8_are_refused() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("portable flips"), "{stdout}");
 }
+
+/// The one write path, command by command: every command that writes a file a user
+/// names refuses an existing one without `--force` (leaving it as it was), and with
+/// `--force` writes through a symbolic link (the link stays, its target is replaced
+/// whole, no `.partial` is left) and into a FIFO in place. A full disk is the
+/// `disk_full` suite's.
+#[test]
+fn every_named_output_goes_through_the_one_write_path() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_run(d, "run1");
+    // (the command line before its output, the output's flag, the output's extension)
+    let commands: [(&[&str], &str, &str); 4] = [
+        (&["export", "run1", "--format", "ggf"], "--out", "ggf"),
+        (&["replay", "--moves", "f5d6"], "--out", "svg"),
+        (&["fit-patterns", "run1"], "--out", "bin"),
+        (
+            &[
+                "label",
+                "run1",
+                "--depth",
+                "1",
+                "--exact",
+                "4",
+                "--threads",
+                "1",
+            ],
+            "--out",
+            "bin",
+        ),
+    ];
+    for (i, (command, flag, extension)) in commands.iter().enumerate() {
+        let name = |what: &str| format!("{what}{i}.{extension}");
+        let with = |out: &str, force: bool| {
+            let mut args = command.to_vec();
+            args.extend([*flag, out]);
+            if force {
+                args.push("--force");
+            }
+            args.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        let call = |args: &[String]| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_in(d, &args)
+        };
+        // An existing file: refused without --force, and kept.
+        fs::write(d.join(name("old")), "old").unwrap();
+        let (code, _, stderr) = call(&with(&name("old"), false));
+        assert_eq!(code, 2, "{command:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command:?}: {stderr}");
+        assert!(stderr.contains("--force"), "{command:?}: {stderr}");
+        assert_eq!(fs::read_to_string(d.join(name("old"))).unwrap(), "old");
+        // A link to a regular file: the target is replaced whole, the link stays.
+        fs::write(d.join(name("real")), "old").unwrap();
+        std::os::unix::fs::symlink(name("real"), d.join(name("link"))).unwrap();
+        let (code, _, stderr) = call(&with(&name("link"), true));
+        assert_eq!(code, 0, "{command:?}: {stderr}");
+        let link = fs::symlink_metadata(d.join(name("link"))).unwrap();
+        assert!(link.file_type().is_symlink(), "{command:?}");
+        let written = fs::read(d.join(name("real"))).unwrap();
+        assert!(written != b"old" && !written.is_empty(), "{command:?}");
+        assert!(
+            !d.join(format!("{}.partial", name("real"))).exists(),
+            "{command:?}"
+        );
+        // A FIFO: written in place, and still a FIFO.
+        let fifo = d.join(name("fifo"));
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        let (code, _, stderr) = call(&with(&name("fifo"), true));
+        assert_eq!(code, 0, "{command:?}: {stderr}");
+        assert!(!reader.join().unwrap().is_empty(), "{command:?}");
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+}
