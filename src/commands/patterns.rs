@@ -111,7 +111,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
         },
         &before,
     )?;
-    write_atomically(&args.out, &result.weights.encode())?;
+    write_atomically(&args.out, result.weights.encode())?;
     write_output(&errors_path, |file| {
         let mut csv = csv::Writer::from_writer(file);
         for stage in &result.stages {

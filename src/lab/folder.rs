@@ -146,9 +146,9 @@ impl Drop for FolderLock {
 /// over it once written, so a full disk or a kill never leaves a partial file that
 /// looks finished (or blocks a retry). A failure removes the temporary file. Only an
 /// absent or regular file is replaced so: see [`write_output`].
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<()> {
     write_output(path, |out| {
-        std::io::Write::write_all(out, contents).map_err(|e| Error::io(path, e))
+        std::io::Write::write_all(out, contents.as_ref()).map_err(|e| Error::io(path, e))
     })
 }
 

@@ -448,7 +448,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         import: None,
     };
     let run_out = out.join("run.toml");
-    fs::write(&run_out, record.to_text()).map_err(|e| Error::io(&run_out, e))?;
+    crate::lab::folder::write_atomically(&run_out, record.to_text())?;
     Ok(MergeSummary {
         out,
         shards: parts.len() as u64,

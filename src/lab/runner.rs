@@ -334,11 +334,11 @@ fn prepare(
     }
     let setup = (|| {
         let record = run_record(experiment, info.clone());
-        fs::write(&run_path, record.to_text()).map_err(|e| Error::io(&run_path, e))?;
+        crate::lab::folder::write_atomically(&run_path, record.to_text())?;
         if let Openings::List { transcripts, .. } = &experiment.setup.openings {
             let copy = out.join(OPENINGS_COPY);
             let text: String = transcripts.iter().map(|t| format!("{t}\n")).collect();
-            fs::write(&copy, text).map_err(|e| Error::io(&copy, e))?;
+            crate::lab::folder::write_atomically(&copy, text)?;
         }
         GamesWriter::create(&games_path, experiment.compress, &csv_header::<GameRow>())
     })();
@@ -379,6 +379,15 @@ pub fn default_out(name: &str, shard: Option<Shard>) -> PathBuf {
 
 /// Plays an experiment (or the rest of it, with `resume`) and writes its results.
 pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSummary> {
+    run_locked(experiment, options).map(|(summary, _)| summary)
+}
+
+/// [`run`], handing back the folder's lock: a study that writes its own files into
+/// the run's folder (`sweep.csv`, `ablation.csv`) writes them under the same lock.
+pub fn run_locked(
+    experiment: &Experiment,
+    options: &RunOptions<'_>,
+) -> Result<(RunSummary, FolderLock)> {
     let shard = options.shard;
     let out = options
         .out
@@ -483,16 +492,19 @@ pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSumma
     if let Some(broken) = broken {
         return Err(Error::input(broken.line(RESUME)));
     }
-    Ok(RunSummary {
-        out,
-        games: done + played,
-        played,
-        seconds,
-        status,
-        threads,
-        pairs,
-        standings,
-    })
+    Ok((
+        RunSummary {
+            out,
+            games: done + played,
+            played,
+            seconds,
+            status,
+            threads,
+            pairs,
+            standings,
+        },
+        lock,
+    ))
 }
 
 /// Writes `costs.csv`: what this invocation's games cost each player, added to

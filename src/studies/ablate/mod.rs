@@ -6,7 +6,7 @@ use crate::error::{Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::csv_bytes;
-use crate::lab::{run, Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
+use crate::lab::{Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
 use crate::numbers::elo_interval;
 use crate::stats::holm;
 use crate::strategy::spec::{ParamPath, ParamValue};
@@ -478,15 +478,16 @@ pub fn ablate(
         let threads = crate::lab::setup::check_threads(threads, &format!("--threads {threads}"))?;
         ablation.experiment.setup.threads = Some(threads);
     }
-    let summary = run(&ablation.experiment, options)?;
+    // The ablation's own files are written under the run's lock, through the one
+    // write path.
+    let (summary, _lock) = crate::lab::runner::run_locked(&ablation.experiment, options)?;
     if summary.status == Status::Interrupted {
         return Ok((summary, String::new()));
     }
     let dir = summary.out.clone();
     let worths = worths(&ablation, &summary.pairs)?;
     let csv_path = dir.join(ABLATION_FILE);
-    std::fs::write(&csv_path, csv_bytes(&worths, &csv_path)?)
-        .map_err(|e| Error::io(&csv_path, e))?;
+    crate::lab::folder::write_atomically(&csv_path, &csv_bytes(&worths, &csv_path)?)?;
     // The file's figures, as `report` reads them again: printed and written from the
     // same rounded values, never rounded twice (+110 in ablation.md, +109 printed).
     let worths: Vec<Worth> = crate::lab::rows::read_rows(&csv_path)?;
@@ -498,6 +499,6 @@ pub fn ablate(
 /// again on an ablation folder, so both paths draw the same).
 pub fn write_outputs(dir: &Path, name: &str, worths: &[Worth]) -> Result<Vec<Chart>> {
     let md_path = dir.join("ablation.md");
-    std::fs::write(&md_path, markdown(name, worths)).map_err(|e| Error::io(&md_path, e))?;
+    crate::lab::folder::write_atomically(&md_path, markdown(name, worths))?;
     draw_charts(&dir.join("charts"), worths)
 }

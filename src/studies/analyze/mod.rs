@@ -302,7 +302,7 @@ fn prepare(
         return Ok(first);
     }
     write_settings(&settings_path, &settings)?;
-    fs::write(&path, header_line()).map_err(|e| Error::io(&path, e))?;
+    crate::lab::folder::write_atomically(&path, header_line())?;
     Ok(0)
 }
 

@@ -186,10 +186,9 @@ impl Comparison {
     /// (which exists). Returns the chart.
     pub fn write(&self, dir: &Path) -> Result<Chart> {
         let csv_path = dir.join(COMPARE_FILES[0]);
-        std::fs::write(&csv_path, csv_bytes(&self.changes, &csv_path)?)
-            .map_err(|e| Error::io(&csv_path, e))?;
+        crate::lab::folder::write_atomically(&csv_path, csv_bytes(&self.changes, &csv_path)?)?;
         let md_path = dir.join(COMPARE_FILES[1]);
-        std::fs::write(&md_path, self.markdown()).map_err(|e| Error::io(&md_path, e))?;
+        crate::lab::folder::write_atomically(&md_path, self.markdown())?;
         self.draw(&dir.join("charts"))
     }
 }

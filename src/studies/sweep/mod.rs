@@ -8,9 +8,10 @@ use crate::error::{closest, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
+use crate::lab::folder::write_atomically;
 use crate::lab::rows::{csv_bytes, ResumeGiven, RunToml};
-use crate::lab::runner::default_out;
-use crate::lab::{run, Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
+use crate::lab::runner::{default_out, run_locked};
+use crate::lab::{Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
 use crate::strategy::spec::{ParamPath, ParamValue, PathError};
 use crate::strategy::StrategySpec;
 use serde::{Deserialize, Serialize};
@@ -459,13 +460,14 @@ pub fn sweep(
             &format!("--threads {threads}"),
         )?);
     }
-    let summary = run(&sweep.experiment, options)?;
+    // The sweep's own file is written under the run's lock, through the one write path.
+    let (summary, _lock) = run_locked(&sweep.experiment, options)?;
     if summary.status == Status::Interrupted {
         return Ok((summary, Vec::new()));
     }
     let rows = rows(&sweep, &summary.standings, &summary.out)?;
     let csv_path = summary.out.join(SWEEP_FILE);
-    std::fs::write(&csv_path, csv_bytes(&rows, &csv_path)?).map_err(|e| Error::io(&csv_path, e))?;
+    write_atomically(&csv_path, &csv_bytes(&rows, &csv_path)?)?;
     Ok((summary, rows))
 }
 

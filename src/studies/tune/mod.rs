@@ -282,7 +282,7 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
         let (before, now) = (training(&before), training(text));
         let same = matches!((&before, &now), (Some(a), Some(b)) if a.0 == b.0);
         if same && before.map(|b| b.1) != now.map(|n| n.1) {
-            std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))?;
+            crate::lab::folder::write_atomically(&kept, text)?;
         }
         if !same {
             return Err(Error::input(format!(
@@ -293,9 +293,9 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
         }
         return Ok(());
     }
-    std::fs::write(&kept, text).map_err(|e| Error::io(&kept, e))?;
+    crate::lab::folder::write_atomically(&kept, text)?;
     let version = format!("schedule_version = {SCHEDULE_VERSION}\n");
-    std::fs::write(&schedule, version).map_err(|e| Error::io(&schedule, e))
+    crate::lab::folder::write_atomically(&schedule, version)
 }
 
 /// The file in a tune's folder that records its schedule version (its games'
@@ -340,5 +340,5 @@ fn write_best(tune: &Tune, tuned: &StrategySpec, out: &Path) -> Result<()> {
         tune.iterations,
         toml::to_string(&doc).expect("a table serialises")
     );
-    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
+    crate::lab::folder::write_atomically(&path, text)
 }

@@ -3,7 +3,7 @@
 
 use super::config::Tune;
 use crate::board::Geometry;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Game;
 use crate::lab::schedule::random_opening;
 use crate::lab::{Openings, Schedule, Seeds};
@@ -162,7 +162,7 @@ impl HeldOut {
             writeln!(text, "{t}").ok();
         }
         let path = dir.join(FILE);
-        std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
+        crate::lab::folder::write_atomically(&path, text)
     }
 }
 

@@ -141,10 +141,8 @@ impl Trace {
         for row in &rows {
             text.extend(line(row));
         }
-        // Through a temporary file, so a failure never leaves half a trace.
-        let temporary = path.with_extension("tmp");
-        std::fs::write(&temporary, text).map_err(|e| Error::io(&temporary, e))?;
-        std::fs::rename(&temporary, path).map_err(|e| Error::io_during("rename", path, e))?;
+        // Through the one write path, so a failure never leaves half a trace.
+        crate::lab::folder::write_atomically(path, text)?;
         Ok((
             Trace {
                 path: path.to_path_buf(),
