@@ -168,7 +168,7 @@ pub fn interrupt_flag() -> &'static AtomicBool {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\nstopping after the games in flight (Ctrl-C again to quit at once)");
+        eprintln!("\nstopping after the games in flight (Ctrl-C or SIGTERM again to quit at once)");
     });
     &STOP
 }

@@ -18,6 +18,19 @@ pub fn at_fault<G: Geometry>(game: &Game<G>, seats: [usize; 2]) -> Option<(usize
         .map(|f| (seats[usize::from(f.loser == Color::White)], f.termination))
 }
 
+/// Makes `folder/engines`, where external engines write their logs, before any game:
+/// a folder that cannot hold them is the user's to change (`fix` says how), not a crash
+/// of every engine at its first write.
+pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
+    let engines = folder.join("engines");
+    std::fs::create_dir_all(&engines).map_err(|e| {
+        crate::error::Error::input(format!(
+            "cannot keep engine logs in {}: {e}; {fix}",
+            engines.display()
+        ))
+    })
+}
+
 /// Faults in a row per player, over the games in the order they are recorded.
 #[derive(Clone, Debug)]
 pub struct FaultWatch {

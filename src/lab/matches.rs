@@ -6,7 +6,7 @@ use crate::board::{Color, Geometry};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
-use crate::lab::faults::{at_fault, Broken, FaultWatch};
+use crate::lab::faults::{at_fault, prepare_logs, Broken, FaultWatch};
 use crate::lab::games_file::GamesWriter;
 use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
@@ -401,6 +401,9 @@ impl MatchPlan {
                 threads,
                 broken: None,
             });
+        }
+        if players.iter().any(|p| p.external()) {
+            prepare_logs(logs, "choose another --logs folder")?;
         }
         for (player, side) in players.iter().zip(SIDES) {
             player.attach(logs, side);

@@ -5,7 +5,7 @@
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
-use super::faults::{at_fault, Broken, FaultWatch};
+use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
 use super::folder::write_atomically;
 use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
@@ -604,6 +604,9 @@ fn play<G: Geometry>(
         })
         .collect::<Result<_>>()?;
     let folder = games_path.parent().unwrap_or(Path::new("."));
+    if strategies.iter().any(|s| s.external()) {
+        prepare_logs(folder, "remove what stands there, or choose another --out")?;
+    }
     for (strategy, player) in strategies.iter().zip(&experiment.players) {
         strategy.attach(folder, &player.name);
         if let Some(identity) = strategy.identity() {

@@ -522,4 +522,38 @@ fn a_match_reports_forfeits_keeps_logs_and_stops_at_a_broken_engine() {
         .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
         .collect();
     assert!(logs.contains("reversi-lab: crash after"), "{logs}");
+    // One worker: the game after the third fault is never started (it used to be).
+    let args = [
+        "match",
+        &spec,
+        "greedy",
+        "--games",
+        "40",
+        "--threads",
+        "1",
+        "--logs",
+        "one",
+    ];
+    let (code, _, stderr) = run_in(d, &args);
+    assert_eq!(code, 2, "{stderr}");
+    let logs: String = fs::read_dir(d.join("one/engines"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(
+        logs.matches("reversi-lab: crash after").count(),
+        3,
+        "{logs}"
+    );
+    // A log folder that cannot be made is refused before any game, not taken for
+    // the engine crashing.
+    fs::write(d.join("afile"), "").unwrap();
+    let args = ["match", &spec, "greedy", "--games", "4", "--logs", "afile"];
+    let (code, stdout, stderr) = run_in(d, &args);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(
+        stderr.contains("cannot keep engine logs in afile/engines"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

@@ -406,10 +406,17 @@ impl<G: Geometry> Driver<G> {
             });
             self.pool.broadcast(|_| {
                 while let Some(claim) = plan.claim(&halted) {
+                    let end = claim.end;
                     let batch = self.play_batch(players, claim, &deal, &finish, &halted, spare);
                     plan.timed(batch.nanos, batch.rows.len() as u64);
+                    let faulted = batch.faulted;
                     if finished.send(batch).is_err() {
                         break; // the writer has stopped
+                    }
+                    if faulted {
+                        // A game lost by a fault may be the one that stops play (a
+                        // broken engine): the next game waits until the sink has seen it.
+                        plan.wait_delivered(end, &halted);
                     }
                 }
             });
@@ -439,8 +446,10 @@ impl<G: Geometry> Driver<G> {
             bytes: Vec::new(),
             cut: false,
             nanos: 0,
+            faulted: false,
         });
         batch.first = claim.start;
+        batch.faulted = false;
         let clock = Instant::now();
         for index in claim.clone() {
             if halted() {
@@ -449,6 +458,9 @@ impl<G: Geometry> Driver<G> {
             }
             let (data, deal) = deal(index);
             let (game, spent) = self.play_one(players, deal);
+            batch.faulted |= game
+                .forfeited()
+                .is_some_and(|forfeit| forfeit.termination.is_fault());
             let row = finish(index, data, &game, &mut batch.bytes);
             if batch.rows.is_empty() {
                 // Room for the batch's rows at once, sized by its first one (with a
@@ -622,6 +634,18 @@ impl Plan {
         }
     }
 
+    /// Waits until the writer has delivered every game before `end`, or `halted`.
+    fn wait_delivered(&self, end: u64, halted: &impl Fn() -> bool) {
+        let mut state = lock(&self.state);
+        while state.delivered < end && !halted() {
+            state = self
+                .moved
+                .wait_timeout(state, Duration::from_millis(50))
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+    }
+
     /// The writer has delivered every game before `next`.
     fn delivered(&self, next: u64) {
         lock(&self.state).delivered = next;
@@ -651,6 +675,8 @@ struct Batch<T> {
     cut: bool,
     /// How long its games took to play.
     nanos: u64,
+    /// Whether a game of it was lost by a fault.
+    faulted: bool,
 }
 
 #[cfg(test)]
