@@ -45,6 +45,14 @@ fn misbehave() -> String {
         .to_string()
 }
 
+/// Every engine log in a folder (`FOLDER/*.log`), one after another.
+fn engine_logs(folder: &Path) -> String {
+    fs::read_dir(folder)
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect()
+}
+
 /// A TOML string of words.
 fn words(list: &[&str]) -> String {
     let quoted: Vec<String> = list.iter().map(|w| format!("{w:?}")).collect();
@@ -122,10 +130,7 @@ fn built_in_strategies_against_a_real_engine() {
 /// player `engine` by `termination`, by the whole board, with its log saying so.
 /// Returns the engine's logs.
 fn one_game_lost_by(out: &Path, mode: &str, termination: &str) -> String {
-    let logs: String = fs::read_dir(out.join("engines"))
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let logs = engine_logs(&out.join("engines"));
     let rows = games(out);
     assert_eq!(rows.len(), 6, "{mode}: the run completes");
     let faulted: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
@@ -219,10 +224,7 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
     // The stop is at once: no game starts after the third fault is in, so only the
     // games in flight then (about one a worker) were played beside the three kept.
     // Before, every game of the run was played, then dropped.
-    let logs: String = fs::read_dir(d.join("r/engines"))
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let logs = engine_logs(&d.join("r/engines"));
     let played = logs.matches("reversi-lab: crash after").count();
     assert!(
         (3..=3 + 2 * 2).contains(&played),
@@ -517,10 +519,7 @@ fn a_match_reports_forfeits_keeps_logs_and_stops_at_a_broken_engine() {
             assert_eq!(json["forfeits"]["b"]["time"], 0, "{stdout}");
         }
     }
-    let logs: String = fs::read_dir(d.join("logs/engines"))
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let logs = engine_logs(&d.join("logs/engines"));
     assert!(logs.contains("reversi-lab: crash after"), "{logs}");
     // One worker: the game after the third fault is never started (it used to be).
     let args = [
@@ -536,10 +535,7 @@ fn a_match_reports_forfeits_keeps_logs_and_stops_at_a_broken_engine() {
     ];
     let (code, _, stderr) = run_in(d, &args);
     assert_eq!(code, 2, "{stderr}");
-    let logs: String = fs::read_dir(d.join("one/engines"))
-        .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
-        .collect();
+    let logs = engine_logs(&d.join("one/engines"));
     assert_eq!(
         logs.matches("reversi-lab: crash after").count(),
         3,
