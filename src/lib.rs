@@ -33,5 +33,6 @@ pub mod serve;
 pub mod stats;
 pub mod strategy;
 pub mod studies;
+pub mod web;
 
 pub use error::{Error, Result};

@@ -132,6 +132,9 @@ pub enum Command {
     /// At the prompt: a square such as f5, hints, eval, undo, save FILE, help, quit.
     /// The board is drawn after every move, in colour on a terminal.
     Play(PlayArgs),
+    /// Serve a results root in the browser: the folders, live updates while runs
+    /// write, their games step by step, and play (loopback only unless --host).
+    Web(WebArgs),
     /// Watch two strategies play one game, drawn move by move with each mover's value for its move.
     Watch(WatchArgs),
     /// Step through a recorded game: a results folder's game (--game ID) or a transcript (--moves).
@@ -205,6 +208,7 @@ impl Cli {
             Command::FitProbcut(args) => fit_probcut(&args, out)?,
             Command::Label(args) => label(&args, stop(), out)?,
             Command::Play(args) => play(&args, &mut stdin(), out)?,
+            Command::Web(args) => web(&args, out)?,
             Command::Watch(args) => watch(&args, out)?,
             Command::Replay(args) => replay(&args, &mut stdin(), out)?,
             Command::Gtp(args) => gtp(&args, stdin(), out)?,

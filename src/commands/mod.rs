@@ -23,6 +23,7 @@ mod sprt_plan;
 mod strategies;
 mod sweep;
 mod usage;
+mod web;
 mod whole;
 
 pub use analyze::{analyze, AnalyzeArgs};
@@ -46,6 +47,7 @@ pub use sprt_plan::{sprt_plan, SprtPlanArgs};
 pub use strategies::{strategies, StrategiesArgs};
 pub use sweep::{sweep, SweepArgs};
 pub use usage::{negative_numbers_as_values, parse_arguments, parse_arguments_from, usage_error};
+pub use web::{web, WebArgs};
 
 /// How a command ended, for the exit code: every command returns one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

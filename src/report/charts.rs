@@ -439,8 +439,13 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
 
 /// Draws every chart that fits the results into `results.dir/charts`.
 pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
+    draw_all_in(results, &results.dir.join("charts"))
+}
+
+/// Draws every chart that fits the results into `dir`.
+pub fn draw_all_in(results: &Results, dir: &std::path::Path) -> Result<Vec<Chart>> {
     register_fonts();
-    let dir = results.dir.join("charts");
+    let dir = dir.to_path_buf();
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     macro_rules! chart {
         ($name:expr, $title:expr, $size:expr, $draw:ident) => {

@@ -10,12 +10,12 @@ mod diversity;
 mod engines;
 mod field;
 mod html;
-mod look;
+pub(crate) mod look;
 mod markdown;
 mod notable;
 mod run;
 mod svg_game;
-mod viewer;
+pub mod viewer;
 
 pub use crate::chart::{interval_chart, Chart};
 pub use crate::doc::{replay, Document};
@@ -113,6 +113,20 @@ pub fn write_report(dir: &Path) -> Result<Written> {
         files: written,
         warnings,
     })
+}
+
+/// A run folder's `report.html` as text, without writing into the folder: its charts
+/// are drawn into `charts` (the web view's own scratch folder). None for a tune's
+/// folder or a run's with a study's results, whose sections draw into the folder.
+pub fn html_page(dir: &Path, charts: &Path) -> Result<Option<String>> {
+    if tune::is_tune_folder(dir) || RUN_STUDIES.iter().any(|s| s.is_yours(dir)) {
+        return Ok(None);
+    }
+    let results = Results::load(dir)?;
+    let drawn = charts::draw_all_in(&results, charts)?;
+    html::Html
+        .render(&run::document(&results, &drawn))
+        .map(Some)
 }
 
 /// The warning a report of an unfinished run opens with, if it is one.

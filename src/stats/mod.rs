@@ -37,8 +37,8 @@ mod simulation;
 pub use counts::{Moments, Pentanomial, Trinomial};
 pub use ratings::{bradley_terry, bradley_terry_covariance, RatingFit, BRADLEY_TERRY_PRIOR_GAMES};
 pub use sequential::{
-    median_unbiased, pairs_from_draw_ratio, plan, Brownian, Overshoot, PlanError, PlanPoint,
-    SprtDesign, SprtEstimate, SprtWatch, Verdict, ELO_RANGE,
+    expected_pairs_left, median_unbiased, pairs_from_draw_ratio, plan, Brownian, Overshoot,
+    PlanError, PlanPoint, SprtDesign, SprtEstimate, SprtWatch, Verdict, ELO_RANGE,
 };
 pub use simulation::{
     pairs_of_independent_games, simulate, summarise, SimulatedTest, SimulationSummary,

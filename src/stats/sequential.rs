@@ -598,3 +598,32 @@ fn wald_pass(h: f64, a: f64, b: f64) -> f64 {
     let top = ea.max(eb);
     (((-top).exp() - (ea - top).exp()) / ((eb - top).exp() - (ea - top).exp())).clamp(0.0, 1.0)
 }
+
+/// The game pairs an SPRT still needs, expected, from its LLR `llr` now to the
+/// bounds in force `(lower, upper)`, at a true Elo of `elo` for results shaped like
+/// `frequencies`: [`plan`]'s walk and Wald's identity, started where the test stands
+/// instead of at 0 (the live view's time left). 0 once the LLR is past a bound.
+#[must_use]
+pub fn expected_pairs_left(
+    design: &SprtDesign,
+    frequencies: &[f64; 5],
+    elo: f64,
+    llr: f64,
+    (lower, upper): (f64, f64),
+) -> f64 {
+    let (a, b) = (lower - llr, upper - llr);
+    if a >= 0.0 || b <= 0.0 {
+        return 0.0;
+    }
+    let q = normalised(&frequencies.map(|c| c.max(1e-12)));
+    let increments = llr_increments(&q, design);
+    let p = normalised(&mle_with_mean(&q, score_from_elo(elo)));
+    let mean: f64 = (0..5).map(|k| p[k] * increments[k]).sum();
+    let square: f64 = (0..5).map(|k| p[k] * increments[k].powi(2)).sum();
+    let h = wald_exponent(&p, &increments);
+    if h == 0.0 || mean.abs() < 1e-15 {
+        return -a * b / square.max(1e-300);
+    }
+    let pass = wald_pass(h, a, b);
+    ((b * pass + a * (1.0 - pass)) / mean).max(0.0)
+}

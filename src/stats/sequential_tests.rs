@@ -497,3 +497,30 @@ fn the_estimate_covers_over_a_grid_of_designs_and_extreme_results() {
         );
     }
 }
+
+#[test]
+fn pairs_left_from_the_start_are_the_plans_expected_length() {
+    let design = SprtDesign {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        overshoot: true,
+    };
+    let shape = super::pairs_from_draw_ratio(0.3);
+    let planned = super::plan(&design, &shape, &[5.0]).unwrap()[0].expected_pairs;
+    let left = super::expected_pairs_left(&design, &shape, 5.0, 0.0, design.bounds());
+    assert!(
+        (left - planned).abs() < 1e-6 * planned,
+        "{left} vs {planned}"
+    );
+    // Nearer the upper bound at a strong Elo, less is left; past it, nothing.
+    let (_, upper) = design.bounds();
+    let nearer = super::expected_pairs_left(&design, &shape, 10.0, upper / 2.0, design.bounds());
+    let start = super::expected_pairs_left(&design, &shape, 10.0, 0.0, design.bounds());
+    assert!(nearer < start && nearer > 0.0);
+    assert_eq!(
+        super::expected_pairs_left(&design, &shape, 10.0, upper + 0.1, design.bounds()),
+        0.0
+    );
+}

@@ -1,0 +1,332 @@
+//! `reversi-lab web`: a local web server over a results root — the index of its
+//! results folders, each folder's report with live updates while a run writes, its
+//! games in the step-through viewer, and play in the browser. Read-only towards the
+//! results: it writes nothing into a results folder and starts no run.
+//!
+//! Built on `tiny_http` (one accept thread, a thread per request here; see
+//! `docs/web.md` for why), with server-sent events for the live updates.
+
+mod folders;
+mod http;
+mod live;
+mod pages;
+mod paths;
+mod play;
+mod script;
+
+pub use play::PlayBook;
+
+use crate::error::{Error, Result};
+use http::{Reply, Want};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How `web` serves.
+#[derive(Clone, Debug)]
+pub struct WebOptions {
+    /// The results root (every folder served lies under it).
+    pub root: PathBuf,
+    /// The address to listen on (loopback unless told).
+    pub host: IpAddr,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// The token every request must carry; required off loopback (a fresh one is
+    /// drawn when none is given).
+    pub token: Option<String>,
+    /// What play needs from the `play` command (its levels, its value scales).
+    pub play: PlayBook,
+}
+
+/// At most this many requests are handled at once; past it a request gets 503.
+/// Live streams count: each holds its thread while the page is open.
+const MOST_REQUESTS: usize = 2048;
+
+/// What every request's thread shares.
+pub(crate) struct State {
+    /// The root as given, for display.
+    root_shown: PathBuf,
+    /// The root, canonical: every path served must lie under it.
+    root: PathBuf,
+    token: Option<String>,
+    /// Whether only loopback names may be in `Host` (no token: guards against DNS
+    /// rebinding, a foreign page reaching the server through a name of its own).
+    loopback: bool,
+    /// The live state of each folder looked at, followed incrementally.
+    tails: Mutex<HashMap<PathBuf, Arc<Mutex<live::Tail>>>>,
+    /// Each folder's rendered report, and where its charts are drawn.
+    reports: Mutex<HashMap<PathBuf, Arc<Mutex<pages::Cached>>>>,
+    scratch: tempdir::Scratch,
+    play: play::Sessions,
+    busy: AtomicUsize,
+}
+
+mod tempdir {
+    //! The server's own scratch folder (the report's charts), removed when it stops.
+    use std::path::{Path, PathBuf};
+
+    pub struct Scratch(PathBuf);
+
+    impl Scratch {
+        pub fn new() -> std::io::Result<Self> {
+            let dir = std::env::temp_dir().join(format!(
+                "reversi-lab-web-{}-{:x}",
+                std::process::id(),
+                rand::random::<u64>()
+            ));
+            std::fs::create_dir_all(&dir)?;
+            Ok(Scratch(dir))
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// A bound server: its address and token, then [`Web::run`].
+pub struct Web {
+    server: Arc<tiny_http::Server>,
+    state: Arc<State>,
+    address: SocketAddr,
+}
+
+impl Web {
+    /// Binds the address. Off loopback a token is required: the given one, or one
+    /// drawn here ([`Web::token`] says it, for the command to print).
+    pub fn bind(options: WebOptions) -> Result<Web> {
+        let root = options.root.canonicalize().map_err(|e| {
+            Error::input(format!(
+                "results root {} cannot be opened ({e}): give a folder that holds results folders, such as results",
+                options.root.display()
+            ))
+        })?;
+        if !root.is_dir() {
+            return Err(Error::input(format!(
+                "results root {} is not a folder: give a folder that holds results folders, such as results",
+                options.root.display()
+            )));
+        }
+        let loopback = options.host.is_loopback();
+        let token = match options.token {
+            Some(t) if t.is_empty() || !t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') => {
+                return Err(Error::input(
+                    "--token must be letters, digits, - and _ only (it goes into URLs): give another, or leave it out to have one drawn",
+                ))
+            }
+            Some(t) => Some(t),
+            None if loopback => None,
+            None => Some(format!("{:032x}", rand::random::<u128>())),
+        };
+        let address = SocketAddr::new(options.host, options.port);
+        let server = tiny_http::Server::http(address).map_err(|e| {
+            Error::input(format!(
+                "cannot listen on {address}: {e} (give another --port, or --port 0 for any free one)"
+            ))
+        })?;
+        let address = server
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| Error::internal("the server listens on no IP address"))?;
+        let scratch = tempdir::Scratch::new()
+            .map_err(|e| Error::io_during("create", std::env::temp_dir(), e))?;
+        Ok(Web {
+            server: Arc::new(server),
+            address,
+            state: Arc::new(State {
+                root_shown: options.root,
+                root,
+                token,
+                loopback,
+                tails: Mutex::default(),
+                reports: Mutex::default(),
+                scratch,
+                play: play::Sessions::new(options.play),
+                busy: AtomicUsize::new(0),
+            }),
+        })
+    }
+
+    /// The address it listens on.
+    #[must_use]
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The token every request must carry, if one is required.
+    #[must_use]
+    pub fn token(&self) -> Option<&str> {
+        self.state.token.as_deref()
+    }
+
+    /// The address to open in a browser (with the token, which the page then keeps
+    /// in a cookie).
+    #[must_use]
+    pub fn url(&self) -> String {
+        let host = match self.address.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        match self.token() {
+            Some(token) => format!("http://{host}:{}/?token={token}", self.address.port()),
+            None => format!("http://{host}:{}/", self.address.port()),
+        }
+    }
+
+    /// Serves until the process ends: each request on a thread of its own, so that
+    /// a client that reads nothing holds only its own.
+    pub fn run(self) -> Result<()> {
+        loop {
+            let request = match self.server.recv() {
+                Ok(r) => r,
+                Err(e) => {
+                    return Err(Error::io_during(
+                        "accept a connection on",
+                        self.address.to_string(),
+                        e,
+                    ))
+                }
+            };
+            let state = Arc::clone(&self.state);
+            if state.busy.fetch_add(1, Ordering::SeqCst) >= MOST_REQUESTS {
+                state.busy.fetch_sub(1, Ordering::SeqCst);
+                http::send(
+                    request,
+                    Reply::error(503, "the server is busy: try again in a moment"),
+                );
+                continue;
+            }
+            let spawned = std::thread::Builder::new()
+                .name("web".into())
+                .stack_size(256 * 1024)
+                .spawn(move || {
+                    handle(&state, request);
+                    state.busy.fetch_sub(1, Ordering::SeqCst);
+                });
+            if spawned.is_err() {
+                self.state.busy.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+/// One request, start to end.
+fn handle(state: &State, request: tiny_http::Request) {
+    let want = match http::check(state, &request) {
+        Ok(want) => want,
+        Err(reply) => return http::send(request, reply),
+    };
+    if want.path == "/events" {
+        return match folder_of(state, &want) {
+            Ok(dir) => live::stream(
+                state,
+                &dir,
+                &want.query("path").unwrap_or_default(),
+                request,
+            ),
+            Err(reply) => http::send(request, reply),
+        };
+    }
+    let reply = route(state, &want).unwrap_or_else(|reply| reply);
+    let reply = match want.set_cookie {
+        Some(token) => reply.with_cookie(&token),
+        None => reply,
+    };
+    http::send(request, reply);
+}
+
+fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
+    let post = want.post;
+    match (want.path.as_str(), post) {
+        ("/", false) => Ok(Reply::html(pages::index(
+            state,
+            &folders::scan(&state.root, state),
+        ))),
+        ("/folder", false) => {
+            let dir = folder_of(state, want)?;
+            pages::folder(state, &dir, &want.query("path").unwrap_or_default())
+        }
+        ("/live.json", false) => {
+            let dir = folder_of(state, want)?;
+            let tail = tail_of(state, &dir)?;
+            Ok(Reply::json(live::json(&tail)))
+        }
+        ("/game", false) => {
+            let dir = folder_of(state, want)?;
+            let id = want.query_u64("id").ok_or_else(|| {
+                Reply::error(400, "give the game as ?id=N (its game_id in games.csv)")
+            })?;
+            pages::game(state, &dir, id)
+        }
+        ("/play", false) => Ok(Reply::html(pages::play(state))),
+        ("/play/new", true) => state.play.start(want).map(Reply::json),
+        ("/play/move" | "/play/undo" | "/play/eval" | "/play/again" | "/play/state", true) => {
+            state.play.act(want).map(Reply::json)
+        }
+        ("/" | "/folder" | "/live.json" | "/game" | "/play", true)
+        | (
+            "/play/new" | "/play/move" | "/play/undo" | "/play/eval" | "/play/again"
+            | "/play/state",
+            false,
+        ) => Err(Reply::error(405, "wrong method for this address")),
+        (path, _) => Err(Reply::error(
+            404,
+            &format!(
+                "no page {path}: the pages are /, /folder?path=..., /game?path=...&id=N and /play"
+            ),
+        )),
+    }
+}
+
+/// The results folder `?path=` names, checked to lie under the root.
+fn folder_of(state: &State, want: &Want) -> std::result::Result<PathBuf, Reply> {
+    let rel = want.query("path").ok_or_else(|| {
+        Reply::error(
+            400,
+            "give the folder as ?path=FOLDER (relative to the results root)",
+        )
+    })?;
+    let dir = paths::resolve(&state.root, &rel)?;
+    if !folders::is_results_folder(&dir) {
+        return Err(Reply::error(
+            404,
+            &format!("{rel} is not a results folder (no run.toml, tune.toml or compare.csv in it)"),
+        ));
+    }
+    Ok(dir)
+}
+
+/// The folder's live state, brought up to date with what has reached the disk.
+pub(crate) fn tail_of(
+    state: &State,
+    dir: &Path,
+) -> std::result::Result<Arc<live::Snapshot>, Reply> {
+    let tail = {
+        let mut tails = state
+            .tails
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Folders deleted while viewed drop out, so the map stays bounded by the root.
+        if tails.len() > 4096 {
+            tails.retain(|path, _| path.is_dir());
+        }
+        Arc::clone(
+            tails
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| Arc::new(Mutex::new(live::Tail::new(dir)))),
+        )
+    };
+    let mut tail = tail
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    tail.update().map_err(|e| Reply::error(e.0, &e.1))?;
+    Ok(tail.snapshot())
+}

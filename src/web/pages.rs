@@ -1,0 +1,401 @@
+//! The pages, rendered on the server so that they read with JavaScript off: the
+//! index, a folder's page (its live section, then its report as `report.html` shows
+//! it), one game in the step-through viewer, and play.
+
+use super::folders::Listed;
+use super::http::{encode, Reply};
+use super::live::Snapshot;
+use super::{script, State};
+use crate::doc::elo_interval;
+use crate::report::look::escape;
+use crate::report::viewer;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// A folder's report is drawn again at most this often while its run writes.
+const REDRAW: Duration = Duration::from_secs(5);
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:1200px;margin:1.5em auto;padding:0 1em;color:#222}\
+table{border-collapse:collapse;margin:0.6em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f0f0f0}\
+.l{text-align:left}.muted{color:#666}.warning{color:#a00}nav.top{margin-bottom:1em}meter{width:22em;height:1.4em}\
+#live{border:1px solid #cde;background:#f8fbff;padding:0.2em 1em;margin:1em 0}.new{animation:flash 1.5s}\
+@keyframes flash{from{background:#fff3a0}to{background:transparent}}";
+
+fn head(title: &str, extra_style: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}{extra_style}</style></head><body>\n",
+        escape(title)
+    )
+}
+
+fn ago(time: Option<SystemTime>) -> String {
+    let Some(seconds) = time
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .map(|d| d.as_secs())
+    else {
+        return "-".into();
+    };
+    match seconds {
+        0..=59 => format!("{seconds} s ago"),
+        60..=3599 => format!("{} min ago", seconds / 60),
+        3600..=86_399 => format!("{} h ago", seconds / 3600),
+        _ => format!("{} days ago", seconds / 86_400),
+    }
+}
+
+/// A duration for people: `40 s`, `12 min`, `3 h 20 min`.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return "unknown".into();
+    }
+    let s = seconds.round() as u64;
+    match s {
+        0..=89 => format!("{s} s"),
+        90..=5399 => format!("{} min", (s + 30) / 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+fn rate_text(rate: Option<f64>) -> String {
+    rate.map_or("-".into(), |r| {
+        if r >= 10.0 {
+            format!("{r:.0}")
+        } else {
+            format!("{r:.2}")
+        }
+    })
+}
+
+fn games_text(s: &Snapshot) -> String {
+    match s.total {
+        Some(total) if total > 0 => format!("{} of {total}", s.games),
+        _ => s.games.to_string(),
+    }
+}
+
+/// The index: every results folder, newest first.
+pub fn index(state: &State, listed: &[Listed]) -> String {
+    let mut out = head("reversi-lab: results", "");
+    // Without JavaScript the index refreshes itself; nothing is lost by it.
+    out = out.replace(
+        "<title>",
+        "<meta http-equiv=\"refresh\" content=\"10\"><title>",
+    );
+    write!(
+        out,
+        "<h1>Results in {}</h1>\n<p><a href=\"/play\">Play a game</a> · {} results folders, newest first (the page refreshes every 10 s)</p>\n",
+        escape(&state.root_shown.display().to_string()),
+        listed.len()
+    )
+    .ok();
+    out.push_str("<table id=\"folders\"><tr><th class=\"l\">folder</th><th class=\"l\">kind</th><th class=\"l\">status</th><th>games</th><th>games/s</th><th class=\"l\">last change</th></tr>\n");
+    for item in listed {
+        let s = &item.snapshot;
+        writeln!(
+            out,
+            "<tr><td class=\"l\"><a href=\"/folder?path={}\">{}</a></td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            encode(&item.rel),
+            escape(if item.rel.is_empty() { "." } else { &item.rel }),
+            escape(&s.kind),
+            escape(&s.status),
+            games_text(s),
+            rate_text(s.rate),
+            ago(s.modified)
+        )
+        .ok();
+    }
+    out.push_str("</table>\n</body></html>\n");
+    out
+}
+
+/// The part of a folder's page that follows the run: status, SPRT, standings,
+/// pairs and the newest games. The stream sends it again whenever it changes.
+pub fn live_section(s: &Snapshot, rel: &str) -> String {
+    let mut out = String::new();
+    write!(
+        out,
+        "<div id=\"live-body\" data-games=\"{}\"><p><strong class=\"status\">{}</strong> · {} · <span class=\"games\">{}</span> games · {} games/s</p>",
+        s.games,
+        escape(&s.status),
+        escape(&s.kind),
+        games_text(s),
+        rate_text(s.rate)
+    )
+    .ok();
+    if let Some(problem) = &s.problem {
+        write!(out, "<p class=\"warning\">{}</p>", escape(problem)).ok();
+    }
+    if let Some(v) = &s.sprt {
+        write!(
+            out,
+            "<h3>SPRT: elo0 {} against elo1 {}</h3><p>LLR <strong class=\"llr\">{:.3}</strong> between bounds {:.3} and {:.3}: <meter class=\"llr-gauge\" min=\"{:.4}\" max=\"{:.4}\" value=\"{:.4}\"></meter> {}</p>",
+            v.elo0, v.elo1, v.llr, v.lower, v.upper, v.lower, v.upper, v.llr, escape(&v.result)
+        )
+        .ok();
+        out.push_str("<table class=\"penta\"><tr><th class=\"l\">game pairs scoring</th><th>0</th><th>0.5</th><th>1</th><th>1.5</th><th>2</th></tr><tr><td class=\"l\">count</td>");
+        for c in v.penta {
+            write!(out, "<td>{c}</td>").ok();
+        }
+        out.push_str("</tr></table>");
+        let fixed = v.elo.map_or("-".into(), |(e, l, h)| {
+            elo_interval(Some(e), Some(l), Some(h))
+        });
+        write!(
+            out,
+            "<p>Elo (fixed-sample, 95%): <span class=\"elo\">{fixed}</span>"
+        )
+        .ok();
+        if let Some((e, l, h)) = v.stopped_elo {
+            write!(
+                out,
+                " · after the stop, median-unbiased: {}",
+                elo_interval(Some(e), Some(l), Some(h))
+            )
+            .ok();
+        }
+        out.push_str("</p>");
+        match (v.pairs_left, v.seconds_left) {
+            (Some(p), Some(secs)) => write!(out, "<p>Time left: about <strong class=\"time-left\">{}</strong> ({p:.0} game pairs expected at the current Elo estimate, by the SPRT's expected length as <code>sprt-plan</code> works it out)</p>", duration(secs)).ok(),
+            (Some(p), None) => write!(out, "<p>About {p:.0} game pairs expected to the end at the current Elo estimate (no time left while the run is not writing)</p>").ok(),
+            _ => None,
+        };
+    }
+    if !s.standings.is_empty() {
+        out.push_str("<h3>Standings</h3><table class=\"standings\"><tr><th>rank</th><th class=\"l\">player</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>score</th><th>rating</th></tr>");
+        for r in &s.standings {
+            let score = r.score.map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
+            let rating = elo_interval(r.rating, r.rating_low, r.rating_high);
+            write!(
+                out,
+                "<tr><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{score}</td><td>{rating}</td></tr>",
+                r.rank, escape(&r.player), r.games, r.wins, r.draws, r.losses
+            )
+            .ok();
+        }
+        out.push_str("</table>");
+    }
+    if s.pairs.len() > 1 || (s.sprt.is_none() && !s.pairs.is_empty()) {
+        out.push_str("<h3>Pairs</h3><table class=\"pairs\"><tr><th class=\"l\">A</th><th class=\"l\">B</th><th>games</th><th>A wins</th><th>draws</th><th>B wins</th><th>Elo of A</th></tr>");
+        for p in s.pairs.iter().take(200) {
+            write!(
+                out,
+                "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&p.player_a), escape(&p.player_b), p.games, p.wins, p.draws, p.losses, elo_interval(p.elo, p.elo_low, p.elo_high)
+            )
+            .ok();
+        }
+        out.push_str("</table>");
+    }
+    if !s.newest.is_empty() {
+        out.push_str("<h3>Newest games</h3><ul class=\"newest\">");
+        for g in &s.newest {
+            write!(
+                out,
+                "<li><a href=\"/game?path={}&amp;id={}\">game {}</a>: {} (black) against {} (white), {} {}-{}</li>",
+                encode(rel), g.id, g.id, escape(&g.black), escape(&g.white), escape(&g.result), g.black_discs, g.white_discs
+            )
+            .ok();
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</div>");
+    out
+}
+
+/// A folder's rendered report, kept while its files stay as they were.
+#[derive(Default)]
+pub struct Cached {
+    stamp: Vec<Option<(SystemTime, u64)>>,
+    at: Option<Instant>,
+    style: String,
+    body: Arc<String>,
+}
+
+fn between<'a>(text: &'a str, from: &str, to: &str) -> Option<&'a str> {
+    let start = text.find(from)? + from.len();
+    let end = text[start..].find(to)? + start;
+    Some(&text[start..end])
+}
+
+/// The report's style and body: drawn in memory for a run's folder, else the
+/// folder's own `report.html` when it has one.
+fn report(state: &State, dir: &Path) -> (String, Arc<String>) {
+    let cache = {
+        let mut reports = state
+            .reports
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if reports.len() > 256 {
+            reports.clear();
+        }
+        Arc::clone(reports.entry(dir.to_path_buf()).or_default())
+    };
+    let mut cached = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let stamp: Vec<_> = [
+        "run.toml",
+        "games.csv",
+        "games.csv.zst",
+        "pairs.csv",
+        "report.html",
+    ]
+    .iter()
+    .map(|f| {
+        std::fs::metadata(dir.join(f))
+            .ok()
+            .and_then(|m| Some((m.modified().ok()?, m.len())))
+    })
+    .collect();
+    let fresh = cached
+        .at
+        .is_some_and(|at| stamp == cached.stamp || at.elapsed() < REDRAW);
+    if !fresh {
+        let charts = state.scratch.path().join(format!("{:x}", fxhash(dir)));
+        let html = match crate::report::html_page(dir, &charts) {
+            Ok(Some(html)) => Ok(html),
+            Ok(None) => {
+                let own = dir.join("report.html");
+                match own.canonicalize() {
+                    Ok(real) if real.starts_with(&state.root) => {
+                        std::fs::read_to_string(real).map_err(|e| e.to_string())
+                    }
+                    _ => Err(format!(
+                        "no report yet: `reversi-lab report {}` writes one",
+                        dir.display()
+                    )),
+                }
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        let (style, body) = match &html {
+            Ok(html) => (
+                between(html, "<style>", "</style>")
+                    .unwrap_or_default()
+                    .to_string(),
+                between(html, "<body>", "</body>")
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
+            Err(e) => (
+                String::new(),
+                format!(
+                    "<p class=\"muted\">The report cannot be shown yet: {}</p>",
+                    escape(e)
+                ),
+            ),
+        };
+        cached.stamp = stamp;
+        cached.at = Some(Instant::now());
+        cached.style = style;
+        cached.body = Arc::new(body);
+    }
+    (cached.style.clone(), Arc::clone(&cached.body))
+}
+
+fn fxhash(path: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    h.finish()
+}
+
+/// A folder's page: the live section (updated by the stream when JavaScript runs),
+/// then the report.
+pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
+    let snapshot = super::tail_of(state, dir)?;
+    let (style, body) = report(state, dir);
+    let shown = if rel.is_empty() { "." } else { rel };
+    let mut out = head(&format!("{shown} ({})", snapshot.kind), &style);
+    write!(
+        out,
+        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n<p class=\"muted\" id=\"live-note\">The section above follows the run; the report below is as of the page's loading.</p>\n{}\n<script>{}</script>\n",
+        escape(shown),
+        escape(&snapshot.kind),
+        escape(&encode(rel)),
+        live_section(&snapshot, rel),
+        body,
+        script::LIVE
+    )
+    .ok();
+    out.push_str("</body></html>\n");
+    Ok(Reply::html(out))
+}
+
+/// One game of a folder in the step-through viewer.
+pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
+    let games = super::tail_of(state, dir)?.games;
+    let found = crate::lab::recorded::load_game(dir, id).map_err(|e| {
+        let line = e.to_string();
+        if id >= games {
+            Reply::error(
+                404,
+                &format!("game {id} is not in games.csv yet ({games} complete rows so far)"),
+            )
+        } else {
+            Reply::error(404, &line)
+        }
+    })?;
+    let replay = crate::doc::replay::Replay::new(found.size, found.rules, &found.moves)
+        .map_err(|e| Reply::error(422, &e.to_string()))?;
+    let page = viewer::page(&replay, &found.title);
+    let rel = super::paths::relative(&state.root, dir);
+    let back = format!(
+        "<body>\n<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
+        encode(&rel),
+        escape(if rel.is_empty() { "." } else { &rel })
+    );
+    Ok(Reply::html(page.replacen("<body>\n", &back, 1)))
+}
+
+/// Play: a form for the game, the board the script draws, and the transcript.
+pub fn play(state: &State) -> String {
+    let book = state.play.book();
+    let mut out = head("reversi-lab: play", script::PLAY_STYLE);
+    out.push_str("<nav class=\"top\"><a href=\"/\">all results</a></nav>\n<h1>Play</h1>\n<noscript><p class=\"warning\">Play needs JavaScript; the results pages work without it.</p></noscript>\n<form id=\"setup\"><label>against <input name=\"vs\" size=\"40\" placeholder=\"a strategy spec, or human (empty: the level)\"></label> <label>level <select name=\"level\">");
+    for level in book.levels {
+        let selected = if *level == "medium" { " selected" } else { "" };
+        write!(out, "<option{selected}>{level}</option>").ok();
+    }
+    out.push_str("</select></label> <label>size <select name=\"size\"><option>4</option><option>6</option><option selected>8</option><option>10</option></select></label> <label>you play <select name=\"colour\"><option>black</option><option>white</option><option>random</option></select></label> <label>seed <input name=\"seed\" value=\"1\" size=\"6\"></label> <label><input type=\"checkbox\" name=\"anti\" value=\"1\"> anti rules</label> <label><input type=\"checkbox\" name=\"scoring\" value=\"count\"> empties not counted</label> <button type=\"submit\" id=\"new\">new game</button></form>\n<p id=\"message\" class=\"warning\"></p>\n<div id=\"board\"></div>\n<p id=\"status\"></p>\n<p><button id=\"hints\" type=\"button\">hints</button> <button id=\"eval\" type=\"button\">eval</button> <button id=\"undo\" type=\"button\">undo</button> <button id=\"again\" type=\"button\">play again</button></p>\n<p id=\"values\"></p>\n<p>Transcript: <input id=\"transcript\" readonly size=\"70\"></p>\n");
+    write!(out, "<script>{}</script>\n</body></html>\n", script::PLAY).ok();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(40.2), "40 s");
+        assert_eq!(duration(12.0 * 60.0), "12 min");
+        assert_eq!(duration(3.0 * 3600.0 + 20.0 * 60.0), "3 h 20 min");
+        assert_eq!(duration(f64::INFINITY), "unknown");
+    }
+
+    #[test]
+    fn the_live_section_names_games_and_escapes_names() {
+        let snapshot = Snapshot {
+            games: 3,
+            total: Some(10),
+            status: "running".into(),
+            kind: "round-robin".into(),
+            newest: vec![super::super::live::Newest {
+                id: 2,
+                black: "<b>".into(),
+                white: "w".into(),
+                result: "black".into(),
+                black_discs: 40,
+                white_discs: 24,
+            }],
+            ..Snapshot::default()
+        };
+        let html = live_section(&snapshot, "a b");
+        assert!(html.contains("data-games=\"3\"") && html.contains("3 of 10"));
+        assert!(html.contains("&lt;b&gt;") && !html.contains("<b>"));
+        assert!(html.contains("/game?path=a%20b&amp;id=2"));
+    }
+}

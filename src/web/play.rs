@@ -1,0 +1,497 @@
+//! Play in the browser: sessions of games against a strategy spec or a level, as
+//! `play` plays them — the same seeds per game (`Seeds(seed).game(0, round)`), the
+//! same forced moves, the same levels and fallback for `eval` (handed over by the
+//! command in a [`PlayBook`], since they are the `play` command's own) — so a game
+//! typed at `play` and clicked here with the same seed has the same moves.
+
+use super::http::{Reply, Want};
+use crate::board::{squares, Bits, Color, Geometry, Position, Square};
+use crate::game::{Game, Outcome, Rules, Scoring};
+use crate::lab::schedule::{game_rng, Seeds};
+use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
+use crate::with_geometry;
+use rand::Rng;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What play takes from the `play` command, so that both play alike.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayBook {
+    /// The level names, easiest first.
+    pub levels: &'static [&'static str],
+    /// A level's spec on a board of this size under these rules (None: no such level).
+    pub level_spec: fn(&str, u32, Rules) -> Option<&'static str>,
+    /// What `eval` asks when the opponent has no values of its own.
+    pub eval_fallback: fn(u32, Rules) -> &'static str,
+    /// A move value as text on the scale of the spec that gave it, with the empties.
+    pub value_text: fn(&StrategySpec, i32, u32) -> String,
+    /// What the values of a spec mean, for the line that lists them.
+    pub value_legend: fn(&StrategySpec) -> String,
+    /// The result line of a finished game.
+    pub result_text: fn(&Outcome, Rules) -> String,
+}
+
+/// Sessions kept at once; the one used longest ago goes first.
+const MOST_SESSIONS: usize = 256;
+
+/// Every game being played, by id.
+pub struct Sessions {
+    book: PlayBook,
+    open: Mutex<HashMap<String, Open>>,
+}
+
+/// An open session: when it was last used, and its game.
+type Open = (Instant, Arc<Mutex<Box<dyn Table>>>);
+
+/// A session of some board size.
+trait Table: Send {
+    fn state(&self) -> Value;
+    fn play(&mut self, square: &str) -> Result<(), Reply>;
+    fn undo(&mut self) -> Result<(), Reply>;
+    fn eval(&self) -> Value;
+    fn again(&mut self);
+}
+
+impl Sessions {
+    pub fn new(book: PlayBook) -> Self {
+        Sessions {
+            book,
+            open: Mutex::default(),
+        }
+    }
+
+    pub fn book(&self) -> &PlayBook {
+        &self.book
+    }
+
+    /// A new session: `vs` (a spec, or `human`) or `level`, `size`, `anti`,
+    /// `scoring=count`, `colour`, `seed`, `moves` (played before the game begins).
+    pub fn start(&self, want: &Want) -> Result<String, Reply> {
+        let size = match want.query("size").as_deref() {
+            None | Some("") => 8,
+            Some(s) => match s.parse::<u32>() {
+                Ok(n @ (4 | 6 | 8 | 10)) => n,
+                _ => {
+                    return Err(Reply::error(
+                        400,
+                        &format!("size {s} is not played: give 4, 6, 8 or 10"),
+                    ))
+                }
+            },
+        };
+        let rules = Rules {
+            anti: want
+                .query("anti")
+                .is_some_and(|v| v == "1" || v == "on" || v == "true"),
+            scoring: if want.query("scoring").as_deref() == Some("count") {
+                Scoring::Count
+            } else {
+                Scoring::WinnerGetsEmpties
+            },
+        };
+        let seed = match want.query("seed").filter(|s| !s.is_empty()) {
+            None => 1,
+            Some(s) => s.parse::<u64>().map_err(|_| {
+                Reply::error(400, &format!("seed {s} is not a whole number of 0 or more"))
+            })?,
+        };
+        let choice = match want.query("colour").as_deref().unwrap_or("black") {
+            "black" | "" => Choice::Black,
+            "white" => Choice::White,
+            "random" => Choice::Random,
+            other => {
+                return Err(Reply::error(
+                    400,
+                    &format!("colour {other}: give black, white or random"),
+                ))
+            }
+        };
+        let vs = want.query("vs").filter(|v| !v.trim().is_empty());
+        let text: Option<String> = match vs.as_deref() {
+            Some(v) if v.trim().eq_ignore_ascii_case("human") => None,
+            Some(v) => Some(v.trim().to_string()),
+            None => {
+                let level = want.query("level").unwrap_or_else(|| "medium".into());
+                let spec = (self.book.level_spec)(&level, size, rules).ok_or_else(|| {
+                    Reply::error(
+                        400,
+                        &format!("level {level}: give one of {}", self.book.levels.join(", ")),
+                    )
+                })?;
+                Some(spec.to_string())
+            }
+        };
+        let spec = match &text {
+            Some(t) => Some(
+                StrategySpec::parse(t).map_err(|e| Reply::error(400, &format!("vs {t}: {e}")))?,
+            ),
+            None => None,
+        };
+        if let (Some(spec), Some(t)) = (&spec, &text) {
+            // A page may not start programs on the server's machine.
+            if spec.kind() == "engine" {
+                return Err(Reply::error(400, &format!("vs {t}: external engines are not played from the browser (they would run a program on the server): play them with `reversi-lab play --vs`")));
+            }
+        }
+        let moves = want.query("moves").unwrap_or_default();
+        let setup = Setup {
+            book: self.book,
+            text,
+            spec,
+            rules,
+            seed,
+            choice,
+            moves,
+        };
+        let table: Box<dyn Table> = with_geometry!(size, G => Box::new(Session::<G>::new(setup)?));
+        let id = format!("{:032x}", rand::random::<u128>());
+        let state = table.state();
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if open.len() >= MOST_SESSIONS {
+            if let Some(oldest) = open
+                .iter()
+                .min_by_key(|(_, (used, _))| *used)
+                .map(|(k, _)| k.clone())
+            {
+                open.remove(&oldest);
+            }
+        }
+        open.insert(id.clone(), (Instant::now(), Arc::new(Mutex::new(table))));
+        Ok(with_id(state, &id))
+    }
+
+    /// An action on a session: `/play/move?id=..&square=f5`, `undo`, `eval`, `again`, `state`.
+    pub fn act(&self, want: &Want) -> Result<String, Reply> {
+        let id = want
+            .query("id")
+            .ok_or_else(|| Reply::error(400, "give the game as ?id= (from /play/new)"))?;
+        let table = {
+            let mut open = self
+                .open
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let entry = open.get_mut(&id).ok_or_else(|| {
+                Reply::error(404, "no such game (the server was restarted, or the game was put away for newer ones): start a new game")
+            })?;
+            entry.0 = Instant::now();
+            Arc::clone(&entry.1)
+        };
+        let mut table = table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut state = match want.path.as_str() {
+            "/play/move" => {
+                let square = want
+                    .query("square")
+                    .ok_or_else(|| Reply::error(400, "give the move as &square=f5"))?;
+                table.play(&square)?;
+                table.state()
+            }
+            "/play/undo" => {
+                table.undo()?;
+                table.state()
+            }
+            "/play/again" => {
+                table.again();
+                table.state()
+            }
+            "/play/eval" => {
+                let mut state = table.state();
+                state["eval"] = table.eval();
+                state
+            }
+            _ => table.state(),
+        };
+        state["id"] = json!(id);
+        Ok(state.to_string())
+    }
+}
+
+fn with_id(mut state: Value, id: &str) -> String {
+    state["id"] = json!(id);
+    state.to_string()
+}
+
+#[derive(Clone, Copy)]
+enum Choice {
+    Black,
+    White,
+    Random,
+}
+
+struct Setup {
+    book: PlayBook,
+    text: Option<String>,
+    spec: Option<StrategySpec>,
+    rules: Rules,
+    seed: u64,
+    choice: Choice,
+    moves: String,
+}
+
+struct Session<G: Geometry> {
+    setup: Setup,
+    opponent: Option<Box<dyn Strategy<G>>>,
+    fallback: (StrategySpec, Box<dyn Strategy<G>>),
+    start: Position<G>,
+    /// The moves played before the game began (undo stops there).
+    fixed: usize,
+    initial: Game<G>,
+    game: Game<G>,
+    round: u64,
+    you: Color,
+    rng: GameRng,
+    memory: Memory<G>,
+}
+
+impl<G: Geometry> Session<G> {
+    fn new(setup: Setup) -> Result<Self, Reply> {
+        let start = Position::<G>::start();
+        let mut initial = Game::from_position(start);
+        initial
+            .play_transcript(&setup.moves)
+            .map_err(|e| Reply::error(400, &format!("moves {}: {e}", setup.moves)))?;
+        let empties = initial.board().empty_count();
+        let opponent = match (&setup.spec, &setup.text) {
+            (Some(spec), Some(text)) => Some(
+                spec.check_practical(empties)
+                    .and_then(|()| spec.build::<G>(setup.rules))
+                    .map_err(|e| Reply::error(400, &format!("vs {text}: {e}")))?,
+            ),
+            _ => None,
+        };
+        let fallback_text = (setup.book.eval_fallback)(G::SIZE, setup.rules);
+        let fallback_spec = StrategySpec::parse(fallback_text)
+            .map_err(|e| Reply::error(500, &format!("eval fallback: {e}")))?;
+        let fallback = fallback_spec
+            .build::<G>(setup.rules)
+            .map_err(|e| Reply::error(500, &format!("eval fallback: {e}")))?;
+        let mut session = Session {
+            fixed: initial.moves().len(),
+            game: initial.clone(),
+            initial,
+            start,
+            opponent,
+            fallback: (fallback_spec, fallback),
+            round: 0,
+            you: Color::Black,
+            rng: game_rng(setup.seed),
+            memory: Memory::new(),
+            setup,
+        };
+        session.begin();
+        Ok(session)
+    }
+
+    /// A round as `play` starts one: the game's own generator, fresh memory, the
+    /// person's colour, then the opponent's moves up to the person's turn.
+    fn begin(&mut self) {
+        self.game = self.initial.clone();
+        self.rng = game_rng(Seeds(self.setup.seed).game(0, self.round));
+        self.memory.new_game();
+        self.you = match self.setup.choice {
+            Choice::Black => Color::Black,
+            Choice::White => Color::White,
+            Choice::Random if self.rng.gen::<bool>() => Color::Black,
+            Choice::Random => Color::White,
+        };
+        self.computer_moves();
+    }
+
+    fn human(&self, side: Color) -> bool {
+        self.opponent.is_none() || side == self.you
+    }
+
+    fn computer_moves(&mut self) {
+        let Some(strategy) = &self.opponent else {
+            return;
+        };
+        while !self.game.is_over() && self.game.side() != self.you {
+            let moves = self.game.legal_moves();
+            let square = if moves.count() == 1 {
+                Square::new(moves.lowest())
+            } else {
+                let mut context = Context {
+                    rng: &mut self.rng,
+                    memory: &mut self.memory,
+                };
+                strategy.choose(self.game.board(), moves, &mut context)
+            };
+            self.game
+                .play(square)
+                .expect("strategies choose legal moves");
+        }
+    }
+
+    /// Who played each move so far (replayed: passes make it no simple alternation).
+    fn movers(&self) -> Vec<Color> {
+        let mut game = Game::from_position(self.start);
+        self.game
+            .moves()
+            .iter()
+            .map(|&square| {
+                let by = game.side();
+                game.play(square)
+                    .expect("a move played before is legal again");
+                by
+            })
+            .collect()
+    }
+}
+
+impl<G: Geometry> Table for Session<G> {
+    fn state(&self) -> Value {
+        let n = G::SIZE;
+        let position = self.game.position();
+        let cells: String = (0..n * n)
+            .map(|i| {
+                let square = Square::new(i);
+                if position.black().has(square.index()) {
+                    'b'
+                } else if position.white().has(square.index()) {
+                    'w'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let over = self.game.is_over();
+        let legal: Vec<String> = if over {
+            Vec::new()
+        } else {
+            squares(self.game.legal_moves())
+                .map(|s| s.name(n))
+                .collect()
+        };
+        let outcome = self.game.outcome(self.setup.rules);
+        let verdict = match (&self.opponent, outcome.as_ref().and_then(|o| o.winner)) {
+            (None, _) | (_, None) if outcome.is_none() => "",
+            (None, _) => "",
+            (Some(_), None) => "a draw",
+            (Some(_), Some(c)) if c == self.you => "you win",
+            (Some(_), Some(_)) => "you lose",
+        };
+        json!({
+            "size": n,
+            "cells": cells,
+            "side": self.game.side().to_string(),
+            "you": if self.opponent.is_some() { self.you.to_string() } else { "both".to_string() },
+            "opponent": self.setup.text.clone().unwrap_or_else(|| "human".into()),
+            "your_turn": !over && self.human(self.game.side()),
+            "legal": legal,
+            "last": self.game.moves().last().map(|s| s.name(n)),
+            "transcript": self.game.transcript(),
+            "black": position.black().count(),
+            "white": position.white().count(),
+            "over": over,
+            "result": outcome.map(|o| (self.setup.book.result_text)(&o, self.setup.rules)),
+            "verdict": verdict,
+            "game": self.round + 1,
+            "seed": self.setup.seed,
+        })
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), Reply> {
+        let n = G::SIZE;
+        if self.game.is_over() {
+            return Err(Reply::error(
+                409,
+                "the game is over: start another (play again) or undo",
+            ));
+        }
+        if !self.human(self.game.side()) {
+            return Err(Reply::error(409, "it is not your move"));
+        }
+        let square = Square::parse(text.trim(), n).ok_or_else(|| {
+            Reply::error(
+                400,
+                &format!(
+                    "{text} is not a square of the {n}x{n} board (columns a-{}, rows 1-{n})",
+                    (b'a' + n as u8 - 1) as char
+                ),
+            )
+        })?;
+        self.game
+            .play(square)
+            .map_err(|e| Reply::error(400, &e.to_string()))?;
+        self.computer_moves();
+        Ok(())
+    }
+
+    /// Takes back the person's last move and the replies after it, as `play`'s `undo`.
+    fn undo(&mut self) -> Result<(), Reply> {
+        let movers = self.movers();
+        let own = movers.iter().rposition(|&by| self.human(by));
+        let Some(index) = own.filter(|&i| i >= self.fixed) else {
+            return Err(Reply::error(
+                409,
+                "nothing to undo (undo goes back no further than the start of the game)",
+            ));
+        };
+        let moves = self.game.moves()[..index].to_vec();
+        let mut game = Game::from_position(self.start);
+        for square in moves {
+            game.play(square)
+                .expect("a move played before is legal again");
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Each legal move's value, best first: the opponent's own, or the fallback's.
+    fn eval(&self) -> Value {
+        let board = self.game.board();
+        let moves = self.game.legal_moves();
+        if self.game.is_over() {
+            return json!({ "by": "", "legend": "", "values": [] });
+        }
+        let mut memory = Memory::new();
+        let mut rng = game_rng(self.setup.seed);
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+        };
+        let own = match (&self.opponent, &self.setup.spec, &self.setup.text) {
+            (Some(s), Some(spec), Some(text)) => s
+                .move_values(board, moves, &mut context)
+                .map(|v| (text.clone(), spec, v)),
+            _ => None,
+        };
+        let (by, spec, mut values) = match own {
+            Some(found) => found,
+            None => {
+                let (spec, fallback) = &self.fallback;
+                let values = fallback
+                    .move_values(board, moves, &mut context)
+                    .unwrap_or_default();
+                (
+                    (self.setup.book.eval_fallback)(G::SIZE, self.setup.rules).to_string(),
+                    spec,
+                    values,
+                )
+            }
+        };
+        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        let empties = board.empty_count();
+        let list: Vec<Value> = values
+            .iter()
+            .map(|&(square, value)| {
+                json!([
+                    square.name(G::SIZE),
+                    (self.setup.book.value_text)(spec, value, empties)
+                ])
+            })
+            .collect();
+        json!({ "by": by, "legend": (self.setup.book.value_legend)(spec), "side": self.game.side().to_string(), "values": list })
+    }
+
+    fn again(&mut self) {
+        self.round += 1;
+        self.begin();
+    }
+}
