@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// How long any one browser step may take before the test fails instead of hanging.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-fn chromium() -> Option<PathBuf> {
+pub(super) fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
@@ -24,11 +24,11 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// A headless Chromium and one page of it, spoken to over the DevTools protocol.
-struct Browser {
+pub(super) struct Browser {
     child: Child,
     input: ChildStdin,
     messages: Receiver<Value>,
-    events: Vec<Value>,
+    pub(super) events: Vec<Value>,
     next_id: u64,
     session: Option<String>,
     _profile: tempfile::TempDir,
@@ -42,7 +42,7 @@ impl Drop for Browser {
 }
 
 impl Browser {
-    fn launch(binary: &Path) -> Browser {
+    pub(super) fn launch(binary: &Path) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         // The protocol pipe is the child's descriptors 3 (commands) and 4 (replies):
         // bash moves our stdin and stdout there before it becomes Chromium.
@@ -107,7 +107,7 @@ impl Browser {
     }
 
     /// Sends a command (to the page once attached) and returns its result.
-    fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(super) fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let mut command = json!({ "id": id, "method": method, "params": params });
@@ -139,7 +139,7 @@ impl Browser {
     }
 
     /// Opens `url` in a new page, recording its network requests from the start.
-    fn open(&mut self, url: &str) {
+    pub(super) fn open(&mut self, url: &str) {
         let target = self.call("Target.createTarget", json!({ "url": "about:blank" }));
         let attached = self.call(
             "Target.attachToTarget",
@@ -159,7 +159,7 @@ impl Browser {
     }
 
     /// The value of a JavaScript expression.
-    fn eval(&mut self, expression: &str) -> Value {
+    pub(super) fn eval(&mut self, expression: &str) -> Value {
         let result = self.call(
             "Runtime.evaluate",
             json!({ "expression": expression, "returnByValue": true }),
@@ -172,7 +172,7 @@ impl Browser {
     }
 
     /// Clicks the middle of the element `selector` with the mouse, as a person would.
-    fn click(&mut self, selector: &str) {
+    pub(super) fn click(&mut self, selector: &str) {
         let at = self.eval(&format!(
             "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{block: 'center'}}); \
              const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"

@@ -33,3 +33,5 @@ mod strategies;
 mod sweep;
 mod tune;
 mod walks;
+mod web;
+mod web_browser;
