@@ -39,7 +39,7 @@ impl Scale {
                 exact_from: u32::MAX,
                 ..Self::discs("discs", "discs of final margin, exact")
             },
-            StrategySpec::Greedy => Self::discs("discs flipped", "discs flipped"),
+            StrategySpec::Greedy(_) => Self::discs("discs flipped", "discs flipped"),
             StrategySpec::MinimumDisc(_) => Self::discs("discs", "discs (fewer flipped is better)"),
             other => Self::of_evaluation(other),
         }
@@ -58,8 +58,8 @@ impl Scale {
                 per_disc: Some(pattern::SCALE),
                 ..Self::discs("discs", "discs of final margin, estimated")
             },
-            StrategySpec::Greedy => Self::discs("discs", "discs, own minus the opponent's"),
-            StrategySpec::Stability => {
+            StrategySpec::Greedy(_) => Self::discs("discs", "discs, own minus the opponent's"),
+            StrategySpec::Stability(_) => {
                 Self::discs("stable discs", "stable discs, own minus the opponent's")
             }
             StrategySpec::Weighted(_) => {
