@@ -1,14 +1,14 @@
 //! `reversi-lab watch`: two strategies play one game, drawn move by move.
 
 use super::{finish_output, pause, result_text, transcript_text, Scale, Track, CLEAR_SCREEN};
-use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
-use crate::error::Result;
-use crate::lab::schedule::game_rng;
-use crate::lab::{MatchOptions, MatchPlan};
-use crate::strategy::{Context, Memory, Strategy};
-use crate::with_geometry;
+use reversi_lab::board::{squares, Bits, Color, Geometry, Position, Square};
+use reversi_lab::error::Result;
+use reversi_lab::lab::schedule::game_rng;
+use reversi_lab::lab::{MatchOptions, MatchPlan};
+use reversi_lab::strategy::{Context, Memory, Strategy};
+use reversi_lab::with_geometry;
 use std::io::{self, IsTerminal, Write};
 
 /// The pause between moves on a terminal when `--delay` is not given.

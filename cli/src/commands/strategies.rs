@@ -1,7 +1,7 @@
 //! `reversi-lab strategies`: every strategy with its parameters and defaults.
 
 use super::{Outcome, OutputFormat, Said};
-use crate::error::Result;
+use reversi_lab::error::Result;
 use std::io::Write;
 
 /// Options of `reversi-lab strategies`.
@@ -14,10 +14,12 @@ pub struct StrategiesArgs {
 
 /// `reversi-lab strategies`: every strategy with its parameters and defaults.
 pub fn strategies(args: &StrategiesArgs, out: &mut dyn Write) -> Result<Outcome> {
-    use crate::strategy::spec::describe_kinds;
+    use reversi_lab::strategy::spec::describe_kinds;
     match args.format {
         OutputFormat::Text => write!(out, "{}", describe_kinds()).said()?,
-        OutputFormat::Json => writeln!(out, "{}", crate::strategy::spec::kinds_json()).said()?,
+        OutputFormat::Json => {
+            writeln!(out, "{}", reversi_lab::strategy::spec::kinds_json()).said()?
+        }
     };
     Ok(Outcome::Finished)
 }

@@ -1,10 +1,10 @@
 //! `reversi-lab analyze`: move quality against perfect play over a results folder's endgames.
 
 use super::Said;
-use crate::error::Result;
-use crate::lab::folder::check_output_folder;
-use crate::progress::thousands;
-use crate::studies::analyze::{self, AnalyzeOptions, DEFAULT_BLUNDER, DEFAULT_ENDGAME};
+use reversi_lab::error::Result;
+use reversi_lab::lab::folder::check_output_folder;
+use reversi_lab::progress::thousands;
+use reversi_lab::studies::analyze::{self, AnalyzeOptions, DEFAULT_BLUNDER, DEFAULT_ENDGAME};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -93,7 +93,7 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
             loss,
             row.blunder_at,
             percent(row.blunder_rate),
-            crate::numbers::counted(row.first_turns, "game")
+            reversi_lab::numbers::counted(row.first_turns, "game")
         )
         .said()?;
     }

@@ -1,6 +1,6 @@
 //! The scoring options every playing command shares (`--anti`, `--scoring`).
 
-use crate::game::{Rules, Scoring};
+use reversi_lab::game::{Rules, Scoring};
 
 /// Scoring rules on the command line.
 #[derive(Clone, Copy, Debug, clap::Args)]

@@ -1,10 +1,10 @@
 //! `reversi-lab import`: WTHOR and GGF game files into a results folder.
 
 use super::{Outcome, Said};
-use crate::error::Result;
-use crate::lab::folder::check_output_folder;
-use crate::lab::import::{import, ImportOptions};
-use crate::numbers::counted;
+use reversi_lab::error::Result;
+use reversi_lab::lab::folder::check_output_folder;
+use reversi_lab::lab::import::{import, ImportOptions};
+use reversi_lab::numbers::counted;
 use std::io::Write;
 use std::path::PathBuf;
 

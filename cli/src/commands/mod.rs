@@ -82,8 +82,8 @@ pub enum OutputFormat {
 
 /// Writes a results folder's report and says its warnings on stderr, where the run
 /// is watched, as well as in the report. Returns the files written.
-fn write_report(dir: &std::path::Path) -> crate::error::Result<Vec<std::path::PathBuf>> {
-    let written = crate::report::write_report(dir)?;
+fn write_report(dir: &std::path::Path) -> reversi_lab::error::Result<Vec<std::path::PathBuf>> {
+    let written = reversi_lab::report::write_report(dir)?;
     for warning in &written.warnings {
         eprintln!("warning: {warning}");
     }
@@ -95,14 +95,14 @@ fn write_report(dir: &std::path::Path) -> crate::error::Result<Vec<std::path::Pa
 /// a reader that stopped early (`| head`) is not a failure, and the command goes on.
 pub(crate) trait Said {
     /// The write's outcome as the command's.
-    fn said(self) -> crate::error::Result<()>;
+    fn said(self) -> reversi_lab::error::Result<()>;
 }
 
 impl Said for std::io::Result<()> {
-    fn said(self) -> crate::error::Result<()> {
+    fn said(self) -> reversi_lab::error::Result<()> {
         match self {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(
-                crate::error::Error::io_during("write", "standard output", e),
+                reversi_lab::error::Error::io_during("write", "standard output", e),
             ),
             _ => Ok(()),
         }

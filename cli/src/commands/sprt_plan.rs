@@ -1,10 +1,10 @@
 //! `sprt-plan`: the command-line options of sizing an SPRT, turned into the study's options.
 
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::lab::folder::{check_output_folder, check_replaceable};
-use crate::stats::SprtDesign;
-use crate::studies::sprt_plan::{run, PlanBase, PlanOptions};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::folder::{check_output_folder, check_replaceable};
+use reversi_lab::stats::SprtDesign;
+use reversi_lab::studies::sprt_plan::{run, PlanBase, PlanOptions};
 use std::io::Write;
 use std::path::PathBuf;
 

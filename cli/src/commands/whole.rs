@@ -26,7 +26,7 @@ where
 
 /// A clap value parser for a board size, taking a negative number as its value.
 pub fn board_size(text: &str) -> Result<u32, String> {
-    let sizes = crate::board::SIZES.map(|s| s.to_string()).join(", ");
+    let sizes = reversi_lab::board::SIZES.map(|s| s.to_string()).join(", ");
     text.trim()
         .parse::<u32>()
         .map_err(|_| format!("use one of {sizes}"))

@@ -3,13 +3,13 @@
 //! (the shipped one is `src/strategy/alphabeta/probcut-8x8.csv`).
 
 use super::{Outcome, Said};
-use crate::error::{Error, Result};
-use crate::lab::folder::{
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::folder::{
     check_not_an_input, check_output_file, check_replaceable, write_output, FolderLock,
 };
-use crate::lab::setup::check_threads;
-use crate::progress::thousands;
-use crate::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
+use reversi_lab::lab::setup::check_threads;
+use reversi_lab::progress::thousands;
+use reversi_lab::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -99,7 +99,7 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
         thousands(fit.positions as u64),
         args.depth,
         fit.seconds,
-        crate::numbers::counted(fit.rows.len() as u64, "line"),
+        reversi_lab::numbers::counted(fit.rows.len() as u64, "line"),
         args.out.display()
     )
     .said()?;
@@ -109,12 +109,12 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
     )
     .said()?;
     for r in &fit.rows {
-        let first = r.stage * crate::strategy::probcut::STAGE_EMPTIES;
+        let first = r.stage * reversi_lab::strategy::probcut::STAGE_EMPTIES;
         writeln!(
             o,
             "{:>2}-{:<2}    {:>5}  {:>7}  {:>5}  {:>5.3}  {:>9.2}  {:>5.2}",
             first,
-            first + crate::strategy::probcut::STAGE_EMPTIES - 1,
+            first + reversi_lab::strategy::probcut::STAGE_EMPTIES - 1,
             r.depth,
             r.shallow,
             r.pairs,

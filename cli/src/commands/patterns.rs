@@ -5,13 +5,13 @@
 
 use super::Said;
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::lab::folder::{
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::folder::{
     check_not_an_input, check_output_file, check_replaceable, write_atomically, write_output,
 };
-use crate::progress::thousands;
-use crate::strategy::pattern::Weights;
-use crate::studies::patterns::{
+use reversi_lab::progress::thousands;
+use reversi_lab::strategy::pattern::Weights;
+use reversi_lab::studies::patterns::{
     built_in_weights, fit_with, named_weights, read_weights, stage_errors, FitOptions, Named,
     DEFAULT_RIDGE, HOLD_OUT_EVERY,
 };

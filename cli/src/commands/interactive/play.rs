@@ -2,17 +2,17 @@
 //! move by move at a prompt.
 
 use super::{finish_output, prompt, result_text, rules_text, transcript_text, Input, Scale, Track};
-use crate::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
 use crate::commands::position::{parse_position, PositionArgs};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
-use crate::error::{Error, Result};
-use crate::game::Rules;
-use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::engine::Protocol;
-use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
-use crate::with_geometry;
 use rand::Rng;
+use reversi_lab::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::game::Rules;
+use reversi_lab::lab::schedule::{game_rng, Seeds};
+use reversi_lab::strategy::engine::Protocol;
+use reversi_lab::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
+use reversi_lab::with_geometry;
 use std::io::{self, BufRead, Write};
 
 /// The opponent's strength when `--vs` is not given.
@@ -49,7 +49,7 @@ impl Level {
             Level::Easy => "alphabeta:eval=pattern,depth=1",
             Level::Medium => "alphabeta:eval=pattern,depth=4,endgame=12",
             Level::Hard => "alphabeta:eval=pattern,depth=60,nodes=100000,probcut=1.5,endgame=18",
-            Level::Expert => crate::strategy::spec::EXPERT,
+            Level::Expert => reversi_lab::strategy::spec::EXPERT,
         }
     }
 
@@ -555,7 +555,7 @@ impl<G: Geometry> Session<'_, G> {
                 writeln!(
                     out,
                     "took back {}",
-                    crate::numbers::counted(count as u64, "move")
+                    reversi_lab::numbers::counted(count as u64, "move")
                 )?;
                 self.draw(out)
             }
@@ -592,7 +592,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
         }
         let empties = initial.game().board().empty_count();
         if let (Some(StrategySpec::Engine(engine)), Some(text)) = (&spec, text) {
-            if engine.protocol == Protocol::Gtp && initial.start() != crate::board::Position::start() {
+            if engine.protocol == Protocol::Gtp && initial.start() != reversi_lab::board::Position::start() {
                 return Err(Error::input(format!(
                     "--vs {text}: a GTP engine can only be told games from the standard start, not --position: give the opening with --moves, or play the engine's NBoard mode (nboard:COMMAND)"
                 )));
@@ -679,7 +679,7 @@ mod tests {
             }
             assert!(StrategySpec::parse(level.spec_off_8x8())
                 .unwrap()
-                .build::<crate::board::Size6>(crate::game::Rules::default())
+                .build::<reversi_lab::board::Size6>(reversi_lab::game::Rules::default())
                 .is_ok());
             let anti = Rules {
                 anti: true,
@@ -688,7 +688,7 @@ mod tests {
             let text = level.spec_for(6, anti);
             let spec = StrategySpec::parse(text).unwrap();
             spec.check_practical(60).unwrap();
-            assert!(spec.build::<crate::board::Size6>(anti).is_ok());
+            assert!(spec.build::<reversi_lab::board::Size6>(anti).is_ok());
             let budgets = text.strip_suffix(anti_eval!()).unwrap();
             let name = format!("{level:?}").to_ascii_lowercase();
             assert!(

@@ -1,9 +1,9 @@
 //! `gtp` and `nboard`: a built-in strategy served as an engine on standard input and output.
 
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::serve::{self, DEFAULT_STRATEGY};
-use crate::strategy::StrategySpec;
+use reversi_lab::error::{Error, Result};
+use reversi_lab::serve::{self, DEFAULT_STRATEGY};
+use reversi_lab::strategy::StrategySpec;
 use std::io::{BufRead, Write};
 
 /// Options of `reversi-lab gtp` and `reversi-lab nboard`.

@@ -1,6 +1,6 @@
 //! The `reversi-lab` command line: parses arguments and hands them to the library.
 
-use reversi_lab::commands::{parse_arguments, usage_error, Cli};
+use reversi_lab_cli::commands::{parse_arguments, usage_error, Cli};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

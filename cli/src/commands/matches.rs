@@ -3,11 +3,13 @@
 
 use super::RulesArgs;
 use super::{Outcome, OutputFormat, Said};
-use crate::error::{Error, Result};
-use crate::lab::folder::check_output_file;
-use crate::lab::games_file::{Compression, GamesWriter};
-use crate::lab::matches::{cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed};
-use crate::lab::rows::{csv_header, GameRow};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::folder::check_output_file;
+use reversi_lab::lab::games_file::{Compression, GamesWriter};
+use reversi_lab::lab::matches::{
+    cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed,
+};
+use reversi_lab::lab::rows::{csv_header, GameRow};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -141,9 +143,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
     let games = tally.paired.games;
     eprintln!(
         "{} in {seconds:.2} s ({:.0} games/s, {}, seed {})",
-        crate::numbers::counted(games.games(), "game"),
+        reversi_lab::numbers::counted(games.games(), "game"),
         games.games() as f64 / seconds.max(1e-9),
-        crate::numbers::counted(threads as u64, "thread"),
+        reversi_lab::numbers::counted(threads as u64, "thread"),
         args.seed
     );
     eprintln!("{}", cost_line(&costs));

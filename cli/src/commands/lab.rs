@@ -1,9 +1,9 @@
 //! `run`, `report`, `tune` and `ablate`: commands that write a results folder.
 
 use super::{Outcome, Said};
-use crate::error::{Error, Result};
-use crate::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
-use crate::studies::{ablate, tune};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
+use reversi_lab::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -107,7 +107,7 @@ impl RunArgs {
 pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let overrides = args.overrides()?;
     if let (Some(config), Some(_)) = (&args.config, overrides.shard) {
-        crate::lab::config::check_shardable(config, "--shard")?;
+        reversi_lab::lab::config::check_shardable(config, "--shard")?;
     }
     let experiment = overrides.load(args.config.as_deref())?;
     let shard = overrides.shard;
@@ -142,7 +142,7 @@ fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
     writeln!(
         out,
         "wrote {}: {} and charts in {}",
-        crate::numbers::counted(files as u64, "file"),
+        reversi_lab::numbers::counted(files as u64, "file"),
         dir.join("report.html").display(),
         dir.join("charts").display()
     )

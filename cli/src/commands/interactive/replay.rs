@@ -4,16 +4,16 @@
 use super::{
     finish_output, pause, prompt, result_text, transcript_text, Input, Track, CLEAR_SCREEN,
 };
-use crate::board::{Bits, Geometry, Position, Square};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
 use crate::commands::Said;
-use crate::error::{Error, Result};
-use crate::game::Rules;
-use crate::lab::folder::{check_not_an_input, check_output_file};
-use crate::lab::recorded::load_game;
-use crate::lab::setup::check_size;
-use crate::with_geometry;
+use reversi_lab::board::{Bits, Geometry, Position, Square};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::game::Rules;
+use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
+use reversi_lab::lab::recorded::load_game;
+use reversi_lab::lab::setup::check_size;
+use reversi_lab::with_geometry;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -111,7 +111,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
                 path.display()
             )));
         }
-        crate::report::write_game(path, size, rules, &moves, &title)?;
+        reversi_lab::report::write_game(path, size, rules, &moves, &title)?;
         writeln!(out, "wrote {}", path.display()).said()?;
         return Ok(Outcome::Finished);
     }

@@ -2,14 +2,14 @@
 //! (`--size`, `--position` as an OBF line or a file).
 
 use super::Said;
-use crate::board::{squares, FlipKernel, Geometry, Position};
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::lab::driver::thread_pool;
-use crate::lab::setup::{check_size as validate_size, check_threads, size_of_obf};
-use crate::perft::{perft_kernel, perft_parallel_with, perft_with};
-use crate::with_geometry;
+use reversi_lab::board::{squares, FlipKernel, Geometry, Position};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::game::Game;
+use reversi_lab::lab::driver::thread_pool;
+use reversi_lab::lab::setup::{check_size as validate_size, check_threads, size_of_obf};
+use reversi_lab::perft::{perft_kernel, perft_parallel_with, perft_with};
+use reversi_lab::with_geometry;
 use std::io::Write;
 use std::time::Instant;
 
@@ -198,7 +198,7 @@ fn perft_command(
         out,
         "time {seconds:.3} s, {:.1} M leaves/s ({size}x{size}, depth {depth}, {}, {} flips)",
         rate / 1e6,
-        crate::numbers::counted(threads as u64, "thread"),
+        reversi_lab::numbers::counted(threads as u64, "thread"),
         kernel.name()
     )
     .said()?;
@@ -234,8 +234,8 @@ fn show_command(
             )
             .said()?;
         }
-        if let Some(outcome) = game.outcome(crate::game::Rules::default()) {
-            let result = crate::commands::interactive::result_text(&outcome, crate::game::Rules::default());
+        if let Some(outcome) = game.outcome(reversi_lab::game::Rules::default()) {
+            let result = crate::commands::interactive::result_text(&outcome, reversi_lab::game::Rules::default());
             writeln!(out, "game over: {result}").said()?;
         } else {
             writeln!(out, "legal moves: {}", legal.join(" ")).said()?;

@@ -4,9 +4,9 @@
 use super::lab::OutputArgs;
 use super::Outcome;
 use super::Said;
-use crate::error::Result;
-use crate::lab::Status;
-use crate::studies::sweep::{self, SweepRow};
+use reversi_lab::error::Result;
+use reversi_lab::lab::Status;
+use reversi_lab::studies::sweep::{self, SweepRow};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -33,7 +33,7 @@ fn line(row: &SweepRow) -> String {
     format!(
         "{:<20} {}  gain {}  {} nodes/move",
         row.variant,
-        crate::doc::elo_interval(row.rating, row.rating_low, row.rating_high),
+        reversi_lab::doc::elo_interval(row.rating, row.rating_low, row.rating_high),
         row.gain_per_step.map_or("-".to_string(), |g| format!(
             "{g:+.1}/{}",
             row.scale.step_name()

@@ -2,7 +2,7 @@
 //! each turning its arguments into the library's options and returning an [`Outcome`].
 
 use super::*;
-use crate::error::Result;
+use reversi_lab::error::Result;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 

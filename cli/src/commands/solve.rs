@@ -1,11 +1,11 @@
 //! `reversi-lab solve`: the exact endgame solver over the positions of an OBF file.
 
 use super::{Outcome, OutputFormat, RulesArgs, Said};
-use crate::board::{squares, Geometry, Position, Square};
-use crate::error::{Error, Result};
-use crate::lab::setup::{check_threads, size_of_obf};
-use crate::strategy::{Budget, Memory, Mode, Solver};
-use crate::with_geometry;
+use reversi_lab::board::{squares, Geometry, Position, Square};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::setup::{check_threads, size_of_obf};
+use reversi_lab::strategy::{Budget, Memory, Mode, Solver};
+use reversi_lab::with_geometry;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
@@ -43,7 +43,7 @@ const MAX_UNBUDGETED_EMPTIES: usize = 36;
 
 /// Refuses a table larger than half the machine's available memory.
 fn check_table_memory<G: Geometry>(bits: u32) -> Result<()> {
-    let bytes = crate::strategy::SolverTable::<G>::bytes(bits);
+    let bytes = reversi_lab::strategy::SolverTable::<G>::bytes(bits);
     let available = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| {
@@ -125,7 +125,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
                 _ => {
                     return Err(Error::input(format!(
                         "--time {}: give a number of seconds above 0 and at most 1e9, such as 60",
-                        crate::numbers::plain(t)
+                        reversi_lab::numbers::plain(t)
                     )))
                 }
             },
@@ -294,7 +294,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     writeln!(
         out,
         "{}, {} nodes, {:.3} s, {:.1} M nodes/s{}{}",
-        crate::numbers::counted(lines.len() as u64, "position"),
+        reversi_lab::numbers::counted(lines.len() as u64, "position"),
         total_nodes,
         total_time,
         total_nodes as f64 / total_time.max(1e-9) / 1e6,

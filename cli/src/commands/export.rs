@@ -1,9 +1,9 @@
 //! `reversi-lab export`: a results folder's games as GGF or one CSV row per move.
 
 use super::Outcome;
-use crate::error::{Error, Result};
-use crate::lab::export::{export, Format};
-use crate::lab::folder::{check_not_an_input, check_output_file, write_output};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::export::{export, Format};
+use reversi_lab::lab::folder::{check_not_an_input, check_output_file, write_output};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -3,14 +3,14 @@
 
 use super::Said;
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::lab::driver::thread_pool;
-use crate::lab::folder::{check_output_file, write_atomically};
-use crate::lab::setup::check_size;
-use crate::progress::{thousands, Progress};
-use crate::strategy::spec::StrategySpec;
-use crate::studies::openings::{enumerate, select, values, Recipe};
-use crate::with_geometry;
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::driver::thread_pool;
+use reversi_lab::lab::folder::{check_output_file, write_atomically};
+use reversi_lab::lab::setup::check_size;
+use reversi_lab::progress::{thousands, Progress};
+use reversi_lab::strategy::spec::StrategySpec;
+use reversi_lab::studies::openings::{enumerate, select, values, Recipe};
+use reversi_lab::with_geometry;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -133,7 +133,7 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<Outcome> {
         let empties = size * size - 4 - args.plies;
         let strategy = spec
             .check_practical(empties)
-            .and_then(|()| spec.build::<G>(crate::game::Rules::default()))
+            .and_then(|()| spec.build::<G>(reversi_lab::game::Rules::default()))
             .map_err(|e| Error::input(format!("--eval: {e}")))?;
         let tree = enumerate::<G>(args.plies);
         let enumerated = started.elapsed().as_secs_f64();
@@ -175,7 +175,7 @@ pub fn openings(args: &OpeningsArgs, out: &mut dyn Write) -> Result<Outcome> {
         list.widest,
         args.out.display(),
         started.elapsed().as_secs_f64(),
-        crate::numbers::counted(pool.current_num_threads() as u64, "thread")
+        reversi_lab::numbers::counted(pool.current_num_threads() as u64, "thread")
     )
     .said()?;
     Ok(Outcome::Finished)

@@ -2,8 +2,8 @@
 //! final margin wherever the values are discs, whether estimated or solved, so that a
 //! game's values do not jump from an evaluation's units to the solver's discs.
 
-use crate::strategy::spec::MAX_SOLVE_EMPTIES;
-use crate::strategy::{pattern, proven_margin, StrategySpec};
+use reversi_lab::strategy::spec::MAX_SOLVE_EMPTIES;
+use reversi_lab::strategy::{pattern, proven_margin, StrategySpec};
 
 /// How to read a strategy's move values (see [`Scale::of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +118,7 @@ impl Scale {
             (Some(_), _) => "draws".to_string(),
             (None, Some(1) | None) => format!("{value:+}"),
             (None, Some(per_disc)) => {
-                crate::numbers::signed(f64::from(value) / f64::from(per_disc), 1)
+                reversi_lab::numbers::signed(f64::from(value) / f64::from(per_disc), 1)
             }
         }
     }
@@ -127,7 +127,7 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::WIN;
+    use reversi_lab::strategy::WIN;
 
     fn scale(spec: &str) -> Scale {
         Scale::of(&StrategySpec::parse(spec).unwrap())

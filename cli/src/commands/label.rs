@@ -2,11 +2,11 @@
 //! turned into `studies::label`'s, and its summary printed).
 
 use super::{Outcome, Said};
-use crate::error::Result;
-use crate::lab::folder::{check_not_an_input, check_output_file};
-use crate::lab::setup::check_threads;
-use crate::progress::thousands;
-use crate::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
+use reversi_lab::error::Result;
+use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
+use reversi_lab::lab::setup::check_threads;
+use reversi_lab::progress::thousands;
+use reversi_lab::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

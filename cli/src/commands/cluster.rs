@@ -4,11 +4,11 @@
 use super::recipes::{sbatch_unquotable, Kubernetes, Slurm};
 use super::Said;
 use crate::commands::Outcome;
-use crate::error::{Error, Result};
-use crate::lab::folder::write_atomically;
-use crate::lab::merge::{merge as merge_shards, MergeOptions};
-use crate::lab::setup::MAX_THREADS;
-use crate::lab::{Experiment, Openings, Shard};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::lab::folder::write_atomically;
+use reversi_lab::lab::merge::{merge as merge_shards, MergeOptions};
+use reversi_lab::lab::setup::MAX_THREADS;
+use reversi_lab::lab::{Experiment, Openings, Shard};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -242,7 +242,7 @@ fn check_scriptable(experiment: &Experiment, recipe: &RecipeArgs, dir: &Path) ->
 /// Checks the split, loads the experiment, and makes the recipe's folder; for Slurm,
 /// also what the jobs will meet in `results/<name>` (a note for the user, if any).
 fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Option<String>)> {
-    crate::lab::config::check_shardable(&recipe.config, &format!("cluster {kind}"))?;
+    reversi_lab::lab::config::check_shardable(&recipe.config, &format!("cluster {kind}"))?;
     let experiment = Experiment::load(&recipe.config)?;
     Shard::new(1, recipe.shards)
         .map_err(|e| Error::input(format!("--shards {}: {e}", recipe.shards)))?;
@@ -283,7 +283,7 @@ fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Opti
 /// (the merge job merges only this split) and named in the returned note.
 fn earlier_results(experiment: &Experiment, shards: u64) -> Result<Option<String>> {
     let results = Path::new("results").join(&experiment.name);
-    let hash = crate::lab::shard::experiment_hash(experiment);
+    let hash = reversi_lab::lab::shard::experiment_hash(experiment);
     let another = |what: &Path| {
         Error::input(format!(
             "{} holds the results of another experiment named '{}': the cluster's jobs would refuse them; move {} away (or rename the experiment), then write the recipe again",
@@ -292,7 +292,7 @@ fn earlier_results(experiment: &Experiment, shards: u64) -> Result<Option<String
             results.display()
         ))
     };
-    let recorded = |dir: &Path| crate::lab::rows::RunToml::load(&dir.join("run.toml")).ok();
+    let recorded = |dir: &Path| reversi_lab::lab::rows::RunToml::load(&dir.join("run.toml")).ok();
     if let Some(record) = recorded(&results) {
         if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
             return Err(another(&results));

@@ -12,9 +12,9 @@ pub use replay::{replay, ReplayArgs};
 pub use scale::Scale;
 pub use watch::{watch, WatchArgs};
 
-use crate::board::{Bits, Color, Drawing, Geometry, Position, Square};
-use crate::error::{Error, Result};
-use crate::game::{Game, MoveError, Outcome, Rules, Scoring};
+use reversi_lab::board::{Bits, Color, Drawing, Geometry, Position, Square};
+use reversi_lab::error::{Error, Result};
+use reversi_lab::game::{Game, MoveError, Outcome, Rules, Scoring};
 use std::io::{self, BufRead, IsTerminal, Write};
 
 /// One move of a game: where, by whom, what it flipped and whether the other
@@ -272,10 +272,10 @@ impl std::error::Error for EngineFault {}
 /// A strategy's move in `game`, handing an external engine the game so far; an
 /// engine's fault ends the session with an [`EngineFault`].
 pub fn choose_move<G: Geometry>(
-    strategy: &dyn crate::strategy::Strategy<G>,
+    strategy: &dyn reversi_lab::strategy::Strategy<G>,
     start: Position<G>,
-    game: &crate::game::Game<G>,
-    context: &mut crate::strategy::Context<'_, G>,
+    game: &reversi_lab::game::Game<G>,
+    context: &mut reversi_lab::strategy::Context<'_, G>,
 ) -> io::Result<Square> {
     let moves = game.legal_moves();
     if strategy.external() {
@@ -303,7 +303,7 @@ pub fn pause(milliseconds: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Size4, Size8};
+    use reversi_lab::board::{Size4, Size8};
 
     #[test]
     fn track_undoes_by_replaying_and_sees_passes() {

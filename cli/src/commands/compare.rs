@@ -2,9 +2,9 @@
 
 use super::Said;
 use crate::commands::Outcome;
-use crate::error::Result;
-use crate::lab::folder::FolderLock;
-use crate::studies::compare::{
+use reversi_lab::error::Result;
+use reversi_lab::lab::folder::FolderLock;
+use reversi_lab::studies::compare::{
     compare as compare_runs, default_out, prepare_folder, Anchor, COMPARE_FILES,
 };
 use std::io::Write;
