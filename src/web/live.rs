@@ -85,6 +85,9 @@ pub struct SprtView {
     pub pairs_left: Option<f64>,
     /// That at the measured rate, capped by the games the run has left.
     pub seconds_left: Option<f64>,
+    /// The least and most seconds left over the Elo's 95% interval: one test's length
+    /// varies widely, and this range says how much the estimate alone moves it.
+    pub seconds_range: Option<(f64, f64)>,
 }
 
 /// A folder followed incrementally.
@@ -440,23 +443,24 @@ impl Tail {
                     .sprt_result
                     .clone()
                     .unwrap_or_else(|| "continue".into());
-                let pairs_left =
-                    (result == "continue" && penta.iter().sum::<u64>() > 0).then(|| {
-                        let estimate = elo
-                            .map_or(0.0, |(e, _, _)| e)
-                            .clamp(ELO_RANGE.0, ELO_RANGE.1);
-                        expected_pairs_left(
-                            &design,
-                            &penta.map(|c| c as f64),
-                            estimate,
-                            llr,
-                            (lower, upper),
-                        )
-                    });
+                let going = result == "continue" && penta.iter().sum::<u64>() > 0;
+                let frequencies = penta.map(|c| c as f64);
+                let left_at = |elo: f64| {
+                    let elo = elo.clamp(ELO_RANGE.0, ELO_RANGE.1);
+                    expected_pairs_left(&design, &frequencies, elo, llr, (lower, upper))
+                };
+                let pairs_left = going.then(|| left_at(elo.map_or(0.0, |(e, _, _)| e)));
                 let games_left = total.map(|t| t.saturating_sub(self.games) as f64);
-                let seconds_left = pairs_left.zip(rate.filter(|_| running)).map(|(p, r)| {
-                    let games = (2.0 * p).min(games_left.unwrap_or(f64::INFINITY));
-                    games / r.max(1e-9)
+                let to_seconds = |pairs: f64, rate: f64| {
+                    (2.0 * pairs).min(games_left.unwrap_or(f64::INFINITY)) / rate.max(1e-9)
+                };
+                let rate_now = rate.filter(|_| running);
+                let seconds_left = pairs_left.zip(rate_now).map(|(p, r)| to_seconds(p, r));
+                let interval = elo.filter(|_| going).zip(rate_now);
+                let seconds_range = interval.map(|((_, low, high), r)| {
+                    (0..=8)
+                        .map(|k| to_seconds(left_at(low + (high - low) * f64::from(k) / 8.0), r))
+                        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)))
                 });
                 Some(SprtView {
                     llr,
@@ -470,6 +474,7 @@ impl Tail {
                     result,
                     pairs_left,
                     seconds_left,
+                    seconds_range,
                 })
             });
         self.snapshot = Arc::new(Snapshot {
@@ -498,7 +503,7 @@ pub fn json(s: &Snapshot) -> String {
         .map(|r| json!({ "player": r.player, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score, "rating": r.rating }))
         .collect();
     let sprt = s.sprt.as_ref().map(|v| {
-        json!({ "llr": v.llr, "lower": v.lower, "upper": v.upper, "penta": v.penta, "elo": v.elo, "stopped_elo": v.stopped_elo, "result": v.result, "pairs_left": v.pairs_left, "seconds_left": v.seconds_left })
+        json!({ "llr": v.llr, "lower": v.lower, "upper": v.upper, "penta": v.penta, "elo": v.elo, "stopped_elo": v.stopped_elo, "result": v.result, "pairs_left": v.pairs_left, "seconds_left": v.seconds_left, "seconds_range": v.seconds_range })
     });
     let newest: Vec<_> = s
         .newest

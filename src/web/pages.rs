@@ -157,7 +157,10 @@ pub fn live_section(s: &Snapshot, rel: &str) -> String {
         }
         out.push_str("</p>");
         match (v.pairs_left, v.seconds_left) {
-            (Some(p), Some(secs)) => write!(out, "<p>Time left: about <strong class=\"time-left\">{}</strong> ({p:.0} game pairs expected at the current Elo estimate, by the SPRT's expected length as <code>sprt-plan</code> works it out)</p>", duration(secs)).ok(),
+            (Some(p), Some(secs)) => {
+                let range = v.seconds_range.map_or(String::new(), |(a, b)| format!(", from {} to {} over the Elo's interval", duration(a), duration(b)));
+                write!(out, "<p>Time left: about <strong class=\"time-left\">{}</strong> ({p:.0} game pairs expected at the current Elo estimate, by the SPRT's expected length as <code>sprt-plan</code> works it out{range}; one test's length varies widely about it)</p>", duration(secs)).ok()
+            }
             (Some(p), None) => write!(out, "<p>About {p:.0} game pairs expected to the end at the current Elo estimate (no time left while the run is not writing)</p>").ok(),
             _ => None,
         };

@@ -1,0 +1,34 @@
+#!/bin/bash
+# The web view's load figures (docs/web.md, "Load"): games/s of a run alone over 30 s,
+# then of the same run over 30 s while the server answers 200 wrk connections (mix.lua:
+# index, folder page, live state, a game, a new play game) and 50 live streams.
+# `BIN=target/release/reversi-lab benches/web/bench.sh` (needs wrk: apt-get install wrk);
+# it writes only root/ and its logs beside itself.
+BIN=$(realpath "${BIN:-$(command -v reversi-lab)}")
+cd "$(dirname "$0")"
+rows() { wc -l < root/load/games.csv; }
+rm -rf root && mkdir root
+$BIN run --quiet --no-report --out root/load load.toml > run.log 2>&1 &
+RUN=$!
+sleep 3; c0=$(rows); sleep 30; c1=$(rows)
+kill $RUN; wait $RUN
+echo "alone: $(( (c1 - c0) )) games in 30 s = $(( (c1 - c0) / 30 )) games/s"
+rm -rf root/load
+$BIN web root --port 8931 > server.log 2>&1 &
+SERVER=$!
+$BIN run --quiet --no-report --out root/load load.toml > run.log 2>&1 &
+RUN=$!
+sleep 3
+echo "server RSS before: $(ps -o rss= -p $SERVER) KiB, threads $(ps -o nlwp= -p $SERVER)"
+c0=$(rows)
+python3 streams.py 8931 50 30 > streams.log 2>&1 &
+STREAMS=$!
+wrk -t 2 -c 200 -d 30s --timeout 10s -s mix.lua http://127.0.0.1:8931/ > wrk.log 2>&1
+c1=$(rows)
+wait $STREAMS
+echo "server RSS after: $(ps -o rss= -p $SERVER) KiB, threads $(ps -o nlwp= -p $SERVER)"
+echo "under load: $(( (c1 - c0) )) games in 30 s = $(( (c1 - c0) / 30 )) games/s"
+grep -E "Requests/sec|Latency|p50|non-2xx|Socket|requests in" wrk.log || cat wrk.log
+cat streams.log
+kill $RUN; wait $RUN
+kill $SERVER; wait $SERVER
