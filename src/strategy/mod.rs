@@ -13,6 +13,8 @@ mod param_info;
 mod parity;
 pub mod pattern;
 mod random;
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod solver;
 pub mod spec;
 mod stability;
