@@ -7,6 +7,7 @@ pub mod engine;
 mod error;
 mod eval;
 mod greedy;
+pub mod kind;
 mod minimum_disc;
 mod mobility;
 mod param_info;
@@ -15,6 +16,7 @@ pub mod pattern;
 mod random;
 #[cfg(test)]
 pub(crate) mod reference;
+mod registry;
 pub mod solver;
 pub mod spec;
 mod stability;

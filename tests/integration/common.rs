@@ -15,7 +15,7 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_reversi-lab")
 }
 
-/// The binary, run in the test process's folder (the package's root).
+/// The binary, run in the test process's folder (the repository's root, see `main.rs`).
 pub fn reversi_lab() -> TestCommand {
     TestCommand {
         cmd: assert_cmd::Command::new(binary()),
@@ -27,6 +27,14 @@ pub fn in_dir(dir: &Path) -> TestCommand {
     let mut command = reversi_lab();
     command.current_dir(dir);
     command
+}
+
+/// The repository's root: the integration tests are declared by the binary's package,
+/// `cli/`, so `CARGO_MANIFEST_DIR` is the folder below it.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is a folder of the repository")
 }
 
 /// Runs the binary in `dir`; returns (exit code, stdout, stderr).
@@ -246,12 +254,7 @@ pub fn missing(what: &str) {
 /// the binary is found or a folder made is one change here.
 #[test]
 fn every_suite_runs_the_binary_and_makes_folders_through_this_module() {
-    // Found upwards from the package, whichever package of the workspace builds them.
-    let suites = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|folder| folder.join("tests/integration"))
-        .find(|folder| folder.join("common.rs").is_file())
-        .expect("tests/integration above the package");
+    let suites = root().join("tests/integration");
     let mut files = vec![suites.clone()];
     let mut offences = Vec::new();
     let mut checked = 0;
@@ -265,6 +268,9 @@ fn every_suite_runs_the_binary_and_makes_folders_through_this_module() {
         }
         checked += 1;
         for (number, line) in read(&path).lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue; // prose may name them
+            }
             // Spelled apart so that this file's own list is not what it finds.
             for word in [
                 concat!("cargo", "_bin"),
