@@ -14,6 +14,8 @@ mod param_info;
 mod parity;
 pub mod pattern;
 mod random;
+#[cfg(test)]
+pub(crate) mod reference;
 mod registry;
 pub mod solver;
 pub mod spec;
