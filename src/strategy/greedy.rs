@@ -5,7 +5,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{best_by, Context, Evaluator, Strategy};
+use super::{best_valued_by, Answer, Context, Evaluator, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 
@@ -40,10 +40,10 @@ impl Evaluation for GreedySpec {
 pub struct Greedy;
 
 impl<G: Geometry> Strategy<G> for Greedy {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
-        best_by(moves, context.rng, |square| {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        Ok(best_valued_by(moves, context.rng, |square| {
             board.flips(square).count() as i32
-        })
+        }))
     }
 
     fn move_values(

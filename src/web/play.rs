@@ -8,7 +8,7 @@ use super::http::{Reply, Want};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::game::{Game, Outcome, Rules, Scoring};
 use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
+use crate::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
 use crate::with_geometry;
 use rand::Rng;
 use serde_json::{json, Value};
@@ -319,8 +319,17 @@ impl<G: Geometry> Session<G> {
                 let mut context = Context {
                     rng: &mut self.rng,
                     memory: &mut self.memory,
+                    history: History {
+                        start: self.start,
+                        moves: self.game.moves(),
+                    },
                 };
-                strategy.choose(self.game.board(), moves, &mut context)
+                match strategy.choose(self.game.board(), moves, &mut context) {
+                    Ok(choice) => choice.square,
+                    // Only an external engine faults, and play refuses those: stop
+                    // rather than guess a move.
+                    Err(_) => return,
+                }
             };
             self.game
                 .play(square)
@@ -455,6 +464,10 @@ impl<G: Geometry> Table for Session<G> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History {
+                start: self.start,
+                moves: self.game.moves(),
+            },
         };
         let own = match (&self.opponent, &self.setup.spec, &self.setup.text) {
             (Some(s), Some(spec), Some(text)) => s

@@ -4,7 +4,7 @@
 //! root, a token off loopback, bad play requests) as one-line 4xx replies, play
 //! giving `play`'s moves, and many clients at once with slow ones among them.
 
-use assert_cmd::Command;
+use crate::common::{binary, reversi_lab, Dir};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ impl Drop for Server {
 
 impl Server {
     pub fn start(root: &Path, extra: &[&str]) -> Server {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+        let mut child = std::process::Command::new(binary())
             .arg("web")
             .arg(root)
             .args(["--port", "0"])
@@ -117,8 +117,7 @@ pub(super) fn a_run(root: &Path, name: &str, games: u32) -> PathBuf {
     )
     .unwrap();
     let out = root.join("results").join(name);
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .args(["run", "--quiet", "--no-report", "--out"])
         .arg(&out)
         .arg(&config)
@@ -137,7 +136,7 @@ fn one_line(status: u16, body: &str, what: &str) {
 
 #[test]
 fn the_index_lists_folders_and_a_folder_page_shows_its_standings() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     a_run(dir.path(), "field", 4);
     a_run(dir.path(), "other", 2);
     let server = Server::start(&dir.path().join("results"), &[]);
@@ -212,7 +211,7 @@ fn next_count(reader: &mut BufReader<TcpStream>) -> u64 {
 
 #[test]
 fn a_live_stream_gains_games_as_rows_are_appended_and_waits_for_a_half_written_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let run = a_run(dir.path(), "growing", 6);
     let games = std::fs::read_to_string(run.join("games.csv")).unwrap();
     let lines: Vec<&str> = games.lines().collect();
@@ -276,7 +275,7 @@ fn a_live_stream_gains_games_as_rows_are_appended_and_waits_for_a_half_written_l
 
 #[test]
 fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let run = a_run(dir.path(), "inside", 2);
     let results = dir.path().join("results");
     // A results folder outside the root, and a link to it from inside.
@@ -331,7 +330,7 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
 
 #[test]
 fn off_loopback_every_request_needs_the_token() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     a_run(dir.path(), "secret", 2);
     let results = dir.path().join("results");
     // Listening on every address (reached here through loopback only).
@@ -382,7 +381,7 @@ pub(super) fn field(json: &str, key: &str) -> String {
 
 #[test]
 fn play_refuses_bad_specs_and_illegal_moves_in_one_line_and_plays_as_play_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
     let server = Server::start(&dir.path().join("results"), &[]);
     for target in [
@@ -432,8 +431,7 @@ fn play_refuses_bad_specs_and_illegal_moves_in_one_line_and_plays_as_play_does()
     let (status, evaluated) = server.post(&format!("/play/eval?id={id}"));
     assert_eq!(status, 200, "{evaluated}");
     typed.push_str("n\n");
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
+    let output = reversi_lab()
         .args(["play", "--vs", "greedy", "--seed", "5"])
         .write_stdin(typed)
         .assert()
@@ -460,7 +458,7 @@ fn play_refuses_bad_specs_and_illegal_moves_in_one_line_and_plays_as_play_does()
 
 #[test]
 fn many_clients_at_once_get_no_error_and_slow_clients_stall_nobody() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     a_run(dir.path(), "busy", 6);
     let server = Server::start(&dir.path().join("results"), &[]);
     let address = server.address;

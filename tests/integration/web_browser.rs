@@ -8,7 +8,7 @@
 
 use super::browser::{chromium, Browser};
 use super::web::{field, Server};
-use assert_cmd::Command;
+use crate::common::{binary, reversi_lab, Dir};
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -75,7 +75,7 @@ fn a_folder_page_gains_games_while_a_run_plays_in_chromium() {
         crate::common::missing("chromium is not installed (apt-get install chromium)");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("live.toml");
     std::fs::write(
         &config,
@@ -87,7 +87,7 @@ fn a_folder_page_gains_games_while_a_run_plays_in_chromium() {
     .unwrap();
     let results = dir.path().join("results");
     let out = results.join("live");
-    let mut run = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+    let mut run = std::process::Command::new(binary())
         .args(["run", "--quiet", "--no-report", "--out"])
         .arg(&out)
         .arg(&config)
@@ -146,7 +146,7 @@ fn a_game_played_by_clicks_in_chromium_ends_as_play_ends_it() {
         crate::common::missing("chromium is not installed (apt-get install chromium)");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
     let server = Server::start(&dir.path().join("results"), &[]);
     let origin = server.url.trim_end_matches('/').to_string();
@@ -230,8 +230,7 @@ fn a_game_played_by_clicks_in_chromium_ends_as_play_ends_it() {
     assert!(shown.contains("game over"), "{shown}");
     loaded_only_from(&browser, &origin);
     typed.push_str("n\n");
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
+    let output = reversi_lab()
         .args(["play", "--vs", "greedy", "--seed", "9"])
         .write_stdin(typed)
         .assert()
