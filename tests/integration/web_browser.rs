@@ -71,7 +71,7 @@ fn poll<T>(what: &str, patience: Duration, mut check: impl FnMut() -> Option<T>)
 
 #[test]
 fn a_folder_page_gains_games_while_a_run_plays_in_chromium() {
-    let Some(binary) = chromium() else {
+    let Some(chrome) = chromium() else {
         crate::common::missing("chromium is not installed (apt-get install chromium)");
         return;
     };
@@ -101,7 +101,7 @@ fn a_folder_page_gains_games_while_a_run_plays_in_chromium() {
     });
     let server = Server::start(&results, &[]);
     let origin = server.url.trim_end_matches('/').to_string();
-    let mut browser = Browser::launch(&binary);
+    let mut browser = Browser::launch(&chrome);
     browser.open(&format!("{origin}/folder?path=live"));
     let count = |browser: &mut Browser| {
         browser
@@ -142,7 +142,7 @@ fn a_folder_page_gains_games_while_a_run_plays_in_chromium() {
 
 #[test]
 fn a_game_played_by_clicks_in_chromium_ends_as_play_ends_it() {
-    let Some(binary) = chromium() else {
+    let Some(chrome) = chromium() else {
         crate::common::missing("chromium is not installed (apt-get install chromium)");
         return;
     };
@@ -150,7 +150,7 @@ fn a_game_played_by_clicks_in_chromium_ends_as_play_ends_it() {
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
     let server = Server::start(&dir.path().join("results"), &[]);
     let origin = server.url.trim_end_matches('/').to_string();
-    let mut browser = Browser::launch(&binary);
+    let mut browser = Browser::launch(&chrome);
     browser.open(&format!("{origin}/play?vs=greedy&seed=9"));
     let state = |browser: &mut Browser| -> Option<String> {
         browser.eval("window.reversiPlay && reversiPlay.state() ? JSON.stringify(reversiPlay.state()) : null").as_str().map(str::to_string)
