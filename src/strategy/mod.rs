@@ -17,6 +17,7 @@ mod random;
 #[cfg(test)]
 pub(crate) mod reference;
 mod registry;
+pub mod scale;
 pub mod solver;
 pub mod spec;
 mod stability;
