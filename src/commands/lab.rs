@@ -3,6 +3,7 @@
 use super::{Outcome, Said};
 use crate::error::{Error, Result};
 use crate::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
+use crate::lab::{FolderFile, ResultsFolder};
 use crate::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -143,8 +144,8 @@ fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
         out,
         "wrote {}: {} and charts in {}",
         crate::numbers::counted(files as u64, "file"),
-        dir.join("report.html").display(),
-        dir.join("charts").display()
+        crate::report::page(dir).display(),
+        ResultsFolder::at(dir).path(FolderFile::Charts).display()
     )
     .said()
 }

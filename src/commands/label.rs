@@ -5,6 +5,7 @@ use super::{Outcome, Said};
 use crate::error::Result;
 use crate::lab::folder::{check_not_an_input, check_output_file};
 use crate::lab::setup::check_threads;
+use crate::lab::ResultsFolder;
 use crate::progress::thousands;
 use crate::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
 use std::io::Write;
@@ -56,7 +57,7 @@ pub(super) fn parse_range(text: &str) -> std::result::Result<(u32, u32), String>
 pub fn label(args: &LabelArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     check_output_file(&args.out, "--out")?;
     let inputs: Vec<PathBuf> = (args.dirs.iter())
-        .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
+        .flat_map(|d| ResultsFolder::at(d).game_inputs())
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;

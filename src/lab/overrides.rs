@@ -61,7 +61,7 @@ impl Overrides {
     /// and threads not given again.
     pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
         let out = self.out(&experiment.name);
-        let run_path = out.join("run.toml");
+        let run_path = super::ResultsFolder::at(&out).path(super::FolderFile::RunRecord);
         if self.resume && !given && !run_path.is_file() {
             return Err(Error::input(format!(
                 "nothing to resume in {} (no run.toml): give the experiment file, or check --out",

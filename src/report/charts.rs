@@ -440,7 +440,7 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
 /// Draws every chart that fits the results into `results.dir/charts`.
 pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
     register_fonts();
-    let dir = results.dir.join("charts");
+    let dir = crate::lab::ResultsFolder::at(&results.dir).path(crate::lab::FolderFile::Charts);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     macro_rules! chart {
         ($name:expr, $title:expr, $size:expr, $draw:ident) => {

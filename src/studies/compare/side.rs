@@ -3,7 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::game::Rules;
-use crate::lab::rows::{read_rows, PairRow, RunToml, StandingRow};
+use crate::lab::rows::{read_rows, PairRow, StandingRow};
+use crate::lab::{FolderFile, ResultsFolder};
 use crate::stats::{bradley_terry_covariance, RatingFit, Trinomial};
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -25,14 +26,8 @@ impl Side {
     /// Reads a finished run's `run.toml` and `standings.csv`; an unfinished run, a
     /// shard or a folder without standings is bad input naming the fix.
     pub fn load(dir: &Path) -> Result<Self> {
-        let run_path = dir.join("run.toml");
-        if !run_path.is_file() {
-            return Err(Error::input(format!(
-                "{} is not a results folder (no run.toml): give two folders `reversi-lab run` wrote",
-                dir.display()
-            )));
-        }
-        let record = RunToml::load(&run_path)?;
+        let folder = ResultsFolder::at(dir);
+        let record = folder.record("give two folders `reversi-lab run` wrote")?;
         record.refuse_import(dir, "compared (it has no ratings)")?;
         if let Some(shard) = &record.run.shard {
             return Err(Error::input(format!(
@@ -46,14 +41,14 @@ impl Side {
                 dir.display()
             )));
         }
-        let standings_path = dir.join("standings.csv");
+        let standings_path = folder.path(FolderFile::Standings);
         if !standings_path.is_file() {
             return Err(Error::input(format!(
                 "{} has no standings.csv: compare folders of runs (a tune's runs are in its validation folders)",
                 dir.display()
             )));
         }
-        let pairs_path = dir.join("pairs.csv");
+        let pairs_path = folder.path(FolderFile::Pairs);
         if !pairs_path.is_file() {
             return Err(Error::input(format!(
                 "{} has no pairs.csv: compare folders of finished runs, whose pairs.csv the rating changes' intervals need",
@@ -141,7 +136,9 @@ impl Side {
             Some(value) => value.clone().try_into().map_err(|e| {
                 Error::input(format!(
                     "{}: [experiment.rules] cannot be read: {e}",
-                    self.dir.join("run.toml").display()
+                    ResultsFolder::at(&self.dir)
+                        .path(FolderFile::RunRecord)
+                        .display()
                 ))
             }),
         }
