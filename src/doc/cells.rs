@@ -2,7 +2,7 @@
 //! sample behind a pair's interval, and how a run was made.
 
 use super::Table;
-use crate::lab::{PairRow, RunInfo};
+use crate::lab::{recorded_text, PairRow, RunInfo};
 
 /// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
 #[must_use]
@@ -43,36 +43,30 @@ pub fn model_cell(p: &PairRow) -> String {
 /// `origin_only` (a tune shows where its validation runs were made, not how they went),
 /// the session.
 pub fn how_run(run: &RunInfo, origin_only: bool) -> Table {
-    // As run.toml writes each value (a string without its quotes).
-    fn text(value: &impl serde::Serialize) -> Option<String> {
-        match toml::Value::try_from(value).ok()? {
-            toml::Value::String(s) => Some(s),
-            v => Some(v.to_string()),
-        }
-    }
+    let text = |value: &String| recorded_text(value);
     let origin = [
-        ("command line", run.command.as_ref().and_then(text)),
-        ("git commit", run.commit.as_ref().and_then(text)),
-        ("host", run.host.as_ref().and_then(text)),
-        ("reversi-lab version", text(&run.version)),
+        ("command line", run.command.as_ref().map(text)),
+        ("git commit", run.commit.as_ref().map(text)),
+        ("host", run.host.as_ref().map(text)),
+        ("reversi-lab version", Some(text(&run.version))),
     ];
     let session = [
         (
             "status",
-            (!origin_only).then(|| text(&run.status)).flatten(),
+            Some(recorded_text(&run.status)).filter(|_| !origin_only),
         ),
-        ("started", text(&run.started)),
+        ("started", Some(text(&run.started))),
     ];
     let counts = [
-        ("threads", text(&run.threads)),
-        ("games", run.games.as_ref().and_then(text)),
+        ("threads", Some(recorded_text(&run.threads))),
+        ("games", run.games.as_ref().map(recorded_text)),
         (
             "seconds (last session)",
-            run.elapsed_seconds.as_ref().and_then(text),
+            run.elapsed_seconds.as_ref().map(recorded_text),
         ),
         (
             "games per second (last session)",
-            run.games_per_second.as_ref().and_then(text),
+            run.games_per_second.as_ref().map(recorded_text),
         ),
     ]
     .map(|(label, value)| (label, value.filter(|_| !origin_only)));

@@ -34,6 +34,7 @@ pub use experiment::{Experiment, ExperimentBuilder, Format, Player, Sprt};
 pub use matches::{summary, summary_json, MatchOptions, MatchPlan, MatchTally};
 pub use overrides::{Overrides, DEFAULT_EXPERIMENT};
 pub use recorded::{load_game, recorded_run, ReplaySetting, ReplayableGame};
+pub use results_folder::recorded_text;
 pub use results_folder::{FolderFile, FolderKind, RecordKind, RecordedExperiment, ResultsFolder};
 pub use rows::{CostRow, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 pub use runner::{run, RunOptions, RunSummary};

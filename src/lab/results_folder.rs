@@ -160,6 +160,17 @@ impl RunToml {
     }
 }
 
+/// A recorded value as `run.toml` writes it, for a person to read: a string without
+/// its quotes, anything else as TOML (`{ anti = false, scoring = "..." }`).
+#[must_use]
+pub fn recorded_text(value: &impl serde::Serialize) -> String {
+    match toml::Value::try_from(value) {
+        Ok(toml::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => "-".into(),
+    }
+}
+
 /// The experiment a run record holds, as a file writes it (every default written out).
 pub type RecordedExperiment = WithSetup<ExperimentFile<toml::Table>>;
 

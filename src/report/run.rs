@@ -7,7 +7,7 @@ use super::{field, notable, Chart, PairRow, Results};
 use crate::doc::{elo_interval, how_run, model_cell, percent_interval};
 use crate::doc::{Block, Document, Section, Table};
 use crate::lab::rows::CostRow;
-use crate::lab::{Format, Sprt};
+use crate::lab::{recorded_text as text, Format, Sprt};
 
 /// What the cost table counts.
 const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single legal move is played \
@@ -108,15 +108,6 @@ fn statistics(results: &Results) -> Vec<String> {
         ));
     }
     lines
-}
-
-/// A setting as run.toml writes it (a string without its quotes).
-fn text(value: &impl serde::Serialize) -> String {
-    match toml::Value::try_from(value) {
-        Ok(toml::Value::String(s)) => s,
-        Ok(v) => v.to_string(),
-        Err(_) => "-".into(),
-    }
 }
 
 /// The experiment's settings, in the order people look for them (those the run

@@ -72,7 +72,7 @@ impl Comparison {
             self.a.dir.display(),
             self.b.dir.display(),
             n,
-            self.a.setting("size"),
+            self.a.experiment.setup.size,
             if self.differences.is_empty() {
                 String::new()
             } else {
