@@ -6,7 +6,7 @@ use crate::board::{squares, Bits, Color, Geometry, Position, Square, Symmetry};
 use crate::error::{Error, Result};
 use crate::game::format_transcript;
 use crate::strategy::spec::StrategySpec;
-use crate::strategy::{proven_margin, Context, GameRng, Memory, Strategy};
+use crate::strategy::{proven_margin, Context, GameRng, History, Memory, Strategy};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -168,7 +168,7 @@ pub fn values<G: Geometry>(
     strategy: &dyn Strategy<G>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Value>> {
-    let exact_from = exact_from(spec);
+    let exact_from = spec.exact_from();
     let value = |memory: &mut Memory<G>, transcript: &str| {
         memory.new_game();
         let before = memory.nodes;
@@ -179,6 +179,7 @@ pub fn values<G: Geometry>(
         let mut context = Context {
             rng: &mut rng,
             memory,
+            history: History::at(position),
         };
         let values = strategy.move_values(position.board, position.board.moves(), &mut context)?;
         let best = values.iter().map(|&(_, v)| v).max()?;
@@ -209,15 +210,6 @@ pub fn values<G: Geometry>(
             value(memory, t).expect("the strategy gave the first position values")
         })
         .collect())
-}
-
-/// The most empty squares at which the strategy solves exactly, giving disc margins.
-fn exact_from(spec: &StrategySpec) -> u32 {
-    match spec {
-        StrategySpec::Solver(_) => u32::MAX,
-        StrategySpec::Alphabeta(ab) => ab.endgame,
-        _ => 0,
-    }
 }
 
 /// A fixed pseudo-random order of transcripts (FNV-1a), for breaking ties: many
@@ -372,7 +364,7 @@ mod tests {
         };
         let recipe = Recipe {
             plies: 1,
-            eval: StrategySpec::Greedy,
+            eval: StrategySpec::Greedy(crate::strategy::spec::GreedySpec {}),
             within: 2,
             max: Some(1),
         };

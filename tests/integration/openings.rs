@@ -134,6 +134,7 @@ fn kept_lines_replay_to_positions_within_the_bound() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: reversi_lab::strategy::History::from_start(game.moves()),
         };
         let best = strategy
             .move_values(board, board.moves(), &mut context)

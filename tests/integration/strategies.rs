@@ -11,8 +11,8 @@ use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::{play_game, Deal, Driver};
 use reversi_lab::strategy::{
-    terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Mode, Solver, Strategy,
-    StrategySpec,
+    terminal_value, AlphaBeta, Context, Evaluator, GameRng, History, Memory, Mode, Solver,
+    Strategy, StrategySpec,
 };
 
 fn sq(name: &str) -> Square {
@@ -42,9 +42,12 @@ fn choices<G: Geometry>(strategy: &dyn Strategy<G>, board: Board<G>, tries: u64)
             let mut context = Context {
                 rng: &mut rng,
                 memory: &mut memory,
+                history: History::from_start(&[]),
             };
             strategy
                 .choose(board, board.moves(), &mut context)
+                .unwrap()
+                .square
                 .name(G::SIZE)
         })
         .collect();
@@ -66,8 +69,10 @@ fn random_position<G: Geometry>(seed: u64, plies: usize) -> Option<Board<G>> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History::from_start(game.moves()),
         };
         let m = random.choose(game.board(), game.legal_moves(), &mut context);
+        let m = m.unwrap().square;
         game.play(m).unwrap();
     }
     (!game.is_over()).then(|| game.board())
@@ -665,6 +670,7 @@ fn move_values_are_what_strategies_choose_by() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History::from_start(&[]),
         };
         build::<Size8>(spec).move_values(board, board.moves(), &mut context)
     };
@@ -689,6 +695,7 @@ fn move_values_are_what_strategies_choose_by() {
     let mut context = Context {
         rng: &mut rng,
         memory: &mut Memory::new(),
+        history: History::from_start(&[]),
     };
     let searched = build::<Size8>("alphabeta:depth=2,endgame=12").move_values(
         late,
