@@ -20,7 +20,6 @@ pub mod nboard;
 use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES};
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::pattern::SCALE;
 use crate::strategy::{
     proven_margin, random_square, AlphaBeta, Context, GameRng, History, Memory, Solver, SpecError,
     Strategy, StrategySpec,
@@ -303,13 +302,8 @@ impl<G: Geometry> Engine<G> {
             ),
             other => (Valued::Other, u32::from(other.is_evaluation())),
         };
-        let scale = match spec {
-            StrategySpec::Alphabeta(ab) if matches!(*ab.eval, StrategySpec::Pattern(_)) => {
-                f64::from(SCALE)
-            }
-            StrategySpec::Pattern(_) => f64::from(SCALE),
-            _ => 1.0,
-        };
+        // Values in fractions of a disc (the pattern evaluation's) are shown in discs.
+        let scale = f64::from(spec.scale().per_disc().unwrap_or(1));
         Ok(Engine {
             strategy: spec.build::<G>(RULES)?,
             valued,

@@ -23,6 +23,13 @@ impl Kind for GreedySpec {
         typed(Self::NAME, params)
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::discs(
+            "discs flipped",
+            "discs flipped",
+        ))
+    }
+
     fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         // As a player it has its own rule; as an evaluation it is the disc count.
         Ok(Box::new(Greedy))
@@ -30,6 +37,10 @@ impl Kind for GreedySpec {
 }
 
 impl Evaluation for GreedySpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::discs("discs", "discs, own minus the opponent's")
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         Ok(DiscEval)
     }

@@ -25,6 +25,13 @@ impl Kind for MinimumDiscSpec {
         typed(Self::NAME, params)
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::discs(
+            "discs",
+            "discs (fewer flipped is better)",
+        ))
+    }
+
     fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         Ok(Box::new(MinimumDisc {
             endgame: self.endgame,

@@ -14,7 +14,10 @@ mod param_info;
 mod parity;
 pub mod pattern;
 mod random;
+#[cfg(test)]
+pub(crate) mod reference;
 mod registry;
+pub mod scale;
 pub mod solver;
 pub mod spec;
 mod stability;

@@ -4,12 +4,11 @@
 
 mod play;
 mod replay;
-mod scale;
 mod watch;
 
 pub use play::{eval_fallback, play, Level, PlayArgs, SideChoice};
 pub use replay::{replay, ReplayArgs};
-pub use scale::Scale;
+pub use reversi_lab::strategy::scale::Scale;
 pub use watch::{watch, WatchArgs};
 
 use reversi_lab::board::{Bits, Color, Drawing, Geometry, Position, Square};
