@@ -10,7 +10,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use reversi_lab::lab::rows::csv_bytes;
-use reversi_lab::lab::{games_file, run, Experiment, Overrides, RunOptions, Status};
+use reversi_lab::lab::{
+    games_file, run, Experiment, FolderFile, Overrides, ResultsFolder, RunOptions, Status,
+};
 use reversi_lab::report::{write_report, Results};
 use reversi_lab::Error;
 use std::ffi::CString;
@@ -148,6 +150,7 @@ pub fn run_experiment<'py>(
 pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let results = py.detach(|| Results::load(&dir)).map_err(py_error)?;
     let csv = |rows: Vec<u8>| PyBytes::new(py, &rows);
+    let folder = ResultsFolder::at(&dir);
     let loaded = PyDict::new(py);
     loaded.set_item("experiment", json(&results.experiment)?)?;
     loaded.set_item("run", json(&results.run)?)?;
@@ -155,21 +158,21 @@ pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, P
         // A finished folder's own files, byte for byte: rows read back and written
         // again lose what the types do not keep, such as an empty `sprt_pairs` (its
         // column went with it) or the columns of a file older than the types.
-        let read = |name: &str| {
-            let path = dir.join(name);
+        let read = |file: FolderFile| {
+            let path = folder.path(file);
             std::fs::read(&path).map_err(|e| py_error(Error::unreadable(&path, &e)))
         };
-        (read("pairs.csv")?, read("standings.csv")?)
+        (read(FolderFile::Pairs)?, read(FolderFile::Standings)?)
     } else {
         // Counted from the games so far: these files are not written until the end.
         (
-            csv_bytes(&results.pairs, &dir.join("pairs.csv")).map_err(py_error)?,
-            csv_bytes(&results.standings, &dir.join("standings.csv")).map_err(py_error)?,
+            csv_bytes(&results.pairs, &folder.path(FolderFile::Pairs)).map_err(py_error)?,
+            csv_bytes(&results.standings, &folder.path(FolderFile::Standings)).map_err(py_error)?,
         )
     };
     loaded.set_item("pairs_csv", csv(pairs))?;
     loaded.set_item("standings_csv", csv(standings))?;
-    let games = games_file::find(&dir).map(|(path, _)| path);
+    let games = folder.games().map(|(path, _)| path);
     loaded.set_item("games_path", games)?;
     loaded.set_item("partial", results.partial)?;
     Ok(loaded)

@@ -2,7 +2,7 @@
 //! sample behind a pair's interval, and how a run was made.
 
 use super::Table;
-use crate::lab::PairRow;
+use crate::lab::{recorded_text, PairRow, RunInfo};
 
 /// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
 #[must_use]
@@ -42,28 +42,39 @@ pub fn model_cell(p: &PairRow) -> String {
 /// host (recorded since they were added; older folders lack them), then, unless
 /// `origin_only` (a tune shows where its validation runs were made, not how they went),
 /// the session.
-pub fn how_run(run: &toml::Table, origin_only: bool) -> Table {
-    let text = |v: &toml::Value| match v {
-        toml::Value::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    let rows: Vec<(String, String)> = [
-        ("command", "command line"),
-        ("commit", "git commit"),
-        ("host", "host"),
-        ("version", "reversi-lab version"),
-        ("status", "status"),
-        ("started", "started"),
-        ("threads", "threads"),
-        ("games", "games"),
-        ("elapsed_seconds", "seconds (last session)"),
-        ("games_per_second", "games per second (last session)"),
+pub fn how_run(run: &RunInfo, origin_only: bool) -> Table {
+    let text = |value: &String| recorded_text(value);
+    let origin = [
+        ("command line", run.command.as_ref().map(text)),
+        ("git commit", run.commit.as_ref().map(text)),
+        ("host", run.host.as_ref().map(text)),
+        ("reversi-lab version", Some(text(&run.version))),
+    ];
+    let session = [
+        (
+            "status",
+            Some(recorded_text(&run.status)).filter(|_| !origin_only),
+        ),
+        ("started", Some(text(&run.started))),
+    ];
+    let counts = [
+        ("threads", Some(recorded_text(&run.threads))),
+        ("games", run.games.as_ref().map(recorded_text)),
+        (
+            "seconds (last session)",
+            run.elapsed_seconds.as_ref().map(recorded_text),
+        ),
+        (
+            "games per second (last session)",
+            run.games_per_second.as_ref().map(recorded_text),
+        ),
     ]
-    .iter()
-    .filter(|(key, _)| {
-        !origin_only || ["command", "commit", "host", "version", "started"].contains(key)
-    })
-    .filter_map(|(key, label)| Some((label.to_string(), text(run.get(*key)?))))
-    .collect();
+    .map(|(label, value)| (label, value.filter(|_| !origin_only)));
+    let rows: Vec<(String, String)> = origin
+        .into_iter()
+        .chain(session)
+        .chain(counts)
+        .filter_map(|(label, value)| Some((label.to_string(), value?)))
+        .collect();
     Table::pairs(["recorded", "value"], &rows)
 }

@@ -8,7 +8,7 @@ use std::ops::{Add, AddAssign};
 use std::path::Path;
 
 /// The file name of a run's costs, next to `pairs.csv`.
-pub const COSTS_FILE: &str = "costs.csv";
+pub const COSTS_FILE: &str = super::FolderFile::Costs.name();
 
 /// One player's cost over some games. Only moves the strategy was asked for count:
 /// a position with a single legal move is played without asking, so it adds nothing.

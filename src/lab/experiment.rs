@@ -414,7 +414,10 @@ impl Experiment {
     pub fn recorded(table: &Table, dir: &Path) -> Result<Self> {
         let text = toml::to_string(table)
             .map_err(|e| Error::internal_from("cannot write the experiment as TOML", e))?;
-        let origin = dir.join("run.toml").display().to_string();
+        let origin = dir
+            .join(super::FolderFile::RunRecord.name())
+            .display()
+            .to_string();
         let copy = dir.join(OPENINGS_COPY);
         let from = if copy.is_file() {
             OpeningsFrom::Copy(&copy)
@@ -423,6 +426,18 @@ impl Experiment {
         };
         // Its strategies' paths were rebased when the experiment was first read.
         Self::parse_in(&text, &origin, from, None)
+    }
+
+    /// The experiment `table` recorded, without its openings: what counting a run's
+    /// games needs (the openings change no tally, and their file need not be
+    /// reachable from where the folder is read). `origin` names it in errors.
+    pub fn recorded_for_tally(table: &Table, origin: &str) -> Result<Self> {
+        let mut table = table.clone();
+        table.remove("openings");
+        let text = toml::to_string(&table)
+            .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
+        let here = Path::new(".");
+        Self::parse_in(&text, origin, OpeningsFrom::Folder(here), Some(here))
     }
 
     fn parse_in(

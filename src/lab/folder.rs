@@ -2,12 +2,13 @@
 //! run into the same folder or file, the one write path every output goes through, and
 //! `--force` replacement that keeps the old output until the new one takes its place.
 
+use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The lock file in a results folder while a run writes it: holds the process id.
-pub const LOCK_FILE: &str = "run.lock";
+pub const LOCK_FILE: &str = FolderFile::Lock.name();
 
 /// Held while a run writes its folder: an exclusive advisory lock (`flock`) on the lock
 /// file, released by the kernel when the process ends however it ends, so a lock left
@@ -377,9 +378,14 @@ pub fn holds_anything(dir: &Path) -> Result<bool> {
 /// Moves `dir` aside for `--force` (it is deleted once the new run has written its
 /// first files), refusing while another run writes it. Returns where it went.
 pub fn move_aside(dir: &Path) -> Result<PathBuf> {
-    let ours = ["run.toml", "games.csv", "games.csv.zst", "trace.csv"]
-        .iter()
-        .any(|name| dir.join(name).is_file());
+    // Replaced only for files a run or tune wrote: a tune.toml alone may be a tune
+    // file someone keeps there.
+    let folder = ResultsFolder::at(dir);
+    let ours = match folder.kind() {
+        Some(FolderKind::Run | FolderKind::GamesOnly) => true,
+        Some(FolderKind::Tune) => folder.has(FolderFile::Trace) || folder.games().is_some(),
+        None => false,
+    };
     if !ours {
         return Err(Error::input(format!(
             "{} is not a reversi-lab results folder (no run.toml, games.csv or trace.csv): --force replaces only results folders; choose another --out",

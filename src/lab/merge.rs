@@ -7,6 +7,7 @@ use super::experiment::Experiment;
 use super::folder::write_atomically;
 use super::folder::{check_not_in_a_shard, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
+use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::runner::write_tables;
 use super::schedule::Schedule;
@@ -100,7 +101,7 @@ struct Part {
 /// `shards/`, or a list of shard folders (merged into the folder above their `shards/`).
 fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
     if let [only] = paths {
-        let under = only.join("shards");
+        let under = ResultsFolder::at(only).path(FolderFile::Shards);
         if under.is_dir() {
             let mut dirs: Vec<PathBuf> = fs::read_dir(&under)
                 .map_err(|e| Error::io_during("list", &under, e))?
@@ -125,7 +126,8 @@ fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
     }
     let above = |p: &PathBuf| {
         let parent = p.parent()?;
-        (parent.file_name()? == "shards").then(|| parent.parent().map(Path::to_path_buf))?
+        (parent.file_name()? == FolderFile::Shards.name())
+            .then(|| parent.parent().map(Path::to_path_buf))?
     };
     let first = paths.first().and_then(above);
     let out = first.filter(|f| paths.iter().all(|p| above(p).as_ref() == Some(f)));
@@ -134,14 +136,9 @@ fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
 
 /// Reads a shard folder's `run.toml`.
 fn part(dir: &Path) -> Result<Part> {
-    let path = dir.join("run.toml");
-    if !path.is_file() {
-        return Err(Error::input(format!(
-            "{} is not a results folder (no run.toml): give the shard folders, or the folder holding shards/",
-            dir.display()
-        )));
-    }
-    let record = RunToml::load(&path)?;
+    let folder = ResultsFolder::at(dir);
+    let path = folder.path(FolderFile::RunRecord);
+    let record = folder.record("give the shard folders, or the folder holding shards/")?;
     let Some(text) = record.run.shard.as_deref() else {
         return Err(Error::input(format!(
             "{} is a whole run, not a shard (it was not run with --shard): merge only shard folders",
@@ -197,7 +194,7 @@ fn one_split(parts: Vec<Part>, split: Option<u64>, under: &Path) -> Result<Vec<P
     let mut counts: Vec<u64> = parts.iter().map(|p| p.shard.count()).collect();
     counts.sort_unstable();
     counts.dedup();
-    let shards = under.join("shards");
+    let shards = ResultsFolder::at(under).path(FolderFile::Shards);
     match split {
         Some(n) if !counts.contains(&n) => Err(Error::input(format!(
             "{} holds no shard of a {n}-shard split (it holds {}): run them first (reversi-lab run CONFIG --shard I/{n}), or give the split they have",
@@ -374,7 +371,8 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
                 out.display()
             ))
         };
-        let record = RunToml::load(&out.join("run.toml")).map_err(|_| other())?;
+        let record = RunToml::load(&ResultsFolder::at(&out).path(FolderFile::RunRecord))
+            .map_err(|_| other())?;
         if record.run.experiment_hash != recorded_hash(&parts) {
             return Err(other());
         }
@@ -447,7 +445,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         experiment: recorded.experiment.clone(),
         import: None,
     };
-    let run_out = out.join("run.toml");
+    let run_out = ResultsFolder::at(&out).path(FolderFile::RunRecord);
     crate::lab::folder::write_atomically(&run_out, record.to_text())?;
     Ok(MergeSummary {
         out,

@@ -4,7 +4,7 @@
 //! start here.
 
 use super::experiment::check_games_per_pair;
-use super::rows::{ResumeGiven, RunToml};
+use super::rows::ResumeGiven;
 use super::runner::default_out;
 use super::setup::check_threads;
 use super::{Experiment, Shard};
@@ -61,15 +61,19 @@ impl Overrides {
     /// and threads not given again.
     pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
         let out = self.out(&experiment.name);
-        let run_path = out.join("run.toml");
-        if self.resume && !given && !run_path.is_file() {
+        let folder = super::ResultsFolder::at(&out);
+        if self.resume && !given && !folder.has(super::FolderFile::RunRecord) {
             return Err(Error::input(format!(
                 "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
                 out.display()
             )));
         }
-        if self.resume && run_path.is_file() {
-            let record = RunToml::load(&run_path)?;
+        let record = if self.resume {
+            folder.record_if_any()?
+        } else {
+            None
+        };
+        if let Some(record) = record {
             record.refuse_import(&out, "resumed (choose another --out for a run)")?;
             if !given {
                 experiment = Experiment::recorded(&record.experiment, &out)?;

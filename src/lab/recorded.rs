@@ -3,7 +3,8 @@
 
 use super::experiment::Experiment;
 use super::games_file;
-use super::rows::{GameRow, RunToml};
+use super::results_folder::{FolderFile, ResultsFolder};
+use super::rows::GameRow;
 use super::shard::recorded_version;
 use crate::error::{Error, Result};
 use crate::game::Rules;
@@ -41,26 +42,9 @@ pub struct ReplaySetting {
 /// A missing folder or file is bad input naming the fix (`verb` says what the
 /// command does with the games, as in "replay a folder that holds games").
 pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
-    if dir.is_file() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
-            dir.display()
-        )));
-    }
-    if !dir.is_dir() {
-        return Err(Error::input(format!(
-            "results folder {} does not exist: give the folder a run wrote, such as results/default",
-            dir.display()
-        )));
-    }
-    let run_path = dir.join("run.toml");
-    if !run_path.is_file() {
-        return Err(Error::input(format!(
-            "{} is not a results folder (no run.toml): give the folder a run wrote, such as results/default",
-            dir.display()
-        )));
-    }
-    let record = RunToml::load(&run_path)?;
+    let folder = ResultsFolder::open(dir)?;
+    let run_path = folder.path(FolderFile::RunRecord);
+    let record = folder.record("give the folder a run wrote, such as results/default")?;
     let (size, rules) = if record.import.is_some() {
         // Imported games: their players are not strategies, only the setting counts.
         size_and_rules(&record.experiment, &run_path)?
@@ -68,7 +52,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
         let experiment = Experiment::recorded(&record.experiment, dir)?;
         (experiment.setup.size, experiment.setup.rules)
     };
-    let Some((games, _)) = games_file::find(dir) else {
+    let Some((games, _)) = folder.games() else {
         return Err(Error::input(format!(
             "{} has no games.csv: {verb} a folder that holds games (a tune's are in its validation folders)",
             dir.display()
@@ -118,8 +102,10 @@ pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
     games_file::check_has_games(&path)?;
     let mut reader = games_file::csv_reader(&path)?;
     // A shard's games keep the run's game_id: said, so the numbers are not read as the shard's own.
-    let shard = super::rows::RunToml::load(&dir.join("run.toml"))
+    let shard = ResultsFolder::at(dir)
+        .record_if_any()
         .ok()
+        .flatten()
         .and_then(|r| r.run.shard)
         .map(|s| format!(" (shard {s})"))
         .unwrap_or_default();

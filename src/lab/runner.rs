@@ -9,6 +9,7 @@ use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
 use super::folder::write_atomically;
 use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
 use super::games_file::{self, GamesWriter};
+use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
@@ -196,7 +197,8 @@ fn prepare(
     tallies: &mut Tallies,
 ) -> Result<Prepared> {
     let games_path = out.join(experiment.compress.file_name());
-    let run_path = out.join("run.toml");
+    let folder = ResultsFolder::at(out);
+    let run_path = folder.path(FolderFile::RunRecord);
     if out.exists() && !out.is_dir() {
         return Err(Error::input(format!(
             "{} is a file, not a results folder: choose a folder with --out",
@@ -244,7 +246,8 @@ fn prepare(
             return Err(error);
         }
     };
-    if options.resume && !created && !run_path.is_file() && holds_anything(out)? {
+    let a_run = folder.kind() == Some(FolderKind::Run);
+    if options.resume && !created && !a_run && holds_anything(out)? {
         return Err(Error::input(format!(
             "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
             out.display()
@@ -257,7 +260,7 @@ fn prepare(
             out.display()
         )));
     }
-    if options.resume && games_path.exists() && run_path.is_file() {
+    if options.resume && games_path.exists() && a_run {
         let recorded = RunToml::load(&run_path)?;
         let info_before = recorded.run.clone();
         recorded.refuse_import(out, "resumed (choose another --out for a run)")?;
@@ -372,7 +375,9 @@ const RESUME: &str = "continue with --resume";
 pub fn default_out(name: &str, shard: Option<Shard>) -> PathBuf {
     let folder = Path::new("results").join(name);
     match shard {
-        Some(shard) => folder.join("shards").join(shard.folder_name()),
+        Some(shard) => folder
+            .join(FolderFile::Shards.name())
+            .join(shard.folder_name()),
         None => folder,
     }
 }
@@ -434,7 +439,7 @@ pub fn run_locked(
         )));
     }
     progress.finish();
-    let run_path = out.join("run.toml");
+    let run_path = ResultsFolder::at(&out).path(FolderFile::RunRecord);
     let record = |info: RunInfo| {
         write_atomically(&run_path, run_record(experiment, info).to_text().as_bytes())
     };
@@ -525,9 +530,10 @@ pub(crate) fn write_tables(
 ) -> Result<(Vec<PairRow>, Vec<StandingRow>)> {
     let pairs = tallies.pair_rows(experiment);
     let standings = tallies.standing_rows(experiment);
-    let pairs_path = out.join("pairs.csv");
+    let folder = ResultsFolder::at(out);
+    let pairs_path = folder.path(FolderFile::Pairs);
     write_atomically(&pairs_path, &csv_bytes(&pairs, &pairs_path)?)?;
-    let standings_path = out.join("standings.csv");
+    let standings_path = folder.path(FolderFile::Standings);
     write_atomically(&standings_path, &csv_bytes(&standings, &standings_path)?)?;
     Ok((pairs, standings))
 }

@@ -439,7 +439,8 @@ draw_fn!(draw_sprt, |root: &DrawingArea<DB, Shift>,
 
 /// Draws every chart that fits the results into `results.dir/charts`.
 pub fn draw_all(results: &Results) -> Result<Vec<Chart>> {
-    draw_all_in(results, &results.dir.join("charts"))
+    let dir = crate::lab::ResultsFolder::at(&results.dir).path(crate::lab::FolderFile::Charts);
+    draw_all_in(results, &dir)
 }
 
 /// Draws every chart that fits the results into `dir`.

@@ -3,11 +3,11 @@
 use super::diversity::Distinct;
 use super::notable::{Notable, Picker};
 use crate::error::{Error, Result};
-use crate::lab::cost::COSTS_FILE;
 use crate::lab::games_file;
-use crate::lab::rows::{read_csv, CostRow, RunToml};
+use crate::lab::rows::{read_csv, CostRow, RunInfo, RunToml};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::lab::GameRow;
+use crate::lab::{FolderFile, Format, RecordKind, RecordedExperiment, ResultsFolder};
 use crate::stats::{Pentanomial, SprtWatch};
 use std::path::{Path, PathBuf};
 
@@ -31,10 +31,10 @@ pub struct History {
 pub struct Results {
     /// The folder.
     pub dir: PathBuf,
-    /// `[experiment]` of run.toml.
-    pub experiment: toml::Table,
+    /// `[experiment]` of run.toml, as recorded.
+    pub experiment: RecordedExperiment,
     /// `[run]` of run.toml.
-    pub run: toml::Table,
+    pub run: RunInfo,
     /// pairs.csv.
     pub pairs: Vec<PairRow>,
     /// standings.csv.
@@ -72,16 +72,12 @@ pub struct Fault {
 /// The pairs and standings of a run that has not finished, counted from the
 /// games in `games.csv` so far (a partial last row is ignored).
 fn so_far(
-    experiment: &toml::Table,
+    record: &RunToml,
     games_path: &Path,
 ) -> Result<(Vec<PairRow>, Vec<StandingRow>, u64, u64)> {
     use crate::lab::{Experiment, GameRow, Schedule};
-    // The openings do not change a tally, and their file need not be reachable from here.
-    let mut table = experiment.clone();
-    table.remove("openings");
-    let text = toml::to_string(&table)
-        .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
-    let experiment = Experiment::parse(&text, &games_path.display().to_string(), Path::new("."))?;
+    let experiment =
+        Experiment::recorded_for_tally(&record.experiment, &games_path.display().to_string())?;
     let schedule = Schedule::of(&experiment);
     let mut tallies = crate::lab::tally::Tallies::new(schedule.pairs().len());
     let mut reader = games_file::csv_reader(games_path)?;
@@ -102,14 +98,14 @@ fn so_far(
     ))
 }
 
-fn need(dir: &Path, name: &str) -> Result<PathBuf> {
-    let path = dir.join(name);
-    if path.is_file() {
-        Ok(path)
+fn need(folder: &ResultsFolder, file: FolderFile) -> Result<PathBuf> {
+    if folder.has(file) {
+        Ok(folder.path(file))
     } else {
         Err(Error::input(format!(
-            "{} is missing {name}: not a complete results folder (run `reversi-lab run` to make one, or --resume an interrupted run)",
-            dir.display()
+            "{} is missing {}: not a complete results folder (run `reversi-lab run` to make one, or --resume an interrupted run)",
+            folder.dir().display(),
+            file.name()
         )))
     }
 }
@@ -117,66 +113,41 @@ fn need(dir: &Path, name: &str) -> Result<PathBuf> {
 impl Results {
     /// Loads a results folder; a missing file is an error that names it.
     pub fn load(dir: &Path) -> Result<Self> {
-        if dir.is_file() {
-            return Err(Error::input(format!(
-                "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
-                dir.display()
-            )));
-        }
-        if !dir.is_dir() {
-            return Err(Error::input(format!(
-                "results folder {} does not exist: give the folder a run wrote, such as results/default",
-                dir.display()
-            )));
-        }
-        let run_path = need(dir, "run.toml")?;
-        let games_path = match games_file::find(dir) {
+        let folder = ResultsFolder::open(dir)?;
+        let run_path = need(&folder, FolderFile::RunRecord)?;
+        let games_path = match folder.games() {
             Some((path, _)) => path,
-            None => need(dir, "games.csv")?,
+            None => need(&folder, FolderFile::Games)?,
         };
         games_file::check_has_games(&games_path)?;
         let record = RunToml::load(&run_path)?;
         record.refuse_import(dir, "reported (it has no standings to show)")?;
-        if let Some(shard) = &record.run.shard {
+        if let RecordKind::Shard(shard) = record.kind() {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then report the merged folder",
                 dir.display()
             )));
         }
-        let experiment = record.experiment;
-        let run = match toml::Value::try_from(&record.run) {
-            Ok(toml::Value::Table(table)) => table,
-            _ => unreachable!("a run record serialises to a table"),
-        };
+        let experiment = record.recorded_experiment(&run_path)?;
         let players: Vec<String> = experiment
-            .get("players")
-            .and_then(toml::Value::as_array)
-            .map(|ps| {
-                ps.iter()
-                    .filter_map(|p| {
-                        p.get("name")
-                            .and_then(toml::Value::as_str)
-                            .map(str::to_string)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let finished = record.run.status.is_finished() && dir.join("pairs.csv").is_file();
+            .own
+            .players
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
+        let finished = record.run.status.is_finished() && folder.has(FolderFile::Pairs);
         let (pairs, standings, partial) = if finished {
-            let pairs: Vec<PairRow> = crate::lab::rows::read_rows(&need(dir, "pairs.csv")?)?;
+            let pairs: Vec<PairRow> =
+                crate::lab::rows::read_rows(&need(&folder, FolderFile::Pairs)?)?;
             let standings: Vec<StandingRow> =
-                crate::lab::rows::read_rows(&need(dir, "standings.csv")?)?;
+                crate::lab::rows::read_rows(&need(&folder, FolderFile::Standings)?)?;
             (pairs, standings, None)
         } else {
-            let (pairs, standings, played, total) = so_far(&experiment, &games_path)?;
+            let (pairs, standings, played, total) = so_far(&record, &games_path)?;
             (pairs, standings, Some((played, total)))
         };
-        let head_to_head =
-            experiment.get("format").and_then(toml::Value::as_str) == Some("head-to-head");
-        let sprt: Option<crate::lab::Sprt> = experiment
-            .get("sprt")
-            .and_then(|s| s.clone().try_into().ok());
-        let design = sprt.map(|s| s.design());
+        let head_to_head = experiment.own.format == Format::HeadToHead;
+        let design = experiment.own.sprt.map(|s| s.design());
         let mut watch = SprtWatch::default();
         let mut pairs = pairs;
         if let Some(design) = &design {
@@ -192,10 +163,7 @@ impl Results {
         let mut penta = Pentanomial::default();
         let mut pending: Option<f64> = None;
         let mut picker = Picker::new(&pairs, &standings);
-        let size = experiment
-            .get("size")
-            .and_then(toml::Value::as_integer)
-            .map_or(8, |s| s as u32);
+        let size = experiment.setup.size;
         let mut distinct = Distinct::new(pairs.len(), size);
         let mut faults = Vec::new();
         let mut reader = games_file::csv_reader(&games_path)?;
@@ -266,9 +234,8 @@ impl Results {
                 }
             }
         }
-        let costs_path = dir.join(COSTS_FILE);
-        let costs = if costs_path.is_file() {
-            Some(read_csv(&costs_path)?)
+        let costs = if folder.has(FolderFile::Costs) {
+            Some(read_csv(&folder.path(FolderFile::Costs))?)
         } else {
             None
         };
@@ -280,7 +247,7 @@ impl Results {
             costs,
             dir: dir.to_path_buf(),
             experiment,
-            run,
+            run: record.run,
             pairs,
             standings,
             players,
@@ -289,30 +256,22 @@ impl Results {
         })
     }
 
-    /// A value of `[experiment]` as text.
+    /// The experiment's name.
     #[must_use]
-    pub fn setting(&self, key: &str) -> String {
-        match self.experiment.get(key) {
-            Some(toml::Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => "-".into(),
-        }
+    pub fn name(&self) -> &str {
+        &self.experiment.own.name
     }
 
-    /// A value of `[run]` as text.
+    /// How its players were paired.
     #[must_use]
-    pub fn run_value(&self, key: &str) -> String {
-        match self.run.get(key) {
-            Some(toml::Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => "-".into(),
-        }
+    pub fn format(&self) -> Format {
+        self.experiment.own.format
     }
 
     /// Whether the run was head-to-head.
     #[must_use]
     pub fn is_head_to_head(&self) -> bool {
-        self.setting("format") == "head-to-head"
+        self.format() == Format::HeadToHead
     }
 }
 

@@ -6,49 +6,42 @@ use super::data::Results;
 use crate::doc::{Block, Section, Table};
 use crate::game::Termination;
 use crate::numbers::fixed;
+use crate::strategy::StrategySpec;
 
 /// The engine players of the experiment: (name, command line).
 fn engines(results: &Results) -> Vec<(String, String)> {
-    let Some(toml::Value::Array(players)) = results.experiment.get("players") else {
-        return Vec::new();
-    };
-    players
+    results
+        .experiment
+        .own
+        .players
         .iter()
-        .filter_map(|player| {
-            let name = player.get("name")?.as_str()?.to_string();
-            let strategy = player.get("strategy")?;
-            if strategy.get("kind")?.as_str()? != "engine" {
-                return None;
+        .filter_map(|player| match StrategySpec::from_table(&player.strategy) {
+            Ok(StrategySpec::Engine(engine)) => {
+                Some((player.name.clone(), engine.command.join(" ")))
             }
-            let command: Vec<&str> = match strategy.get("command")? {
-                toml::Value::Array(words) => words.iter().filter_map(toml::Value::as_str).collect(),
-                other => vec![other.as_str()?],
-            };
-            Some((name, command.join(" ")))
+            _ => None,
         })
         .collect()
 }
 
 /// The players on a clock: (name, its control as the experiment states it).
 fn clocked(results: &Results) -> Vec<(String, String)> {
-    let text = |table: &toml::Table| {
-        ["move_time", "clock"].iter().find_map(|key| {
-            table
-                .get(*key)
-                .and_then(toml::Value::as_str)
-                .map(|v| format!("{key} {v}"))
-        })
+    let text = |move_time: &Option<String>, clock: &Option<String>| {
+        [("move_time", move_time), ("clock", clock)]
+            .into_iter()
+            .find_map(|(key, v)| v.as_ref().map(|v| format!("{key} {v}")))
     };
-    let all = text(&results.experiment);
-    let Some(toml::Value::Array(players)) = results.experiment.get("players") else {
-        return Vec::new();
-    };
-    players
+    let setup = &results.experiment.setup;
+    let all = text(&setup.move_time, &setup.clock);
+    results
+        .experiment
+        .own
+        .players
         .iter()
         .filter_map(|player| {
-            let table = player.as_table()?;
-            let name = table.get("name")?.as_str()?.to_string();
-            text(table).or_else(|| all.clone()).map(|t| (name, t))
+            text(&player.move_time, &player.clock)
+                .or_else(|| all.clone())
+                .map(|t| (player.name.clone(), t))
         })
         .collect()
 }
@@ -58,7 +51,7 @@ fn clocked(results: &Results) -> Vec<(String, String)> {
 pub fn section(results: &Results) -> Option<Section> {
     let engines = engines(results);
     let clocked = clocked(results);
-    let timed = results.run.get("timed").and_then(toml::Value::as_bool) == Some(true);
+    let timed = results.run.timed == Some(true);
     if engines.is_empty() && clocked.is_empty() && results.faults.is_empty() && !timed {
         return None;
     }
@@ -68,14 +61,13 @@ pub fn section(results: &Results) -> Option<Section> {
         Termination::Illegal,
         Termination::Stalled,
     ];
-    let identities = results.run.get("engines").and_then(toml::Value::as_table);
+    let identities = results.run.engines.as_ref();
     let mut players: Vec<(String, String, String)> = engines
         .iter()
         .map(|(name, command)| {
             let identity = identities
                 .and_then(|t| t.get(name))
-                .and_then(toml::Value::as_str)
-                .unwrap_or("-");
+                .map_or("-", String::as_str);
             (name.clone(), command.clone(), identity.to_string())
         })
         .collect();

@@ -6,6 +6,7 @@
 use super::Results;
 use crate::doc::{elo_interval, percent_interval};
 use crate::doc::{Block, Section, Table};
+use crate::lab::Format;
 use crate::stats::{Paired, Pentanomial, Trinomial};
 
 /// What the standings of a gauntlet can and cannot say, for the report.
@@ -55,16 +56,10 @@ fn pooled(results: &Results, challenger: &str) -> (Paired, Vec<(String, f64)>) {
 
 /// The section, for a gauntlet (None for other formats).
 pub(crate) fn against_the_field(results: &Results) -> Option<Section> {
-    if results.setting("format") != "gauntlet" {
+    if results.format() != Format::Gauntlet {
         return None;
     }
-    let challengers: Vec<String> = results
-        .experiment
-        .get("challengers")
-        .and_then(toml::Value::as_array)?
-        .iter()
-        .filter_map(|c| c.as_str().map(str::to_string))
-        .collect();
+    let challengers = &results.experiment.own.challengers;
     let rows = challengers
         .iter()
         .map(|c| {

@@ -50,6 +50,12 @@ pub fn formats() -> Vec<Box<dyn ReportFormat>> {
     vec![Box::new(markdown::Markdown), Box::new(html::Html)]
 }
 
+/// The report's page to open in a browser (`report.html`) in the folder `dir`.
+#[must_use]
+pub fn page(dir: &Path) -> PathBuf {
+    dir.join(html::Html.file_name())
+}
+
 /// What [`write_report`] wrote, and what the person running it should hear as well
 /// as read in the report (the command says it: the library prints nothing).
 #[derive(Debug, Default)]
@@ -75,7 +81,7 @@ pub fn write_report(dir: &Path) -> Result<Written> {
         let mut charts = draw_all(&results)?;
         warnings.extend(diversity::warning(&results));
         let mut doc = run::document(&results, &charts);
-        let name = results.setting("name");
+        let name = results.name().to_string();
         let tables = RunTables {
             name: &name,
             pairs: &results.pairs,

@@ -5,7 +5,7 @@
 use super::{PairRow, Results, StandingRow};
 use crate::doc::replay::Replay;
 use crate::doc::{Block, GameView, Section};
-use crate::lab::{GameRow, SetupFile};
+use crate::lab::GameRow;
 
 /// The most pairs shown: a large field shows those with the most games.
 pub const MAX_PAIRS: usize = 10;
@@ -126,9 +126,7 @@ pub(crate) fn section(results: &Results) -> Option<Section> {
     if results.notable.iter().all(|n| n.widest.is_none()) {
         return None;
     }
-    let mut table = results.experiment.clone();
-    table.remove("openings"); // not needed here, and its file need not be reachable
-    let setup: SetupFile = toml::Value::Table(table).try_into().unwrap_or_default();
+    let setup = &results.experiment.setup;
     let anti = if setup.rules.anti {
         " Under these anti rules the player with fewer discs wins; margins count that way."
     } else {

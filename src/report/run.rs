@@ -7,6 +7,7 @@ use super::{field, notable, Chart, PairRow, Results};
 use crate::doc::{elo_interval, how_run, model_cell, percent_interval};
 use crate::doc::{Block, Document, Section, Table};
 use crate::lab::rows::CostRow;
+use crate::lab::{recorded_text as text, Format, Sprt};
 
 /// What the cost table counts.
 const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single legal move is played \
@@ -56,7 +57,7 @@ fn statistics(results: &Results) -> Vec<String> {
          the log-posterior, over all {games} games, each game one sample (the pairing is not modelled there: the games \
          column gives each player's count)."
     ));
-    if results.setting("format") == "gauntlet" {
+    if results.format() == Format::Gauntlet {
         lines.push(
             "Challengers against the field: each challenger's games against every player it met, pooled into one \
              sample (its colour-swapped game pairs, pentanomial, when every game belongs to one), with the same 95% \
@@ -67,19 +68,12 @@ fn statistics(results: &Results) -> Vec<String> {
     }
     for p in results.pairs.iter().filter(|p| p.sprt_llr.is_some()) {
         let f = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.2}"));
-        let setting = |key: &str| {
-            results
-                .experiment
-                .get("sprt")
-                .and_then(|s| s.get(key))
-                .map_or("-".into(), ToString::to_string)
+        let sprt = results.experiment.own.sprt;
+        let setting = |value: fn(&Sprt) -> f64| {
+            sprt.as_ref()
+                .map_or("-".into(), |s| toml::Value::Float(value(s)).to_string())
         };
-        let corrected = results
-            .experiment
-            .get("sprt")
-            .and_then(|s| s.get("overshoot"))
-            .and_then(toml::Value::as_bool)
-            == Some(true);
+        let corrected = sprt.is_some_and(|s| s.overshoot);
         let bounds = if corrected {
             "bounds in force (the Wald bounds moved inwards by the expected overshoot of the LLR's jumps, Siegmund's correction)"
         } else {
@@ -99,10 +93,10 @@ fn statistics(results: &Results) -> Vec<String> {
              over {} game pairs: LLR {} with {bounds} [{}, {}]: {}.{after}",
             p.player_a,
             p.player_b,
-            setting("elo1"),
-            setting("elo0"),
-            setting("alpha"),
-            setting("beta"),
+            setting(|s| s.elo1),
+            setting(|s| s.elo0),
+            setting(|s| s.alpha),
+            setting(|s| s.beta),
             p.paired().pairs.pairs(),
             f(p.sprt_llr),
             f(p.sprt_lower),
@@ -116,45 +110,41 @@ fn statistics(results: &Results) -> Vec<String> {
     lines
 }
 
-/// The experiment's settings, in the order people look for them.
+/// The experiment's settings, in the order people look for them (those the run
+/// record leaves out, at their defaults, are left out here too).
 fn setup(results: &Results) -> Vec<(String, String)> {
+    let (setup, own) = (&results.experiment.setup, &results.experiment.own);
+    let openings = toml::Value::try_from(&setup.openings)
+        .ok()
+        .filter(|o| o.as_table().is_some_and(|t| !t.is_empty()));
     [
-        "name",
-        "description",
-        "format",
-        "size",
-        "rules",
-        "openings",
-        "games_per_pair",
-        "seed",
-        "challengers",
-        "sprt",
+        ("name", Some(text(&own.name))),
+        ("description", own.description.as_ref().map(text)),
+        ("format", Some(text(&own.format))),
+        ("size", Some(text(&setup.size))),
+        ("rules", Some(text(&setup.rules))),
+        ("openings", openings.as_ref().map(text)),
+        ("games_per_pair", Some(text(&own.games_per_pair))),
+        ("seed", Some(text(&setup.seed))),
+        (
+            "challengers",
+            (!own.challengers.is_empty()).then(|| text(&own.challengers)),
+        ),
+        ("sprt", own.sprt.as_ref().map(text)),
     ]
-    .iter()
-    .filter(|k| results.experiment.contains_key(**k))
-    .map(|k| (k.to_string(), results.setting(k)))
+    .into_iter()
+    .filter_map(|(key, value)| Some((key.to_string(), value?)))
     .collect()
 }
 
 fn players(results: &Results) -> Table {
     let rows = results
         .experiment
-        .get("players")
-        .and_then(toml::Value::as_array)
-        .map(|ps| {
-            ps.iter()
-                .map(|p| {
-                    let name = p
-                        .get("name")
-                        .and_then(toml::Value::as_str)
-                        .unwrap_or("?")
-                        .to_string();
-                    let strategy = p.get("strategy").map(|s| s.to_string()).unwrap_or_default();
-                    vec![name, strategy]
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+        .own
+        .players
+        .iter()
+        .map(|p| vec![p.name.clone(), text(&p.strategy)])
+        .collect();
     Table::new(&["player", "strategy"], rows).code(1)
 }
 
@@ -335,7 +325,7 @@ fn colours(results: &Results) -> Table {
 
 /// The report of a run.
 pub(crate) fn document(results: &Results, charts: &[Chart]) -> Document {
-    let name = results.setting("name");
+    let name = results.name();
     let mut sections = vec![Section::new("experiment", "The experiment as run")
         .with(Block::Table(Table::pairs(
             ["setting", "value"],

@@ -111,7 +111,7 @@ fn check(design: &SprtDesign) -> Result<()> {
 /// The game pairs of one pair of players of a results folder, as frequencies: the
 /// only pair, or the one `pair` names (either way round).
 fn pairs_of(dir: &Path, pair: Option<&(String, String)>) -> Result<[f64; 5]> {
-    let path = dir.join("pairs.csv");
+    let path = crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Pairs);
     if !path.is_file() {
         return Err(Error::input(format!(
             "--from {}: no pairs.csv there: give the folder of a finished run",

@@ -9,6 +9,7 @@ use reversi_lab::lab::folder::write_atomically;
 use reversi_lab::lab::merge::{merge as merge_shards, MergeOptions};
 use reversi_lab::lab::setup::MAX_THREADS;
 use reversi_lab::lab::{Experiment, Openings, Shard};
+use reversi_lab::lab::{FolderFile, ResultsFolder};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -292,14 +293,15 @@ fn earlier_results(experiment: &Experiment, shards: u64) -> Result<Option<String
             results.display()
         ))
     };
-    let recorded = |dir: &Path| reversi_lab::lab::rows::RunToml::load(&dir.join("run.toml")).ok();
+    let recorded = |dir: &Path| ResultsFolder::at(dir).record_if_any().ok().flatten();
     if let Some(record) = recorded(&results) {
         if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
             return Err(another(&results));
         }
     }
     let mut others = Vec::new();
-    if let Ok(entries) = fs::read_dir(results.join("shards")) {
+    let shards_dir = ResultsFolder::at(&results).path(FolderFile::Shards);
+    if let Ok(entries) = fs::read_dir(&shards_dir) {
         let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         dirs.sort();
         for dir in dirs {
@@ -324,7 +326,7 @@ fn earlier_results(experiment: &Experiment, shards: u64) -> Result<Option<String
     Ok((!others.is_empty()).then(|| {
         format!(
             "note: {} also holds shard{} {} of another split: the merge job merges only the {shards}-shard split and leaves {}",
-            results.join("shards").display(),
+            shards_dir.display(),
             if others.len() == 1 { "" } else { "s" },
             others.join(", "),
             if others.len() == 1 { "it" } else { "them" }

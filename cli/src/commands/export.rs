@@ -4,6 +4,7 @@ use super::Outcome;
 use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::export::{export, Format};
 use reversi_lab::lab::folder::{check_not_an_input, check_output_file, write_output};
+use reversi_lab::lab::ResultsFolder;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +39,7 @@ pub fn export_games(args: &ExportArgs, out: &mut dyn Write) -> Result<Outcome> {
                     path.display()
                 )));
             }
-            let inputs = ["games.csv", "games.csv.zst", "run.toml"].map(|f| args.results.join(f));
+            let inputs = ResultsFolder::at(&args.results).game_inputs();
             check_not_an_input(path, "--out", inputs.iter().map(PathBuf::as_path))?;
             // Written whole or not at all (a regular file), so a failed export never
             // leaves half a file under the name asked for.

@@ -3,6 +3,7 @@
 use super::{Outcome, Said};
 use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
+use reversi_lab::lab::{FolderFile, ResultsFolder};
 use reversi_lab::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -143,8 +144,8 @@ fn report_line(dir: &Path, files: usize, out: &mut dyn Write) -> Result<()> {
         out,
         "wrote {}: {} and charts in {}",
         reversi_lab::numbers::counted(files as u64, "file"),
-        dir.join("report.html").display(),
-        dir.join("charts").display()
+        reversi_lab::report::page(dir).display(),
+        ResultsFolder::at(dir).path(FolderFile::Charts).display()
     )
     .said()
 }

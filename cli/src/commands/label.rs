@@ -5,6 +5,7 @@ use super::{Outcome, Said};
 use reversi_lab::error::Result;
 use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
 use reversi_lab::lab::setup::check_threads;
+use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
 use reversi_lab::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
 use std::io::Write;
@@ -56,7 +57,7 @@ pub(super) fn parse_range(text: &str) -> std::result::Result<(u32, u32), String>
 pub fn label(args: &LabelArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     check_output_file(&args.out, "--out")?;
     let inputs: Vec<PathBuf> = (args.dirs.iter())
-        .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
+        .flat_map(|d| ResultsFolder::at(d).game_inputs())
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;

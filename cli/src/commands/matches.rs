@@ -10,6 +10,7 @@ use reversi_lab::lab::matches::{
     cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed,
 };
 use reversi_lab::lab::rows::{csv_header, GameRow};
+use reversi_lab::lab::{FolderFile, ResultsFolder};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -149,8 +150,9 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         args.seed
     );
     eprintln!("{}", cost_line(&costs));
-    if logs.join("engines").is_dir() {
-        eprintln!("engine logs: {}", logs.join("engines").display());
+    let engine_logs = ResultsFolder::at(&logs).path(FolderFile::EngineLogs);
+    if engine_logs.is_dir() {
+        eprintln!("engine logs: {}", engine_logs.display());
     }
     match broken {
         Some(broken) => Err(Error::input(

@@ -9,6 +9,7 @@ use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::folder::{
     check_not_an_input, check_output_file, check_replaceable, write_atomically, write_output,
 };
+use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
 use reversi_lab::strategy::pattern::Weights;
 use reversi_lab::studies::patterns::{
@@ -66,9 +67,7 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             if d.is_file() {
                 vec![d.clone()]
             } else {
-                ["games.csv", "games.csv.zst", "run.toml"]
-                    .map(|f| d.join(f))
-                    .to_vec()
+                ResultsFolder::at(d).game_inputs().to_vec()
             }
         })
         .chain(args.before.clone())

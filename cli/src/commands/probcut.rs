@@ -8,6 +8,7 @@ use reversi_lab::lab::folder::{
     check_not_an_input, check_output_file, check_replaceable, write_output, FolderLock,
 };
 use reversi_lab::lab::setup::check_threads;
+use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
 use reversi_lab::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
 use std::io::Write;
@@ -49,7 +50,7 @@ pub struct FitProbCutArgs {
 pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome> {
     check_output_file(&args.out, "--out")?;
     let inputs: Vec<PathBuf> = (args.dirs.iter())
-        .flat_map(|d| ["games.csv", "games.csv.zst", "run.toml"].map(|f| d.join(f)))
+        .flat_map(|d| ResultsFolder::at(d).game_inputs())
         .chain(args.weights.clone())
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;

@@ -59,6 +59,11 @@ pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
     for row in &rows {
         writeln!(out, "{}", line(row)).said()?;
     }
-    writeln!(out, "report: {}", summary.out.join("report.html").display()).said()?;
+    writeln!(
+        out,
+        "report: {}",
+        reversi_lab::report::page(&summary.out).display()
+    )
+    .said()?;
     Ok(Outcome::Finished)
 }

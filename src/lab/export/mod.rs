@@ -5,7 +5,8 @@
 pub mod ggf;
 
 use super::games_file;
-use super::rows::{csv_header, csv_row, GameRow, MoveRow, RunToml};
+use super::results_folder::{FolderFile, ResultsFolder};
+use super::rows::{csv_header, csv_row, GameRow, MoveRow};
 use crate::board::{Bits, Color, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
@@ -77,14 +78,9 @@ pub struct Recorded {
 impl Recorded {
     /// Reads `dir/run.toml`.
     pub fn load(dir: &Path) -> Result<Self> {
-        let path = dir.join("run.toml");
-        if !path.is_file() {
-            return Err(Error::input(format!(
-                "{} is not a results folder (no run.toml): give the folder a run wrote, such as results/default",
-                dir.display()
-            )));
-        }
-        let record = RunToml::load(&path)?;
+        let folder = ResultsFolder::at(dir);
+        let path = folder.path(FolderFile::RunRecord);
+        let record = folder.record("give the folder a run wrote, such as results/default")?;
         let (size, rules) = super::recorded::size_and_rules(&record.experiment, &path)?;
         Ok(Recorded {
             size,

@@ -17,6 +17,7 @@ pub use record::{ImportInfo, ImportedRow, SourceFormat, SourceInfo};
 
 use super::export::ggf;
 use super::folder::{move_aside, remove_aside, write_atomically, FolderLock};
+use super::results_folder::FolderFile;
 use super::rows::{csv_bytes, csv_header, GameRow, RunInfo, RunToml, Status};
 use super::runner::write_game_row;
 use crate::board::Geometry;
@@ -595,9 +596,9 @@ pub fn import(options: &ImportOptions) -> Result<ImportSummary> {
     };
     let imported_path = out.join(IMPORTED_FILE);
     let files = [
-        ("games.csv", converted.games),
+        (FolderFile::Games.name(), converted.games),
         (IMPORTED_FILE, csv_bytes(&converted.rows, &imported_path)?),
-        ("run.toml", record.to_text().into_bytes()),
+        (FolderFile::RunRecord.name(), record.to_text().into_bytes()),
     ];
     check_inputs_outside(out, &options.files, options.force)?;
     write_folder(out, options.force, &files)?;

@@ -41,6 +41,10 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default deadline for a move when no time control sets one.
 pub const STALL_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The folder of a results folder the engines' logs go in (`lab::FolderFile::EngineLogs`
+/// names it there; declared here, the layer that writes them).
+pub const LOG_FOLDER: &str = "engines";
+
 /// An external engine as a strategy: `gtp:COMMAND` on one line, or a table with
 /// `kind = "engine"`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -460,7 +464,7 @@ impl Engine {
         let logs = self.logs.lock().map(|l| l.clone()).unwrap_or_default();
         let worker = rayon::current_thread_index().map_or(0, |w| w + 1);
         let log = logs.dir.map(|dir| {
-            dir.join("engines")
+            dir.join(LOG_FOLDER)
                 .join(format!("{}-{worker}.log", logs.player))
         });
         let client = Client::start(&self.spec, log.clone(), self.size).inspect_err(|why| {

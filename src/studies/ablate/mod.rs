@@ -500,5 +500,8 @@ pub fn ablate(
 pub fn write_outputs(dir: &Path, name: &str, worths: &[Worth]) -> Result<Vec<Chart>> {
     let md_path = dir.join("ablation.md");
     crate::lab::folder::write_atomically(&md_path, markdown(name, worths))?;
-    draw_charts(&dir.join("charts"), worths)
+    draw_charts(
+        &crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Charts),
+        worths,
+    )
 }

@@ -194,7 +194,10 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
         // Read back, so that what is printed and drawn is rounded as the file is
         // (and as `report` shows it).
         analysis.quality = read_quality(&out)?.unwrap_or_default();
-        analysis.charts = draw_charts(&out.join("charts"), &analysis.quality)?;
+        analysis.charts = draw_charts(
+            &crate::lab::ResultsFolder::at(&out).path(crate::lab::FolderFile::Charts),
+            &analysis.quality,
+        )?;
     }
     Ok(analysis)
 }

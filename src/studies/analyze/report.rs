@@ -32,7 +32,10 @@ fn section(dir: &Path, games: u64) -> Result<Option<(Section, Vec<Chart>)>> {
     let Some(rows) = read_quality(dir)? else {
         return Ok(None);
     };
-    let charts = draw_charts(&dir.join("charts"), &rows)?;
+    let charts = draw_charts(
+        &crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Charts),
+        &rows,
+    )?;
     // K itself, not the most empties seen: a K no game reached would otherwise be misstated.
     let most = recorded_endgame(dir).unwrap_or_else(|| {
         rows.iter()

@@ -12,13 +12,13 @@ pub use report::prepare_folder;
 pub use side::Side;
 
 use crate::error::{Error, Result};
+use crate::lab::recorded_text as text;
 use crate::lab::rows::decimals;
 use crate::stats::{holm, phi, Z95};
 use anchor::anchored;
 use serde::{Deserialize, Serialize};
 use side::refusal;
 use std::path::{Path, PathBuf};
-use toml::Value;
 
 /// The family-wise error rate Holm's correction holds the comparison to.
 pub const FAMILY_WISE_ALPHA: f64 = 0.05;
@@ -110,11 +110,11 @@ pub fn compare(a: &Path, b: &Path, anchor: &Anchor) -> Result<Comparison> {
         }
     }
     let (specs_a, specs_b) = (a.players(), b.players());
-    let spec = |specs: &[(String, Option<Value>)], name: &str| {
+    let spec = |specs: &[(String, &toml::Table)], name: &str| {
         specs
             .iter()
             .find(|(n, _)| n == name)
-            .map(|(_, s)| s.clone())
+            .map(|(_, s)| (*s).clone())
     };
     let changed: Vec<bool> = names
         .iter()
@@ -194,14 +194,24 @@ pub fn compare(a: &Path, b: &Path, anchor: &Anchor) -> Result<Comparison> {
         }
         .into();
     }
-    let differences = ["seed", "games_per_pair", "openings", "sprt", "name"]
-        .into_iter()
-        .filter(|k| a.experiment.get(*k) != b.experiment.get(*k))
-        .map(|k| match k {
-            "openings" | "sprt" => format!("{k} differ"),
-            _ => format!("{k}: {} in A, {} in B", a.setting(k), b.setting(k)),
-        })
-        .collect();
+    let (x, y) = (&a.experiment, &b.experiment);
+    let shown = |key: &str, one: String, other: String| {
+        (one != other).then(|| format!("{key}: {one} in A, {other} in B"))
+    };
+    let differences = [
+        shown("seed", text(&x.setup.seed), text(&y.setup.seed)),
+        shown(
+            "games_per_pair",
+            text(&x.own.games_per_pair),
+            text(&y.own.games_per_pair),
+        ),
+        (x.setup.openings != y.setup.openings).then(|| "openings differ".to_string()),
+        (x.own.sprt != y.own.sprt).then(|| "sprt differ".to_string()),
+        shown("name", text(&x.own.name), text(&y.own.name)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Ok(Comparison {
         a,
         b,

@@ -72,7 +72,7 @@ impl Comparison {
             self.a.dir.display(),
             self.b.dir.display(),
             n,
-            self.a.setting("size"),
+            self.a.experiment.setup.size,
             if self.differences.is_empty() {
                 String::new()
             } else {
@@ -189,7 +189,7 @@ impl Comparison {
         crate::lab::folder::write_atomically(&csv_path, csv_bytes(&self.changes, &csv_path)?)?;
         let md_path = dir.join(COMPARE_FILES[1]);
         crate::lab::folder::write_atomically(&md_path, self.markdown())?;
-        self.draw(&dir.join("charts"))
+        self.draw(&crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Charts))
     }
 }
 

@@ -2,19 +2,21 @@
 //! and the ratings refitted with their covariance), and whether they are one field.
 
 use crate::error::{Error, Result};
-use crate::game::Rules;
-use crate::lab::rows::{read_rows, PairRow, RunToml, StandingRow};
+use crate::lab::rows::{read_rows, PairRow, StandingRow};
+use crate::lab::{
+    recorded_text as text, FolderFile, RecordKind, RecordedExperiment, ResultsFolder,
+};
 use crate::stats::{bradley_terry_covariance, RatingFit, Trinomial};
 use std::path::{Path, PathBuf};
-use toml::{Table, Value};
+use toml::Table;
 
 /// One results folder as a comparison reads it: the experiment and the standings.
 #[derive(Clone, Debug)]
 pub struct Side {
     /// The folder.
     pub dir: PathBuf,
-    /// `[experiment]` of its run.toml.
-    pub experiment: Table,
+    /// `[experiment]` of its run.toml, as recorded.
+    pub experiment: RecordedExperiment,
     /// Its standings.csv.
     pub standings: Vec<StandingRow>,
     /// Its pairs.csv: the tallies the ratings are refitted from for their covariance.
@@ -25,16 +27,11 @@ impl Side {
     /// Reads a finished run's `run.toml` and `standings.csv`; an unfinished run, a
     /// shard or a folder without standings is bad input naming the fix.
     pub fn load(dir: &Path) -> Result<Self> {
-        let run_path = dir.join("run.toml");
-        if !run_path.is_file() {
-            return Err(Error::input(format!(
-                "{} is not a results folder (no run.toml): give two folders `reversi-lab run` wrote",
-                dir.display()
-            )));
-        }
-        let record = RunToml::load(&run_path)?;
+        let folder = ResultsFolder::at(dir);
+        let record = folder.record("give two folders `reversi-lab run` wrote")?;
+        let experiment = record.recorded_experiment(&folder.path(FolderFile::RunRecord))?;
         record.refuse_import(dir, "compared (it has no ratings)")?;
-        if let Some(shard) = &record.run.shard {
+        if let RecordKind::Shard(shard) = record.kind() {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then compare the merged folder",
                 dir.display()
@@ -46,14 +43,14 @@ impl Side {
                 dir.display()
             )));
         }
-        let standings_path = dir.join("standings.csv");
+        let standings_path = folder.path(FolderFile::Standings);
         if !standings_path.is_file() {
             return Err(Error::input(format!(
                 "{} has no standings.csv: compare folders of runs (a tune's runs are in its validation folders)",
                 dir.display()
             )));
         }
-        let pairs_path = dir.join("pairs.csv");
+        let pairs_path = folder.path(FolderFile::Pairs);
         if !pairs_path.is_file() {
             return Err(Error::input(format!(
                 "{} has no pairs.csv: compare folders of finished runs, whose pairs.csv the rating changes' intervals need",
@@ -62,7 +59,7 @@ impl Side {
         }
         Ok(Side {
             dir: dir.to_path_buf(),
-            experiment: record.experiment,
+            experiment,
             standings: read_rows(&standings_path)?,
             pairs: read_rows(&pairs_path)?,
         })
@@ -108,43 +105,23 @@ impl Side {
         Ok((ratings, covariance))
     }
 
-    /// A top-level value of the experiment as text (`-` when absent).
-    pub(super) fn setting(&self, key: &str) -> String {
-        match self.experiment.get(key) {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => "-".into(),
-        }
-    }
-
     /// The players' names and strategy tables, in experiment order.
-    pub(super) fn players(&self) -> Vec<(String, Option<Value>)> {
+    pub(super) fn players(&self) -> Vec<(String, &Table)> {
         self.experiment
-            .get("players")
-            .and_then(Value::as_array)
-            .map(|players| {
-                players
-                    .iter()
-                    .filter_map(|p| {
-                        let name = p.get("name")?.as_str()?.to_string();
-                        Some((name, p.get("strategy").cloned()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+            .own
+            .players
+            .iter()
+            .map(|p| (p.name.clone(), &p.strategy))
+            .collect()
     }
+}
 
-    /// The rules, every default filled in (so an absent table equals a default one).
-    fn rules(&self) -> Result<Rules> {
-        match self.experiment.get("rules") {
-            None => Ok(Rules::default()),
-            Some(value) => value.clone().try_into().map_err(|e| {
-                Error::input(format!(
-                    "{}: [experiment.rules] cannot be read: {e}",
-                    self.dir.join("run.toml").display()
-                ))
-            }),
-        }
+/// The challengers as run.toml writes them (`-` when it leaves them out: none).
+fn challengers(names: &[String]) -> String {
+    if names.is_empty() {
+        "-".into()
+    } else {
+        text(&names)
     }
 }
 
@@ -153,16 +130,33 @@ impl Side {
 /// agree; seeds, games, openings and the players' strategies may differ.
 pub(super) fn refusal(a: &Side, b: &Side) -> Result<Option<String>> {
     let fields = format!("{} and {}", a.dir.display(), b.dir.display());
-    for key in ["size", "format", "challengers"] {
-        if a.experiment.get(key) != b.experiment.get(key) {
-            return Ok(Some(format!(
-                "{fields} are not the same field: {key} is {} in one and {} in the other (compare runs of one experiment, changing only strategies, seeds, games or openings)",
-                a.setting(key),
-                b.setting(key)
-            )));
-        }
+    let (x, y) = (&a.experiment, &b.experiment);
+    let unlike = [
+        (
+            "size",
+            x.setup.size != y.setup.size,
+            text(&x.setup.size),
+            text(&y.setup.size),
+        ),
+        (
+            "format",
+            x.own.format != y.own.format,
+            text(&x.own.format),
+            text(&y.own.format),
+        ),
+        (
+            "challengers",
+            x.own.challengers != y.own.challengers,
+            challengers(&x.own.challengers),
+            challengers(&y.own.challengers),
+        ),
+    ];
+    if let Some((key, _, one, other)) = unlike.into_iter().find(|u| u.1) {
+        return Ok(Some(format!(
+            "{fields} are not the same field: {key} is {one} in one and {other} in the other (compare runs of one experiment, changing only strategies, seeds, games or openings)",
+        )));
     }
-    let (rules_a, rules_b) = (a.rules()?, b.rules()?);
+    let (rules_a, rules_b) = (x.setup.rules, y.setup.rules);
     if rules_a != rules_b {
         // As an experiment file writes them, not Rust's debug form.
         let words = |r: crate::game::Rules| {

@@ -9,9 +9,11 @@ use crate::lab::config::read_config;
 use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::folder::write_atomically;
-use crate::lab::rows::{csv_bytes, ResumeGiven, RunToml};
+use crate::lab::rows::{csv_bytes, ResumeGiven};
 use crate::lab::runner::{default_out, run_locked};
-use crate::lab::{Experiment, Format, RunOptions, RunSummary, Setup, StandingRow, Status};
+use crate::lab::{
+    Experiment, Format, ResultsFolder, RunOptions, RunSummary, Setup, StandingRow, Status,
+};
 use crate::strategy::spec::{ParamPath, ParamValue, PathError};
 use crate::strategy::StrategySpec;
 use serde::{Deserialize, Serialize};
@@ -437,9 +439,8 @@ pub fn sweep(
             .out
             .clone()
             .unwrap_or_else(|| default_out(&sweep.experiment.name, None));
-        let run_path = out.join("run.toml");
-        if run_path.is_file() {
-            RunToml::load(&run_path)?.resume_settings(
+        if let Some(record) = ResultsFolder::at(&out).record_if_any()? {
+            record.resume_settings(
                 &mut sweep.experiment,
                 ResumeGiven {
                     // The sweep file is always given again: its games and seed stand,

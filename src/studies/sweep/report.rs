@@ -325,7 +325,11 @@ impl RunStudy for Sweep {
         let Some(rows) = super::read_rows(dir)? else {
             return Ok(None);
         };
-        let charts = draw(&dir.join("charts"), &rows, run)?;
+        let charts = draw(
+            &crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Charts),
+            &rows,
+            run,
+        )?;
         Ok(Some(Part {
             section: section(&rows, run, &charts),
             charts,

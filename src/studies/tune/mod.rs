@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::lab::folder::{move_aside, remove_aside, FolderLock};
 use crate::lab::shard::{check_schedule_version, SCHEDULE_VERSION};
 use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
+use crate::lab::{FolderFile, ResultsFolder};
 use crate::numbers::fixed;
 use crate::progress::Progress;
 use crate::stats::Trinomial;
@@ -164,7 +165,8 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
             _ => {}
         }
         let lock = FolderLock::acquire(&out)?;
-        let a_tune = out.join("tune.toml").is_file() || out.join("trace.csv").is_file();
+        let folder = ResultsFolder::at(&out);
+        let a_tune = folder.has(FolderFile::TuneFile) || folder.has(FolderFile::Trace);
         if options.resume && !a_tune && crate::lab::folder::holds_anything(&out)? {
             return Err(Error::input(format!(
                 "nothing to resume in {}: it holds no tune.toml or trace.csv, so it is not a tune's folder (its files are left alone): choose another --out",
@@ -172,7 +174,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
             )));
         }
         check_same_tune(&out, &text)?;
-        Ok((lock, Trace::open(&out.join("trace.csv"), &tune)?))
+        Ok((lock, Trace::open(&folder.path(FolderFile::Trace), &tune)?))
     })();
     let (_lock, (trace, mut rows)) = match opened {
         Ok(opened) => opened,
@@ -262,7 +264,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
 /// Keeps the tune file in its folder (`tune.toml`), and refuses to continue a
 /// folder made by a different one (comments and layout aside).
 fn check_same_tune(out: &Path, text: &str) -> Result<()> {
-    let kept = out.join("tune.toml");
+    let kept = ResultsFolder::at(out).path(FolderFile::TuneFile);
     let schedule = out.join(SCHEDULE_FILE);
     if kept.is_file() {
         check_schedule_version(
@@ -329,7 +331,7 @@ fn write_best(tune: &Tune, tuned: &StrategySpec, out: &Path) -> Result<()> {
     player.insert("strategy".into(), Value::Table(tuned.to_table()));
     let mut doc = Table::new();
     doc.insert("players".into(), Value::Array(vec![Value::Table(player)]));
-    let path = out.join("best.toml");
+    let path = ResultsFolder::at(out).path(FolderFile::Best);
     let method = match tune.method {
         Method::Spsa => "SPSA",
         Method::Cmaes => "CMA-ES",

@@ -9,23 +9,23 @@ use crate::chart::Chart;
 use crate::doc::{elo_interval, how_run, model_cell, percent_interval};
 use crate::doc::{Block, Document, Section, Table};
 use crate::error::{Error, Result};
-use crate::lab::rows::{read_csv, RunToml, Status};
+use crate::lab::rows::{read_csv, Status};
 use crate::lab::PairRow;
+use crate::lab::{FolderFile, FolderKind, ResultsFolder};
 use crate::numbers::{fixed, tick};
 use std::path::Path;
 
 /// Whether `dir` is a tune's folder: it has the tune's file or trace and, unlike a
-/// run's folder, no `run.toml`.
+/// run's folder, no `run.toml` (see [`ResultsFolder::kind`]).
 pub fn is_tune_folder(dir: &Path) -> bool {
-    (dir.join("tune.toml").is_file() || dir.join("trace.csv").is_file())
-        && !dir.join("run.toml").exists()
+    ResultsFolder::at(dir).kind() == Some(FolderKind::Tune)
 }
 
 /// The tune as its folder keeps it. The report needs no openings, and an openings
 /// file named relative to where the tune was started need not be reachable from
 /// the folder, so `[openings]` is read only for display.
 fn load(dir: &Path) -> Result<(Tune, toml::Table)> {
-    let path = dir.join("tune.toml");
+    let path = ResultsFolder::at(dir).path(FolderFile::TuneFile);
     if !path.is_file() {
         return Err(Error::input(format!(
             "{} has a trace.csv but no tune.toml (tunes made before they kept their file): copy the tune file there as tune.toml, then run report again",
@@ -62,15 +62,14 @@ struct Validation {
 }
 
 fn validation(dir: &Path, opponent: &str) -> Result<Validation> {
-    let folder = validate::folder(dir, opponent);
-    let run_path = folder.join("run.toml");
+    let folder = ResultsFolder::at(&validate::folder(dir, opponent));
+    let status = folder.status()?;
     let mut found = Validation {
         result: None,
-        started: run_path.is_file(),
+        started: status.is_some(),
     };
-    if found.started {
-        let status = RunToml::load(&run_path)?.run.status;
-        let pairs_path = folder.join("pairs.csv");
+    if let Some(status) = status {
+        let pairs_path = folder.path(FolderFile::Pairs);
         if status.is_finished() && pairs_path.is_file() {
             let pairs: Vec<PairRow> = read_csv(&pairs_path)?;
             found.result = pairs.into_iter().next().map(|p| (p, status));
@@ -143,7 +142,8 @@ pub fn report(
     run_report: &dyn Fn(&Path) -> Result<Vec<String>>,
 ) -> Result<(Document, Vec<Chart>, Vec<String>)> {
     let (tune, raw) = load(dir)?;
-    let trace_path = dir.join("trace.csv");
+    let folder = ResultsFolder::at(dir);
+    let trace_path = folder.path(FolderFile::Trace);
     if !trace_path.is_file() {
         return Err(Error::input(format!(
             "{} is missing trace.csv: the tune has not started (run `reversi-lab tune FILE --out {}`)",
@@ -152,7 +152,7 @@ pub fn report(
         )));
     }
     let rows = trace::read(&trace_path, &tune)?;
-    let chart_dir = dir.join("charts");
+    let chart_dir = folder.path(FolderFile::Charts);
     let mut charts = charts::draw(&tune, &rows, &chart_dir)?;
     let start = tune.start();
     let tuned = trace::tail_mean(&rows).unwrap_or_else(|| start.clone());
@@ -171,7 +171,7 @@ pub fn report(
         tune.setup.seed,
         trace::tail_count(rows.len()),
     );
-    if dir.join("best.toml").is_file() {
+    if folder.has(FolderFile::Best) {
         intro
             .push_str(" best.toml holds the tuned player, ready to paste into an experiment file.");
     }
@@ -220,7 +220,7 @@ pub fn report(
                 format!("validation-{opponent}/report.html"),
             ));
             if first_run.is_none() {
-                first_run = Some(RunToml::load(&folder.join("run.toml"))?.run);
+                first_run = ResultsFolder::at(&folder).record_if_any()?.map(|r| r.run);
             }
         }
         match found.result {
@@ -311,13 +311,7 @@ pub fn report(
             .with(Block::Text(
                 "As the first validation run recorded it (the tune's own command started it; `started` is when validation began):".into(),
             ))
-            .with(Block::Table(how_run(
-                &toml::Value::try_from(&run)
-                    .ok()
-                    .and_then(|v| v.as_table().cloned())
-                    .unwrap_or_default(),
-                true,
-            ))),
+            .with(Block::Table(how_run(&run, true))),
         None => about.with(Block::Text(
             "The command line, commit and host are recorded by the validation runs, and this tune has none yet."
                 .into(),

@@ -13,6 +13,7 @@ use reversi_lab::game::Rules;
 use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
 use reversi_lab::lab::recorded::load_game;
 use reversi_lab::lab::setup::check_size;
+use reversi_lab::lab::ResultsFolder;
 use reversi_lab::with_geometry;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -102,7 +103,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
     if let Some(path) = &args.out {
         check_output_file(path, "--out")?;
         if let Some(dir) = &args.results {
-            let inputs = ["games.csv", "games.csv.zst", "run.toml"].map(|f| dir.join(f));
+            let inputs = ResultsFolder::at(dir).game_inputs();
             check_not_an_input(path, "--out", inputs.iter().map(PathBuf::as_path))?;
         }
         if path.exists() && !args.force {
