@@ -17,7 +17,7 @@ use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::schedule::splitmix;
 use reversi_lab::lab::MatchPlan;
 use reversi_lab::strategy::mcts::Tree;
-use reversi_lab::strategy::{Context, Memory, StrategySpec};
+use reversi_lab::strategy::{Context, History, Memory, StrategySpec};
 use std::hint::black_box;
 
 mod common;
@@ -73,6 +73,7 @@ fn mcts_search(iterations: u64) -> Tree<Size8> {
     let mut context = Context {
         rng: &mut rng,
         memory: &mut memory,
+        history: History::from_start(&[]),
     };
     let board = Board::<Size8>::start();
     mcts.search(board, board.moves(), &mut context)

@@ -6,7 +6,7 @@ use reversi_lab::board::{Board, Size8};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::strategy::clock::TIME_MARGIN;
-use reversi_lab::strategy::{random_square, Context, Memory, StrategySpec};
+use reversi_lab::strategy::{random_square, Context, History, Memory, StrategySpec};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -65,9 +65,10 @@ fn the_time_budget_holds_over_a_thousand_moves() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History::from_start(&[]),
         };
         let started = Instant::now();
-        let square = mcts.choose(board, legal, &mut context);
+        let square = mcts.choose(board, legal, &mut context).unwrap().square;
         longest = longest.max(started.elapsed());
         // Half the moves at random, so that the positions vary.
         board = board.play(if moves.is_multiple_of(2) {

@@ -64,7 +64,11 @@ impl<G: Geometry> Rollout<G> {
                     if *epsilon > 0.0 && unit(context) < *epsilon {
                         random_square(moves, context.rng)
                     } else {
-                        policy.choose(board, moves, context)
+                        // A policy that faults (an engine) plays at random instead.
+                        match policy.choose(board, moves, context) {
+                            Ok(choice) => choice.square,
+                            Err(_) => random_square(moves, context.rng),
+                        }
                     }
                 }
             };

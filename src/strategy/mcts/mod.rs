@@ -16,7 +16,7 @@ pub use search::{Final, MoveStats, Objective, Settings};
 pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
-use super::{random_square, Context, Evaluator, Solver, Strategy};
+use super::{random_square, Answer, Choice, Context, Evaluator, Solver, Strategy};
 use crate::board::{Board, Geometry, Square};
 use leaf::Leaf;
 use search::Search;
@@ -61,17 +61,21 @@ impl<G: Geometry> Mcts<G> {
 }
 
 impl<G: Geometry> Strategy<G> for Mcts<G> {
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        let began = Instant::now();
         if board.empty_count() <= self.settings.solve && moves == board.moves() {
             let solver = Solver::for_play(self.settings.rules, ROOT_SOLVER_BITS);
-            return random_square(solver.solve(board, context.memory).best, context.rng);
+            let square = random_square(solver.solve(board, context.memory).best, context.rng);
+            return Ok(Choice::of(square).timed_from(began));
         }
         let tree = self.search(board, moves, context);
-        tree.best(&self.settings).expect("a legal move")
+        let square = tree.best(&self.settings).expect("a legal move");
+        let mean = tree
+            .stats()
+            .iter()
+            .find(|m| m.square == square)
+            .map_or(0.5, |m| m.mean);
+        Ok(Choice::valued(square, (mean * 1000.0).round() as i32).timed_from(began))
     }
 
     /// Each move's mean result for the mover, in thousandths.

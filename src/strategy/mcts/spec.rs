@@ -231,6 +231,13 @@ impl Kind for MctsSpec {
         self.time.is_some()
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::points(
+            "thousandths",
+            "each move's mean result for the mover, in thousandths (1000: a sure win)",
+        ))
+    }
+
     fn check_practical(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
         let _ = (empties, clocked, MAX_SOLVE_EMPTIES);
         Ok(())

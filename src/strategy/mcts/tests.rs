@@ -82,6 +82,7 @@ fn uct_root_values_approach_minimax_on_4x4() {
             let mut context = Context {
                 rng: &mut rng,
                 memory: &mut memory,
+                history: crate::strategy::History::from_start(&[]),
             };
             let tree = mcts.search(board, board.moves(), &mut context);
             let square = tree.best(&mcts.settings).unwrap();
@@ -123,6 +124,7 @@ fn prove<G: Geometry>(board: Board<G>, rules: Rules, objective: &str, solve: u32
     let mut context = Context {
         rng: &mut rng,
         memory: &mut memory,
+        history: crate::strategy::History::from_start(&[]),
     };
     let tree = mcts.search(board, board.moves(), &mut context);
     let root = tree.nodes[0];
@@ -184,6 +186,7 @@ fn the_same_seed_gives_the_same_search() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: crate::strategy::History::from_start(&[]),
         };
         mcts.search(board, board.moves(), &mut context).stats()
     };
@@ -219,6 +222,7 @@ fn a_greedy_playout_is_greedy() {
             &mut Context {
                 rng: &mut a,
                 memory: &mut ma,
+                history: crate::strategy::History::from_start(&[]),
             },
         );
         // The same game by greedy itself.
@@ -226,13 +230,14 @@ fn a_greedy_playout_is_greedy() {
         let mut context = Context {
             rng: &mut b,
             memory: &mut mb,
+            history: crate::strategy::History::from_start(&[]),
         };
         while !here.is_game_over() {
             let moves = here.moves();
             here = if moves.is_empty() {
                 here.pass()
             } else {
-                here.play(greedy.choose(here, moves, &mut context))
+                here.play(greedy.choose(here, moves, &mut context).unwrap().square)
             };
         }
         // The playout ends having found that neither side can move: one pass on.
@@ -249,6 +254,7 @@ fn priors_follow_the_evaluation() {
     let mut context = Context {
         rng: &mut rng,
         memory: &mut memory,
+        history: crate::strategy::History::from_start(&[]),
     };
     let tree = mcts.search(board, board.moves(), &mut context);
     let eval = StrategySpec::parse("weighted")
