@@ -1,16 +1,23 @@
 //! Random games: `random` against `random` through the match path (the schedule,
 //! the driver, the game record, the per-game Xoshiro256++ generator) beside a plain
 //! playout loop over `Board` with a small fast generator, the floor the match path
-//! is held to (90% of its games per second). One thread each.
+//! is held to (90% of its games per second). One thread each. Beside them, `mcts`
+//! with random playouts from the start: its iterations a second, held to 70% of the
+//! plain loop's games a second (an iteration is a playout plus the tree's work).
 //!
 //! `cargo bench --bench playouts -- --once WHICH GAMES` plays GAMES games once and
 //! exits, for instruction counts under `valgrind --tool=callgrind`, which the shared
-//! machine's load does not disturb. WHICH: `plain` or `match`.
+//! machine's load does not disturb. WHICH: `plain`, `match` or `mcts` (GAMES
+//! iterations from the start; prints the tree's nodes and bytes a node).
 
 use criterion::{criterion_group, Criterion, Throughput};
 use reversi_lab::board::{Bits, Board, Size8, Square};
+use reversi_lab::game::Rules;
+use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::schedule::splitmix;
 use reversi_lab::lab::MatchPlan;
+use reversi_lab::strategy::mcts::Tree;
+use reversi_lab::strategy::{Context, History, Memory, StrategySpec};
 use std::hint::black_box;
 
 mod common;
@@ -49,6 +56,29 @@ fn random_match() -> MatchPlan {
     common::match_plan("random", "random", GAMES, 1)
 }
 
+/// Iterations of one `mcts` search from the start.
+const ITERATIONS: u64 = 100_000;
+
+/// One `mcts` search of `iterations` random-playout iterations from the start (seed 1,
+/// one thread): the tree.
+fn mcts_search(iterations: u64) -> Tree<Size8> {
+    let StrategySpec::Mcts(spec) =
+        StrategySpec::parse(&format!("mcts:iterations={iterations}")).unwrap()
+    else {
+        unreachable!("an mcts spec")
+    };
+    let mcts = spec.player::<Size8>(Rules::default()).unwrap();
+    let mut rng = game_rng(1);
+    let mut memory = Memory::new();
+    let mut context = Context {
+        rng: &mut rng,
+        memory: &mut memory,
+        history: History::from_start(&[]),
+    };
+    let board = Board::<Size8>::start();
+    mcts.search(board, board.moves(), &mut context)
+}
+
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random games");
     group.sample_size(10);
@@ -59,6 +89,13 @@ fn playouts(c: &mut Criterion) {
     let plan = random_match();
     group.bench_function("match random vs random, 1 thread", |b| {
         b.iter(|| plan.tally().unwrap().0);
+    });
+    group.finish();
+    let mut group = c.benchmark_group("mcts iterations");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ITERATIONS));
+    group.bench_function("mcts random playouts from the start, 1 thread", |b| {
+        b.iter(|| mcts_search(black_box(ITERATIONS)).nodes.len());
     });
     group.finish();
 }
@@ -72,7 +109,16 @@ fn once(which: &str, games: &str) {
             let plan = common::match_plan("random", "random", games, 1);
             println!("{:?}", plan.tally().unwrap().0.paired.games);
         }
-        other => panic!("--once {other}: use plain or match"),
+        "mcts" => {
+            let tree = mcts_search(games);
+            println!(
+                "{} iterations, {} nodes, {} bytes a node",
+                tree.iterations,
+                tree.nodes.len(),
+                tree.bytes_per_node()
+            );
+        }
+        other => panic!("--once {other}: use plain, match or mcts"),
     }
 }
 

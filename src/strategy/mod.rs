@@ -8,6 +8,7 @@ mod error;
 mod eval;
 mod greedy;
 pub mod kind;
+pub mod mcts;
 mod minimum_disc;
 mod mobility;
 mod param_info;

@@ -161,4 +161,6 @@ kinds! {
     Solver(super::solver::SolverSpec),
     /// `engine`: an external program (`gtp:COMMAND`).
     Engine(super::engine::EngineSpec),
+    /// `mcts`: Monte-Carlo tree search.
+    Mcts(super::mcts::MctsSpec),
 }

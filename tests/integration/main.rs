@@ -41,6 +41,7 @@ mod golden;
 mod hardening;
 mod import;
 mod label;
+mod mcts;
 mod openings;
 mod packages;
 mod patterns;

@@ -231,7 +231,9 @@ mod tests {
             "classes" => Value::Table(Table::new()),
             "table" => Value::Array(vec![Value::Integer(0)]),
             "own_only" => Value::Boolean(true),
-            "nodes" => Value::Integer(1000),
+            "nodes" | "iterations" => Value::Integer(1000),
+            // mcts's nested strategies: greedy is a strategy and an evaluation.
+            "rollout" | "value" | "prior" => Value::String("greedy".into()),
             // Any evaluation takes 0 (off); a confidence needs eval=pattern.
             "probcut" => Value::Float(0.0),
             "time" => Value::String("100ms".into()),

@@ -1,0 +1,264 @@
+//! The `mcts` kind: its parameters with their ranges and checks, and the player it builds.
+
+use super::leaf::{Leaf, Rollout};
+use super::search::{Final, Objective, Settings};
+use super::Mcts;
+use crate::board::Geometry;
+use crate::game::Rules;
+use crate::strategy::kind::{take_nested, Kind};
+use crate::strategy::param_info::{params, ParamInfo};
+use crate::strategy::spec::{in_range, typed, StrategySpec, MAX_SOLVE_EMPTIES};
+use crate::strategy::{SpecError, Strategy};
+use serde::Deserialize;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+/// The iterations a move gets when no budget is written: cheap enough for a test game
+/// on 10x10, a few games a second on 8x8.
+pub const DEFAULT_ITERATIONS: u64 = 1000;
+/// The most iterations (or tree nodes) a move may be given: far past what an hour buys.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+/// The deepest `solve` accepted: each leaf with that many empties is solved exactly,
+/// and a solve of 20 empties takes a tenth of a second.
+pub const SOLVE: RangeInclusive<u32> = 0..=20;
+/// The `rave` equivalence counts accepted (0: off).
+pub const RAVE: RangeInclusive<u32> = 0..=1_000_000;
+
+params! {
+    /// Parameters of `mcts`.
+    pub struct MctsSpec {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        iterations: Option<u64> = None
+            => "iterations per move (1 to 10^9)" (default "1000 without nodes or time, else none"),
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64> = None
+            => "tree nodes per move: stop once the tree holds this many" (default "none"),
+        #[serde(
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "time_text",
+            deserialize_with = "time_of_text"
+        )]
+        time: Option<Duration> = None
+            => "time budget per move (\"100ms\", \"2s\")" (default "none"),
+        c: f64 = 1.0
+            => "exploration constant of UCB1, or of PUCT with a prior (0 to 100)",
+        objective: String = "win".to_string()
+            => "what a finished game is worth: win (1, 0.5, 0) or margin (the final margin under the rules, scaled to 0..1)",
+        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+        rollout: Option<Box<StrategySpec>> = None
+            => "the playout policy to the end of the game: random, or any strategy spec such as greedy" (default "random (none with value)"),
+        epsilon: f64 = 0.0
+            => "share of playout moves made at random instead of by the rollout policy (0 to 1)",
+        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+        value: Option<Box<StrategySpec>> = None
+            => "value leaves by this evaluation instead of a playout (with rollout too: the mean of both)" (default "none"),
+        scale: f64 = 640.0
+            => "the evaluation difference that is one logistic unit of expected result (pattern: 64 a disc)",
+        #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+        prior: Option<Box<StrategySpec>> = None
+            => "PUCT: priors from this evaluation, a softmax over the moves' standardised values" (default "none: UCB1"),
+        temperature: f64 = 1.0
+            => "the prior softmax's temperature, in standard deviations of the moves' values",
+        rave: u32 = 0
+            => "RAVE: the visits at which a move's own and all-moves-as-first values weigh equally (0: off)",
+        solve: u32 = 0
+            => "MCTS-Solver: solve leaves with at most this many empties exactly, and back proven values up (0: only finished games)",
+        final_move: String = "visits".to_string()
+            => "the move played: visits (the most visited, robust child) or value (the best mean)",
+    }
+}
+
+/// A float parameter's range check, worded as the other ranges are.
+fn in_float_range(param: &str, value: f64, low: f64, high: f64) -> Result<(), SpecError> {
+    if (low..=high).contains(&value) {
+        Ok(())
+    } else {
+        Err(SpecError::BadValue {
+            kind: MctsSpec::NAME,
+            message: format!("{param} = {value} is out of range: use {low} to {high}"),
+        })
+    }
+}
+
+/// A budget's range check (u64: `in_range` takes u32).
+fn in_count_range(param: &str, value: Option<u64>) -> Result<(), SpecError> {
+    match value {
+        Some(n) if !(1..=MAX_ITERATIONS).contains(&n) => Err(SpecError::BadValue {
+            kind: MctsSpec::NAME,
+            message: format!("{param} = {n} is out of range: use 1 to {MAX_ITERATIONS}"),
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl MctsSpec {
+    /// The search settings for the rules in force.
+    pub(crate) fn settings(&self, rules: Rules) -> Settings {
+        let budgeted = self.nodes.is_some() || self.time.is_some();
+        Settings {
+            iterations: self
+                .iterations
+                .or((!budgeted).then_some(DEFAULT_ITERATIONS)),
+            nodes: self.nodes,
+            time: self.time,
+            c: self.c,
+            objective: if self.objective == "margin" {
+                Objective::Margin
+            } else {
+                Objective::Win
+            },
+            rave: self.rave,
+            solve: self.solve,
+            temperature: self.temperature,
+            final_move: if self.final_move == "value" {
+                Final::Value
+            } else {
+                Final::Visits
+            },
+            rules,
+        }
+    }
+
+    /// The player for boards of geometry `G` under `rules`.
+    pub fn player<G: Geometry>(&self, rules: Rules) -> Result<Mcts<G>, SpecError> {
+        let rollout = match self.rollout_policy() {
+            None => None,
+            Some(spec) => {
+                let policy = spec.build::<G>(rules)?;
+                Some(if policy.uniform_random() {
+                    Rollout::Random
+                } else {
+                    Rollout::Policy {
+                        policy,
+                        epsilon: self.epsilon,
+                    }
+                })
+            }
+        };
+        let evaluator = |spec: &Option<Box<StrategySpec>>| match spec {
+            Some(spec) => spec.build_evaluator::<G>().map(Some),
+            None => Ok(None),
+        };
+        let leaf = Leaf {
+            rollout,
+            value: evaluator(&self.value)?,
+            scale: self.scale,
+        };
+        Ok(Mcts {
+            settings: self.settings(rules),
+            leaf,
+            prior: evaluator(&self.prior)?,
+        })
+    }
+
+    /// The playout policy, if leaves get playouts: `rollout`, else random without `value`.
+    fn rollout_policy(&self) -> Option<StrategySpec> {
+        match (&self.rollout, &self.value) {
+            (Some(policy), _) => Some((**policy).clone()),
+            (None, None) => Some(crate::strategy::spec::RandomSpec {}.into()),
+            (None, Some(_)) => None,
+        }
+    }
+}
+
+impl Kind for MctsSpec {
+    const NAME: &'static str = "mcts";
+    const HELP: &'static str = "Monte-Carlo tree search: UCT or PUCT, playouts or evaluated leaves, RAVE, proven values (MCTS-Solver)";
+    const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+
+    fn read(mut params: toml::Table) -> Result<Self, SpecError> {
+        let kind = Self::NAME;
+        // Each nested strategy is optional: taken only when written.
+        let mut nested = |key, evaluation| -> Result<_, SpecError> {
+            if !params.contains_key(key) {
+                return Ok(None);
+            }
+            let placeholder = StrategySpec::from(crate::strategy::spec::RandomSpec {});
+            let spec = take_nested(&mut params, kind, key, placeholder, evaluation)?;
+            Ok(Some(Box::new(spec)))
+        };
+        let rollout = nested("rollout", false)?;
+        let value = nested("value", true)?;
+        let prior = nested("prior", true)?;
+        let mut spec: MctsSpec = typed(kind, params)?;
+        spec.rollout = rollout;
+        spec.value = value;
+        spec.prior = prior;
+        in_count_range("iterations", spec.iterations)?;
+        in_count_range("nodes", spec.nodes)?;
+        in_float_range("c", spec.c, 0.0, 100.0)?;
+        in_float_range("epsilon", spec.epsilon, 0.0, 1.0)?;
+        in_float_range("scale", spec.scale, 1e-6, 1e9)?;
+        in_float_range("temperature", spec.temperature, 1e-3, 1e3)?;
+        in_range(kind, "rave", spec.rave, RAVE)?;
+        in_range(kind, "solve", spec.solve, SOLVE)?;
+        for (param, value, known) in [
+            ("objective", &spec.objective, ["win", "margin"]),
+            ("final_move", &spec.final_move, ["visits", "value"]),
+        ] {
+            if !known.contains(&value.as_str()) {
+                return Err(SpecError::BadValue {
+                    kind,
+                    message: format!(
+                        "{param} = {value} is not known: use {} or {}",
+                        known[0], known[1]
+                    ),
+                });
+            }
+        }
+        Ok(spec)
+    }
+
+    fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        Ok(Box::new(self.player::<G>(rules)?))
+    }
+
+    fn nested(&self) -> Vec<&StrategySpec> {
+        let mut nested: Vec<&StrategySpec> = self.rollout.as_deref().into_iter().collect();
+        nested.extend(self.value.as_deref());
+        nested.extend(self.prior.as_deref());
+        nested
+    }
+
+    fn nested_mut(&mut self) -> Vec<&mut StrategySpec> {
+        let mut nested: Vec<&mut StrategySpec> = self.rollout.as_deref_mut().into_iter().collect();
+        nested.extend(self.value.as_deref_mut());
+        nested.extend(self.prior.as_deref_mut());
+        nested
+    }
+
+    fn timed(&self) -> bool {
+        self.time.is_some()
+    }
+
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::points(
+            "thousandths",
+            "each move's mean result for the mover, in thousandths (1000: a sure win)",
+        ))
+    }
+
+    fn check_practical(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
+        let _ = (empties, clocked, MAX_SOLVE_EMPTIES);
+        Ok(())
+    }
+}
+
+/// A time budget as a spec writes it (`100ms`).
+fn time_text<S: serde::Serializer>(time: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match time {
+        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
+        None => s.serialize_none(),
+    }
+}
+
+/// A time budget from its text, the refusal worded in full.
+fn time_of_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    let text = String::deserialize(d)?;
+    match crate::strategy::clock::parse_time(&text) {
+        Some(d) if d > Duration::ZERO => Ok(Some(d)),
+        _ => Err(serde::de::Error::custom(format!(
+            "time = {text} is not a time: write it like time=100ms or time=2s"
+        ))),
+    }
+}
