@@ -6,7 +6,9 @@ use super::{Outcome, OutputFormat, Said};
 use crate::error::{Error, Result};
 use crate::lab::folder::check_output_file;
 use crate::lab::games_file::{Compression, GamesWriter};
-use crate::lab::matches::{cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed};
+use crate::lab::matches::{
+    cost_line, default_logs, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed,
+};
 use crate::lab::rows::{csv_header, GameRow};
 use std::io::Write;
 use std::path::PathBuf;
@@ -110,9 +112,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         None => None,
     };
     let names = [args.a.as_str(), args.b.as_str()];
-    let logs = args.logs.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("reversi-lab-match-{}", std::process::id()))
-    });
+    let logs = args.logs.clone().unwrap_or_else(default_logs);
     let started = Instant::now();
     let played = match csv {
         None => plan.play(names, None, &logs)?,
