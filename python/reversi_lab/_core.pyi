@@ -1,5 +1,6 @@
 """Types of reversi_lab._core, the Rust half of the package (see reversi_lab/__init__.py)."""
 
+from os import PathLike
 from typing import Any, Callable, Literal, Mapping, Optional, Union, final
 
 import numpy
@@ -117,7 +118,7 @@ class MatchResult:
     b: str
     threads: int
     seconds: float
-    logs: Optional[str]
+    logs: Optional[PathLike[str]]
     """Where an external engine's logs are (``engines/A-*.log``), if one played."""
     @property
     def kept(self) -> bool: ...
