@@ -39,11 +39,11 @@ fn served_greedy() -> String {
 /// The first argument that makes this program the served engine.
 const SERVE: &str = "--serve";
 
-/// Serves greedy over GTP on stdin and stdout, through `reversi_lab::commands::Cli`.
+/// Serves greedy over GTP on stdin and stdout, through `reversi_lab_cli::commands::Cli`.
 fn serve() -> std::process::ExitCode {
     use clap::Parser;
     let cli =
-        reversi_lab::commands::Cli::parse_from(["reversi-lab", "gtp", "--strategy", "greedy"]);
+        reversi_lab_cli::commands::Cli::parse_from(["reversi-lab", "gtp", "--strategy", "greedy"]);
     match cli.run() {
         Ok(outcome) => std::process::ExitCode::from(outcome.exit_code()),
         Err(err) => {

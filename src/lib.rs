@@ -1,7 +1,7 @@
 //! reversi-lab: a research harness for Reversi (Othello) strategies.
 //!
-//! The library holds all the logic; the `reversi-lab` binary only parses its
-//! arguments and calls [`commands`].
+//! The library holds all the logic and links no command-line parser; the
+//! `reversi-lab` binary (the package in `cli/`) parses its arguments and calls it.
 //!
 //! ```
 //! use reversi_lab::board::{squares, Board, Size8, Square};
@@ -19,7 +19,6 @@
 
 pub mod board;
 pub mod chart;
-pub mod commands;
 pub mod cpu;
 pub mod doc;
 pub mod error;

@@ -21,7 +21,6 @@ use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES}
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
 use crate::strategy::pattern::SCALE;
-use crate::strategy::spec::MAX_UNBUDGETED_DEPTH;
 use crate::strategy::{
     proven_margin, random_square, AlphaBeta, Context, GameRng, Memory, Solver, SpecError, Strategy,
     StrategySpec,
@@ -50,15 +49,11 @@ pub fn check(spec: &StrategySpec) -> Result<(), SpecError> {
 }
 
 /// The deepest search NBoard's `set depth` may ask for: 60 (every square) with a node
-/// or time budget, which bounds the search anyway, and [`MAX_UNBUDGETED_DEPTH`] without.
+/// or time budget, which bounds the search anyway, and
+/// [`MAX_UNBUDGETED_DEPTH`](crate::strategy::spec::MAX_UNBUDGETED_DEPTH) without.
 #[must_use]
 pub fn max_depth(spec: &StrategySpec) -> Option<u32> {
-    match spec {
-        StrategySpec::Alphabeta(ab) if ab.nodes.is_some() || ab.time.is_some() => Some(60),
-        StrategySpec::Alphabeta(_) => Some(MAX_UNBUDGETED_DEPTH),
-        StrategySpec::Parity(parity) => max_depth(&parity.base),
-        _ => None,
-    }
+    spec.depth().map(|depth| depth.most)
 }
 
 /// `spec` with its search depth set to `depth` (NBoard's `set depth`, as its words
@@ -75,26 +70,10 @@ pub fn with_depth(spec: &StrategySpec, depth: &str) -> Result<Option<StrategySpe
         format!("{most} (60 with a node or time budget, which this strategy lacks)")
     };
     match depth.trim().parse::<u32>() {
-        Ok(d) if (1..=most).contains(&d) => Ok(Some(set_depth(spec, d))),
+        Ok(d) if (1..=most).contains(&d) => Ok(Some(spec.with_depth(d))),
         _ => Err(format!(
             "set depth {depth}: the depth must be a whole number from 1 to {why}; the depth stays as it was"
         )),
-    }
-}
-
-fn set_depth(spec: &StrategySpec, depth: u32) -> StrategySpec {
-    match spec {
-        StrategySpec::Alphabeta(ab) => {
-            let mut ab = ab.clone();
-            ab.depth = depth;
-            StrategySpec::Alphabeta(ab)
-        }
-        StrategySpec::Parity(parity) => {
-            let mut parity = parity.clone();
-            parity.base = Box::new(set_depth(&parity.base, depth));
-            StrategySpec::Parity(parity)
-        }
-        other => other.clone(),
     }
 }
 

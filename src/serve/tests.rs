@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::board::{Size4, Size6};
+use crate::strategy::spec::{GreedySpec, MAX_UNBUDGETED_DEPTH};
 use crate::with_geometry;
 
 /// A game of `spec` against itself as the built strategy plays it with one memory
@@ -160,8 +161,14 @@ fn depth_goes_to_searches_within_bounds() {
     assert!(depth(&spec, "61").unwrap_err().contains("from 1 to 60"));
     let budgeted = StrategySpec::parse("alphabeta:nodes=1000").unwrap();
     assert_eq!(depth(&budgeted, "30").map(|d| d.0), Ok(30));
-    assert_eq!(with_depth(&StrategySpec::Greedy, "4"), Ok(None));
-    assert_eq!(with_depth(&StrategySpec::Greedy, "-3"), Ok(None));
+    assert_eq!(
+        with_depth(&StrategySpec::Greedy(GreedySpec {}), "4"),
+        Ok(None)
+    );
+    assert_eq!(
+        with_depth(&StrategySpec::Greedy(GreedySpec {}), "-3"),
+        Ok(None)
+    );
     let parity = StrategySpec::parse("parity:base=(alphabeta:depth=2)").unwrap();
     assert!(matches!(with_depth(&parity, "4"), Ok(Some(_))));
     assert!(with_depth(&parity, "0").is_err());

@@ -1,7 +1,7 @@
 //! What can be wrong with a strategy description, as a type callers can match on;
 //! the messages are the ones users see, so they name the fix.
 
-use super::spec::{kind_names, KINDS};
+use super::spec::{evaluation_names, kind_names, Noted, KINDS};
 use super::weighted::PRESETS;
 use crate::error::unknown_name;
 use std::ops::RangeInclusive;
@@ -59,7 +59,7 @@ pub enum SpecError {
         accepted: RangeInclusive<u32>,
     },
     /// `pattern` on a board other than 8x8.
-    #[error("strategy 'pattern' is fitted for 8x8 boards, not {size}x{size}: use weighted, mobility, stability or eval on this board")]
+    #[error("strategy 'pattern' is fitted for 8x8 boards, not {size}x{size}: use {} on this board", evaluation_names(&["pattern"], Noted::Out))]
     PatternSize {
         /// The board size.
         size: u32,
@@ -88,26 +88,31 @@ pub enum SpecError {
         eval: &'static str,
     },
     /// A strategy where an evaluation is needed.
-    #[error(
-        "'{kind}' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy"
-    )]
+    #[error("'{kind}' is not an evaluation: use {}", evaluation_names(&[], Noted::Bare))]
     NotAnEvaluation {
         /// The kind given.
         kind: &'static str,
     },
-    /// A search `eval` that is not an evaluation. A variant of its own because,
-    /// where users write it, `greedy` needs saying that it means the disc count.
-    #[error("alphabeta eval: '{kind}' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)")]
-    SearchEvalNotAnEvaluation {
+    /// A nested strategy that must be an evaluation (a search's `eval`) and is not. A
+    /// variant of its own because, where users write it, `greedy` needs saying that it
+    /// means the disc count.
+    #[error("{within} {key}: '{found}' is not an evaluation: use {}", evaluation_names(&[], Noted::Said))]
+    NestedNotAnEvaluation {
+        /// The kind it is nested in.
+        within: &'static str,
+        /// The parameter.
+        key: &'static str,
         /// The kind given.
-        kind: &'static str,
+        found: &'static str,
     },
     /// An error in a strategy nested inside another (`parity base`, `alphabeta eval`).
     // Not a `#[source]`: the message already includes it, and a chain printer would repeat it.
-    #[error("{within}: {error}")]
+    #[error("{within} {key}: {error}")]
     Nested {
-        /// Where the nested strategy sits.
+        /// The kind it is nested in.
         within: &'static str,
+        /// The parameter that holds it.
+        key: &'static str,
         /// What is wrong with it.
         error: Box<SpecError>,
     },
@@ -186,11 +191,12 @@ pub enum SpecError {
 }
 
 impl SpecError {
-    /// This error inside the strategy at `within`.
+    /// This error inside the strategy held by `within`'s parameter `key`.
     #[must_use]
-    pub fn within(self, within: &'static str) -> Self {
+    pub fn within(self, within: &'static str, key: &'static str) -> Self {
         SpecError::Nested {
             within,
+            key,
             error: Box::new(self),
         }
     }

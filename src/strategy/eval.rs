@@ -8,6 +8,105 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use std::ops::{Index, IndexMut};
 
+use super::kind::{one_ply, Evaluation, Kind};
+use super::param_info::{concat, ParamInfo};
+use super::spec::{typed, SquaresSpec, MAX_EVAL_WEIGHT};
+use super::{SpecError, Strategy};
+use crate::game::Rules;
+use toml::{Table, Value};
+
+/// Parameters of `eval`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EvalSpec {
+    /// The feature weights.
+    #[serde(flatten)]
+    pub weights: EvalWeights,
+    /// The square table of the `squares` feature.
+    #[serde(flatten)]
+    pub squares: SquaresSpec,
+}
+
+const fn param(name: &'static str, help: &'static str) -> ParamInfo {
+    ParamInfo {
+        name,
+        help,
+        default_text: None,
+    }
+}
+
+/// `eval`'s parameters: a weight per feature, named and described by the
+/// feature list itself, then its square table's.
+const EVAL_PARAMS: [ParamInfo; FEATURE_COUNT + SquaresSpec::PARAMS.len()] = {
+    let mut features = [param("", ""); FEATURE_COUNT];
+    let mut i = 0;
+    while i < FEATURE_COUNT {
+        features[i] = param(Feature::ALL[i].name(), Feature::ALL[i].help());
+        i += 1;
+    }
+    concat(&[&features, SquaresSpec::PARAMS])
+};
+
+impl Kind for EvalSpec {
+    const NAME: &'static str = "eval";
+    const HELP: &'static str =
+        "the tunable evaluation: a weighted sum of named features, one ply deep";
+    const PARAMS: &'static [ParamInfo] = &EVAL_PARAMS;
+
+    fn read(mut params: Table) -> Result<Self, SpecError> {
+        let kind = Self::NAME;
+        let mut squares_table = Table::new();
+        for param in SquaresSpec::PARAMS {
+            if let Some(v) = params.remove(param.name) {
+                squares_table.insert(param.name.to_string(), v);
+            }
+        }
+        for (_, value) in params.iter_mut() {
+            // Let users write integer weights.
+            if let Value::Integer(i) = *value {
+                *value = Value::Float(i as f64);
+            }
+        }
+        let weights: EvalWeights = typed(kind, params.clone())?;
+        // A stated range: past it a weight's products run into the clamp of the
+        // evaluation's scale and every position looks alike.
+        for (name, value) in &params {
+            if let Some(w) = value.as_float().filter(|w| w.abs() > MAX_EVAL_WEIGHT) {
+                return Err(SpecError::BadValue {
+                    kind,
+                    message: format!(
+                        "{name} = {w:e} is out of range: weights go from -{MAX_EVAL_WEIGHT:e} to {MAX_EVAL_WEIGHT:e}"
+                    ),
+                });
+            }
+        }
+        Ok(EvalSpec {
+            weights,
+            squares: typed(kind, squares_table)?,
+        })
+    }
+
+    fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        one_ply(self)
+    }
+}
+
+impl Evaluation for EvalSpec {
+    fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
+        // Without the `squares` feature the table is never read, so a table that does
+        // not fit this board (say the 8x8 default on 6x6) must not fail the build.
+        let table =
+            if self.weights[Feature::Squares] != 0.0 || self.squares != SquaresSpec::default() {
+                self.squares.table(G::SIZE)?
+            } else {
+                vec![0; (G::SIZE * G::SIZE) as usize]
+            };
+        Ok(FeatureEval {
+            weights: self.weights,
+            squares: WeightedEval::new(table, false),
+        })
+    }
+}
+
 /// Declares the features once: the enum, its names, the default weights and the help
 /// that `reversi-lab strategies` prints all come from this one list.
 macro_rules! features {

@@ -1,7 +1,39 @@
 //! `greedy`: the move that flips the most discs (and the disc-count evaluation).
 
+use super::kind::Evaluation;
+use super::kind::Kind;
+use super::param_info::{params, ParamInfo};
+use super::spec::typed;
+use super::SpecError;
 use super::{best_by, Context, Evaluator, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
+use crate::game::Rules;
+
+params! {
+    /// Parameters of `greedy`: none.
+    pub struct GreedySpec {}
+}
+
+impl Kind for GreedySpec {
+    const NAME: &'static str = "greedy";
+    const HELP: &'static str = "the move that flips the most discs";
+    const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+
+    fn read(params: toml::Table) -> Result<Self, SpecError> {
+        typed(Self::NAME, params)
+    }
+
+    fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        // As a player it has its own rule; as an evaluation it is the disc count.
+        Ok(Box::new(Greedy))
+    }
+}
+
+impl Evaluation for GreedySpec {
+    fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
+        Ok(DiscEval)
+    }
+}
 
 /// Flips the most discs; ties at random.
 #[derive(Clone, Copy, Debug, Default)]

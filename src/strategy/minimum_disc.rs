@@ -1,7 +1,36 @@
 //! `minimum-disc` (evaporation): flip as few discs as possible, maximise them near the end.
 
+use super::kind::Kind;
+use super::param_info::{params, ParamInfo};
+use super::spec::typed;
+use super::SpecError;
 use super::{best_by, Context, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
+use crate::game::Rules;
+
+params! {
+    /// Parameters of `minimum-disc`.
+    pub struct MinimumDiscSpec {
+        endgame: u32 = 0
+            => "maximise discs instead when at most this many squares are empty (0: never)",
+    }
+}
+
+impl Kind for MinimumDiscSpec {
+    const NAME: &'static str = "minimum-disc";
+    const HELP: &'static str = "evaporation: the move that flips the fewest discs";
+    const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+
+    fn read(params: toml::Table) -> Result<Self, SpecError> {
+        typed(Self::NAME, params)
+    }
+
+    fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        Ok(Box::new(MinimumDisc {
+            endgame: self.endgame,
+        }))
+    }
+}
 
 /// Flips the fewest discs; with at most `endgame` empty squares it flips the most instead.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,7 +1,49 @@
 //! `mobility`: own legal moves minus the opponent's, with optional potential-mobility and frontier terms.
 
+use super::kind::Kind;
+use super::kind::{one_ply, Evaluation};
+use super::param_info::{params, ParamInfo};
+use super::spec::typed;
 use super::Evaluator;
+use super::SpecError;
+use super::Strategy;
 use crate::board::{neighbours, Bits, Board, Geometry};
+use crate::game::Rules;
+
+params! {
+    /// Parameters of `mobility`.
+    pub struct MobilitySpec {
+        normalised: bool = false => "use 100*(a-b)/(a+b) instead of a-b",
+        potential: i32 = 0
+            => "weight of potential mobility (empties next to opponent discs), own minus opponent's",
+        frontier: i32 = 0
+            => "penalty per frontier disc (next to an empty square), own minus opponent's",
+    }
+}
+
+impl Kind for MobilitySpec {
+    const NAME: &'static str = "mobility";
+    const HELP: &'static str = "maximise own legal moves minus the opponent's after the move";
+    const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+
+    fn read(params: toml::Table) -> Result<Self, SpecError> {
+        typed(Self::NAME, params)
+    }
+
+    fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        one_ply(self)
+    }
+}
+
+impl Evaluation for MobilitySpec {
+    fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
+        Ok(MobilityEval {
+            normalised: self.normalised,
+            potential: self.potential,
+            frontier: self.frontier,
+        })
+    }
+}
 
 /// Mobility evaluation from the side to move's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

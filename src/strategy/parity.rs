@@ -1,7 +1,60 @@
 //! `parity`: near the end, move into regions with an odd number of empties to get the last move there.
 
+use super::kind::{take_nested, Kind};
+use super::param_info::{params, ParamInfo};
+use super::spec::{typed, StrategySpec};
+use super::SpecError;
 use super::{Context, Strategy};
 use crate::board::{neighbours, Bits, Board, Geometry, Square};
+use crate::game::Rules;
+
+params! {
+    /// Parameters of `parity`.
+    pub struct ParitySpec {
+        endgame: u32 = 14 => "empties at or below which parity applies",
+        // A strategy of its own, read by `take_nested`, whose errors say they are the
+        // base's.
+        #[serde(skip_deserializing)]
+        base: Box<StrategySpec> = Box::new(super::greedy::GreedySpec {}.into())
+            => "the strategy that chooses among the candidates (and alone before the endgame)",
+    }
+}
+
+impl Kind for ParitySpec {
+    const NAME: &'static str = "parity";
+    const HELP: &'static str =
+        "in the endgame, moves into regions with an odd number of empties first";
+    const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+
+    fn read(mut params: toml::Table) -> Result<Self, SpecError> {
+        let base = take_nested(
+            &mut params,
+            Self::NAME,
+            "base",
+            *Self::default().base,
+            false,
+        )?;
+        Ok(ParitySpec {
+            base: Box::new(base),
+            ..typed(Self::NAME, params)?
+        })
+    }
+
+    fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        Ok(Box::new(Parity {
+            endgame: self.endgame,
+            base: self.base.build::<G>(rules)?,
+        }))
+    }
+
+    fn nested(&self) -> Vec<&StrategySpec> {
+        vec![&self.base]
+    }
+
+    fn nested_mut(&mut self) -> Vec<&mut StrategySpec> {
+        vec![&mut self.base]
+    }
+}
 
 /// Parity play: with at most `endgame` empties, prefer moves into odd regions
 /// (8-connected groups of empty squares); the base strategy chooses among the

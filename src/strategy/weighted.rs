@@ -1,8 +1,71 @@
 //! `weighted`: square weights over own discs minus the opponent's; presets, square classes or a full table.
 
+use super::kind::{one_ply, Evaluation, Kind};
+use super::param_info::{concat, params, ParamInfo};
+use super::spec::{typed, SquaresSpec};
+use super::Strategy;
 use super::{Evaluator, SpecError};
 use crate::board::{Bits, Board, Geometry};
+use crate::game::Rules;
 use serde::{Deserialize, Serialize};
+
+params! {
+    /// `weighted`'s own parameter, beside its table.
+    pub struct WeightedOptions {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        own_only: Option<bool> = None
+            => "sum over own discs only"
+            (default "true for explorer, else false"),
+    }
+}
+
+/// Parameters of `weighted`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightedSpec {
+    /// The table.
+    #[serde(flatten)]
+    pub squares: SquaresSpec,
+    /// How it is summed.
+    #[serde(flatten)]
+    pub options: WeightedOptions,
+}
+
+impl WeightedSpec {
+    /// Its parameters: the table's, then its own.
+    pub const PARAMS: [ParamInfo; SquaresSpec::PARAMS.len() + WeightedOptions::PARAMS.len()] =
+        concat(&[SquaresSpec::PARAMS, WeightedOptions::PARAMS]);
+
+    /// The evaluation for a board of `size`.
+    pub fn build(&self, size: u32) -> Result<WeightedEval, SpecError> {
+        let table = self.squares.table(size)?;
+        let own_only = self
+            .options
+            .own_only
+            .unwrap_or(self.squares.preset.as_deref() == Some("explorer"));
+        Ok(WeightedEval::new(table, own_only))
+    }
+}
+
+impl Kind for WeightedSpec {
+    const NAME: &'static str = "weighted";
+    const HELP: &'static str = "maximise own square weights minus the opponent's after the move";
+    const PARAMS: &'static [ParamInfo] = &Self::PARAMS;
+
+    fn read(params: toml::Table) -> Result<Self, SpecError> {
+        typed(Self::NAME, params)
+    }
+
+    fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        one_ply(self)
+    }
+}
+
+impl Evaluation for WeightedSpec {
+    fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
+        self.build(G::SIZE)
+    }
+}
 
 /// The names of the built-in weight tables.
 pub const PRESETS: [&str; 3] = ["classic", "paip", "explorer"];

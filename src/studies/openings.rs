@@ -168,7 +168,7 @@ pub fn values<G: Geometry>(
     strategy: &dyn Strategy<G>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Value>> {
-    let exact_from = exact_from(spec);
+    let exact_from = spec.exact_from();
     let value = |memory: &mut Memory<G>, transcript: &str| {
         memory.new_game();
         let before = memory.nodes;
@@ -209,15 +209,6 @@ pub fn values<G: Geometry>(
             value(memory, t).expect("the strategy gave the first position values")
         })
         .collect())
-}
-
-/// The most empty squares at which the strategy solves exactly, giving disc margins.
-fn exact_from(spec: &StrategySpec) -> u32 {
-    match spec {
-        StrategySpec::Solver(_) => u32::MAX,
-        StrategySpec::Alphabeta(ab) => ab.endgame,
-        _ => 0,
-    }
 }
 
 /// A fixed pseudo-random order of transcripts (FNV-1a), for breaking ties: many
@@ -372,7 +363,7 @@ mod tests {
         };
         let recipe = Recipe {
             plies: 1,
-            eval: StrategySpec::Greedy,
+            eval: StrategySpec::Greedy(crate::strategy::spec::GreedySpec {}),
             within: 2,
             max: Some(1),
         };

@@ -299,8 +299,7 @@ fn slurm_scripts_hold_the_array_and_the_dependent_merge() {
 
 #[test]
 fn the_dockerfile_builds_in_two_stages() {
-    let text =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Dockerfile")).unwrap();
+    let text = fs::read_to_string(crate::common::root().join("Dockerfile")).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("FROM ")).count(), 2);
     assert!(text.contains("cargo build --release --locked"));
     assert!(text.contains("COPY --from=build"));

@@ -3,6 +3,14 @@
 use assert_cmd::Command;
 use std::path::Path;
 
+/// The repository's root: the integration tests are declared by the binary's package,
+/// `cli/`, so `CARGO_MANIFEST_DIR` is the folder below it.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ is a folder of the repository")
+}
+
 /// Runs the binary in `dir`; returns (exit code, stdout, stderr).
 pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::cargo_bin("reversi-lab")

@@ -1,6 +1,6 @@
 //! Every `reversi-lab` command line in README.md and docs/*.md parses, names files that exist, and the cheap ones marked `run` succeed.
 //!
-//! Command lines go through the binary's own parser (`reversi_lab::commands::Cli`);
+//! Command lines go through the binary's own parser (`reversi_lab_cli::commands::Cli`);
 //! synopses, which hold placeholders, are checked against `--help`.
 //!
 //! The convention (also at the top of docs/README.md): fenced blocks tagged `sh` or
@@ -26,7 +26,7 @@ struct DocLine {
 }
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root().to_path_buf()
 }
 
 fn binary() -> &'static str {
@@ -219,7 +219,7 @@ fn parse_problem(cache: &mut HashMap<Vec<String>, String>, words: &[String]) -> 
 /// What the binary's own parser says of a command line's words, if it refuses them.
 fn cli_problem(words: &[String]) -> Option<String> {
     use clap::Parser;
-    match reversi_lab::commands::Cli::try_parse_from(words) {
+    match reversi_lab_cli::commands::Cli::try_parse_from(words) {
         Ok(_) => None,
         Err(error)
             if matches!(

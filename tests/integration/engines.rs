@@ -39,7 +39,7 @@ fn rhino() -> Option<String> {
 }
 
 fn misbehave() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
         .join("tests/data/engines/misbehave.py")
         .display()
         .to_string()

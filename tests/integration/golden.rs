@@ -17,9 +17,7 @@ fn reversi_lab(args: &[&str]) {
 }
 
 fn same(golden: &str, out: &Path, files: &[&str]) {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(golden);
+    let golden = crate::common::root().join("tests/golden").join(golden);
     for file in files {
         let expected = std::fs::read_to_string(golden.join(file)).unwrap();
         let actual = std::fs::read_to_string(out.join(file))
@@ -142,9 +140,7 @@ fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
 }
 
 fn golden_dir(folder: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(folder)
+    crate::common::root().join("tests/golden").join(folder)
 }
 
 /// Every golden game replayed under the naive board of reference.rs, not the engine

@@ -494,12 +494,10 @@ fn force_and_resume_guard_what_is_not_theirs() {
 fn a_tune_resumes_only_with_its_own_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let tune = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tune-small.toml"),
-    )
-    .unwrap()
-    .replace("iterations = 12", "iterations = 2")
-    .replace("games = 24", "games = 4");
+    let tune = std::fs::read_to_string(crate::common::root().join("tests/golden/tune-small.toml"))
+        .unwrap()
+        .replace("iterations = 12", "iterations = 2")
+        .replace("games = 24", "games = 4");
     std::fs::write(d.join("t.toml"), &tune).unwrap();
     let args = ["tune", "t.toml", "--out", "t", "--quiet"];
     assert_eq!(run_in(d, &args).0, 0);

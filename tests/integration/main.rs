@@ -6,6 +6,25 @@
 
 mod common;
 
+// The one change of folder, made before `main` and so before any test runs: cargo runs
+// a test binary in the folder of the package that declares it, `cli/` (the binary's
+// package, for `CARGO_BIN_EXE_reversi-lab`), while the suites name the repository's
+// files (`experiments/`, `tests/data/`) from its root, as a user's command line does.
+// A static constructor, as the platforms' C runtimes run them: libtest has no hook
+// before the first test.
+#[cfg(any(target_os = "linux", target_os = "macos", windows))]
+#[used]
+#[cfg_attr(target_os = "linux", link_section = ".init_array")]
+#[cfg_attr(target_os = "macos", link_section = "__DATA,__mod_init_func")]
+#[cfg_attr(windows, link_section = ".CRT$XCU")]
+static TO_ROOT: extern "C" fn() = {
+    extern "C" fn to_root() {
+        // A failure shows as the suites' missing files, not as a panic before main.
+        let _ = std::env::set_current_dir(common::root());
+    }
+    to_root
+};
+
 mod analyze;
 mod browser;
 mod cli;
@@ -23,6 +42,7 @@ mod hardening;
 mod import;
 mod label;
 mod openings;
+mod packages;
 mod patterns;
 mod play;
 mod reference;

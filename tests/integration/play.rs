@@ -768,8 +768,8 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
 /// (the pattern evaluation's `medium` scored 10.5% against random) and say so.
 #[test]
 fn levels_under_anti_rules_play_the_anti_evaluation_and_beat_random() {
-    use reversi_lab::commands::interactive::Level;
     use reversi_lab::game::Rules;
+    use reversi_lab_cli::commands::interactive::Level;
     let anti = Rules {
         anti: true,
         ..Rules::default()

@@ -268,7 +268,7 @@ fn a_run_report_has_contents_provenance_and_clean_ticks() {
     std::fs::write(&config, GAUNTLET).unwrap();
     let out = dir.path().join("g");
     // Started in the crate's folder: the commit recorded is that folder's, if it is a repository.
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = crate::common::root();
     succeeds(
         bin()
             .current_dir(manifest)

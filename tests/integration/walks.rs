@@ -4,7 +4,6 @@
 use crate::common::run_in;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// One recorded case (the format is described in `tests/walks/README.md`).
 #[derive(Debug, Deserialize)]
@@ -79,7 +78,7 @@ fn check(case: &Case) -> Option<String> {
 /// Every case of every walk file: the cases run in parallel on the test's threads.
 #[test]
 fn every_recorded_case_behaves() {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/walks");
+    let folder = crate::common::root().join("tests/walks");
     let mut cases = Vec::new();
     for entry in std::fs::read_dir(&folder).unwrap() {
         let path = entry.unwrap().path();

@@ -285,7 +285,7 @@ fn quit_and_the_end_of_input_end_cleanly() {
     assert_eq!(replies("greedy", "name"), ["= reversi-lab"]);
     assert!(session("greedy", "").is_empty());
     // Bytes that are not UTF-8 are a command like any other.
-    let spec = StrategySpec::Greedy;
+    let spec = StrategySpec::Greedy(crate::strategy::spec::GreedySpec {});
     let mut out = Vec::new();
     serve(&spec, 1, &b"\xff\xfe\nname\n"[..], &mut out).unwrap();
     assert_eq!(

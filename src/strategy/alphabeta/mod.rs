@@ -4,6 +4,9 @@
 
 pub mod probcut;
 mod search;
+mod spec;
+
+pub use spec::AlphaBetaSpec;
 
 use super::spec::MAX_SOLVE_EMPTIES;
 use super::{random_square, Budget, Context, Evaluator, Memory, Solver, Strategy};

@@ -12,7 +12,8 @@ pub mod stderr;
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
 use crate::strategy::clock::TimeControl;
-use crate::strategy::param_info::params;
+use crate::strategy::kind::Kind;
+use crate::strategy::param_info::{params, ParamInfo};
 use crate::strategy::{Context, SpecError, Strategy};
 use gtp::Gtp;
 use nboard::Nboard;
@@ -149,6 +150,29 @@ fn duration(key: &str, text: Option<String>, default: Duration) -> Result<Durati
         _ => Err(bad(format!(
             "{key} = \"{text}\" is not a time: write it like \"10s\" or \"500ms\""
         ))),
+    }
+}
+
+impl Kind for EngineSpec {
+    const NAME: &'static str = "engine";
+    const HELP: &'static str = "an external engine's program over GTP or NBoard; on one line gtp:COMMAND or nboard:COMMAND (split as a shell splits words)";
+    const PARAMS: &'static [ParamInfo] = EngineParams::PARAMS;
+    const SAMPLE: &'static str = "gtp:true";
+
+    fn read(params: toml::Table) -> Result<Self, SpecError> {
+        Self::from_table(params)
+    }
+
+    fn from_line(text: &str) -> Option<Result<Self, SpecError>> {
+        EngineSpec::from_line(text)
+    }
+
+    fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
+        Ok(Box::new(Engine::new(self, G::SIZE, rules)?))
+    }
+
+    fn paths(&mut self) -> Vec<&mut PathBuf> {
+        self.dir.iter_mut().collect()
     }
 }
 

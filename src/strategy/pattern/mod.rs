@@ -7,8 +7,10 @@
 //! margins (kept for `pattern-error --weights ordering`).
 
 mod index;
+mod spec;
 
 pub use index::{canonical, digit_symmetries, instances, table_len, Instance, Pattern, PATTERNS};
+pub use spec::PatternSpec;
 
 use crate::board::{Bits, Board, Geometry};
 use crate::strategy::Evaluator;

@@ -2,8 +2,10 @@
 
 mod last;
 mod search;
+mod spec;
 mod table;
 
+pub use spec::SolverSpec;
 pub use table::{Bounds, Confidence, Place, SolverTable, EXACT};
 
 use super::{random_square, Context, Memory, Strategy};

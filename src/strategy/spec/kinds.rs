@@ -1,19 +1,14 @@
 //! The strategy kinds and their parameters: the keys the parser accepts, and the
 //! `reversi-lab strategies` listing, whose defaults come from the parser itself.
 
-use super::{
-    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec, SquaresSpec,
-    StrategySpec, WeightedSpec,
-};
-use crate::strategy::engine::EngineParams;
-use crate::strategy::param_info::concat;
+use super::StrategySpec;
 pub use crate::strategy::param_info::ParamInfo;
+pub use crate::strategy::registry::KINDS;
 use crate::strategy::weighted::PRESETS;
-use crate::strategy::{Feature, FEATURE_COUNT};
 use std::fmt::Write as _;
 use toml::Value;
 
-/// One strategy kind.
+/// One strategy kind, as the registry lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct KindInfo {
     /// The name users write (`kind = "..."`).
@@ -22,93 +17,50 @@ pub struct KindInfo {
     pub help: &'static str,
     /// Its parameters: the only keys `StrategySpec::from_table` accepts for it.
     pub params: &'static [ParamInfo],
+    /// The smallest spec of it that reads (see `Kind::SAMPLE`).
+    pub sample: &'static str,
+    /// Whether it is also an evaluation, with a note where its value as one is not what
+    /// its name says as a player (greedy's disc count): None when it is not one.
+    pub evaluation: Option<&'static str>,
 }
 
-const fn p(name: &'static str, help: &'static str) -> ParamInfo {
-    ParamInfo {
-        name,
-        help,
-        default_text: None,
-    }
+/// How [`evaluation_names`] names the evaluations whose value as one is not what their
+/// name says as a player (greedy: its disc count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Noted {
+    /// Left out.
+    Out,
+    /// By name only.
+    Bare,
+    /// With what they count: `greedy (disc count)`.
+    Said,
 }
 
-/// `eval`'s parameters: a weight per feature, named and described by the
-/// feature list itself, then its square table's.
-const EVAL_PARAMS: [ParamInfo; FEATURE_COUNT + SquaresSpec::PARAMS.len()] = {
-    let mut features = [p("", ""); FEATURE_COUNT];
-    let mut i = 0;
-    while i < FEATURE_COUNT {
-        features[i] = p(Feature::ALL[i].name(), Feature::ALL[i].help());
-        i += 1;
+/// The evaluations' names for a message, `a, b, c or d`, in the listing's order with
+/// the noted ones (greedy) last, leaving out `except`.
+#[must_use]
+pub fn evaluation_names(except: &[&str], noted: Noted) -> String {
+    let keep = |k: &&KindInfo| !except.contains(&k.name);
+    let plain = KINDS
+        .iter()
+        .filter(keep)
+        .filter(|k| k.evaluation == Some(""))
+        .map(|k| k.name.to_string());
+    let with_note = KINDS
+        .iter()
+        .filter(keep)
+        .filter_map(|k| match (k.evaluation, noted) {
+            (Some(""), _) | (None, _) | (_, Noted::Out) => None,
+            (Some(_), Noted::Bare) => Some(k.name.to_string()),
+            (Some(note), Noted::Said) => Some(format!("{} ({note})", k.name)),
+        });
+    let names: Vec<String> = plain.chain(with_note).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
-    concat(&[&features, SquaresSpec::PARAMS])
-};
-
-/// Every strategy kind with its parameters.
-pub const KINDS: &[KindInfo] = &[
-    KindInfo { name: "random", help: "a uniformly random legal move", params: &[] },
-    KindInfo { name: "greedy", help: "the move that flips the most discs", params: &[] },
-    KindInfo {
-        name: "corner-first",
-        help: "a corner if one is legal (random among them), otherwise greedy",
-        params: &[],
-    },
-    KindInfo {
-        name: "corner-edge",
-        help: "a corner, else an edge move (random among them), else greedy",
-        params: &[],
-    },
-    KindInfo {
-        name: "minimum-disc",
-        help: "evaporation: the move that flips the fewest discs",
-        params: MinimumDiscSpec::PARAMS,
-    },
-    KindInfo {
-        name: "weighted",
-        help: "maximise own square weights minus the opponent's after the move",
-        params: &WeightedSpec::PARAMS,
-    },
-    KindInfo {
-        name: "mobility",
-        help: "maximise own legal moves minus the opponent's after the move",
-        params: MobilitySpec::PARAMS,
-    },
-    KindInfo {
-        name: "parity",
-        help: "in the endgame, moves into regions with an odd number of empties first",
-        params: ParitySpec::PARAMS,
-    },
-    KindInfo {
-        name: "stability",
-        help: "maximise own stable discs minus the opponent's after the move",
-        params: &[],
-    },
-    KindInfo {
-        name: "pattern",
-        help: "the fitted 8x8 pattern evaluation (the shipped weights, which the solver orders by too, or weights=FILE): the estimated final margin after the move",
-        params: PatternSpec::PARAMS,
-    },
-    KindInfo {
-        name: "eval",
-        help: "the tunable evaluation: a weighted sum of named features, one ply deep",
-        params: &EVAL_PARAMS,
-    },
-    KindInfo {
-        name: "alphabeta",
-        help: "negamax alpha-beta search over an evaluation, with iterative deepening, ordering and a table",
-        params: AlphaBetaSpec::PARAMS,
-    },
-    KindInfo {
-        name: "solver",
-        help: "exact endgame play: the move with the best final score (slow before ~20 empties)",
-        params: SolverSpec::PARAMS,
-    },
-    KindInfo {
-        name: "engine",
-        help: "an external engine's program over GTP or NBoard; on one line gtp:COMMAND or nboard:COMMAND (split as a shell splits words)",
-        params: EngineParams::PARAMS,
-    },
-];
+}
 
 /// A spec of `kind` with every default: the kind alone, or for a kind with a required
 /// key (an engine's command) the smallest spec that has it. For the tests that walk
@@ -116,11 +68,7 @@ pub const KINDS: &[KindInfo] = &[
 #[cfg(test)]
 #[must_use]
 pub fn sample(kind: &KindInfo) -> StrategySpec {
-    let text = match kind.name {
-        "engine" => "gtp:true",
-        name => name,
-    };
-    StrategySpec::parse(text).unwrap_or_else(|e| panic!("kind '{}' parses: {e}", kind.name))
+    StrategySpec::parse(kind.sample).unwrap_or_else(|e| panic!("kind '{}' parses: {e}", kind.name))
 }
 
 /// The kind names, in listing order.
@@ -296,8 +244,9 @@ mod tests {
 
     #[test]
     fn the_listing_and_the_parser_know_the_same_defaults() {
-        // An engine has no default spec (its command is required): all described.
-        for kind in KINDS.iter().filter(|k| k.name != "engine") {
+        // A kind with a required key (an engine's command) has no default spec: all
+        // its defaults are described.
+        for kind in KINDS.iter().filter(|k| k.sample == k.name) {
             let mut table = StrategySpec::parse(kind.name).unwrap().to_table();
             table.remove("kind");
             for param in kind.params {
@@ -330,14 +279,13 @@ mod tests {
                 kind.name
             );
             for param in kind.params {
+                // The smallest spec (with any required key), then the parameter.
                 let mut table = Table::new();
                 table.insert("kind".into(), Value::String(kind.name.into()));
-                if kind.name == "engine" {
-                    // Its one required key.
-                    table.insert(
-                        "command".into(),
-                        Value::Array(vec![Value::String("true".into())]),
-                    );
+                for (key, value) in super::sample(kind).to_table() {
+                    if kind.sample != kind.name {
+                        table.insert(key, value);
+                    }
                 }
                 let value = full
                     .get(param.name)

@@ -5,68 +5,35 @@ mod construct;
 mod kinds;
 mod line;
 mod listing;
-mod params;
 mod path;
 mod squares;
 
-pub use kinds::{defaults, describe_kinds, kind_names, KindInfo, ParamInfo, KINDS};
-pub use listing::kinds_json;
-pub use params::{
-    AlphaBetaSpec, MinimumDiscSpec, MobilitySpec, ParitySpec, PatternSpec, SolverSpec,
+pub use crate::strategy::alphabeta::AlphaBetaSpec;
+pub use crate::strategy::corner::{CornerEdgeSpec, CornerFirstSpec};
+pub use crate::strategy::eval::EvalSpec;
+pub use crate::strategy::greedy::GreedySpec;
+pub use crate::strategy::minimum_disc::MinimumDiscSpec;
+pub use crate::strategy::mobility::MobilitySpec;
+pub use crate::strategy::parity::ParitySpec;
+pub use crate::strategy::pattern::PatternSpec;
+pub use crate::strategy::random::RandomSpec;
+pub use crate::strategy::registry::StrategySpec;
+pub use crate::strategy::solver::SolverSpec;
+pub use crate::strategy::stability::StabilitySpec;
+pub use crate::strategy::weighted::{WeightedOptions, WeightedSpec};
+pub use kinds::{
+    defaults, describe_kinds, evaluation_names, kind_names, KindInfo, Noted, ParamInfo, KINDS,
 };
+pub use listing::kinds_json;
 pub use path::{ParamPath, ParamValue, PathError};
-pub use squares::{SquaresSpec, TableSpec, WeightedSpec};
+pub use squares::{SquaresSpec, TableSpec};
 
-use super::{EvalWeights, SpecError};
+use super::kind::{Depth, Kind, Visit, VisitMut};
+use super::SpecError;
 use serde::Serialize;
 use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use toml::{Table, Value};
-
-/// Parameters of `eval`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct EvalSpec {
-    /// The feature weights.
-    #[serde(flatten)]
-    pub weights: EvalWeights,
-    /// The square table of the `squares` feature.
-    #[serde(flatten)]
-    pub squares: SquaresSpec,
-}
-
-/// A strategy as described by a user: validated names and values, defaults filled in.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum StrategySpec {
-    /// `random`.
-    Random,
-    /// `greedy`.
-    Greedy,
-    /// `corner-first`.
-    CornerFirst,
-    /// `corner-edge`.
-    CornerEdge,
-    /// `minimum-disc`.
-    MinimumDisc(MinimumDiscSpec),
-    /// `weighted`.
-    Weighted(WeightedSpec),
-    /// `mobility`.
-    Mobility(MobilitySpec),
-    /// `parity`.
-    Parity(ParitySpec),
-    /// `stability`.
-    Stability,
-    /// `pattern`: the fitted 8x8 pattern evaluation.
-    Pattern(PatternSpec),
-    /// `eval`.
-    Eval(EvalSpec),
-    /// `alphabeta`.
-    Alphabeta(AlphaBetaSpec),
-    /// `solver`.
-    Solver(SolverSpec),
-    /// `engine`: an external program (`gtp:COMMAND`).
-    Engine(crate::strategy::engine::EngineSpec),
-}
 
 /// The most empty squares a game's exact solving may start from: FFO endgame
 /// positions with 20 to 22 empties take seconds each; 24 empties take most of a minute.
@@ -83,11 +50,16 @@ pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 pub const EXPERT: &str = "alphabeta:eval=pattern,time=200ms,endgame=22,probcut=1.5,table_bits=20";
 
 /// The `depth`s `alphabeta` accepts (past `MAX_UNBUDGETED_DEPTH` only with a `nodes` budget).
-const DEPTHS: RangeInclusive<u32> = 1..=60;
+pub(crate) const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// The `table_bits` accepted, for the search and the solver alike.
-const TABLE_BITS: RangeInclusive<u32> = 10..=26;
+pub(crate) const TABLE_BITS: RangeInclusive<u32> = 10..=26;
 
-fn typed<T: serde::de::DeserializeOwned>(kind: &'static str, table: Table) -> Result<T, SpecError> {
+/// A kind's parameters read into its parameter struct (serde), with the refusal in the
+/// project's words.
+pub(crate) fn typed<T: serde::de::DeserializeOwned>(
+    kind: &'static str,
+    table: Table,
+) -> Result<T, SpecError> {
     // Typed first: `depth=nan` is told that depth takes a whole number.
     let non_finite = non_finite(&table, "");
     let typed = Value::Table(table)
@@ -172,7 +144,8 @@ fn readable(message: &str) -> String {
     }
 }
 
-fn in_range(
+/// `value` when `accepted` holds it, else the refusal naming the range.
+pub(crate) fn in_range(
     kind: &'static str,
     param: &'static str,
     value: u32,
@@ -212,28 +185,21 @@ impl StrategySpec {
     }
 
     fn rebase(&mut self, base: &Path) {
-        let join = |path: &mut PathBuf| {
-            if path.is_relative() {
-                *path = base.join(&*path);
+        struct Rebase<'a>(&'a Path);
+        impl VisitMut for Rebase<'_> {
+            type Out = ();
+            fn kind<K: Kind>(self, spec: &mut K) {
+                for path in spec.paths() {
+                    if path.is_relative() {
+                        *path = self.0.join(&*path);
+                    }
+                }
+                for nested in spec.nested_mut() {
+                    nested.rebase(self.0);
+                }
             }
-        };
-        match self {
-            Self::Pattern(p) => p.weights.as_mut().into_iter().for_each(join),
-            Self::Alphabeta(a) => a.eval.rebase(base),
-            Self::Parity(p) => p.base.rebase(base),
-            Self::Engine(e) => e.dir.as_mut().into_iter().for_each(join),
-            // No paths: listed, so that a new kind must say whether it has any.
-            Self::Random
-            | Self::Greedy
-            | Self::CornerFirst
-            | Self::CornerEdge
-            | Self::MinimumDisc(_)
-            | Self::Weighted(_)
-            | Self::Mobility(_)
-            | Self::Stability
-            | Self::Eval(_)
-            | Self::Solver(_) => {}
         }
+        self.visit_mut(Rebase(base));
     }
 
     /// Reads a strategy from a TOML table with a `kind` key.
@@ -247,7 +213,6 @@ impl StrategySpec {
             .iter()
             .find(|k| k.name == kind)
             .ok_or_else(|| SpecError::UnknownKind { name: kind.into() })?;
-        let kind = info.name;
         let mut rest = table.clone();
         rest.remove("kind");
         // KINDS decides which keys exist, so the listing users read is the whole truth.
@@ -256,111 +221,17 @@ impl StrategySpec {
             .find(|key| info.params.iter().all(|p| p.name != *key))
         {
             return Err(SpecError::UnknownParam {
-                kind,
+                kind: info.name,
                 name: key.clone(),
             });
         }
-        // The defaults are those of each kind's parameter struct (params.rs):
-        // `describe_kinds` reads them back from the parsed spec.
-        let spec = match kind {
-            "random" => StrategySpec::Random,
-            "greedy" => StrategySpec::Greedy,
-            "corner-first" => StrategySpec::CornerFirst,
-            "corner-edge" => StrategySpec::CornerEdge,
-            "stability" => StrategySpec::Stability,
-            "pattern" => StrategySpec::Pattern(typed(kind, rest)?),
-            "minimum-disc" => StrategySpec::MinimumDisc(typed(kind, rest)?),
-            "weighted" => StrategySpec::Weighted(typed(kind, rest)?),
-            "mobility" => StrategySpec::Mobility(typed(kind, rest)?),
-            "parity" => {
-                let base = match rest.remove("base") {
-                    Some(value) => {
-                        Some(Self::from_value(&value).map_err(|e| e.within("parity base"))?)
-                    }
-                    None => None,
-                };
-                let mut spec: ParitySpec = typed(kind, rest)?;
-                if let Some(base) = base {
-                    spec.base = Box::new(base);
-                }
-                StrategySpec::Parity(spec)
-            }
-            "eval" => {
-                let mut squares_table = Table::new();
-                for param in SquaresSpec::PARAMS {
-                    if let Some(v) = rest.remove(param.name) {
-                        squares_table.insert(param.name.to_string(), v);
-                    }
-                }
-                for (_, value) in rest.iter_mut() {
-                    // Let users write integer weights.
-                    if let Value::Integer(i) = *value {
-                        *value = Value::Float(i as f64);
-                    }
-                }
-                let weights: EvalWeights = typed(kind, rest.clone())?;
-                // A stated range: past it a weight's products run into the clamp of
-                // the evaluation's scale and every position looks alike.
-                for (name, value) in &rest {
-                    if let Some(w) = value.as_float().filter(|w| w.abs() > MAX_EVAL_WEIGHT) {
-                        return Err(SpecError::BadValue {
-                            kind,
-                            message: format!(
-                                "{name} = {w:e} is out of range: weights go from -{MAX_EVAL_WEIGHT:e} to {MAX_EVAL_WEIGHT:e}"
-                            ),
-                        });
-                    }
-                }
-                StrategySpec::Eval(EvalSpec {
-                    weights,
-                    squares: typed(kind, squares_table)?,
-                })
-            }
-            "alphabeta" => {
-                let eval = match rest.remove("eval") {
-                    Some(value) => {
-                        Self::from_value(&value).map_err(|e| e.within("alphabeta eval"))?
-                    }
-                    None => StrategySpec::Weighted(WeightedSpec::default()),
-                };
-                if !eval.is_evaluation() {
-                    return Err(SpecError::SearchEvalNotAnEvaluation { kind: eval.kind() });
-                }
-                let depth_given = rest.contains_key("depth");
-                let mut spec: AlphaBetaSpec = typed(kind, rest)?;
-                spec.eval = Box::new(eval);
-                // With a time budget the search deepens until the time is spent.
-                if spec.time.is_some() && !depth_given {
-                    spec.depth = *DEPTHS.end();
-                }
-                in_range(kind, "depth", spec.depth, DEPTHS)?;
-                if spec.nodes == Some(0) {
-                    return Err(SpecError::NoNodes);
-                }
-                in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
-                if !(0.0..=AlphaBetaSpec::MAX_PROBCUT).contains(&spec.probcut) {
-                    return Err(SpecError::ProbCutRange {
-                        value: spec.probcut,
-                    });
-                }
-                if spec.probcut > 0.0 && !matches!(*spec.eval, StrategySpec::Pattern(_)) {
-                    return Err(SpecError::ProbCutEval {
-                        eval: spec.eval.kind(),
-                    });
-                }
-                StrategySpec::Alphabeta(spec)
-            }
-            "solver" => {
-                let spec: SolverSpec = typed(kind, rest)?;
-                in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
-                StrategySpec::Solver(spec)
-            }
-            "engine" => {
-                StrategySpec::Engine(crate::strategy::engine::EngineSpec::from_table(rest)?)
-            }
-            _ => unreachable!("every name in KINDS has an arm"),
-        };
-        Ok(spec)
+        // The defaults are those of each kind's parameter struct: `describe_kinds`
+        // reads them back from the parsed spec.
+        Self::read_kind(info.name, rest).unwrap_or_else(|| {
+            Err(SpecError::UnknownKind {
+                name: info.name.into(),
+            })
+        })
     }
 
     /// Parses a one-line spec: `kind` or `kind:key=value,key=value`. Values are
@@ -368,9 +239,10 @@ impl StrategySpec {
     /// strategy with parameters goes in parentheses: `eval=(weighted:preset=paip)`.
     /// A spec starting with `{` is read as a TOML inline table.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
-        // An engine's command line is not `key=value` text: taken whole.
-        if let Some(engine) = crate::strategy::engine::EngineSpec::from_line(text.trim()) {
-            return engine.map(StrategySpec::Engine);
+        // A kind's own line form (an engine's command line) is not `key=value` text:
+        // taken whole.
+        if let Some(read) = Self::read_line(text.trim()) {
+            return read;
         }
         let table = line::parse_line(text.trim())?;
         Self::from_table(&table)
@@ -380,32 +252,86 @@ impl StrategySpec {
     /// on the machine, not on the seed alone.
     #[must_use]
     pub fn timed(&self) -> bool {
-        match self {
-            StrategySpec::Alphabeta(spec) => spec.time.is_some(),
-            StrategySpec::Parity(spec) => spec.base.timed(),
-            _ => false,
+        struct Timed;
+        impl Visit for Timed {
+            type Out = bool;
+            fn kind<K: Kind>(self, spec: &K) -> bool {
+                spec.timed() || spec.nested().iter().any(|n| n.timed())
+            }
         }
+        self.visit(Timed)
     }
 
     /// The kind name.
     #[must_use]
     pub fn kind(&self) -> &'static str {
-        match self {
-            StrategySpec::Random => "random",
-            StrategySpec::Greedy => "greedy",
-            StrategySpec::CornerFirst => "corner-first",
-            StrategySpec::CornerEdge => "corner-edge",
-            StrategySpec::MinimumDisc(_) => "minimum-disc",
-            StrategySpec::Weighted(_) => "weighted",
-            StrategySpec::Mobility(_) => "mobility",
-            StrategySpec::Parity(_) => "parity",
-            StrategySpec::Stability => "stability",
-            StrategySpec::Pattern(_) => "pattern",
-            StrategySpec::Eval(_) => "eval",
-            StrategySpec::Alphabeta(_) => "alphabeta",
-            StrategySpec::Solver(_) => "solver",
-            StrategySpec::Engine(_) => "engine",
+        self.info().name
+    }
+
+    /// The kind's entry in [`KINDS`].
+    #[must_use]
+    pub fn info(&self) -> &'static KindInfo {
+        struct Info;
+        impl Visit for Info {
+            type Out = &'static KindInfo;
+            fn kind<K: Kind>(self, _: &K) -> &'static KindInfo {
+                KINDS
+                    .iter()
+                    .find(|k| k.name == K::NAME)
+                    .expect("the registry lists every kind")
+            }
         }
+        self.visit(Info)
+    }
+
+    /// At or below this many empty squares its move values are exact final margins
+    /// (0: never).
+    #[must_use]
+    pub fn exact_from(&self) -> u32 {
+        struct ExactFrom;
+        impl Visit for ExactFrom {
+            type Out = u32;
+            fn kind<K: Kind>(self, spec: &K) -> u32 {
+                spec.exact_from()
+            }
+        }
+        self.visit(ExactFrom)
+    }
+
+    /// Its search depth and the deepest it accepts, its own or its base's (see
+    /// [`Kind::depth`]); None when it has none.
+    #[must_use]
+    pub fn depth(&self) -> Option<Depth> {
+        struct Deepest;
+        impl Visit for Deepest {
+            type Out = Option<Depth>;
+            fn kind<K: Kind>(self, spec: &K) -> Option<Depth> {
+                spec.depth()
+                    .or_else(|| spec.nested().iter().find_map(|n| n.depth()))
+            }
+        }
+        self.visit(Deepest)
+    }
+
+    /// This spec with its search depth (its own or its base's) set to `depth`.
+    #[must_use]
+    pub fn with_depth(&self, depth: u32) -> Self {
+        struct SetDepth(u32);
+        impl VisitMut for SetDepth {
+            type Out = ();
+            fn kind<K: Kind>(self, spec: &mut K) {
+                if spec.depth().is_some() {
+                    spec.set_depth(self.0);
+                } else {
+                    for nested in spec.nested_mut() {
+                        *nested = nested.with_depth(self.0);
+                    }
+                }
+            }
+        }
+        let mut spec = self.clone();
+        spec.visit_mut(SetDepth(depth));
+        spec
     }
 
     /// Refuses a strategy that could not finish a game in reasonable time when
@@ -419,43 +345,24 @@ impl StrategySpec {
     /// clock (`clocked`): a time control bounds every move of a search, so any depth
     /// and endgame are practical under one.
     pub fn check_practical_under(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
-        let budgeted = |spec: &AlphaBetaSpec| clocked || spec.time.is_some();
-        match self {
-            StrategySpec::Solver(_) if empties > MAX_SOLVE_EMPTIES => {
-                Err(SpecError::Impractical(format!(
-                    "strategy 'solver' solves every move exactly, and these games start with {empties} empty squares: it is practical up to about {MAX_SOLVE_EMPTIES}; use alphabeta:endgame={MAX_SOLVE_EMPTIES} (search, then solve the last {MAX_SOLVE_EMPTIES} empties) or openings that leave at most {MAX_SOLVE_EMPTIES} empties"
-                )))
+        struct Practical(u32, bool);
+        impl Visit for Practical {
+            type Out = Result<(), SpecError>;
+            fn kind<K: Kind>(self, spec: &K) -> Result<(), SpecError> {
+                spec.check_practical(self.0, self.1)?;
+                spec.nested()
+                    .iter()
+                    .try_for_each(|n| n.check_practical_under(self.0, self.1))
             }
-            StrategySpec::Alphabeta(spec) if spec.endgame > MAX_SOLVE_EMPTIES && empties > MAX_SOLVE_EMPTIES && !budgeted(spec) => {
-                Err(SpecError::Impractical(format!(
-                    "strategy 'alphabeta': endgame = {} would solve positions with up to {} empty squares exactly, which can take hours: use endgame = {MAX_SOLVE_EMPTIES} or less",
-                    spec.endgame, spec.endgame
-                )))
-            }
-            StrategySpec::Alphabeta(spec) if spec.depth > MAX_UNBUDGETED_DEPTH && spec.nodes.is_none() && !budgeted(spec) => {
-                Err(SpecError::Impractical(format!(
-                    "strategy 'alphabeta': depth = {} with no node budget can take hours per move: use depth {MAX_UNBUDGETED_DEPTH} or less, or bound each move with nodes = N (such as nodes=1000000) or time = T (such as time=1s), or play it on a clock (move_time)",
-                    spec.depth
-                )))
-            }
-            StrategySpec::Parity(spec) => spec.base.check_practical_under(empties, clocked),
-            _ => Ok(()),
         }
+        self.visit(Practical(empties, clocked))
     }
 
-    /// Whether the spec can serve as a search's evaluation. Asked before any board
-    /// size is known, so it cannot just try `build_evaluator`; a test keeps the two in step.
+    /// Whether the spec can serve as a search's evaluation (the registry says which
+    /// kinds are).
     #[must_use]
     pub fn is_evaluation(&self) -> bool {
-        matches!(
-            self,
-            StrategySpec::Weighted(_)
-                | StrategySpec::Mobility(_)
-                | StrategySpec::Stability
-                | StrategySpec::Pattern(_)
-                | StrategySpec::Eval(_)
-                | StrategySpec::Greedy
-        )
+        self.info().evaluation.is_some()
     }
 
     /// The spec as a TOML table with every default written out.
@@ -465,6 +372,30 @@ impl StrategySpec {
             Ok(Value::Table(table)) => table,
             _ => unreachable!("a spec always serialises to a table"),
         }
+    }
+}
+
+/// A spec's TOML (and JSON) form: `kind` first, then its parameters.
+impl Serialize for StrategySpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Tagged<'a, K> {
+            kind: &'static str,
+            #[serde(flatten)]
+            spec: &'a K,
+        }
+        struct Write<S>(S);
+        impl<S: serde::Serializer> Visit for Write<S> {
+            type Out = Result<S::Ok, S::Error>;
+            fn kind<K: Kind>(self, spec: &K) -> Self::Out {
+                Tagged {
+                    kind: K::NAME,
+                    spec,
+                }
+                .serialize(self.0)
+            }
+        }
+        self.visit(Write(serializer))
     }
 }
 

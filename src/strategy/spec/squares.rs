@@ -1,9 +1,9 @@
 //! Square tables as users give them (a preset, square classes or every weight),
 //! checked against the board size only when a strategy is built for one.
 
-use crate::strategy::param_info::{concat, params, ParamInfo};
+use crate::strategy::param_info::params;
 use crate::strategy::weighted::{preset_table, SquareClasses};
-use crate::strategy::{SpecError, WeightedEval};
+use crate::strategy::SpecError;
 use serde::{Deserialize, Serialize};
 
 /// A square table given by its weights: flat, or as rows.
@@ -76,47 +76,10 @@ impl SquaresSpec {
     }
 }
 
-params! {
-    /// `weighted`'s own parameter, beside its table.
-    pub struct WeightedOptions {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        own_only: Option<bool> = None
-            => "sum over own discs only"
-            (default "true for explorer, else false"),
-    }
-}
-
-/// Parameters of `weighted`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeightedSpec {
-    /// The table.
-    #[serde(flatten)]
-    pub squares: SquaresSpec,
-    /// How it is summed.
-    #[serde(flatten)]
-    pub options: WeightedOptions,
-}
-
-impl WeightedSpec {
-    /// Its parameters: the table's, then its own.
-    pub const PARAMS: [ParamInfo; SquaresSpec::PARAMS.len() + WeightedOptions::PARAMS.len()] =
-        concat(&[SquaresSpec::PARAMS, WeightedOptions::PARAMS]);
-
-    /// The evaluation for a board of `size`.
-    pub(super) fn build(&self, size: u32) -> Result<WeightedEval, SpecError> {
-        let table = self.squares.table(size)?;
-        let own_only = self
-            .options
-            .own_only
-            .unwrap_or(self.squares.preset.as_deref() == Some("explorer"));
-        Ok(WeightedEval::new(table, own_only))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::strategy::spec::{WeightedOptions, WeightedSpec};
 
     #[test]
     fn tables_fit_the_board_or_say_why_not() {

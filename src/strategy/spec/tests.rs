@@ -4,6 +4,7 @@
 use super::*;
 use crate::board::{Size6, Size8};
 use crate::game::Rules;
+use std::path::PathBuf;
 
 #[test]
 fn one_line_and_table_agree() {
@@ -42,7 +43,7 @@ fn nested_and_inline_specs() {
         inline,
         StrategySpec::Parity(ParitySpec {
             endgame: 10,
-            base: Box::new(StrategySpec::CornerFirst)
+            base: Box::new(StrategySpec::CornerFirst(CornerFirstSpec {}))
         })
     );
     let eval = StrategySpec::parse("eval:mobility=3,corners=50.5,preset=paip,squares=1").unwrap();
@@ -88,7 +89,11 @@ fn errors_list_and_suggest() {
     assert!(err.contains("depth"), "{err}");
     assert_eq!(
         parse_err("alphabeta:eval=random"),
-        SpecError::SearchEvalNotAnEvaluation { kind: "random" }
+        SpecError::NestedNotAnEvaluation {
+            within: "alphabeta",
+            key: "eval",
+            found: "random"
+        }
     );
     let build_err = |text: &str| {
         StrategySpec::parse(text)
