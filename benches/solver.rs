@@ -22,8 +22,10 @@ fn positions(count: u64, empties: u32) -> Vec<Board<Size8>> {
                 let mut context = Context {
                     rng: &mut rng,
                     memory: &mut memory,
+                    history: reversi_lab::strategy::History::from_start(game.moves()),
                 };
                 let m = random.choose(game.board(), game.legal_moves(), &mut context);
+                let m = m.expect("random does not fault").square;
                 game.play_unchecked(m);
             }
             (!game.is_over()).then(|| game.board())

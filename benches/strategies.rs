@@ -38,8 +38,10 @@ fn play(
             let mut context = reversi_lab::strategy::Context {
                 rng: &mut rng,
                 memory: &mut memories[0],
+                history: reversi_lab::strategy::History::from_start(game.moves()),
             };
             let m = random.choose(game.board(), game.legal_moves(), &mut context);
+            let m = m.expect("random does not fault").square;
             game.play_unchecked(m);
         }
         let players = if index % 2 == 0 { [a, b] } else { [b, a] };
@@ -133,8 +135,10 @@ fn solver(c: &mut Criterion) {
                 let mut context = reversi_lab::strategy::Context {
                     rng: &mut rng,
                     memory: &mut memory,
+                    history: reversi_lab::strategy::History::from_start(game.moves()),
                 };
                 let m = random.choose(game.board(), game.legal_moves(), &mut context);
+                let m = m.expect("random does not fault").square;
                 game.play_unchecked(m);
             }
             game.board()

@@ -13,7 +13,7 @@ use reversi_lab::board::{Geometry, Position};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::strategy::spec::MAX_SOLVE_EMPTIES;
-use reversi_lab::strategy::{Context, Memory, Strategy as Player, StrategySpec};
+use reversi_lab::strategy::{Context, History, Memory, Strategy as Player, StrategySpec};
 use reversi_lab::with_geometry;
 use std::any::Any;
 use std::collections::HashMap;
@@ -165,10 +165,21 @@ impl Strategy {
             let built = self.built::<G>(rules)?;
             let square = py.detach(|| {
                 let mut rng = game_rng(seed);
-                let mut context = Context { rng: &mut rng, memory: &mut built.memory };
+                let mut context = Context {
+                    rng: &mut rng,
+                    memory: &mut built.memory,
+                    history: History::at(position),
+                };
                 built.player.choose(position.board, position.board.moves(), &mut context)
             });
-            Ok(square.name(G::SIZE))
+            match square {
+                Ok(choice) => Ok(choice.square.name(G::SIZE)),
+                Err(fault) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "the strategy lost by a fault ({}: {})",
+                    fault.termination.name(),
+                    fault.reason
+                ))),
+            }
         })
     }
 
@@ -188,7 +199,11 @@ impl Strategy {
             let built = self.built::<G>(rules)?;
             let values = py.detach(|| {
                 let mut rng = game_rng(0);
-                let mut context = Context { rng: &mut rng, memory: &mut built.memory };
+                let mut context = Context {
+                    rng: &mut rng,
+                    memory: &mut built.memory,
+                    history: History::at(position),
+                };
                 built.player.move_values(position.board, position.board.moves(), &mut context)
             });
             values.map(|v| v.into_iter().map(|(s, value)| (s.name(G::SIZE), value)).collect::<Vec<_>>())

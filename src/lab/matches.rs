@@ -423,8 +423,10 @@ impl MatchPlan {
     ) -> Result<MatchPlayed> {
         let [sa, sb] = self.players::<G>()?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
+        // External engines (those that say what they are) can fault and log.
+        let external = players.iter().any(|p| p.identity().is_some());
         let watched = watch.stop.is_some() || watch.played.is_some();
-        if rows.is_none() && !watched && !players.iter().any(|p| p.external()) {
+        if rows.is_none() && !watched && !external {
             // Nothing to write and no fault to watch: the plain sum is the fastest.
             let (tally, costs, threads) = self.tally_on::<G>()?;
             return Ok(MatchPlayed {
@@ -434,7 +436,7 @@ impl MatchPlan {
                 broken: None,
             });
         }
-        if players.iter().any(|p| p.external()) {
+        if external {
             prepare_logs(logs, "choose another --logs folder")?;
         }
         for (player, side) in players.iter().zip(SIDES) {

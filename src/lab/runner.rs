@@ -604,7 +604,8 @@ fn play<G: Geometry>(
         })
         .collect::<Result<_>>()?;
     let folder = games_path.parent().unwrap_or(Path::new("."));
-    if strategies.iter().any(|s| s.external()) {
+    // External engines (those that say what they are) log to the folder.
+    if strategies.iter().any(|s| s.identity().is_some()) {
         prepare_logs(folder, "remove what stands there, or choose another --out")?;
     }
     for (strategy, player) in strategies.iter().zip(&experiment.players) {

@@ -20,10 +20,9 @@ pub mod nboard;
 use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES};
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::pattern::SCALE;
 use crate::strategy::{
-    proven_margin, random_square, AlphaBeta, Context, GameRng, Memory, Solver, SpecError, Strategy,
-    StrategySpec,
+    proven_margin, random_square, AlphaBeta, Context, GameRng, History, Memory, Solver, SpecError,
+    Strategy, StrategySpec,
 };
 use std::io::{self, BufRead};
 use std::time::Instant;
@@ -303,13 +302,8 @@ impl<G: Geometry> Engine<G> {
             ),
             other => (Valued::Other, u32::from(other.is_evaluation())),
         };
-        let scale = match spec {
-            StrategySpec::Alphabeta(ab) if matches!(*ab.eval, StrategySpec::Pattern(_)) => {
-                f64::from(SCALE)
-            }
-            StrategySpec::Pattern(_) => f64::from(SCALE),
-            _ => 1.0,
-        };
+        // Values in fractions of a disc (the pattern evaluation's) are shown in discs.
+        let scale = f64::from(spec.scale().per_disc().unwrap_or(1));
         Ok(Engine {
             strategy: spec.build::<G>(RULES)?,
             valued,
@@ -439,8 +433,10 @@ impl<G: Geometry> Engine<G> {
                 let mut context = Context {
                     rng: &mut self.rng,
                     memory: &mut self.memory,
+                    history: History::at(self.line.position()),
                 };
-                return (ab.choose(board, moves, &mut context), None);
+                let square = square_of(ab.choose(board, moves, &mut context), moves);
+                return (square, None);
             }
             Valued::Search(ab) => Solver::for_play(RULES, ab.table_bits),
             Valued::Solve(solver) => *solver,
@@ -448,8 +444,9 @@ impl<G: Geometry> Engine<G> {
                 let mut context = Context {
                     rng: &mut self.rng,
                     memory: &mut self.memory,
+                    history: History::at(self.line.position()),
                 };
-                let square = self.strategy.choose(board, moves, &mut context);
+                let square = square_of(self.strategy.choose(board, moves, &mut context), moves);
                 let eval = if self.cheap_values {
                     self.values()
                         .and_then(|v| v.into_iter().find(|&(s, _)| s == square))
@@ -487,6 +484,7 @@ impl<G: Geometry> Engine<G> {
                 let mut context = Context {
                     rng: &mut rng,
                     memory: &mut self.scratch,
+                    history: History::at(self.line.position()),
                 };
                 (
                     self.strategy.move_values(board, moves, &mut context)?,
@@ -551,9 +549,19 @@ impl<G: Geometry> Engine<G> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut self.scratch,
+            history: History::at(self.line.position()),
         };
-        Some(self.strategy.choose(board, moves, &mut context))
+        Some(square_of(
+            self.strategy.choose(board, moves, &mut context),
+            moves,
+        ))
     }
+}
+
+/// The square of an answer; after a fault (a served strategy that is itself an
+/// engine) any legal square, as a game would go on only to be forfeited.
+fn square_of<B: crate::board::Bits>(answer: crate::strategy::Answer, moves: B) -> Square {
+    answer.map_or_else(|_| Square::new(moves.lowest()), |choice| choice.square)
 }
 
 /// A position from GGF's `BO[size squares side]` (`*` black, `O` white, `-` empty,

@@ -30,8 +30,12 @@ pub(crate) fn self_play<G: Geometry>(spec: &str, seed: u64) -> Vec<Option<Square
             let mut context = Context {
                 rng: &mut rng,
                 memory: &mut memory,
+                history: History::at(position),
             };
-            strategy.choose(position.board, moves, &mut context)
+            strategy
+                .choose(position.board, moves, &mut context)
+                .unwrap()
+                .square
         };
         turns.push(Some(square));
         position = position.play(square);

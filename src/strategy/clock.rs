@@ -6,7 +6,7 @@
 //! measures every move and records a move past its limit as a fault, which loses the
 //! game on time.
 
-use super::{Context, Strategy};
+use super::{Answer, Choice, Context, Fault, Strategy};
 use crate::board::{Board, Geometry, Square};
 use crate::game::Termination;
 use std::time::{Duration, Instant};
@@ -274,7 +274,7 @@ pub struct Timed<G: Geometry> {
 }
 
 impl<G: Geometry> Strategy<G> for Timed<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let start = Instant::now();
         let clock = &mut context.memory.clock;
         let (think, lose_after) = self.control.budget(clock, board.empty_count());
@@ -283,7 +283,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         clock.deadline = Some(start + think);
         clock.limit = Some(start + lose_after);
         clock.paused = Duration::ZERO;
-        let square = self.inner.choose(board, moves, context);
+        let answer = self.inner.choose(board, moves, context);
         let clock = &mut context.memory.clock;
         let spent = start.elapsed().saturating_sub(clock.paused);
         clock.deadline = None;
@@ -291,19 +291,23 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         clock.used += spent;
         clock.moves += 1;
         // An engine that missed the limit has said so already (as `time`).
-        let fault = &mut context.memory.fault;
-        if spent > lose_after && fault.is_none() {
-            *fault = Some((
-                Termination::Time,
-                format!(
+        let choice = answer?;
+        if spent > lose_after {
+            return Err(Fault {
+                termination: Termination::Time,
+                reason: format!(
                     "its move took {} ms, past its {} ms and the {} ms margin",
                     spent.as_millis(),
                     (lose_after - self.control.margin).as_millis(),
                     self.control.margin.as_millis()
                 ),
-            ));
+            });
         }
-        square
+        // Every move on a clock is timed, whatever it is.
+        Ok(Choice {
+            elapsed: Some(choice.elapsed.unwrap_or(spent)),
+            ..choice
+        })
     }
 
     fn move_values(
@@ -313,14 +317,6 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         context: &mut Context<'_, G>,
     ) -> Option<Vec<(Square, i32)>> {
         self.inner.move_values(board, moves, context)
-    }
-
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn external(&self) -> bool {
-        self.inner.external()
     }
 
     fn attach(&self, folder: &std::path::Path, player: &str) {
@@ -453,14 +449,18 @@ mod tests {
             let began = Instant::now();
             memory.clock.deadline = deadline.map(|d| began + d);
             let mut rng = GameRng::seed_from_u64(1);
-            let square = player.choose(
-                board,
-                moves,
-                &mut Context {
-                    rng: &mut rng,
-                    memory: &mut memory,
-                },
-            );
+            let square = player
+                .choose(
+                    board,
+                    moves,
+                    &mut Context {
+                        rng: &mut rng,
+                        memory: &mut memory,
+                        history: crate::strategy::History::at(start),
+                    },
+                )
+                .unwrap()
+                .square;
             assert!(moves.has(square.index()), "{spec}");
             assert!(
                 began.elapsed() < Duration::from_secs(5),

@@ -91,6 +91,13 @@ impl Kind for EvalSpec {
 }
 
 impl Evaluation for EvalSpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::points(
+            "eval points",
+            "eval points (hundredths of a weight), not discs",
+        )
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         // Without the `squares` feature the table is never read, so a table that does
         // not fit this board (say the 8x8 default on 6x6) must not fail the build.

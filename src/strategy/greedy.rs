@@ -5,7 +5,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{best_by, Context, Evaluator, Strategy};
+use super::{best_valued_by, Answer, Context, Evaluator, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 
@@ -23,6 +23,13 @@ impl Kind for GreedySpec {
         typed(Self::NAME, params)
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::discs(
+            "discs flipped",
+            "discs flipped",
+        ))
+    }
+
     fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         // As a player it has its own rule; as an evaluation it is the disc count.
         Ok(Box::new(Greedy))
@@ -30,6 +37,10 @@ impl Kind for GreedySpec {
 }
 
 impl Evaluation for GreedySpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::discs("discs", "discs, own minus the opponent's")
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         Ok(DiscEval)
     }
@@ -40,10 +51,10 @@ impl Evaluation for GreedySpec {
 pub struct Greedy;
 
 impl<G: Geometry> Strategy<G> for Greedy {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
-        best_by(moves, context.rng, |square| {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        Ok(best_valued_by(moves, context.rng, |square| {
             board.flips(square).count() as i32
-        })
+        }))
     }
 
     fn move_values(

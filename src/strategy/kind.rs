@@ -3,6 +3,7 @@
 //! [`Kind`] beside its parameter struct; `registry.rs` lists the kinds, one line each.
 
 use super::param_info::ParamInfo;
+use super::scale::Scale;
 use super::spec::StrategySpec;
 use super::{Evaluator, OnePly, SpecError, Strategy};
 use crate::board::Geometry;
@@ -83,6 +84,12 @@ pub trait Kind: Clone + std::fmt::Debug + PartialEq + serde::Serialize + Sized +
     fn set_depth(&mut self, depth: u32) {
         let _ = depth;
     }
+
+    /// The scale its move values are on as a player, where it is not its evaluation's
+    /// (see [`Evaluation::value_scale`]) or the strategy's own units.
+    fn scale(&self) -> Option<Scale> {
+        None
+    }
 }
 
 /// A search depth and the deepest one a spec accepts.
@@ -100,6 +107,9 @@ pub struct Depth {
 pub trait Evaluation: Kind {
     /// The evaluation for boards of geometry `G`.
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError>;
+
+    /// The scale of its values.
+    fn value_scale(&self) -> Scale;
 }
 
 /// The one-ply player over an evaluation kind: how such a kind builds as a player.

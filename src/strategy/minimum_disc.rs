@@ -4,7 +4,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{best_by, Context, Strategy};
+use super::{best_valued_by, Answer, Context, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 
@@ -23,6 +23,13 @@ impl Kind for MinimumDiscSpec {
 
     fn read(params: toml::Table) -> Result<Self, SpecError> {
         typed(Self::NAME, params)
+    }
+
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(crate::strategy::scale::Scale::discs(
+            "discs",
+            "discs (fewer flipped is better)",
+        ))
     }
 
     fn build<G: Geometry>(&self, _rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
@@ -52,8 +59,10 @@ impl MinimumDisc {
 }
 
 impl<G: Geometry> Strategy<G> for MinimumDisc {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
-        best_by(moves, context.rng, |square| self.value(board, square))
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        Ok(best_valued_by(moves, context.rng, |square| {
+            self.value(board, square)
+        }))
     }
 
     fn move_values(

@@ -36,6 +36,10 @@ impl Kind for MobilitySpec {
 }
 
 impl Evaluation for MobilitySpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::points("mobility points", "mobility points, not discs")
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         Ok(MobilityEval {
             normalised: self.normalised,

@@ -14,7 +14,10 @@ mod param_info;
 mod parity;
 pub mod pattern;
 mod random;
+#[cfg(test)]
+pub(crate) mod reference;
 mod registry;
+pub mod scale;
 pub mod solver;
 pub mod spec;
 mod stability;
@@ -69,27 +72,40 @@ pub fn rng_from_state(words: [u64; 4]) -> GameRng {
         .expect("four words are a generator's state")
 }
 
-/// What a strategy may change while it thinks: per player and per game, never shared.
-#[derive(Debug, Default)]
+/// State a player keeps between its moves and games (a search's table, an engine's
+/// running process, a search tree), declared by the family that keeps it and held in
+/// the player's [`Memory`].
+pub trait PlayerState: std::any::Any + Send + Sync {
+    /// Forgets what the previous game taught, so that a game's moves depend only on
+    /// that game (and so on neither thread count nor game order).
+    fn new_game(&mut self);
+}
+
+/// What a player may change while it thinks: per player and per worker, never shared
+/// between threads. Each family keeps its own state here, of its own type.
 pub struct Memory<G: Geometry> {
-    search_table: Option<TranspositionTable<G>>,
-    solver_table: Option<SolverTable<G>>,
+    states: Vec<Box<dyn PlayerState>>,
     /// Nodes searched since the memory was made (search strategies count here).
     pub nodes: u64,
-    /// An external engine's running process, kept from game to game.
-    pub engine: Option<engine::Session>,
-    /// The game's moves so far, set by the game loop for an external engine (see
-    /// [`Strategy::external`]), which must tell its process what the other side did.
-    pub history: Vec<Square>,
-    /// The position the game started from, where it is not the standard start (`play
-    /// --position`), set with `history` for an external engine.
-    pub start: Option<crate::board::Position<G>>,
-    /// The fault that made the last choice worthless (an engine's crash, stall or
-    /// illegal move, any player's move past its time): the game loop then forfeits
-    /// the game. With what happened.
-    pub fault: Option<(crate::game::Termination, String)>,
     /// The side's clock under a time control (see [`clock::Timed`]).
     pub clock: clock::Clock,
+    geometry: std::marker::PhantomData<G>,
+}
+
+impl<G: Geometry> Default for Memory<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Geometry> std::fmt::Debug for Memory<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memory")
+            .field("states", &self.states.len())
+            .field("nodes", &self.nodes)
+            .field("clock", &self.clock)
+            .finish()
+    }
 }
 
 impl<G: Geometry> Memory<G> {
@@ -97,65 +113,99 @@ impl<G: Geometry> Memory<G> {
     #[must_use]
     pub fn new() -> Self {
         Memory {
-            search_table: None,
-            solver_table: None,
+            states: Vec::new(),
             nodes: 0,
-            engine: None,
-            history: Vec::new(),
-            start: None,
-            fault: None,
             clock: clock::Clock::default(),
+            geometry: std::marker::PhantomData,
         }
     }
 
-    /// Forgets everything learnt in the previous game, so that a game's moves
-    /// depend only on that game (and so on neither thread count nor game order).
+    /// Starts a new game: every state forgets the last one (see [`PlayerState::new_game`]).
     pub fn new_game(&mut self) {
-        if let Some(table) = &mut self.search_table {
-            table.clear();
+        for state in &mut self.states {
+            state.new_game();
         }
-        if let Some(table) = &mut self.solver_table {
-            table.clear();
-        }
-        if let Some(engine) = &mut self.engine {
-            engine.new_game();
-        }
-        self.fault = None;
         self.clock.new_game();
     }
 
-    /// The heuristic search's transposition table, made on first use with 2^`bits` entries.
-    pub fn search_table(&mut self, bits: u32) -> &mut TranspositionTable<G> {
-        table_slot(
-            &mut self.search_table,
-            bits,
-            TranspositionTable::bits,
-            TranspositionTable::new,
-        )
+    /// The player's state of type `T`, made by `make` when there is none or the one
+    /// kept does not `fit` (a table of another size).
+    pub fn state<T: PlayerState>(
+        &mut self,
+        fits: impl FnOnce(&T) -> bool,
+        make: impl FnOnce() -> T,
+    ) -> &mut T {
+        let at = self.position::<T>();
+        let at = match at {
+            Some(at) if fits(downcast(&mut self.states[at])) => at,
+            Some(at) => {
+                self.states[at] = Box::new(make());
+                at
+            }
+            None => {
+                self.states.push(Box::new(make()));
+                self.states.len() - 1
+            }
+        };
+        downcast(&mut self.states[at])
     }
 
-    /// The exact solver's table, kept apart because its values are on another scale.
-    pub fn solver_table(&mut self, bits: u32) -> &mut SolverTable<G> {
-        table_slot(
-            &mut self.solver_table,
-            bits,
-            SolverTable::bits,
-            SolverTable::new,
-        )
+    /// The player's state of type `T` if it has one.
+    pub fn find_state<T: PlayerState>(&mut self) -> Option<&mut T> {
+        let at = self.position::<T>()?;
+        Some(downcast(&mut self.states[at]))
+    }
+
+    /// Drops the player's state of type `T` (an engine's process after a fault).
+    pub fn drop_state<T: PlayerState>(&mut self) {
+        if let Some(at) = self.position::<T>() {
+            self.states.remove(at);
+        }
+    }
+
+    fn position<T: PlayerState>(&self) -> Option<usize> {
+        let wanted = std::any::TypeId::of::<T>();
+        self.states
+            .iter()
+            .position(|state| (**state).type_id() == wanted)
     }
 }
 
-/// The table in `slot`, made anew when there is none or it has another size.
-fn table_slot<T>(
-    slot: &mut Option<T>,
-    bits: u32,
-    bits_of: impl Fn(&T) -> u32,
-    make: impl Fn(u32) -> T,
-) -> &mut T {
-    if slot.as_ref().is_none_or(|t| bits_of(t) != bits) {
-        *slot = Some(make(bits));
+/// A kept state as its own type (its position was found by that type).
+fn downcast<T: PlayerState>(state: &mut Box<dyn PlayerState>) -> &mut T {
+    let any: &mut dyn std::any::Any = &mut **state;
+    any.downcast_mut::<T>()
+        .expect("a state is found by its type")
+}
+
+/// The game so far, as a strategy is shown it: the position it started from and the
+/// moves since (passes are implied: a side with no legal move passes).
+#[derive(Clone, Copy, Debug)]
+pub struct History<'a, G: Geometry> {
+    /// Where the game started.
+    pub start: crate::board::Position<G>,
+    /// The moves since, in order.
+    pub moves: &'a [Square],
+}
+
+impl<G: Geometry> History<'_, G> {
+    /// No game: only the position to move from (an analysis of one position).
+    #[must_use]
+    pub fn at(position: crate::board::Position<G>) -> Self {
+        History {
+            start: position,
+            moves: &[],
+        }
     }
-    slot.as_mut().expect("just made")
+
+    /// A game from the standard start with `moves` played.
+    #[must_use]
+    pub fn from_start(moves: &[Square]) -> History<'_, G> {
+        History {
+            start: crate::board::Position::start(),
+            moves,
+        }
+    }
 }
 
 /// What a strategy is given besides the position.
@@ -164,13 +214,73 @@ pub struct Context<'a, G: Geometry> {
     pub rng: &'a mut GameRng,
     /// The player's memory for this game.
     pub memory: &'a mut Memory<G>,
+    /// The game so far.
+    pub history: History<'a, G>,
+}
+
+/// A strategy's answer: the move it chose, or the fault that lost the game for it.
+pub type Answer = Result<Choice, Fault>;
+
+/// The move a strategy chose, with what it knows of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move.
+    pub square: Square,
+    /// Its value on the strategy's own scale (see `spec::Scale`), where it chose by a
+    /// value: a search's best value, an evaluation's after the move.
+    pub value: Option<i32>,
+    /// How long it thought, where it thinks long enough to be worth timing (a search,
+    /// an engine): a one-ply rule takes about as long as reading the clock, so timing
+    /// its every move would slow a run by a third and measure mostly the clock.
+    pub elapsed: Option<std::time::Duration>,
+}
+
+impl Choice {
+    /// A move chosen by a rule.
+    #[must_use]
+    pub const fn of(square: Square) -> Self {
+        Choice {
+            square,
+            value: None,
+            elapsed: None,
+        }
+    }
+
+    /// A move chosen for its `value`.
+    #[must_use]
+    pub const fn valued(square: Square, value: i32) -> Self {
+        Choice {
+            square,
+            value: Some(value),
+            elapsed: None,
+        }
+    }
+
+    /// This choice, timed from `began`.
+    #[must_use]
+    pub fn timed_from(self, began: std::time::Instant) -> Self {
+        Choice {
+            elapsed: Some(began.elapsed()),
+            ..self
+        }
+    }
+}
+
+/// What made a move worthless: an engine's crash, stall or illegal move, any player's
+/// move past its time. The game loop forfeits the game for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// How the game ends.
+    pub termination: crate::game::Termination,
+    /// What happened, in one line.
+    pub reason: String,
 }
 
 /// Chooses a move for the side to move. Strategies are shared by all threads, so
 /// everything mutable lives in the [`Context`].
 pub trait Strategy<G: Geometry>: Send + Sync {
     /// Chooses one of `moves` (never empty, always legal moves of `board`).
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square;
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer;
 
     /// The value of each of `moves` for the side to move on the strategy's own scale
     /// (larger is better), in square order; None for strategies that choose by a rule
@@ -184,20 +294,6 @@ pub trait Strategy<G: Geometry>: Send + Sync {
     ) -> Option<Vec<(Square, i32)>> {
         let _ = (board, moves, context);
         None
-    }
-
-    /// Whether its moves are timed for `costs.csv`: a search takes microseconds to
-    /// seconds, while a one-ply rule takes about as long as reading the clock, so
-    /// timing each of its moves would slow a run by a third and measure mostly the clock.
-    fn searches(&self) -> bool {
-        false
-    }
-
-    /// Whether it plays through an outside process (an engine): the game loop then
-    /// hands it the game so far in [`Memory::history`], and after each choice looks
-    /// for a [`Memory::fault`], which loses the game for it.
-    fn external(&self) -> bool {
-        false
     }
 
     /// What an external engine says it is (its `name` and `version`); None for the others.
@@ -274,11 +370,17 @@ pub fn draw_below(count: u32, rng: &mut GameRng) -> u32 {
 
 /// The move with the highest score, ties broken uniformly at random.
 #[must_use]
-pub fn best_by<B: Bits>(
+pub fn best_by<B: Bits>(moves: B, rng: &mut GameRng, score: impl FnMut(Square) -> i32) -> Square {
+    best_valued_by(moves, rng, score).square
+}
+
+/// [`best_by`] with the best score: the choice of a strategy that chooses by a value.
+#[must_use]
+pub fn best_valued_by<B: Bits>(
     moves: B,
     rng: &mut GameRng,
     mut score: impl FnMut(Square) -> i32,
-) -> Square {
+) -> Choice {
     let mut best = i32::MIN;
     let mut ties = B::ZERO;
     for square in squares(moves) {
@@ -290,7 +392,7 @@ pub fn best_by<B: Bits>(
             ties |= B::bit(square.index());
         }
     }
-    random_square(ties, rng)
+    Choice::valued(random_square(ties, rng), best)
 }
 
 /// A one-ply player over an evaluation: the move after which the evaluation,
@@ -301,11 +403,11 @@ pub struct OnePly<E> {
 }
 
 impl<G: Geometry, E: Evaluator<G>> Strategy<G> for OnePly<E> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
-        best_by(moves, context.rng, |square| {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        Ok(best_valued_by(moves, context.rng, |square| {
             // After the move the opponent is to move; pass to look from the mover's side.
             self.eval.evaluate(board.play(square).pass())
-        })
+        }))
     }
 
     fn move_values(

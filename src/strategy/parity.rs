@@ -4,8 +4,8 @@ use super::kind::{take_nested, Kind};
 use super::param_info::{params, ParamInfo};
 use super::spec::{typed, StrategySpec};
 use super::SpecError;
-use super::{Context, Strategy};
-use crate::board::{neighbours, Bits, Board, Geometry, Square};
+use super::{Answer, Context, Strategy};
+use crate::board::{neighbours, Bits, Board, Geometry};
 use crate::game::Rules;
 
 params! {
@@ -89,7 +89,7 @@ pub fn odd_regions<G: Geometry>(empty: G::Bits) -> G::Bits {
 }
 
 impl<G: Geometry> Strategy<G> for Parity<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let mut candidates = moves;
         if board.empty_count() <= self.endgame {
             let odd = moves & odd_regions::<G>(board.empty());

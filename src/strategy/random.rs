@@ -4,8 +4,8 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{random_square, Context, Strategy};
-use crate::board::{Board, Geometry, Square};
+use super::{random_square, Answer, Choice, Context, Strategy};
+use crate::board::{Board, Geometry};
 use crate::game::Rules;
 
 params! {
@@ -32,8 +32,8 @@ impl Kind for RandomSpec {
 pub struct RandomMove;
 
 impl<G: Geometry> Strategy<G> for RandomMove {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
-        random_square(moves, context.rng)
+    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        Ok(Choice::of(random_square(moves, context.rng)))
     }
 
     fn uniform_random(&self) -> bool {

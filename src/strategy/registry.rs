@@ -82,6 +82,17 @@ macro_rules! kinds {
                 None
             }
 
+            /// The scale of the evaluation this spec stands for; None when it is none.
+            pub fn evaluation_scale(&self) -> Option<crate::strategy::scale::Scale> {
+                match self {
+                    $(
+                        StrategySpec::$variant(spec) => {
+                            kinds!(@scale spec $(, $evaluation)?)
+                        }
+                    )*
+                }
+            }
+
             /// Hands the evaluation this spec stands for to `then`, or says it is none.
             pub(crate) fn with_evaluator<G: Geometry, W: WithEvaluator<G>>(
                 &self,
@@ -100,6 +111,13 @@ macro_rules! kinds {
     (@evaluation) => { None };
     (@evaluation evaluation) => { Some("") };
     (@evaluation evaluation $note:literal) => { Some($note) };
+    (@scale $spec:ident, evaluation) => {
+        Some(Evaluation::value_scale($spec))
+    };
+    (@scale $spec:ident) => {{
+        let _ = $spec;
+        None
+    }};
     (@with $spec:ident, $then:ident, $g:ident, evaluation) => {
         Ok($then.with(Evaluation::evaluator::<$g>($spec)?))
     };

@@ -30,6 +30,13 @@ impl Kind for StabilitySpec {
 }
 
 impl Evaluation for StabilitySpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::discs(
+            "stable discs",
+            "stable discs, own minus the opponent's",
+        )
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         Ok(StabilityEval)
     }

@@ -38,7 +38,19 @@ pub struct TranspositionTable<G: Geometry> {
     generation: u32,
 }
 
+impl<G: Geometry> crate::strategy::PlayerState for TranspositionTable<G> {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+}
+
 impl<G: Geometry> TranspositionTable<G> {
+    /// The table a player keeps in `memory`, made on first use with 2^`bits` entries
+    /// (anew for another size).
+    pub fn kept(memory: &mut crate::strategy::Memory<G>, bits: u32) -> &mut Self {
+        memory.state(|t: &Self| t.bits == bits, || Self::new(bits))
+    }
+
     /// A table of 2^`bits` entries.
     #[must_use]
     pub fn new(bits: u32) -> Self {

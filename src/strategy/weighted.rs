@@ -62,6 +62,13 @@ impl Kind for WeightedSpec {
 }
 
 impl Evaluation for WeightedSpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::points(
+            "square-table points",
+            "square-table points, not discs",
+        )
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         self.build(G::SIZE)
     }

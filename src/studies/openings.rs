@@ -6,7 +6,7 @@ use crate::board::{squares, Bits, Color, Geometry, Position, Square, Symmetry};
 use crate::error::{Error, Result};
 use crate::game::format_transcript;
 use crate::strategy::spec::StrategySpec;
-use crate::strategy::{proven_margin, Context, GameRng, Memory, Strategy};
+use crate::strategy::{proven_margin, Context, GameRng, History, Memory, Strategy};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -179,6 +179,7 @@ pub fn values<G: Geometry>(
         let mut context = Context {
             rng: &mut rng,
             memory,
+            history: History::at(position),
         };
         let values = strategy.move_values(position.board, position.board.moves(), &mut context)?;
         let best = values.iter().map(|&(_, v)| v).max()?;

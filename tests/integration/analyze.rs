@@ -2,7 +2,7 @@
 //! (normal and anti rules), byte-identical output on 1 and 2 threads and after a
 //! resume, the report's section, and bad input refused with exit 2.
 
-use reversi_lab::board::{squares, Bits, Board, Geometry, Size6};
+use reversi_lab::board::Size6;
 use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::rows::{read_csv, GameRow};
 use reversi_lab::studies::analyze::MoveRow;
@@ -10,7 +10,8 @@ use std::fs;
 use std::path::Path;
 
 use crate::common;
-use common::{ok, run_in};
+use crate::reference;
+use common::{ok, run_in, Dir};
 
 /// A 6x6 run: a random and a greedy player, short random openings.
 fn config(rules: &str) -> String {
@@ -39,23 +40,6 @@ fn played(dir: &Path, rules: &str) {
     ok(dir, &["run", "tiny.toml", "--out", "field", "-q"]);
 }
 
-/// The reference: the exact score for the side to move by plain minimax.
-fn minimax<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
-    let moves = board.moves();
-    if moves.is_empty() {
-        let passed = board.pass();
-        return if passed.can_move() {
-            -minimax(passed, rules)
-        } else {
-            rules.final_score(board)
-        };
-    }
-    squares(moves)
-        .map(|s| -minimax(board.play(s), rules))
-        .max()
-        .unwrap()
-}
-
 /// Checks every row of `analysis.csv` against minimax, and that every move made
 /// after the opening with at most `k` empties has its row.
 fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
@@ -76,8 +60,9 @@ fn check_against_minimax(folder: &Path, rules: Rules, k: u32) {
                 let row = &rows[expected];
                 expected += 1;
                 assert_eq!((row.game_id, row.ply), (record.game_id, i as u32 + 1));
-                let values: Vec<(String, i32)> = squares(board.moves())
-                    .map(|s| (s.name(6), -minimax(board.play(s), rules)))
+                let values: Vec<(String, i32)> = reference::move_values(board, rules)
+                    .into_iter()
+                    .map(|(s, v)| (s.name(6), v))
                     .collect();
                 let best = values.iter().map(|v| v.1).max().unwrap();
                 let value = |name: &str| values.iter().find(|v| v.0 == name).unwrap().1;
@@ -120,7 +105,7 @@ fn rows_match_minimax_under_normal_and_anti_rules() {
             },
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = Dir::new();
         played(dir.path(), rules_text);
         let out = ok(dir.path(), &["analyze", "field", "--endgame", "8", "-q"]);
         assert!(out.contains("analysed 16 of 16 games"), "{out}");
@@ -144,7 +129,7 @@ fn rows_match_minimax_under_normal_and_anti_rules() {
 
 #[test]
 fn threads_and_resume_give_identical_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     played(dir.path(), "");
     let field = dir.path().join("field");
     ok(
@@ -231,7 +216,7 @@ fn threads_and_resume_give_identical_bytes() {
 
 #[test]
 fn bad_input_exits_2_naming_the_fix() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (code, _, err) = run_in(dir.path(), &["analyze", "missing"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("missing does not exist"), "{err}");
@@ -308,7 +293,7 @@ fn bad_input_exits_2_naming_the_fix() {
 /// and `analyze --resume` extends the analysis to the new games.
 #[test]
 fn an_analysis_follows_its_run_as_it_grows() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     played(d, "");
     // The run stopped after 10 of its 16 games (cut back, as a stop leaves it).

@@ -4,7 +4,7 @@
 //! staying independent, and that the page loaded nothing but itself. Skipped with a
 //! message when Chromium is missing, except in CI (`CI` set), where that fails.
 
-use assert_cmd::Command;
+use crate::common::{reversi_lab, Dir};
 use reversi_lab::lab::GameRow;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -31,7 +31,7 @@ struct Browser {
     events: Vec<Value>,
     next_id: u64,
     session: Option<String>,
-    _profile: tempfile::TempDir,
+    _profile: Dir,
 }
 
 impl Drop for Browser {
@@ -43,7 +43,7 @@ impl Drop for Browser {
 
 impl Browser {
     fn launch(binary: &Path) -> Browser {
-        let profile = tempfile::tempdir().unwrap();
+        let profile = Dir::new();
         // The protocol pipe is the child's descriptors 3 (commands) and 4 (replies):
         // bash moves our stdin and stdout there before it becomes Chromium.
         let mut child = std::process::Command::new("bash")
@@ -213,7 +213,7 @@ fn the_report_viewer_steps_through_a_game_in_chromium() {
         return;
     };
     // A small field on a 6x6 board under anti rules: several pairs, several viewers.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("small.toml");
     std::fs::write(
         &config,
@@ -224,8 +224,7 @@ fn the_report_viewer_steps_through_a_game_in_chromium() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .args(["run", "--quiet", "--out"])
         .arg(&out)
         .arg(&config)

@@ -1,15 +1,11 @@
 //! The binary as a user meets it: output formats, exit codes and error messages.
 
-use assert_cmd::Command;
+use crate::common::{reversi_lab, Dir};
 use predicates::prelude::*;
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
 
 #[test]
 fn perft_prints_the_count_on_its_own_line() {
-    bin()
+    reversi_lab()
         .args(["perft", "6"])
         .assert()
         .success()
@@ -19,12 +15,12 @@ fn perft_prints_the_count_on_its_own_line() {
 
 #[test]
 fn perft_with_threads_and_sizes() {
-    bin()
+    reversi_lab()
         .args(["perft", "8", "--threads", "2"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("390216\n"));
-    bin()
+    reversi_lab()
         .args(["perft", "2", "--size", "10"])
         .assert()
         .success()
@@ -33,7 +29,7 @@ fn perft_with_threads_and_sizes() {
 
 #[test]
 fn perft_from_a_position() {
-    bin()
+    reversi_lab()
         .args([
             "perft",
             "1",
@@ -77,7 +73,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "no-such-folder/m.csv: the folder no-such-folder does not exist; create it first, or write elsewhere",
         ),
     ] {
-        let output = bin().args(&args).output().unwrap();
+        let output = reversi_lab().args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
@@ -88,7 +84,7 @@ fn bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn show_draws_the_board() {
-    bin()
+    reversi_lab()
         .args(["show", "f5d6c3"])
         .assert()
         .success()
@@ -99,7 +95,7 @@ fn show_draws_the_board() {
 
 #[test]
 fn strategies_lists_every_kind_with_parameters() {
-    let output = bin().arg("strategies").output().unwrap();
+    let output = reversi_lab().arg("strategies").output().unwrap();
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     for kind in reversi_lab::strategy::spec::kind_names() {
@@ -110,7 +106,7 @@ fn strategies_lists_every_kind_with_parameters() {
 
 #[test]
 fn match_prints_one_summary_line() {
-    let output = bin()
+    let output = reversi_lab()
         .args([
             "match",
             "greedy",
@@ -131,7 +127,7 @@ fn match_prints_one_summary_line() {
     let pattern = regex_lite(line);
     assert!(pattern, "{line}");
     // Same seed, other thread count: the same line.
-    let again = bin()
+    let again = reversi_lab()
         .args([
             "match",
             "greedy",
@@ -172,19 +168,22 @@ fn regex_lite(line: &str) -> bool {
 
 #[test]
 fn match_rejects_bad_specs_with_suggestions() {
-    let output = bin().args(["match", "greddy", "random"]).output().unwrap();
+    let output = reversi_lab()
+        .args(["match", "greddy", "random"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
         stderr.contains("unknown strategy 'greddy' (did you mean 'greedy'?"),
         "{stderr}"
     );
-    let output = bin()
+    let output = reversi_lab()
         .args(["match", "alphabeta:depth=0", "random"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let output = bin()
+    let output = reversi_lab()
         .args(["match", "weighted:preset=classic", "random", "--size", "6"])
         .output()
         .unwrap();
@@ -217,14 +216,14 @@ fn solve_prints_and_checks_scores() {
         .unwrap()
         .name(8)
         .to_uppercase();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let good = dir.path().join("good.obf");
     std::fs::write(
         &good,
         format!("{}; {best}:{:+};\n", position.to_obf(), solution.score),
     )
     .unwrap();
-    let output = bin()
+    let output = reversi_lab()
         .args(["solve", good.to_str().unwrap(), "--table-bits", "16"])
         .output()
         .unwrap();
@@ -236,7 +235,7 @@ fn solve_prints_and_checks_scores() {
     );
     assert!(text.contains("ok"), "{text}");
     // Every best move, on two threads: the same score, and the move found above among them.
-    let output = bin()
+    let output = reversi_lab()
         .args(["solve", good.to_str().unwrap(), "--table-bits", "16"])
         .args(["--all", "--threads", "2", "--format", "json"])
         .output()
@@ -250,7 +249,7 @@ fn solve_prints_and_checks_scores() {
             .any(|m| m.as_str().unwrap().eq_ignore_ascii_case(&best)),
         "{text}"
     );
-    let output = bin()
+    let output = reversi_lab()
         .args(["solve", good.to_str().unwrap(), "--threads", "2000"])
         .output()
         .unwrap();
@@ -261,7 +260,7 @@ fn solve_prints_and_checks_scores() {
         format!("{}; {best}:{:+};\n", position.to_obf(), solution.score + 2),
     )
     .unwrap();
-    let output = bin()
+    let output = reversi_lab()
         .args(["solve", bad.to_str().unwrap(), "--table-bits", "16"])
         .output()
         .unwrap();
@@ -269,7 +268,7 @@ fn solve_prints_and_checks_scores() {
     assert!(String::from_utf8(output.stdout)
         .unwrap()
         .contains("MISMATCH"));
-    let output = bin()
+    let output = reversi_lab()
         .args(["solve", dir.path().join("missing.obf").to_str().unwrap()])
         .output()
         .unwrap();
@@ -281,7 +280,7 @@ fn solve_prints_and_checks_scores() {
 
 #[test]
 fn gtp_session_through_the_binary() {
-    let output = bin()
+    let output = reversi_lab()
         .args(["gtp", "--strategy", "alphabeta:depth=2", "--seed", "3"])
         .write_stdin(
             "1 name\nboardsize 8\nclear_board\nplay black f5\n2 genmove white\nfinal_score\nbogus\nquit\n",
@@ -300,7 +299,7 @@ fn gtp_session_through_the_binary() {
 #[test]
 fn nboard_session_through_the_binary() {
     let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6/-1.00/2.3];)";
-    let output = bin()
+    let output = reversi_lab()
         .args(["nboard", "--strategy", "alphabeta:depth=2"])
         .write_stdin(format!(
             "nboard 2\nset depth 3\nset game {game}\nping 1\ngo\nhint 2\n"
@@ -327,7 +326,7 @@ fn nboard_session_through_the_binary() {
 #[test]
 fn serving_a_bad_strategy_is_refused_in_one_line() {
     for command in ["gtp", "nboard"] {
-        let output = bin()
+        let output = reversi_lab()
             .args([command, "--strategy", "greddy"])
             .write_stdin("name\n")
             .output()
@@ -341,19 +340,19 @@ fn serving_a_bad_strategy_is_refused_in_one_line() {
         );
         assert!(output.stdout.is_empty());
     }
-    let output = bin()
+    let output = reversi_lab()
         .args(["gtp", "--strategy", "solver"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let output = bin().args(["gtp", "--seed", "x"]).output().unwrap();
+    let output = reversi_lab().args(["gtp", "--seed", "x"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]
 fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
     // Near the hypotheses the pass probability is alpha and 1 - beta; the table says so.
-    bin()
+    reversi_lab()
         .args([
             "sprt-plan",
             "--elo0",
@@ -369,7 +368,7 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
         .stdout(predicate::str::contains("| +5.00 | 95.0% |"))
         .stdout(predicate::str::contains("| +2.50 | 50.0% |"));
     // --from a results folder, with the files and the chart; a second plan there is refused.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = dir.path().join("plan");
     let from = [
         "--from",
@@ -377,7 +376,7 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
         "--out",
         out.to_str().unwrap(),
     ];
-    bin()
+    reversi_lab()
         .args(["sprt-plan", "--elo0", "-5", "--elo1", "5"])
         .args(from)
         .assert()
@@ -386,7 +385,7 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
             "the game pairs of tests/data/head-to-head",
         ));
     // One pair of a round robin, named either way round.
-    bin()
+    reversi_lab()
         .args(["sprt-plan", "--elo0", "0", "--elo1", "5"])
         .args([
             "--from",
@@ -509,7 +508,7 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
             "no pairs.csv there",
         ),
     ] {
-        let output = bin().args(&args).output().unwrap();
+        let output = reversi_lab().args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
@@ -523,15 +522,13 @@ fn sprt_plan_sizes_a_test_and_refuses_bad_designs() {
 /// `show` says when the side named must pass, and the result of a finished game.
 #[test]
 fn perft_zero_and_show_of_a_pass_and_of_a_finished_game() {
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .args(["perft", "0"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("1\n"));
     let must_pass = format!("{}X- X", "O".repeat(62));
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .args(["show", "--position", &must_pass])
         .assert()
         .success()
@@ -540,8 +537,7 @@ fn perft_zero_and_show_of_a_pass_and_of_a_finished_game() {
         ))
         .stdout(predicate::str::contains("legal moves: h8"));
     let over = format!("{}O X", "X".repeat(63));
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .args(["show", "--position", &over])
         .assert()
         .success()

@@ -3,24 +3,10 @@
 //! Job's) gives the single-machine results; the Slurm scripts are valid shell with the
 //! array and the dependency. (`tests/slurm/test.sh` runs them on a real Slurm cluster.)
 
-use assert_cmd::Command;
+use crate::common::{ok, refused_in, reversi_lab, Dir};
 use serde_yaml_ng::Value;
 use std::fs;
 use std::path::Path;
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let output = bin().current_dir(dir).args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 const EXPERIMENT: &str = "name = \"k8s_Check\"\nseed = 2\ngames_per_pair = 14\n[openings]\nfile = \"open/list.txt\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";
 
@@ -41,7 +27,7 @@ fn strings(v: &Value) -> Vec<String> {
 
 #[test]
 fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::create_dir_all(d.join("exp/open")).unwrap();
     fs::write(d.join("exp/e.toml"), EXPERIMENT).unwrap();
@@ -142,7 +128,7 @@ fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
             .collect()
     };
     for index in 0..3 {
-        let output = bin()
+        let output = reversi_lab()
             .current_dir(&data)
             .args(local(&command))
             .env("JOB_COMPLETION_INDEX", index.to_string())
@@ -162,7 +148,7 @@ fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
         Some(claim_name)
     );
     let merge_command = strings(&merge_pod["containers"][0]["command"]);
-    let output = bin()
+    let output = reversi_lab()
         .current_dir(&data)
         .args(local(&merge_command))
         .output()
@@ -219,7 +205,7 @@ fn kubernetes_manifest_is_an_indexed_job_that_merges_to_the_single_run() {
 
 #[test]
 fn slurm_scripts_hold_the_array_and_the_dependent_merge() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(
         d.join("e.toml"),
@@ -282,13 +268,13 @@ fn slurm_scripts_hold_the_array_and_the_dependent_merge() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("sbatch not found"));
     }
     // Writing again needs --force; nonsense is refused in one line.
-    let again = bin()
+    let again = reversi_lab()
         .current_dir(d)
         .args(["cluster", "slurm", "e.toml", "--shards", "5"])
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
-    let refused = bin()
+    let refused = reversi_lab()
         .current_dir(d)
         .args(["cluster", "slurm", "e.toml", "--shards", "0", "--force"])
         .output()
@@ -305,21 +291,13 @@ fn the_dockerfile_builds_in_two_stages() {
     assert!(text.contains("COPY --from=build"));
 }
 
-fn fails(dir: &Path, args: &[&str], needle: &str) {
-    let output = bin().current_dir(dir).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
-}
-
 /// Issue 52, item 28: the merge job of a recipe submitted again, or over a folder that
 /// holds an earlier split and its merged results, succeeds without changing them;
 /// `cluster slurm` names the earlier split and refuses another experiment's results;
 /// paths with a space or `#` are quoted on the `#SBATCH` lines; `--out FILE` is refused.
 #[test]
 fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path().join("a b#c");
     let d = d.as_path();
     fs::create_dir_all(d).unwrap();
@@ -349,7 +327,7 @@ fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
     // The array's tasks, then its merge job, twice (the recipe submitted again).
     for _ in 0..2 {
         for i in 1..=3 {
-            let task = bin()
+            let task = reversi_lab()
                 .current_dir(d)
                 .args([
                     "run",
@@ -388,7 +366,7 @@ fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
     // so is a merge over them without --force.
     let other = config.replace("seed = 2", "seed = 3");
     fs::write(d.join("other.toml"), &other).unwrap();
-    fails(
+    refused_in(
         d,
         &["cluster", "slurm", "other.toml", "--shards", "3", "--force"],
         "holds the results of another experiment named 'k8s_Check'",
@@ -408,19 +386,19 @@ fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
             ],
         );
     }
-    fails(
+    refused_in(
         d,
         &["merge", "o", "--out", "results/k8s_Check", "--quiet"],
         "holds the results of another experiment than these shards: pass --force",
     );
-    fails(
+    refused_in(
         d,
         &["merge", "results/k8s_Check", "--quiet"],
         "holds shards of 2 splits (2, 3 shards): pass --shards N",
     );
     // A file where the recipe's folder should go.
     fs::write(d.join("file"), "x").unwrap();
-    fails(
+    refused_in(
         d,
         &[
             "cluster", "slurm", "e.toml", "--shards", "3", "--out", "file", "--force",

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, run_in, Dir};
 
 /// A field of four; `depth` is the searching player's, `size` the board's.
 fn field(name: &str, seed: u64, depth: u32, size: u32) -> String {
@@ -33,7 +33,7 @@ fn changes(folder: &Path) -> Vec<Change> {
 
 #[test]
 fn seeds_alone_change_nothing_and_a_stronger_strategy_is_found() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     play(dir, "before", &field("before", 1, 1, 8));
     play(dir, "reseeded", &field("reseeded", 2, 1, 8));
@@ -240,7 +240,7 @@ fn seeds_alone_change_nothing_and_a_stronger_strategy_is_found() {
 
 #[test]
 fn different_fields_are_refused_in_one_line() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     play(dir, "base", &field("base", 1, 1, 6));
     play(dir, "bigger", &field("bigger", 1, 1, 8));

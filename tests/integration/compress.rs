@@ -1,24 +1,9 @@
 //! `compress = "zstd"`: games.csv.zst holds exactly the plain games.csv's bytes, and
 //! resume after a kill, partial and full reports, and merge all read it.
 
-use assert_cmd::Command;
+use crate::common::{ok, Dir};
 use std::fs;
 use std::path::Path;
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 fn unzstd(path: &Path) -> Vec<u8> {
     zstd::decode_all(fs::File::open(path).unwrap()).unwrap()
@@ -32,7 +17,7 @@ fn compressed() -> String {
 
 #[test]
 fn compressed_games_equal_the_plain_ones_and_everything_reads_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("plain.toml"), PLAIN).unwrap();
     fs::write(d.join("z.toml"), compressed()).unwrap();

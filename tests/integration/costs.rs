@@ -2,7 +2,7 @@
 //! over a resume and over shards, shown in the report; kept apart from the
 //! byte-identical results files.
 
-use assert_cmd::Command;
+use crate::common::{ok, Dir};
 use reversi_lab::board::{Bits, Size8, Square};
 use reversi_lab::game::Game;
 use reversi_lab::lab::rows::{read_csv, CostRow, GameRow};
@@ -24,21 +24,6 @@ strategy = { kind = "alphabeta", depth = 2, eval = { kind = "mobility" } }
 name = "random"
 strategy = "random"
 "#;
-
-fn reversi_lab(dir: &Path, args: &[&str]) -> String {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 fn costs(folder: &Path) -> Vec<CostRow> {
     read_csv(&folder.join("costs.csv")).unwrap()
@@ -80,10 +65,10 @@ fn replayed(folder: &Path, players: &[&str]) -> Vec<(u64, u64)> {
 
 #[test]
 fn costs_count_every_choice_exactly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
-    reversi_lab(
+    ok(
         d,
         &[
             "run",
@@ -95,7 +80,7 @@ fn costs_count_every_choice_exactly() {
             "1",
         ],
     );
-    reversi_lab(
+    ok(
         d,
         &[
             "run",
@@ -152,10 +137,10 @@ fn costs_count_every_choice_exactly() {
 
 #[test]
 fn a_resume_adds_to_the_recorded_costs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
-    reversi_lab(
+    ok(
         d,
         &[
             "run",
@@ -178,7 +163,7 @@ fn a_resume_adds_to_the_recorded_costs() {
         "player,games,moves,nodes,nodes_per_move,seconds,ms_per_move\ngreedy,100,1000,7,,2.5,\n",
     )
     .unwrap();
-    reversi_lab(
+    ok(
         d,
         &[
             "run",
@@ -211,10 +196,10 @@ fn a_resume_adds_to_the_recorded_costs() {
 
 #[test]
 fn merge_sums_the_shards_costs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
-    reversi_lab(
+    ok(
         d,
         &[
             "run",
@@ -227,7 +212,7 @@ fn merge_sums_the_shards_costs() {
     );
     for shard in ["1/3", "2/3", "3/3"] {
         let out = format!("sharded/shards/{}", shard.replace('/', "-of-"));
-        reversi_lab(
+        ok(
             d,
             &[
                 "run",
@@ -244,7 +229,7 @@ fn merge_sums_the_shards_costs() {
             "a shard writes its costs"
         );
     }
-    reversi_lab(d, &["merge", "sharded", "--quiet", "--no-report"]);
+    ok(d, &["merge", "sharded", "--quiet", "--no-report"]);
     assert_eq!(
         counted(&costs(&d.join("sharded"))),
         counted(&costs(&d.join("single")))

@@ -2,7 +2,7 @@
 //! lock left behind, and `--resume` (once there is room) finishes the run byte-exact.
 //! Needs a small tmpfs, so it runs as root (as CI does) and says so when it cannot.
 
-use assert_cmd::Command;
+use crate::common::{reversi_lab, Dir};
 use std::fs;
 use std::path::Path;
 use std::process::Command as Shell;
@@ -19,7 +19,7 @@ fn mount(dir: &Path, options: &str) -> bool {
 
 #[test]
 fn a_full_disk_stops_the_run_cleanly_and_resume_finishes_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("e.toml"), CONFIG).unwrap();
     let small = d.join("small");
@@ -30,7 +30,7 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_finishes_it() {
     }
     let _unmount = Unmount(small.clone());
     let run = |out: &Path, resume: bool| {
-        let mut cmd = Command::cargo_bin("reversi-lab").unwrap();
+        let mut cmd = reversi_lab();
         cmd.current_dir(d)
             .args(["run", "e.toml", "--quiet", "--no-report", "--out"])
             .arg(out);
@@ -92,12 +92,11 @@ fn mount_again(dir: &Path) -> bool {
 /// under a temporary name, then renamed), so a retry with room succeeds.
 #[test]
 fn a_full_disk_while_drawing_leaves_no_partial_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let small_run = CONFIG.replace("games_per_pair = 20000", "games_per_pair = 20");
     fs::write(d.join("e.toml"), small_run).unwrap();
-    let bin = || Command::cargo_bin("reversi-lab").unwrap();
-    let made = bin()
+    let made = reversi_lab()
         .current_dir(d)
         .args(["run", "e.toml", "--quiet", "--no-report", "--out", "r"])
         .output()
@@ -116,7 +115,7 @@ fn a_full_disk_while_drawing_leaves_no_partial_file() {
         let entry = entry.unwrap();
         fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
     }
-    let report = bin().arg("report").arg(&folder).output().unwrap();
+    let report = reversi_lab().arg("report").arg(&folder).output().unwrap();
     let stderr = String::from_utf8_lossy(&report.stderr).into_owned();
     assert_eq!(report.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -157,7 +156,7 @@ fn a_full_disk_while_drawing_leaves_no_partial_file() {
     }
     // An animation that does not fit: nothing left under its name.
     let gif = small.join("g.gif");
-    let replay = bin()
+    let replay = reversi_lab()
         .arg("replay")
         .arg(d.join("r"))
         .args(["--game", "0", "--out"])
@@ -178,14 +177,14 @@ fn a_full_disk_while_drawing_leaves_no_partial_file() {
     }
     // With room again, both succeed (nothing partial blocks them).
     assert!(mount_again(&small));
-    assert!(bin()
+    assert!(reversi_lab()
         .arg("report")
         .arg(&folder)
         .output()
         .unwrap()
         .status
         .success());
-    let again = bin()
+    let again = reversi_lab()
         .arg("replay")
         .arg(d.join("r"))
         .args(["--game", "0", "--force", "--out"])

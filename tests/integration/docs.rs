@@ -14,7 +14,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use crate::common::{reversi_lab, Dir};
 
 /// One documented command line and where it stands.
 struct DocLine {
@@ -27,10 +28,6 @@ struct DocLine {
 
 fn root() -> PathBuf {
     crate::common::root().to_path_buf()
-}
-
-fn binary() -> &'static str {
-    env!("CARGO_BIN_EXE_reversi-lab")
 }
 
 /// README.md, then every page of docs/ in name order.
@@ -153,7 +150,7 @@ fn help(cache: &mut HashMap<Vec<String>, String>, path: &[String]) -> String {
     cache
         .entry(path.to_vec())
         .or_insert_with(|| {
-            let output = Command::new(binary())
+            let output = reversi_lab()
                 .args(path)
                 .arg("--help")
                 .output()
@@ -370,10 +367,10 @@ fn the_documented_commands_marked_run_succeed() {
     for page in documented_pages() {
         for line in command_lines(&page).into_iter().filter(|line| line.run) {
             ran += 1;
-            let dir = tempfile::tempdir().expect("a temporary folder");
-            let output = Command::new(binary())
+            let dir = Dir::new();
+            let output = dir
+                .command()
                 .args(&line.words[1..])
-                .current_dir(dir.path())
                 .output()
                 .expect("the binary runs");
             if !output.status.success() {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, reversi_lab, run_in, Dir};
 
 #[path = "engines/faults.rs"]
 mod faults;
@@ -32,7 +32,7 @@ fn rhino() -> Option<String> {
     match found {
         Some(path) => Some(path.display().to_string()),
         None => {
-            crate::common::missing("gtp-rhino is not installed (apt-get install grhino)");
+            common::missing("gtp-rhino is not installed (apt-get install grhino)");
             None
         }
     }
@@ -90,7 +90,7 @@ fn replay_all(rows: &[GameRow<'_>]) {
 #[test]
 fn built_in_strategies_against_a_real_engine() {
     let Some(rhino) = rhino() else { return };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let config = format!(
         "name = \"ladder\"\nformat = \"gauntlet\"\nchallengers = [\"rhino\"]\ngames_per_pair = 10\n[openings]\nrandom_plies = 4\n[[players]]\nname = \"rhino\"\nstrategy = \"gtp:{rhino} -l 1\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"ab3\"\nstrategy = \"alphabeta:depth=3\"\n"
@@ -152,7 +152,7 @@ fn one_game_lost_by(out: &Path, mode: &str, termination: &str) -> String {
 #[test]
 fn faults_are_terminations_and_the_run_completes() {
     let Some(rhino) = rhino() else { return };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     for (mode, termination) in [
         ("exit", "crash"),
@@ -184,7 +184,7 @@ fn faults_are_terminations_and_the_run_completes() {
 #[test]
 fn a_broken_engine_stops_the_run_and_resume_continues() {
     let Some(rhino) = rhino() else { return };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     // Broken while the file `broken` exists: it dies at its third move of every game.
     let marker = d.join("broken").display().to_string();
@@ -257,7 +257,7 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
 
 #[test]
 fn an_engine_that_cannot_start_is_refused_before_any_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let marker = d.join("m").display().to_string();
     let script = misbehave();
@@ -293,10 +293,10 @@ fn alive(pid: &str) -> bool {
 #[test]
 fn no_engine_outlives_a_kill_9() {
     if !Path::new("/proc/self").exists() {
-        crate::common::missing("no /proc to look for the engines' processes in");
+        common::missing("no /proc to look for the engines' processes in");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let marker = d.join("m").display().to_string();
     let Some(rhino) = rhino() else { return };
@@ -313,8 +313,7 @@ fn no_engine_outlives_a_kill_9() {
         "1",
     ];
     fs::write(d.join("e.toml"), experiment(&engine, "", 4)).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reversi-lab"))
-        .current_dir(d)
+    let mut child = common::in_dir(d)
         .args([
             "run",
             "e.toml",
@@ -325,6 +324,7 @@ fn no_engine_outlives_a_kill_9() {
             "--threads",
             "2",
         ])
+        .std()
         .spawn()
         .unwrap();
     let pids = d.join("m.pid");
@@ -357,9 +357,9 @@ fn no_engine_outlives_a_kill_9() {
 /// with each move (`reversi_lab-genmove`), so even tie-breaks agree.
 #[test]
 fn a_served_strategy_plays_as_it_does_built_in() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     let moves = |csv: &str| -> Vec<String> {
         read_csv::<GameRow>(&d.join(csv))
             .unwrap()
@@ -411,9 +411,9 @@ fn a_served_strategy_plays_as_it_does_built_in() {
 /// own server behind `tee`, so the test sees what it was sent.
 #[test]
 fn an_engine_is_told_its_time_and_loses_on_time() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     for (control, told, left) in [
         ("move_time = \"300ms\"", "time_settings 0 1 1", false),
         ("clock = \"3+0.1\"", "time_settings 3 0 0", true),
@@ -482,7 +482,7 @@ fn an_engine_is_told_its_time_and_loses_on_time() {
 #[test]
 fn a_match_reports_forfeits_keeps_logs_and_stops_at_a_broken_engine() {
     let Some(rhino) = rhino() else { return };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let marker = d.join("m").display().to_string();
     let spec = format!("gtp:{} always-exit 2 {marker} -- {rhino} -l 1", misbehave());

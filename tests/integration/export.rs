@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, run_in, Dir};
 
 /// Random players on `size`, so games have passes and early ends; `extra` adds keys.
 fn play(dir: &Path, name: &str, size: u32, extra: &str) -> Vec<GameRow<'static>> {
@@ -36,7 +36,7 @@ fn play(dir: &Path, name: &str, size: u32, extra: &str) -> Vec<GameRow<'static>>
 
 #[test]
 fn ggf_round_trips_every_game() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     for (name, size, extra) in [
         ("eight", 8, ""),
@@ -96,7 +96,7 @@ fn ggf_round_trips_every_game() {
 
 #[test]
 fn csv_moves_has_a_row_per_turn_ending_on_the_final_counts() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     let games = play(dir, "moves", 6, "");
     ok(
@@ -150,7 +150,7 @@ fn csv_moves_has_a_row_per_turn_ending_on_the_final_counts() {
 
 #[test]
 fn bad_exports_are_refused_in_one_line() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     play(dir, "small", 4, "");
     fs::write(dir.join("taken.ggf"), "keep me").unwrap();
@@ -199,7 +199,7 @@ fn bad_exports_are_refused_in_one_line() {
 
 #[test]
 fn an_unfinished_run_exports_its_complete_games() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     let games = play(dir, "killed", 4, "");
     let folder = dir.join("results/killed");

@@ -1,20 +1,7 @@
 //! Golden outputs: small runs of the committed experiments must reproduce `tests/golden/` byte for byte.
 
-use assert_cmd::Command;
+use crate::common::{reversi_lab, Dir};
 use std::path::Path;
-
-fn reversi_lab(args: &[&str]) {
-    let output = Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 fn same(golden: &str, out: &Path, files: &[&str]) {
     let golden = crate::common::root().join("tests/golden").join(golden);
@@ -34,7 +21,7 @@ fn same(golden: &str, out: &Path, files: &[&str]) {
 const RESULTS: [&str; 3] = ["games.csv", "pairs.csv", "standings.csv"];
 
 fn run_golden(name: &str, config: &str, extra: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = dir.path().join(name);
     let mut args = vec![
         "run",
@@ -45,7 +32,7 @@ fn run_golden(name: &str, config: &str, extra: &[&str]) {
         "--no-report",
     ];
     args.extend(extra);
-    reversi_lab(&args);
+    reversi_lab().args(&args).ok();
     same(name, &out, &RESULTS);
 }
 
@@ -70,17 +57,19 @@ fn head_to_head_with_an_sprt() {
 
 #[test]
 fn ablation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = dir.path().join("ablation");
-    reversi_lab(&[
-        "ablate",
-        "experiments/ablation-eval.toml",
-        "--games",
-        "80",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    reversi_lab()
+        .args([
+            "ablate",
+            "experiments/ablation-eval.toml",
+            "--games",
+            "80",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .ok();
     same(
         "ablation",
         &out,
@@ -90,15 +79,17 @@ fn ablation() {
 
 #[test]
 fn tune() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let out = dir.path().join("tune");
-    reversi_lab(&[
-        "tune",
-        "tests/golden/tune-small.toml",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    reversi_lab()
+        .args([
+            "tune",
+            "tests/golden/tune-small.toml",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .ok();
     same(
         "tune",
         &out,

@@ -3,31 +3,7 @@
 //! `--force`, `--resume` from `run.toml`, two runs into one folder, and where a run
 //! was made (command line, commit, host) kept in `run.toml`.
 
-use assert_cmd::Command;
-use std::path::Path;
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
-
-/// Runs the binary; returns (exit code, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = bin().current_dir(dir).args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-/// Bad input: exit 2 and one line on stderr that contains `needle`.
-fn refused(args: &[&str], needle: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run_in(dir.path(), args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
-}
+use crate::common::{refused, reversi_lab, run_in, Dir};
 
 const SMALL: &str = "name = \"small\"\ngames_per_pair = 4\n[[players]]\nname = \"g\"\nstrategy = \"greedy\"\n[[players]]\nname = \"r\"\nstrategy = \"random\"\n";
 
@@ -41,7 +17,7 @@ fn non_finite_numbers_are_refused() {
         &["match", "alphabeta:eval=(eval:mobility=inf)", "random"],
         "mobility = inf is not a finite number",
     );
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("e.toml");
     std::fs::write(
         &config,
@@ -71,7 +47,7 @@ fn strategies_that_would_never_finish_are_refused_before_any_game() {
         &["match", "alphabeta:endgame=40", "random"],
         "use endgame = 22 or less",
     );
-    bin()
+    reversi_lab()
         .args([
             "match",
             "alphabeta:depth=60,nodes=200",
@@ -81,7 +57,7 @@ fn strategies_that_would_never_finish_are_refused_before_any_game() {
         ])
         .assert()
         .success();
-    bin()
+    reversi_lab()
         .args(["match", "solver", "random", "--games", "2", "--size", "4"])
         .assert()
         .success();
@@ -126,7 +102,7 @@ fn a_missing_position_file_is_named() {
 
 #[test]
 fn solve_gives_up_within_its_budget_and_checks_its_table() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let file = dir.path().join("p.obf");
     // 14 empties: far more than 50 nodes.
     std::fs::write(
@@ -151,7 +127,7 @@ fn solve_gives_up_within_its_budget_and_checks_its_table() {
 
 #[test]
 fn force_replaces_and_resume_reads_run_toml() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     let first = run_in(
@@ -277,7 +253,7 @@ fn force_replaces_and_resume_reads_run_toml() {
 
 #[test]
 fn a_second_run_into_a_folder_in_use_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     let args = ["run", "small.toml", "--out", "r", "--quiet", "--no-report"];
@@ -313,7 +289,7 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
 
 #[test]
 fn match_openings_csv_and_json_for_scripts() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let args = [
         "match",
@@ -403,7 +379,7 @@ fn match_openings_csv_and_json_for_scripts() {
 
 #[test]
 fn a_partial_run_can_be_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     let args = [
@@ -443,7 +419,7 @@ fn a_partial_run_can_be_reported() {
 
 #[test]
 fn force_and_resume_guard_what_is_not_theirs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     // --force never replaces a folder reversi-lab did not write.
@@ -492,7 +468,7 @@ fn force_and_resume_guard_what_is_not_theirs() {
 
 #[test]
 fn a_tune_resumes_only_with_its_own_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let tune = std::fs::read_to_string(crate::common::root().join("tests/golden/tune-small.toml"))
         .unwrap()
@@ -515,7 +491,7 @@ fn a_tune_resumes_only_with_its_own_file() {
 
 #[test]
 fn run_toml_records_where_the_run_was_made_and_resume_ignores_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     std::fs::write(d.join("small.toml"), SMALL).unwrap();
     let args = ["run", "small.toml", "--out", "r", "--quiet", "--no-report"];

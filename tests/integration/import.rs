@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, run_in, Dir};
 
 /// Game 1 of tests/golden/round-robin: 60 moves, 2 passes, 24 to 40.
 const WITH_PASSES: &str = "f5f4e3d2g3d6c1g4c5g2h4d3d7c7g1h2e6g5g6f2b8f6e1h6g7e2f3e7e8c2d1b6a7f8g8h7c3b5a5c6b7h8f7d8h5b4a3b2c4b1f1c8a2a1b3h3h1a8a6a4";
@@ -37,7 +37,7 @@ fn write_inputs(dir: &Path) {
 
 #[test]
 fn imported_games_are_their_replays_and_the_studies_take_them() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     write_inputs(dir);
     let args = [
@@ -136,7 +136,7 @@ fn imported_games_are_their_replays_and_the_studies_take_them() {
 
 #[test]
 fn bad_files_are_refused_in_one_line_naming_the_file() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     let good = game_file(2004, &[record_of(WIPE_OUT, 0, 1, 64)]);
     let mut illegal = record_of(WIPE_OUT, 0, 1, 64);
@@ -199,7 +199,7 @@ fn bad_files_are_refused_in_one_line_naming_the_file() {
 
 #[test]
 fn malformed_ggf_is_refused_or_skipped_and_missing_names_are_said() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     // An escaped bracket is part of the name.
     let escaped = GGF.replace("PB[Saio1200]", r"PB[gr\]eedy]");
@@ -266,7 +266,7 @@ fn malformed_ggf_is_refused_or_skipped_and_missing_names_are_said() {
 
 #[test]
 fn a_wthor_file_given_twice_is_refused_and_missing_players_are_said() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = Dir::new();
     let dir = tmp.path();
     write_inputs(dir);
     fs::copy(dir.join("WTH_2004.wtb"), dir.join("copy.wtb")).unwrap();

@@ -15,7 +15,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use crate::common::{ok, run_in};
+use crate::common::{in_dir, ok, run_in, Dir};
 
 const GAMES: &str = r#"
 name = "few"
@@ -54,7 +54,7 @@ fn games(dir: &Path) -> Vec<(u32, Game<Size8>)> {
 
 #[test]
 fn labels_are_a_plain_search_or_the_solver_and_the_file_is_deterministic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("few.toml"), GAMES).unwrap();
     ok(d, &["run", "few.toml", "--out", "games", "--quiet"]);
@@ -414,7 +414,7 @@ fn planted(player: u64, opponent: u64) -> f32 {
 
 #[test]
 fn a_fit_to_planted_values_recovers_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let path = dir.path().join("planted.bin");
     let mut writer = Writer::create(&path).unwrap();
     // Random games, every position labelled by the planted evaluation.
@@ -488,17 +488,6 @@ fn few_games(d: &Path) {
     ok(d, &["run", "few.toml", "--out", "games", "--quiet"]);
 }
 
-/// Starts the binary in `d` without waiting for it.
-fn spawn(d: &Path, args: &[&str]) -> std::process::Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
-        .current_dir(d)
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 /// Waits (at most a minute) until `path` exists.
 fn wait_for(path: &Path) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -513,7 +502,7 @@ fn wait_for(path: &Path) {
 
 #[test]
 fn force_writes_through_links_and_fifos_and_keeps_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     few_games(d);
     let label = |out: &str, depth: &str, force: bool| {
@@ -579,7 +568,7 @@ fn force_writes_through_links_and_fifos_and_keeps_them() {
 
 #[test]
 fn a_second_run_into_the_same_file_is_refused_and_force_keeps_the_old_file_meanwhile() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     few_games(d);
     let slow = [
@@ -595,7 +584,7 @@ fn a_second_run_into_the_same_file_is_refused_and_force_keeps_the_old_file_meanw
         "1",
         "--quiet",
     ];
-    let first = spawn(d, &slow);
+    let first = in_dir(d).args(slow).spawn();
     // Started: its checkpoint says no games are done yet.
     wait_for(&d.join("slow.bin.checkpoint"));
     for force in [false, true] {
@@ -627,7 +616,7 @@ fn a_second_run_into_the_same_file_is_refused_and_force_keeps_the_old_file_meanw
     let mut again = slow.to_vec();
     again[5] = "7";
     again.push("--force");
-    let second = spawn(d, &again);
+    let second = in_dir(d).args(&again).spawn();
     wait_for(&d.join("slow.bin.partial"));
     assert_eq!(fs::read(d.join("slow.bin")).unwrap(), old);
     let done = second.wait_with_output().unwrap();
@@ -640,7 +629,7 @@ fn a_second_run_into_the_same_file_is_refused_and_force_keeps_the_old_file_meanw
 
 #[test]
 fn options_are_checked_before_the_output_is_touched() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     few_games(d);
     for (args, says) in [
@@ -680,12 +669,11 @@ fn options_are_checked_before_the_output_is_touched() {
 
 #[test]
 fn a_second_fit_probcut_into_the_same_file_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     few_games(d);
-    let first = spawn(
-        d,
-        &[
+    let first = in_dir(d)
+        .args([
             "fit-probcut",
             "games",
             "--out",
@@ -695,8 +683,8 @@ fn a_second_fit_probcut_into_the_same_file_is_refused() {
             "--threads",
             "1",
             "--quiet",
-        ],
-    );
+        ])
+        .spawn();
     wait_for(&d.join("p.csv.lock"));
     let (code, _, err) = run_in(
         d,

@@ -2,31 +2,11 @@
 //! force, the values, the header, determinism, `run` reading the file, bad input),
 //! and the run report's count of distinct games.
 
-use assert_cmd::Command;
+use crate::common::{ok, Dir};
 use reversi_lab::board::{squares, Geometry, Size6, Symmetry};
 use reversi_lab::game::{Game, Rules};
 use reversi_lab::strategy::{Context, GameRng, Memory, StrategySpec};
 use std::collections::HashSet;
-use std::path::Path;
-
-fn reversi_lab(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let output = reversi_lab(dir, args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// The transcripts of a list (its lines that are not comments).
 fn lines(text: &str) -> Vec<&str> {
@@ -68,7 +48,7 @@ fn brute_force<G: Geometry>(game: &Game<G>, plies: u32, seen: &mut HashSet<Strin
 
 #[test]
 fn small_trees_match_a_brute_force_count_up_to_symmetry() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for plies in 2..=4 {
         let mut seen = HashSet::new();
         brute_force(&Game::<Size6>::new(), plies, &mut seen);
@@ -110,7 +90,7 @@ fn small_trees_match_a_brute_force_count_up_to_symmetry() {
 
 #[test]
 fn kept_lines_replay_to_positions_within_the_bound() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let summary = ok(
         dir.path(),
         &[
@@ -134,6 +114,7 @@ fn kept_lines_replay_to_positions_within_the_bound() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: reversi_lab::strategy::History::from_start(game.moves()),
         };
         let best = strategy
             .move_values(board, board.moves(), &mut context)
@@ -163,7 +144,7 @@ fn kept_lines_replay_to_positions_within_the_bound() {
 
 #[test]
 fn the_same_options_write_the_same_bytes_on_any_thread_count() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let args = |threads: &'static str, out: &'static str| {
         vec![
             "openings",
@@ -193,7 +174,7 @@ fn the_same_options_write_the_same_bytes_on_any_thread_count() {
 
 #[test]
 fn run_plays_from_a_generated_list() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     ok(
         dir.path(),
         &[
@@ -235,7 +216,7 @@ fn run_plays_from_a_generated_list() {
 
 #[test]
 fn bad_input_is_refused_with_exit_code_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     std::fs::write(dir.path().join("taken.txt"), "c4\n").unwrap();
     let base = ["openings", "--size", "6", "--within", "2"];
     for (extra, says) in [
@@ -294,19 +275,20 @@ fn bad_input_is_refused_with_exit_code_2() {
         ),
     ] {
         let args: Vec<&str> = base.iter().copied().chain(extra).collect();
-        let output = reversi_lab(dir.path(), &args);
+        let output = dir.command().args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     }
-    let output = reversi_lab(
-        dir.path(),
-        &[
+    let output = dir
+        .command()
+        .args([
             "openings", "--plies", "2", "--size", "7", "--eval", "greedy", "--within", "2",
             "--out", "a.txt",
-        ],
-    );
+        ])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(!dir.path().join("a.txt").exists());
     assert_eq!(
@@ -337,7 +319,7 @@ fn bad_input_is_refused_with_exit_code_2() {
 /// Runs two players from the start on a board of `size` with the report,
 /// returning stderr, report.md and the pair's distinct games.
 fn run_pair(size: u32, a: &str, b: &str) -> (String, String, u64) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     std::fs::write(
         dir.path().join("e.toml"),
         format!(
@@ -346,7 +328,11 @@ fn run_pair(size: u32, a: &str, b: &str) -> (String, String, u64) {
         ),
     )
     .unwrap();
-    let output = reversi_lab(dir.path(), &["run", "e.toml", "--out", "res", "--quiet"]);
+    let output = dir
+        .command()
+        .args(["run", "e.toml", "--out", "res", "--quiet"])
+        .output()
+        .unwrap();
     assert!(
         output.status.success(),
         "{}",

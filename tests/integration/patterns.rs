@@ -7,7 +7,7 @@ use reversi_lab::studies::patterns::fit;
 use std::fs;
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, run_in, Dir};
 
 const GAMES: &str = r#"
 name = "few"
@@ -26,7 +26,7 @@ strategy = "mobility"
 
 #[test]
 fn fitted_weights_read_back_and_predict_the_endgame() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("few.toml"), GAMES).unwrap();
     ok(d, &["run", "few.toml", "--out", "games", "--quiet"]);
@@ -58,7 +58,7 @@ fn fitted_weights_read_back_and_predict_the_endgame() {
 
 #[test]
 fn bad_input_is_refused_in_one_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let (code, _, err) = run_in(d, &["fit-patterns", "missing", "--out", "w.bin"]);
     assert_eq!(code, 2);
@@ -114,7 +114,7 @@ fn opening_positions(path: &std::path::Path) {
 
 #[test]
 fn empty_inputs_are_refused_and_the_errors_file_is_not_replaced_without_force() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     // A file of no records: refused in one line (it panicked: chunk size must be non-zero).
     let writer = reversi_lab::lab::positions::Writer::create(&d.join("none.positions"));
@@ -176,7 +176,7 @@ fn empty_inputs_are_refused_and_the_errors_file_is_not_replaced_without_force() 
 
 #[test]
 fn help_texts_say_what_the_solver_orders_by() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     for args in [
         &["fit-patterns", "--help"][..],

@@ -2,7 +2,7 @@
 //! through a pipe (and once through a real terminal under tmux), bad input, the end of
 //! input, and recorded games stepped through.
 
-use assert_cmd::Command;
+use crate::common::{binary, reversi_lab, Dir};
 use predicates::prelude::*;
 use reversi_lab::board::Size8;
 use reversi_lab::game::Game;
@@ -10,14 +10,6 @@ use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
-
-fn bin_path() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("reversi-lab")
-}
 
 /// `play` driven as a person would: read up to the prompt, then type a line.
 struct Person {
@@ -32,8 +24,9 @@ struct Person {
 
 impl Person {
     fn start(args: &[&str]) -> Self {
-        let mut child = std::process::Command::new(bin_path())
+        let mut child = reversi_lab()
             .args(args)
+            .std()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -129,7 +122,7 @@ fn last_transcript(text: &str) -> String {
 
 #[test]
 fn a_whole_game_against_alphabeta_with_hints_eval_undo_save_and_play_again() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let saved = dir.path().join("game.txt");
     let args = ["play", "--vs", "alphabeta:depth=4", "--seed", "7"];
     let mut person = Person::start(&args);
@@ -193,14 +186,18 @@ fn a_whole_game_against_alphabeta_with_hints_eval_undo_save_and_play_again() {
     // The replay below saves again: `save` keeps an existing file.
     std::fs::remove_file(&saved).unwrap();
     // The same lines through a plain pipe give the same session, byte for byte.
-    let output = bin().args(args).write_stdin(typed).assert().success();
+    let output = reversi_lab()
+        .args(args)
+        .write_stdin(typed)
+        .assert()
+        .success();
     let piped = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert_eq!(piped, seen);
 }
 
 #[test]
 fn bad_input_reprompts_with_the_reason_and_the_legal_moves() {
-    bin()
+    reversi_lab()
         .args(["play", "--vs", "greedy"])
         .write_stdin("z9\nf4\ndance\nsave\n\nf5 d6\n\x1b[15~\nquit\n")
         .assert()
@@ -225,11 +222,11 @@ fn bad_input_reprompts_with_the_reason_and_the_legal_moves() {
 
 #[test]
 fn save_keeps_an_existing_file_unless_told_with_save_bang() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("m.toml");
     std::fs::write(&config, "name = \"mine\"\n").unwrap();
     let c = config.display();
-    bin()
+    reversi_lab()
         .current_dir(dir.path())
         .args(["play", "--vs", "greedy"])
         .write_stdin(format!("save {c}\nf5\nsave new.txt\nsave! {c}\nquit\n"))
@@ -247,7 +244,7 @@ fn save_keeps_an_existing_file_unless_told_with_save_bang() {
 
 #[test]
 fn the_end_of_input_mid_game_ends_cleanly_with_the_transcript() {
-    let output = bin()
+    let output = reversi_lab()
         .args(["play", "--level", "easy"])
         .write_stdin("f5\n")
         .assert()
@@ -256,7 +253,7 @@ fn the_end_of_input_mid_game_ends_cleanly_with_the_transcript() {
     let tail = text.rsplit("transcript so far: ").next().unwrap();
     assert!(tail.starts_with("f5") && tail.trim().len() == 4, "{text}");
     // No input at all.
-    bin()
+    reversi_lab()
         .args(["play"])
         .write_stdin("")
         .assert()
@@ -268,8 +265,9 @@ fn the_end_of_input_mid_game_ends_cleanly_with_the_transcript() {
 
 #[test]
 fn a_closed_output_ends_play_without_a_panic() {
-    let mut child = std::process::Command::new(bin_path())
+    let mut child = reversi_lab()
         .args(["play", "--vs", "greedy"])
+        .std()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -303,7 +301,7 @@ fn two_people_play_a_whole_game_at_one_keyboard() {
         game.play(square).unwrap();
     }
     lines.push_str("n\n");
-    let output = bin()
+    let output = reversi_lab()
         .args(["play", "--vs", "human"])
         .write_stdin(lines)
         .assert()
@@ -324,7 +322,7 @@ fn two_people_play_a_whole_game_at_one_keyboard() {
 
 #[test]
 fn games_start_from_a_position_or_moves_and_undo_stops_there() {
-    bin()
+    reversi_lab()
         .args(["play", "--vs", "human", "--moves", "f5d6c3"])
         .write_stdin("undo\nd3\nundo\nundo\n")
         .assert()
@@ -335,7 +333,7 @@ fn games_start_from_a_position_or_moves_and_undo_stops_there() {
         .stdout(predicate::str::ends_with("transcript so far: f5d6c3\n"));
     // A 6x6 position, white to move, the person playing white: the board is 6 wide.
     let obf = format!("{}OX----XO{}{} O", "-".repeat(14), "-".repeat(14), "");
-    bin()
+    reversi_lab()
         .args([
             "play",
             "--position",
@@ -354,7 +352,7 @@ fn games_start_from_a_position_or_moves_and_undo_stops_there() {
         .stdout(predicate::str::contains("    a b c d e f\n"))
         .stdout(predicate::str::contains("white (you)> hints"));
     // The computer moves first when the person plays white.
-    bin()
+    reversi_lab()
         .args([
             "play", "--colour", "white", "--level", "easy", "--size", "4",
         ])
@@ -369,7 +367,7 @@ fn games_start_from_a_position_or_moves_and_undo_stops_there() {
         &["play", "--size", "5"],
         &["play", "--vs", "solver"],
     ] {
-        bin()
+        reversi_lab()
             .args(args)
             .write_stdin("")
             .assert()
@@ -437,7 +435,7 @@ fn play_in_a_terminal_draws_in_colour() {
             .output()
             .unwrap()
     };
-    let command = format!("{} play --vs greedy; sleep 30", bin_path().display());
+    let command = format!("{} play --vs greedy; sleep 30", binary());
     let started = tmux(&["new-session", "-d", "-x", "100", "-y", "50", &command]);
     assert!(started.status.success(), "{started:?}");
     let screen = |colour: bool| {
@@ -499,10 +497,7 @@ fn play_in_a_terminal_draws_in_colour() {
         }
         String::from_utf8_lossy(&tmux(&args).stdout).to_string()
     };
-    let command = format!(
-        "NO_COLOR=1 {} play --vs greedy; sleep 30",
-        bin_path().display()
-    );
+    let command = format!("NO_COLOR=1 {} play --vs greedy; sleep 30", binary());
     let started = tmux(&["new-session", "-d", "-x", "100", "-y", "50", &command]);
     assert!(started.status.success(), "{started:?}");
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -526,10 +521,10 @@ fn play_in_a_terminal_draws_in_colour() {
 
 #[test]
 fn watch_draws_game_zero_of_the_match_move_by_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let csv = dir.path().join("games.csv");
     let common = ["--seed", "3", "--openings", "2", "--size", "6"];
-    bin()
+    reversi_lab()
         .args(["match", "greedy", "mobility", "--games", "1", "--csv"])
         .arg(&csv)
         .args(common)
@@ -538,7 +533,7 @@ fn watch_draws_game_zero_of_the_match_move_by_move() {
     let text = std::fs::read_to_string(&csv).unwrap();
     let row = text.lines().nth(1).unwrap();
     let moves = row.split(',').nth(11).unwrap();
-    let output = bin()
+    let output = reversi_lab()
         .args(["watch", "greedy", "mobility"])
         .args(common)
         .assert()
@@ -552,7 +547,7 @@ fn watch_draws_game_zero_of_the_match_move_by_move() {
     let out = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert_eq!(last_transcript(&out), moves);
     assert!(!out.contains('\x1b'));
-    bin()
+    reversi_lab()
         .args(["watch", "greedy", "solver"])
         .assert()
         .code(2)
@@ -560,11 +555,11 @@ fn watch_draws_game_zero_of_the_match_move_by_move() {
 }
 
 /// Runs a tiny experiment into a temporary folder.
-fn results(toml: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+fn results(toml: &str) -> Dir {
+    let dir = Dir::new();
     let config = dir.path().join("tiny.toml");
     std::fs::write(&config, toml).unwrap();
-    bin()
+    reversi_lab()
         .args(["run"])
         .arg(&config)
         .arg("--out")
@@ -583,7 +578,7 @@ fn replay_steps_through_a_recorded_4x4_anti_game() {
         "name = \"tiny\"\nseed = 1\nsize = 4\ngames_per_pair = 2\n[rules]\nanti = true\n{PLAYERS}"
     ));
     let out = dir.path().join("out");
-    let output = bin()
+    let output = reversi_lab()
         .arg("replay")
         .arg(&out)
         .args(["--game", "1"])
@@ -600,7 +595,7 @@ fn replay_steps_through_a_recorded_4x4_anti_game() {
     let text = String::from_utf8(output.get_output().stdout.clone()).unwrap();
     assert!(text.contains("    a b c d\n"), "{text}");
     // Played through: the result under the folder's anti rules.
-    bin()
+    reversi_lab()
         .arg("replay")
         .arg(&out)
         .args(["--game", "0", "--auto", "0"])
@@ -610,7 +605,7 @@ fn replay_steps_through_a_recorded_4x4_anti_game() {
         .stdout(predicate::str::contains("anti rules: fewer discs win"));
     // An unknown game or folder: one line, exit code 2.
     for (dir, game) in [(out.clone(), "7"), (dir.path().join("missing"), "0")] {
-        bin()
+        reversi_lab()
             .arg("replay")
             .arg(&dir)
             .args(["--game", game])
@@ -619,7 +614,7 @@ fn replay_steps_through_a_recorded_4x4_anti_game() {
             .stderr(predicate::function(|e: &str| e.lines().count() == 1));
     }
     // The folder decides the rules.
-    bin()
+    reversi_lab()
         .arg("replay")
         .arg(&out)
         .args(["--game", "0", "--anti"])
@@ -634,7 +629,7 @@ fn replay_reads_compressed_10x10_games_and_transcripts() {
     ));
     let out = dir.path().join("out");
     assert!(out.join("games.csv.zst").is_file());
-    bin()
+    reversi_lab()
         .arg("replay")
         .arg(&out)
         .args(["--game", "1", "--auto", "0"])
@@ -643,19 +638,19 @@ fn replay_reads_compressed_10x10_games_and_transcripts() {
         .stdout(predicate::str::contains("   a b c d e f g h i j\n"))
         .stdout(predicate::str::contains("10  "))
         .stdout(predicate::str::contains("result: "));
-    bin()
+    reversi_lab()
         .args(["replay", "--moves", "f5d6c3", "--auto", "0"])
         .assert()
         .success()
         .stdout(predicate::str::contains("move 3 of 3: black c3"))
         .stdout(predicate::str::contains("the transcript ends here"));
-    bin()
+    reversi_lab()
         .args(["replay", "--moves", "c2", "--size", "6", "--anti"])
         .write_stdin("")
         .assert()
         .success()
         .stdout(predicate::str::contains("move 0 of 1: the start"));
-    bin()
+    reversi_lab()
         .args(["replay", "--moves", "a1"])
         .assert()
         .code(2)
@@ -673,7 +668,7 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
     let plies: usize = row[9].parse().unwrap();
     for name in ["game.gif", "game.svg", "game.html"] {
         let file = dir.path().join(name);
-        bin()
+        reversi_lab()
             .arg("replay")
             .arg(&out)
             .args(["--game", "0", "--out"])
@@ -683,7 +678,7 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
             .stdout(predicate::str::contains("wrote "));
         // A second write needs --force, and the first file is kept until then.
         let before = std::fs::read(&file).unwrap();
-        bin()
+        reversi_lab()
             .arg("replay")
             .arg(&out)
             .args(["--game", "0", "--out"])
@@ -692,7 +687,7 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
             .code(2)
             .stderr(predicate::str::contains("--force"));
         assert_eq!(std::fs::read(&file).unwrap(), before);
-        bin()
+        reversi_lab()
             .arg("replay")
             .arg(&out)
             .args(["--game", "0", "--force", "--out"])
@@ -710,7 +705,7 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
     assert_eq!(frames, plies + 1);
     let page = std::fs::read_to_string(dir.path().join("game.html")).unwrap();
     assert!(!page.contains("https://") && !page.contains("http://"));
-    bin()
+    reversi_lab()
         .args(["replay", "--moves", "f5d6", "--out"])
         .arg(dir.path().join("game.png"))
         .assert()
@@ -722,7 +717,7 @@ fn replay_writes_a_recorded_game_as_gif_svg_and_page_and_never_overwrites() {
 /// the pattern evaluation's 1/64 discs, +4413, then the solver's discs, +54).
 #[test]
 fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
-    let output = bin()
+    let output = reversi_lab()
         .args([
             "watch",
             "alphabeta:eval=pattern,depth=2,endgame=10",
@@ -754,7 +749,7 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
         "{out}"
     );
     // `eval` says the scale on screen.
-    bin()
+    reversi_lab()
         .args(["play", "--level", "medium"])
         .write_stdin("eval\nquit\n")
         .assert()
@@ -779,7 +774,7 @@ fn levels_under_anti_rules_play_the_anti_evaluation_and_beat_random() {
         medium.contains("discs=-1") && !medium.contains("pattern"),
         "{medium}"
     );
-    bin()
+    reversi_lab()
         .args(["play", "--anti"])
         .write_stdin("quit\n")
         .assert()
@@ -787,7 +782,7 @@ fn levels_under_anti_rules_play_the_anti_evaluation_and_beat_random() {
         .stdout(predicate::str::contains(format!(
             "against {medium}; 8x8, anti rules"
         )));
-    let output = bin()
+    let output = reversi_lab()
         .args([
             "match", medium, "random", "--anti", "--games", "20", "--format", "json",
         ])

@@ -1,5 +1,7 @@
 //! The bitboard engine against a deliberately simple array implementation of the rules,
-//! written independently here, on random playouts of every board size.
+//! written independently here, on random playouts of every board size; and the plain
+//! minimax the searches are checked against (`strategies`, `analyze`), shared with the
+//! library's unit tests.
 
 use proptest::prelude::*;
 use reversi_lab::board::{
@@ -8,6 +10,12 @@ use reversi_lab::board::{
 };
 use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::perft::perft;
+
+// One text with the library's `strategy::reference`, which the solver's unit tests use:
+// that file's top says why it is compiled into both.
+#[path = "../../src/strategy/reference.rs"]
+mod plain;
+pub(crate) use plain::{best_moves, best_moves_to_depth, minimax, minimax_to_depth, move_values};
 
 /// The rules as a beginner would write them: a grid of cells and a walk per direction.
 /// Also what golden games are replayed under (golden.rs), independently of the engine.

@@ -3,11 +3,11 @@
 //! fresh runs, tunes and ablations: what each shows, the contents, how the run was
 //! made, and chart text without `-0` or needless decimals.
 
-use assert_cmd::Command;
+use crate::common::{read, reversi_lab, Dir};
 use std::path::{Path, PathBuf};
 
-fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+fn copy_fixture(name: &str) -> (Dir, PathBuf) {
+    let dir = Dir::new();
     let target = dir.path().join(name);
     std::fs::create_dir(&target).unwrap();
     for file in ["games.csv", "pairs.csv", "standings.csv", "run.toml"] {
@@ -29,12 +29,7 @@ fn png_size(path: &Path) -> (u32, u32) {
 }
 
 fn report(dir: &Path) -> std::process::Output {
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
-        .arg("report")
-        .arg(dir)
-        .output()
-        .unwrap()
+    reversi_lab().arg("report").arg(dir).output().unwrap()
 }
 
 #[test]
@@ -195,24 +190,6 @@ fn incomplete_folders_name_the_missing_file() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("does not exist"));
 }
 
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
-
-fn succeeds(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// Removes what `report` writes, so a second `report` must redraw it all.
 fn remove_report(dir: &Path) {
     std::fs::remove_dir_all(dir.join("charts")).unwrap();
@@ -263,21 +240,20 @@ const GAUNTLET: &str = "name = \"g\"\nformat = \"gauntlet\"\nchallengers = [\"gr
 
 #[test]
 fn a_run_report_has_contents_provenance_and_clean_ticks() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("g.toml");
     std::fs::write(&config, GAUNTLET).unwrap();
     let out = dir.path().join("g");
     // Started in the crate's folder: the commit recorded is that folder's, if it is a repository.
     let manifest = crate::common::root();
-    succeeds(
-        bin()
-            .current_dir(manifest)
-            .arg("run")
-            .arg(&config)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet"),
-    );
+    reversi_lab()
+        .current_dir(manifest)
+        .arg("run")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .ok();
     let run_toml = read(&out.join("run.toml"));
     assert!(run_toml.contains("command = \""), "{run_toml}");
     assert!(run_toml.contains("host = \""), "{run_toml}");
@@ -330,7 +306,7 @@ fn a_run_report_has_contents_provenance_and_clean_ticks() {
 
 #[test]
 fn an_ablation_report_shows_what_each_row_measured() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("a.toml");
     std::fs::write(
         &config,
@@ -339,16 +315,15 @@ fn an_ablation_report_shows_what_each_row_measured() {
     )
     .unwrap();
     let out = dir.path().join("a");
-    succeeds(
-        bin()
-            .arg("ablate")
-            .arg(&config)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet"),
-    );
+    reversi_lab()
+        .arg("ablate")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .ok();
     remove_report(&out);
-    succeeds(bin().arg("report").arg(&out));
+    reversi_lab().arg("report").arg(&out).ok();
     let html = read(&out.join("report.html"));
     assert!(html.contains("<section id=\"ablation\">"), "{html}");
     assert!(html.contains("<a href=\"#ablation\">"));
@@ -378,7 +353,7 @@ fn an_ablation_report_shows_what_each_row_measured() {
 
 #[test]
 fn a_tune_folder_can_be_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let config = dir.path().join("t.toml");
     std::fs::write(
         &config,
@@ -388,18 +363,17 @@ fn a_tune_folder_can_be_reported() {
     )
     .unwrap();
     let out = dir.path().join("t");
-    succeeds(
-        bin()
-            .arg("tune")
-            .arg(&config)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet"),
-    );
+    reversi_lab()
+        .arg("tune")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .ok();
     assert!(out.join("report.html").is_file(), "tune writes its report");
     remove_report(&out);
     std::fs::remove_file(out.join("validation-start/report.html")).unwrap();
-    let stdout = succeeds(bin().arg("report").arg(&out));
+    let stdout = reversi_lab().arg("report").arg(&out).ok();
     assert!(stdout.contains("report.html"), "{stdout}");
     let html = read(&out.join("report.html"));
     assert!(html.contains("<h1>Tune report: t</h1>"), "{html}");

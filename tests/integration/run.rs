@@ -1,12 +1,8 @@
 //! `reversi-lab run` end to end: results files, determinism across thread counts,
 //! resuming after a kill or Ctrl-C, and every bad-input case failing before any game.
 
-use assert_cmd::Command;
+use crate::common::{read, reversi_lab, Dir};
 use std::path::Path;
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
 
 const SMALL: &str = r#"
 name = "small"
@@ -25,14 +21,8 @@ name = "ab"
 strategy = { kind = "alphabeta", depth = 2, eval = { kind = "mobility" }, endgame = 8 }
 "#;
 
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 fn run(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    bin()
+    reversi_lab()
         .arg("run")
         .arg(config)
         .arg("--out")
@@ -43,14 +33,10 @@ fn run(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
 #[test]
 fn a_full_run_writes_every_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "small.toml", SMALL);
+    let dir = Dir::new();
+    let config = dir.write("small.toml", SMALL);
     let out = dir.path().join("out");
     let output = run(&config, &out, &[]);
     assert!(
@@ -138,8 +124,8 @@ fn a_full_run_writes_every_file() {
 
 #[test]
 fn thread_count_does_not_change_a_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "small.toml", SMALL);
+    let dir = Dir::new();
+    let config = dir.write("small.toml", SMALL);
     let one = dir.path().join("one");
     let two = dir.path().join("two");
     assert!(run(&config, &one, &["--threads", "1", "--games", "20"])
@@ -156,8 +142,8 @@ fn thread_count_does_not_change_a_byte() {
 
 #[test]
 fn a_resumed_run_equals_an_uninterrupted_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "small.toml", SMALL);
+    let dir = Dir::new();
+    let config = dir.write("small.toml", SMALL);
     let full = dir.path().join("full");
     assert!(run(&config, &full, &["--games", "40"]).status.success());
     // A kill: the file ends part-way through a row.
@@ -187,8 +173,8 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
 /// the version is of version 1 (ChaCha8).
 #[test]
 fn a_folder_of_another_schedule_version_is_not_resumed() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "small.toml", SMALL);
+    let dir = Dir::new();
+    let config = dir.write("small.toml", SMALL);
     let out = dir.path().join("out");
     assert!(run(&config, &out, &["--games", "4"]).status.success());
     let record = read(&out.join("run.toml"));
@@ -217,17 +203,15 @@ fn a_folder_of_another_schedule_version_is_not_resumed() {
 /// after the games in flight with its status recorded; `--resume` finishes it.
 #[test]
 fn ctrl_c_and_sigterm_stop_cleanly_and_resume_finishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
-        "long.toml",
+    let dir = Dir::new();
+    let config = dir.write("long.toml",
         "name = \"long\"\nformat = \"head-to-head\"\ngames_per_pair = 200000\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
     );
     let reference = dir.path().join("reference");
     assert!(run(&config, &reference, &[]).status.success());
     for signal in ["-INT", "-TERM"] {
         let out = dir.path().join(format!("out{signal}"));
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+        let mut child = reversi_lab()
             .args([
                 "run",
                 config.to_str().unwrap(),
@@ -235,6 +219,7 @@ fn ctrl_c_and_sigterm_stop_cleanly_and_resume_finishes() {
                 out.to_str().unwrap(),
                 "--quiet",
             ])
+            .std()
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -275,22 +260,18 @@ fn ctrl_c_and_sigterm_stop_cleanly_and_resume_finishes() {
 /// kill before that leaves the old results beside the new folder, not gone.
 #[test]
 fn force_keeps_the_old_folder_until_the_new_run_writes_a_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let quick = write(
-        dir.path(),
-        "quick.toml",
+    let dir = Dir::new();
+    let quick = dir.write("quick.toml",
         "name = \"q\"\nformat = \"head-to-head\"\ngames_per_pair = 4\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
     );
     // A first game of seconds: a deep search on 8x8 from the start.
-    let slow = write(
-        dir.path(),
-        "slow.toml",
+    let slow = dir.write("slow.toml",
         "name = \"s\"\nformat = \"head-to-head\"\ngames_per_pair = 2\nthreads = 1\n[[players]]\nname = \"deep\"\nstrategy = \"alphabeta:depth=9,eval=mobility\"\n[[players]]\nname = \"b\"\nstrategy = \"corner-first\"\n",
     );
     let out = dir.path().join("out");
     assert!(run(&quick, &out, &["--no-report"]).status.success());
     let old = read(&out.join("games.csv"));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
+    let mut child = reversi_lab()
         .args([
             "run",
             slow.to_str().unwrap(),
@@ -299,6 +280,7 @@ fn force_keeps_the_old_folder_until_the_new_run_writes_a_game() {
             "--quiet",
             "--force",
         ])
+        .std()
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -342,10 +324,8 @@ fn force_keeps_the_old_folder_until_the_new_run_writes_a_game() {
 /// (how the run was made, its time and speed), rather than recording the resume.
 #[test]
 fn resuming_a_finished_run_keeps_its_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
-        "quick.toml",
+    let dir = Dir::new();
+    let config = dir.write("quick.toml",
         "name = \"q\"\nformat = \"head-to-head\"\ngames_per_pair = 4\n[[players]]\nname = \"a\\nb\"\nstrategy = \"greedy\"\n[[players]]\nname = \"c\"\nstrategy = \"corner-first\"\n",
     );
     let out = dir.path().join("out");
@@ -363,10 +343,8 @@ fn resuming_a_finished_run_keeps_its_record() {
 
 #[test]
 fn sprt_stops_head_to_head_runs_deterministically() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
-        "sprt.toml",
+    let dir = Dir::new();
+    let config = dir.write("sprt.toml",
         "name = \"s\"\nformat = \"head-to-head\"\ngames_per_pair = 10000\n[openings]\nrandom_plies = 6\n[sprt]\nelo0 = 0\nelo1 = 20\n[[players]]\nname = \"corner-first\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n",
     );
     let one = dir.path().join("one");
@@ -412,10 +390,9 @@ fn sprt_stops_head_to_head_runs_deterministically() {
     );
 
     // overshoot = false: Wald's bounds exactly, and never an earlier stop.
-    let plain = write(
-        dir.path(),
+    let plain = dir.write(
         "plain.toml",
-        &read(&config).replace("elo1 = 20\n", "elo1 = 20\novershoot = false\n"),
+        read(&config).replace("elo1 = 20\n", "elo1 = 20\novershoot = false\n"),
     );
     let three = dir.path().join("three");
     assert!(run(&plain, &three, &[]).status.success());
@@ -485,8 +462,8 @@ fn the_default_experiment_is_committed_and_valid() {
 
 #[test]
 fn bad_input_fails_before_any_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let openings = write(dir.path(), "openings.txt", "f5d6\n# a comment\nf5d6c3zz\n");
+    let dir = Dir::new();
+    let openings = dir.write("openings.txt", "f5d6\n# a comment\nf5d6c3zz\n");
     let cases: Vec<(String, &str)> = vec![
         ("name = \"x\"\nplayers = [".to_string(), "x.toml:"),
         (
@@ -528,7 +505,7 @@ fn bad_input_fails_before_any_game() {
     ];
     let _ = openings;
     for (text, needle) in cases {
-        let config = write(dir.path(), "x.toml", &text);
+        let config = dir.write("x.toml", &text);
         let out = dir.path().join("never");
         let output = run(&config, &out, &[]);
         let stderr = String::from_utf8_lossy(&output.stderr).to_string();
@@ -540,7 +517,7 @@ fn bad_input_fails_before_any_game() {
             "nothing may be written for bad input ({needle})"
         );
     }
-    let config = write(dir.path(), "ok.toml", SMALL);
+    let config = dir.write("ok.toml", SMALL);
     for (args, needle) in [
         (vec!["--games", "0"], "--games 0"),
         (vec!["--games", "3"], "must be even"),
@@ -561,10 +538,10 @@ fn bad_input_fails_before_any_game() {
 
 #[test]
 fn an_unwritable_results_folder_is_a_clear_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "small.toml", SMALL);
+    let dir = Dir::new();
+    let config = dir.write("small.toml", SMALL);
     // A regular file where a parent folder should be.
-    let blocker = write(dir.path(), "blocker", "not a folder");
+    let blocker = dir.write("blocker", "not a folder");
     let out = blocker.join("results");
     let output = run(&config, &out, &[]);
     assert_eq!(output.status.code(), Some(2));
@@ -575,14 +552,12 @@ fn an_unwritable_results_folder_is_a_clear_error() {
 
 #[test]
 fn ablation_measures_every_feature() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
-        "ablation.toml",
+    let dir = Dir::new();
+    let config = dir.write("ablation.toml",
         "name = \"abl\"\ngames_per_pair = 8\nalone = true\n[openings]\nrandom_plies = 4\n[player]\nkind = \"eval\"\ndiscs = 0\nmobility = 5\ncorners = 20\nstable = 0\nparity = 0\npotential_mobility = 0\nfrontier = 0\nx_squares = -10\nc_squares = 0\n",
     );
     let out = dir.path().join("out");
-    let output = bin()
+    let output = reversi_lab()
         .args([
             "ablate",
             config.to_str().unwrap(),
@@ -611,7 +586,7 @@ fn ablation_measures_every_feature() {
     assert!(pairs.contains("\nfull,without-mobility,8,"));
     // --threads, as `run` takes it: the same games on one thread.
     let one = dir.path().join("one");
-    let output = bin()
+    let output = reversi_lab()
         .args([
             "ablate",
             config.to_str().unwrap(),
@@ -629,12 +604,8 @@ fn ablation_measures_every_feature() {
     assert_eq!(read(&one.join("games.csv")), read(&out.join("games.csv")));
     assert!(read(&one.join("run.toml")).contains("threads = 1"));
 
-    let bad = write(
-        dir.path(),
-        "bad.toml",
-        "name = \"b\"\n[player]\nkind = \"greedy\"\n",
-    );
-    let output = bin()
+    let bad = dir.write("bad.toml", "name = \"b\"\n[player]\nkind = \"greedy\"\n");
+    let output = reversi_lab()
         .args(["ablate", bad.to_str().unwrap(), "--quiet"])
         .output()
         .unwrap();
@@ -647,9 +618,8 @@ fn ablation_measures_every_feature() {
 /// move, and the report shows each player's control and its terminations.
 #[test]
 fn a_timed_run_is_marked_and_its_moves_keep_their_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
+    let dir = Dir::new();
+    let config = dir.write(
         "timed.toml",
         r#"
 name = "timed"
@@ -702,9 +672,7 @@ clock = "30+1"
         "{report}"
     );
     // A search's own time budget alone makes a timed run, and the report says so.
-    let own = write(
-        dir.path(),
-        "own.toml",
+    let own = dir.write("own.toml",
         "name = \"own\"\nsize = 4\ngames_per_pair = 2\n[[players]]\nname = \"quick\"\nstrategy = \"alphabeta:time=2ms\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
     );
     let out = dir.path().join("own");
@@ -716,7 +684,7 @@ clock = "30+1"
         "{report}"
     );
     // An untimed run says nothing of time.
-    let plain = write(dir.path(), "plain.toml", SMALL);
+    let plain = dir.write("plain.toml", SMALL);
     let out = dir.path().join("plain");
     assert!(run(&plain, &out, &["--no-report"]).status.success());
     assert!(!read(&out.join("run.toml")).contains("timed"));
@@ -724,7 +692,7 @@ clock = "30+1"
 
 #[test]
 fn bad_time_controls_are_refused_before_any_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let base = "name = \"t\"\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"greedy\"\n";
     for (extra, wanted) in [
         (
@@ -741,7 +709,7 @@ fn bad_time_controls_are_refused_before_any_game() {
             "time_margin = \"soon\" is not a time",
         ),
     ] {
-        let config = write(dir.path(), "bad.toml", &format!("{extra}{base}"));
+        let config = dir.write("bad.toml", format!("{extra}{base}"));
         let out = dir.path().join("never");
         let failed = run(&config, &out, &[]);
         let stderr = String::from_utf8_lossy(&failed.stderr);
@@ -753,10 +721,9 @@ fn bad_time_controls_are_refused_before_any_game() {
         assert!(!out.exists(), "{extra}");
     }
     // A player's own, named with the player.
-    let config = write(
-        dir.path(),
+    let config = dir.write(
         "player.toml",
-        &base.replace("name = \"b\"\n", "name = \"b\"\nmove_time = \"0\"\n"),
+        base.replace("name = \"b\"\n", "name = \"b\"\nmove_time = \"0\"\n"),
     );
     let failed = run(&config, &dir.path().join("never"), &[]);
     let stderr = String::from_utf8_lossy(&failed.stderr);
@@ -764,7 +731,7 @@ fn bad_time_controls_are_refused_before_any_game() {
         stderr.contains("player 'b': move_time = \"0\" leaves no time"),
         "{stderr}"
     );
-    let failed = bin()
+    let failed = reversi_lab()
         .args([
             "match",
             "greedy",
@@ -794,10 +761,8 @@ fn read_or_empty(path: &std::path::Path) -> String {
 /// an engine log that does not exist).
 #[test]
 fn losses_on_time_are_results_and_the_run_completes() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(
-        dir.path(),
-        "clock.toml",
+    let dir = Dir::new();
+    let config = dir.write("clock.toml",
         "name = \"t\"\nformat = \"head-to-head\"\ngames_per_pair = 6\nmove_time = \"1ms\"\ntime_margin = \"0ms\"\n[[players]]\nname = \"deep\"\nstrategy = \"alphabeta:depth=7,eval=mobility\"\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
     );
     let out = dir.path().join("out");

@@ -1,16 +1,11 @@
 //! Sharded runs merged back: byte-identical to one machine's run for every format and
 //! shard count, SPRT cut where one machine stops, and every bad merge refused whole.
 
-use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
 
 use crate::common;
-use common::{ok, run_in};
-
-fn bin() -> Command {
-    Command::cargo_bin("reversi-lab").unwrap()
-}
+use common::{ok, refused_in, reversi_lab, run_in, Dir};
 
 const PLAYERS: &str = "[openings]\nrandom_plies = 4\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"corners\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";
 
@@ -31,7 +26,7 @@ const FILES: [&str; 3] = ["games.csv", "pairs.csv", "standings.csv"];
 
 /// Plays `config` on one machine and in 1, 2, 3 and 7 shards, and checks each merge.
 fn merged_equals_single(config: &str, expect_cut: bool) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("e.toml"), config).unwrap();
     let line = ok(
@@ -81,7 +76,7 @@ fn head_to_head_sprt_is_cut_where_one_machine_stops() {
 
 #[test]
 fn default_folders_and_resume_of_a_shard() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("e.toml"), round_robin()).unwrap();
     ok(
@@ -155,12 +150,12 @@ fn default_folders_and_resume_of_a_shard() {
 
 #[test]
 fn shard_auto_reads_the_scheduler() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("e.toml"), round_robin()).unwrap();
     // Runs `--shard auto` under a scheduler's environment (and none of the other's).
     let auto = |extra: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = bin();
+        let mut cmd = reversi_lab();
         cmd.current_dir(d)
             .args(["run", "e.toml", "--shard", "auto", "--quiet"])
             .args(extra)
@@ -213,17 +208,14 @@ fn three_shards(d: &Path) {
 
 /// A bad merge: exit 2, one line naming `needle`, and no merged games written.
 fn bad_merge(d: &Path, args: &[&str], needle: &str) {
-    let (code, _, stderr) = run_in(d, args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    refused_in(d, args, needle);
     assert!(!d.join("results/rr/games.csv").exists());
     assert!(!d.join("results/rr/games.csv.merging").exists());
 }
 
 #[test]
 fn bad_merges_are_refused_whole() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     three_shards(d);
     let shards = d.join("results/rr/shards");
@@ -346,7 +338,7 @@ fn copy(from: &Path, to: &Path) {
 
 #[test]
 fn openings_files_travel_with_the_shards() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::create_dir_all(d.join("exp")).unwrap();
     let config = round_robin().replace("random_plies = 4", "file = \"list.txt\"");
@@ -386,12 +378,12 @@ fn openings_files_travel_with_the_shards() {
 /// equals the single run byte for byte, and keeps what the engine said it is.
 #[test]
 fn an_engine_experiment_merges_to_the_single_run() {
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     let config = format!(
         "name = \"rr\"\nseed = 5\nsize = 6\ngames_per_pair = 8\n[openings]\nrandom_plies = 2\n[[players]]\nname = \"served\"\nstrategy = {{ kind = \"engine\", command = [\"{bin}\", \"gtp\", \"--strategy\", \"alphabeta:depth=2,eval=mobility\"] }}\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"weighted\"\nstrategy = \"weighted\"\n"
     );
     merged_equals_single(&config, false);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("e.toml"), &config).unwrap();
     for i in 1..=2 {
@@ -432,7 +424,7 @@ fn flip_one_game(text: &str) -> String {
 /// the digest of its games it recorded, and so is one that records none.
 #[test]
 fn an_edited_row_of_a_shard_is_caught() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     three_shards(d);
     let shard = d.join("results/rr/shards/2-of-3");
@@ -467,7 +459,7 @@ fn an_edited_row_of_a_shard_is_caught() {
 /// single run resumed after an interruption seals its file the same way.
 #[test]
 fn compressed_merges_equal_the_single_run_byte_for_byte() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let config = round_robin().replace("seed = 7\n", "seed = 7\ncompress = \"zstd\"\n");
     fs::write(
@@ -555,7 +547,7 @@ fn compressed_merges_equal_the_single_run_byte_for_byte() {
 /// or `cluster` is refused in one line naming the command to run instead.
 #[test]
 fn studies_that_do_not_shard_are_refused_in_one_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let sweep = "name = \"s\"\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
     fs::write(d.join("s.toml"), sweep).unwrap();
@@ -588,7 +580,7 @@ fn studies_that_do_not_shard_are_refused_in_one_line() {
 /// (the game_id column, as `show` and `export` do) and says so.
 #[test]
 fn replay_of_a_shard_says_its_games_are_numbered_as_the_runs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     three_shards(d);
     let shard = "results/rr/shards/2-of-3";

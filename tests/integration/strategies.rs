@@ -1,6 +1,7 @@
 //! Strategies do what their names say: hand-built positions, brute-force references
 //! for the one-ply heuristics, plain minimax for alpha-beta and the solver, determinism.
 
+use crate::reference::{self, best_moves_to_depth, minimax_to_depth};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use reversi_lab::board::{
@@ -11,8 +12,7 @@ use reversi_lab::game::{Game, Rules, Scoring};
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::{play_game, Deal, Driver};
 use reversi_lab::strategy::{
-    terminal_value, AlphaBeta, Context, Evaluator, GameRng, Memory, Mode, Solver, Strategy,
-    StrategySpec,
+    AlphaBeta, Context, GameRng, History, Memory, Mode, Solver, Strategy, StrategySpec,
 };
 
 fn sq(name: &str) -> Square {
@@ -42,9 +42,12 @@ fn choices<G: Geometry>(strategy: &dyn Strategy<G>, board: Board<G>, tries: u64)
             let mut context = Context {
                 rng: &mut rng,
                 memory: &mut memory,
+                history: History::from_start(&[]),
             };
             strategy
                 .choose(board, board.moves(), &mut context)
+                .unwrap()
+                .square
                 .name(G::SIZE)
         })
         .collect();
@@ -66,8 +69,10 @@ fn random_position<G: Geometry>(seed: u64, plies: usize) -> Option<Board<G>> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History::from_start(game.moves()),
         };
         let m = random.choose(game.board(), game.legal_moves(), &mut context);
+        let m = m.unwrap().square;
         game.play(m).unwrap();
     }
     (!game.is_over()).then(|| game.board())
@@ -249,53 +254,6 @@ proptest! {
     }
 }
 
-/// Plain negamax without pruning, with the same conventions as `alphabeta`: a pass
-/// does not use up depth, finished games score `terminal_value`, and at the horizon
-/// only a full board or a wipe-out is recognised as finished.
-fn minimax<G: Geometry>(board: Board<G>, depth: u32, eval: &dyn Evaluator<G>, rules: Rules) -> i32 {
-    if depth == 0 {
-        // At the horizon only a full board or a wipe-out counts as finished.
-        if board.empty() == G::Bits::ZERO
-            || board.player == G::Bits::ZERO
-            || board.opponent == G::Bits::ZERO
-        {
-            return terminal_value(rules, board);
-        }
-        return eval.evaluate(board);
-    }
-    let moves = board.moves();
-    if moves.is_empty() {
-        if !board.pass().can_move() {
-            return terminal_value(rules, board);
-        }
-        return -minimax(board.pass(), depth, eval, rules);
-    }
-    squares(moves)
-        .map(|s| -minimax(board.play(s), depth - 1, eval, rules))
-        .max()
-        .unwrap()
-}
-
-fn minimax_root<G: Geometry>(
-    board: Board<G>,
-    depth: u32,
-    eval: &dyn Evaluator<G>,
-    rules: Rules,
-) -> (i32, G::Bits) {
-    let mut best = i32::MIN;
-    let mut ties = G::Bits::ZERO;
-    for s in squares(board.moves()) {
-        let v = -minimax(board.play(s), depth - 1, eval, rules);
-        if v > best {
-            best = v;
-            ties = G::Bits::bit(s.index());
-        } else if v == best {
-            ties |= G::Bits::bit(s.index());
-        }
-    }
-    (best, ties)
-}
-
 fn alphabeta<G: Geometry>(
     depth: u32,
     eval: &str,
@@ -330,7 +288,7 @@ proptest! {
         let evals = ["weighted", "mobility", "eval", "greedy", "pattern"];
         let rules = Rules::default();
         let reference_eval = StrategySpec::parse(evals[which]).unwrap().build_evaluator::<Size8>().unwrap();
-        let expected = minimax_root(board, depth, reference_eval.as_ref(), rules);
+        let expected = best_moves_to_depth(board, depth, reference_eval.as_ref(), rules);
         for (table, ordering) in [(false, false), (true, true), (true, false), (false, true)] {
             let player = alphabeta::<Size8>(depth, evals[which], table, ordering, rules);
             let mut memory = Memory::new();
@@ -338,7 +296,7 @@ proptest! {
             prop_assert_eq!(found, expected, "table {} ordering {}", table, ordering);
             let values = player.move_values(board, board.moves(), &mut memory);
             let exact: Vec<(Square, i32)> = squares(board.moves())
-                .map(|s| (s, -minimax(board.play(s), depth - 1, reference_eval.as_ref(), rules)))
+                .map(|s| (s, -minimax_to_depth(board.play(s), depth - 1, reference_eval.as_ref(), rules)))
                 .collect();
             prop_assert_eq!(values, exact, "table {} ordering {}", table, ordering);
         }
@@ -349,7 +307,7 @@ proptest! {
         let rules = Rules { scoring: Scoring::Count, anti: true };
         let board = drawn::<Size6>(seed, plies)?;
         let eval = StrategySpec::parse("mobility").unwrap().build_evaluator::<Size6>().unwrap();
-        let expected = minimax_root(board, depth, eval.as_ref(), rules);
+        let expected = best_moves_to_depth(board, depth, eval.as_ref(), rules);
         let player = alphabeta::<Size6>(depth, "mobility", true, true, rules);
         prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected);
     }
@@ -363,12 +321,12 @@ proptest! {
         for eval in ["greedy", "weighted:preset=explorer"] {
             let board = drawn::<Size4>(seed, plies % 10)?;
             let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size4>().unwrap();
-            let expected = minimax_root(board, depth, reference.as_ref(), rules);
+            let expected = best_moves_to_depth(board, depth, reference.as_ref(), rules);
             let player = alphabeta::<Size4>(depth, eval, true, true, rules);
             prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
             let board = drawn::<Size6>(seed, plies)?;
             let reference = StrategySpec::parse(eval).unwrap().build_evaluator::<Size6>().unwrap();
-            let expected = minimax_root(board, depth, reference.as_ref(), rules);
+            let expected = best_moves_to_depth(board, depth, reference.as_ref(), rules);
             let player = alphabeta::<Size6>(depth, eval, true, true, rules);
             prop_assert_eq!(player.search(board, board.moves(), &mut Memory::new()), expected, "{}", eval);
         }
@@ -438,21 +396,6 @@ proptest! {
     }
 }
 
-/// Exact value by brute force: the final score under `rules`.
-fn brute_force<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
-    let moves = board.moves();
-    if moves.is_empty() {
-        if !board.pass().can_move() {
-            return rules.final_score(board);
-        }
-        return -brute_force(board.pass(), rules);
-    }
-    squares(moves)
-        .map(|s| -brute_force(board.play(s), rules))
-        .max()
-        .unwrap()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -464,20 +407,12 @@ proptest! {
             Rules { scoring: Scoring::WinnerGetsEmpties, anti: true },
         ][rule];
         let board = drawn::<Size8>(seed, (60 - empties) as usize)?;
-        let mut expected_best = 0u64;
-        let expected = brute_force(board, rules);
-        for s in squares(board.moves()) {
-            if -brute_force(board.play(s), rules) == expected {
-                expected_best |= 1 << s.index();
-            }
-        }
+        let (expected, expected_best) = reference::best_moves(board, rules);
         let solver = Solver::new(rules, 12).with_mode(Mode::All);
         let solution = solver.solve(board, &mut Memory::new());
         prop_assert_eq!(solution.score, expected);
         prop_assert_eq!(solution.best, expected_best);
-        let exact: Vec<(Square, i32)> = squares(board.moves())
-            .map(|s| (s, -brute_force(board.play(s), rules)))
-            .collect();
+        let exact = reference::move_values(board, rules);
         prop_assert_eq!(solver.move_values(board, board.moves(), &mut Memory::new()), exact);
     }
 }
@@ -487,7 +422,7 @@ fn solver_solves_whole_4x4_games() {
     // The whole 4x4 game from the start, solved two ways.
     let board = Board::<Size4>::start();
     let solution = Solver::new(Rules::default(), 12).solve(board, &mut Memory::new());
-    assert_eq!(solution.score, brute_force(board, Rules::default()));
+    assert_eq!(solution.score, reference::minimax(board, Rules::default()));
 }
 
 #[test]
@@ -652,7 +587,7 @@ fn the_solver_wins_anti_reversi_endgames_by_losing_discs() {
     };
     let board = random_position::<Size8>(21, 52).unwrap();
     let solution = Solver::new(rules, 12).solve(board, &mut Memory::new());
-    assert_eq!(solution.score, brute_force(board, rules));
+    assert_eq!(solution.score, reference::minimax(board, rules));
     let _ = Position::<Size8>::start();
 }
 
@@ -665,6 +600,7 @@ fn move_values_are_what_strategies_choose_by() {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History::from_start(&[]),
         };
         build::<Size8>(spec).move_values(board, board.moves(), &mut context)
     };
@@ -689,6 +625,7 @@ fn move_values_are_what_strategies_choose_by() {
     let mut context = Context {
         rng: &mut rng,
         memory: &mut Memory::new(),
+        history: History::from_start(&[]),
     };
     let searched = build::<Size8>("alphabeta:depth=2,endgame=12").move_values(
         late,

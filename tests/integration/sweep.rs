@@ -6,7 +6,7 @@ use reversi_lab::lab::rows::{read_csv, CostRow};
 use std::fs;
 
 use crate::common;
-use common::{ok, run_in};
+use common::{ok, run_in, Dir};
 
 /// Depth 1 to 3 of a mobility search on 6x6: a few seconds.
 const TINY: &str = r#"
@@ -27,7 +27,7 @@ const HEADER: &str = "variant,parameter,value,scale,games,score,rating,rating_lo
 
 #[test]
 fn a_tiny_depth_sweep() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("tiny.toml"), TINY).unwrap();
     let out = ok(
@@ -126,7 +126,7 @@ fn a_tiny_depth_sweep() {
 
 #[test]
 fn neighbours_and_a_panel() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let chain = TINY.replace(
         "values = [1, 2, 3]",
@@ -177,7 +177,7 @@ fn neighbours_and_a_panel() {
 
 #[test]
 fn a_folder_is_never_overwritten_silently() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let small = TINY.replace("games_per_pair = 16", "games_per_pair = 2");
     fs::write(d.join("s.toml"), small).unwrap();
@@ -199,7 +199,7 @@ fn a_folder_is_never_overwritten_silently() {
 /// field, rather than silently keeping either value.
 #[test]
 fn resume_needs_the_games_given_at_the_start() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("s.toml"), TINY).unwrap();
     ok(
@@ -229,7 +229,7 @@ fn resume_needs_the_games_given_at_the_start() {
 /// is not continued.
 #[test]
 fn resume_refuses_another_schedule_version() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let small = TINY.replace("games_per_pair = 16", "games_per_pair = 2");
     fs::write(d.join("s.toml"), small).unwrap();
@@ -248,7 +248,7 @@ fn resume_refuses_another_schedule_version() {
 
 #[test]
 fn bad_sweeps_exit_2_with_one_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     for (from, to, says) in [
         (
@@ -302,7 +302,7 @@ fn bad_sweeps_exit_2_with_one_line() {
 /// `nodes_per_move` (checkpointed with the games, so a kill loses none of them).
 #[test]
 fn kill_9_and_resume_gives_the_same_sweep() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let big = TINY.replace("games_per_pair = 16", "games_per_pair = 400");
     fs::write(d.join("s.toml"), big).unwrap();
@@ -310,10 +310,10 @@ fn kill_9_and_resume_gives_the_same_sweep() {
     let mut killed_part_way = false;
     for attempt in 0..5 {
         let out = format!("killed{attempt}");
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
-            .current_dir(d)
+        let mut child = common::in_dir(d)
             .args(args)
             .arg(&out)
+            .std()
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -362,9 +362,9 @@ fn kill_9_and_resume_gives_the_same_sweep() {
 /// so the variants must rank by depth; without `{}` the sweep is refused in one line.
 #[test]
 fn a_sweep_over_an_engines_argument() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     let sweep = |command: &str| {
         format!(
             "name = \"levels\"\nsize = 6\ngames_per_pair = 20\nthreads = 2\n[openings]\nrandom_plies = 4\n[sweep]\nbase = {{ kind = \"engine\", command = [\"{bin}\", \"gtp\", \"--strategy\", \"{command}\"] }}\nparameter = \"command\"\nvalues = [1, 4]\n"
@@ -412,7 +412,7 @@ fn a_sweep_over_an_engines_argument() {
 /// and no cost chart, and the report says why; whole values are written as such.
 #[test]
 fn a_weight_that_barely_changes_cost_gets_no_gain_per_node_doubling() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let config = r#"
 name = "weight"

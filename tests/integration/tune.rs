@@ -1,8 +1,8 @@
 //! `reversi-lab tune`: a small tune end to end, determinism, resuming from the trace,
 //! CMA-ES, and bad input stopped before any game.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+use crate::common::{read, reversi_lab, Dir};
+use std::path::Path;
 
 const TUNE: &str = r#"
 name = "t"
@@ -30,15 +30,8 @@ games = 20
 panel = [{ name = "greedy", strategy = "greedy" }]
 "#;
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 fn tune(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    Command::cargo_bin("reversi-lab")
-        .unwrap()
+    reversi_lab()
         .arg("tune")
         .arg(config)
         .arg("--out")
@@ -49,14 +42,10 @@ fn tune(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
 #[test]
 fn a_small_tune_writes_trace_best_charts_and_validation() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), "t.toml", TUNE);
+    let dir = Dir::new();
+    let config = dir.write("t.toml", TUNE);
     let out = dir.path().join("out");
     let output = tune(&config, &out, &[]);
     assert!(
@@ -120,17 +109,15 @@ fn a_small_tune_writes_trace_best_charts_and_validation() {
 
 #[test]
 fn tunes_are_deterministic_and_resume_from_their_trace() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let no_validation = TUNE.replace("[validation]\ngames = 20", "[validation]\nskip = true");
-    let one = write(
-        dir.path(),
+    let one = dir.write(
         "one.toml",
-        &no_validation.replace("seed = 4", "seed = 4\nthreads = 1"),
+        no_validation.replace("seed = 4", "seed = 4\nthreads = 1"),
     );
-    let two = write(
-        dir.path(),
+    let two = dir.write(
         "two.toml",
-        &no_validation.replace("seed = 4", "seed = 4\nthreads = 2"),
+        no_validation.replace("seed = 4", "seed = 4\nthreads = 2"),
     );
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     assert!(tune(&one, &a, &[]).status.success());
@@ -186,11 +173,11 @@ fn tunes_are_deterministic_and_resume_from_their_trace() {
 
 #[test]
 fn cmaes_tunes_and_resumes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let text = TUNE
         .replace("name = \"t\"", "name = \"c\"\nmethod = \"cmaes\"")
         .replace("[validation]\ngames = 20", "[validation]\nskip = true");
-    let config = write(dir.path(), "c.toml", &text);
+    let config = dir.write("c.toml", &text);
     let full = dir.path().join("full");
     let output = tune(&config, &full, &[]);
     assert!(
@@ -215,7 +202,7 @@ fn cmaes_tunes_and_resumes() {
 
 #[test]
 fn bad_tunes_fail_before_any_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for (text, needle) in [
         (
             TUNE.replace("name = \"eval.corners\"", "name = \"eval.corner\""),
@@ -266,7 +253,7 @@ fn bad_tunes_fail_before_any_game() {
             "[[params]] names 'eval.corners' twice",
         ),
     ] {
-        let config = write(dir.path(), "bad.toml", &text);
+        let config = dir.write("bad.toml", &text);
         let out = dir.path().join("never");
         let output = tune(&config, &out, &[]);
         let stderr = String::from_utf8_lossy(&output.stderr).to_string();
@@ -280,17 +267,13 @@ fn bad_tunes_fail_before_any_game() {
 /// finished tune, to validate again), and the folder keeps the new file.
 #[test]
 fn a_resume_may_change_the_validation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let quick = TUNE.replace("iterations = 8", "iterations = 2");
-    let config = write(
-        dir.path(),
-        "t.toml",
-        &quick.replace("games = 20", "games = 10"),
-    );
+    let config = dir.write("t.toml", quick.replace("games = 20", "games = 10"));
     let out = dir.path().join("out");
     assert!(tune(&config, &out, &[]).status.success());
     let trace = read(&out.join("trace.csv"));
-    write(dir.path(), "t.toml", &quick);
+    dir.write("t.toml", &quick);
     let again = tune(&config, &out, &["--resume"]);
     assert!(
         again.status.success(),
@@ -300,7 +283,7 @@ fn a_resume_may_change_the_validation() {
     assert_eq!(read(&out.join("trace.csv")), trace);
     assert!(read(&out.join("tune.toml")).contains("games = 20"));
     // Training settings still may not change.
-    write(dir.path(), "t.toml", &quick.replace("seed = 4", "seed = 5"));
+    dir.write("t.toml", quick.replace("seed = 4", "seed = 5"));
     let refused = tune(&config, &out, &["--resume"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("made by a different tune file"));

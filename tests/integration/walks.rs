@@ -1,7 +1,7 @@
 //! The recorded bad-input cases of the new-user walks (`tests/walks/*.toml`), replayed:
 //! each is a command line with the exit code and message fragments it must give.
 
-use crate::common::run_in;
+use crate::common::{run_in, Dir};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -30,7 +30,7 @@ struct Walk {
 
 /// What is wrong with one case's outcome, if anything.
 fn check(case: &Case) -> Option<String> {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for folder in &case.dirs {
         std::fs::create_dir_all(dir.path().join(folder)).unwrap();
     }

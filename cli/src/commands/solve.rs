@@ -195,7 +195,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
             if slot.is_none() {
                 check_table_memory::<G>(table_bits)?;
                 let mut memory = Memory::<G>::new();
-                let _ = memory.solver_table(table_bits);
+                let _ = reversi_lab::strategy::SolverTable::kept(&mut memory, table_bits);
                 *slot = Some(Box::new(memory));
             }
             let memory = slot

@@ -7,7 +7,7 @@ use super::setup::check_threads;
 use crate::board::{Bits, Color, Geometry, Square};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::strategy::{random_square, Context, GameRng, Memory, Strategy};
+use crate::strategy::{random_square, Context, GameRng, History, Memory, Strategy};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,9 +70,7 @@ fn play_on<G: Geometry>(
     let nodes_before = memories.each_ref().map(|m| m.nodes);
     // Asked once a game rather than once a move: a virtual call per move is a
     // visible share of a random game.
-    let searches = players.map(|p| p.searches());
     let uniform = players.map(|p| p.uniform_random());
-    let external = players.map(|p| p.external());
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
@@ -99,33 +97,26 @@ fn play_on<G: Geometry>(
             random_square(moves, rng)
         } else {
             costs[seat].moves += 1;
-            let board = game.board();
-            if external[seat] {
-                // An engine is told what happened since its last move.
-                let history = &mut memories[seat].history;
-                history.clear();
-                history.extend_from_slice(game.moves());
-            }
             let mut context = Context {
                 rng,
                 memory: &mut *memories[seat],
+                history: History::from_start(game.moves()),
             };
-            let square = if searches[seat] {
-                let clock = Instant::now();
-                let square = players[seat].choose(board, moves, &mut context);
-                let nanos = clock.elapsed().as_nanos() as u64;
+            let choice = match players[seat].choose(game.board(), moves, &mut context) {
+                Ok(choice) => choice,
+                Err(fault) => {
+                    game.forfeit(fault.termination);
+                    continue;
+                }
+            };
+            // A strategy that thinks long enough to be worth timing says how long.
+            if let Some(elapsed) = choice.elapsed {
+                let nanos = elapsed.as_nanos() as u64;
                 costs[seat].nanos += nanos;
                 costs[seat].max_nanos = costs[seat].max_nanos.max(nanos);
                 costs[seat].timed = true;
-                // Only an engine or a timed player can fault, and both search.
-                if let Some((termination, _)) = memories[seat].fault.take() {
-                    game.forfeit(termination);
-                    continue;
-                }
-                square
-            } else {
-                players[seat].choose(board, moves, &mut context)
-            };
+            }
+            let square = choice.square;
             assert!(
                 moves.has(square.index()),
                 "a strategy chose an illegal move: {}",

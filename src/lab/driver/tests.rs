@@ -53,7 +53,7 @@ impl Strategy<Size6> for ThroughTheTrait {
         board: crate::board::Board<Size6>,
         moves: u64,
         context: &mut Context<'_, Size6>,
-    ) -> Square {
+    ) -> crate::strategy::Answer {
         crate::strategy::RandomMove.choose(board, moves, context)
     }
 }
@@ -270,16 +270,11 @@ impl Strategy<Size6> for Slow {
         board: crate::board::Board<Size6>,
         moves: u64,
         context: &mut Context<'_, Size6>,
-    ) -> Square {
-        if context.memory.history.len() as u32 >= self.slow_from {
+    ) -> crate::strategy::Answer {
+        if context.history.moves.len() as u32 >= self.slow_from {
             std::thread::sleep(std::time::Duration::from_millis(40));
         }
         crate::strategy::Greedy.choose(board, moves, context)
-    }
-
-    fn external(&self) -> bool {
-        // For the history, which says how far the game has gone.
-        true
     }
 }
 
@@ -330,9 +325,11 @@ impl Strategy<Size6> for Sleepy {
         _: crate::board::Board<Size6>,
         moves: u64,
         _: &mut Context<'_, Size6>,
-    ) -> Square {
+    ) -> crate::strategy::Answer {
         std::thread::sleep(std::time::Duration::from_millis(self.0));
-        Square::new(moves.trailing_zeros())
+        Ok(crate::strategy::Choice::of(Square::new(
+            moves.trailing_zeros(),
+        )))
     }
 }
 

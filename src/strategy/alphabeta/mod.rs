@@ -9,7 +9,7 @@ mod spec;
 pub use spec::AlphaBetaSpec;
 
 use super::spec::MAX_SOLVE_EMPTIES;
-use super::{random_square, Budget, Context, Evaluator, Memory, Solver, Strategy};
+use super::{random_square, Answer, Budget, Choice, Context, Evaluator, Memory, Solver, Strategy};
 use crate::board::{squares, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 use search::Search;
@@ -165,7 +165,7 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
             // Best first for the next iteration (a stable sort keeps square order among equals).
             order.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
         }
-        search.finish();
+        memory.nodes += search.finish();
         result.expect("the first iteration has no budget")
     }
 
@@ -202,7 +202,7 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
             }
             values = found;
         }
-        search.finish();
+        memory.nodes += search.finish();
         values
     }
 
@@ -224,17 +224,24 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 }
 
-impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
-    fn searches(&self) -> bool {
-        true
+/// The value on a search's scale of a proven final `margin` (see [`terminal_value`]).
+const fn proven_value(margin: i32) -> i32 {
+    match margin.signum() {
+        1 => WIN + margin,
+        -1 => -WIN + margin,
+        _ => 0,
     }
+}
 
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let now = Instant::now();
         let deadline = context.memory.clock.deadline_with(self.time, now);
         if board.empty_count() <= self.endgame {
             let Some(deadline) = deadline else {
-                return self.solver().choose(board, moves, context);
+                let solution = self.solver().solve(board, context.memory);
+                let square = random_square(solution.best, context.rng);
+                return Ok(Choice::valued(square, proven_value(solution.score)).timed_from(now));
             };
             // On a clock the solver takes over where its estimated time is a quarter
             // of the move's or less, and gets half: if it cannot finish, the search
@@ -246,12 +253,13 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
                     ..Budget::default()
                 };
                 if let Ok(solution) = self.solver().solve_within(board, context.memory, budget) {
-                    return random_square(solution.best, context.rng);
+                    let square = random_square(solution.best, context.rng);
+                    return Ok(Choice::valued(square, proven_value(solution.score)).timed_from(now));
                 }
             }
         }
-        let (_, ties) = self.search_until(board, moves, context.memory, deadline);
-        random_square(ties, context.rng)
+        let (value, ties) = self.search_until(board, moves, context.memory, deadline);
+        Ok(Choice::valued(random_square(ties, context.rng), value).timed_from(now))
     }
 
     fn move_values(

@@ -6,7 +6,7 @@ use super::probcut::{self, Table};
 use super::{terminal_value, AlphaBeta, EVAL_LIMIT};
 use crate::board::{neighbours, Bits, Board, Geometry, Indices, Square};
 use crate::strategy::table::Bound;
-use crate::strategy::{Evaluator, Memory};
+use crate::strategy::{Evaluator, Memory, TranspositionTable};
 use std::time::Instant;
 
 /// Remaining depth below which the table is neither probed nor filled: nodes just
@@ -76,7 +76,8 @@ struct Item<G: Geometry> {
 /// statistics, all reset per move so that a move depends on its position alone.
 pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
     player: &'a AlphaBeta<G, E>,
-    memory: &'a mut Memory<G>,
+    /// The player's table, when it uses one.
+    table: Option<&'a mut TranspositionTable<G>>,
     /// Nodes visited so far (interior nodes, leaves and passes alike).
     pub nodes: u64,
     /// Nodes after which the search looks at its limits: the node budget, or the next
@@ -106,6 +107,9 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
 impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// A fresh search (no budget) for `player` with `memory`.
     pub fn new(player: &'a AlphaBeta<G, E>, memory: &'a mut Memory<G>) -> Self {
+        let table = player
+            .table
+            .then(|| TranspositionTable::kept(memory, player.table_bits));
         let near_corners = neighbours::<G>(G::CORNERS);
         let mut good = G::Bits::ZERO;
         if let Some(weights) = player.eval.square_weights() {
@@ -118,7 +122,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         let good = good & !G::CORNERS & !near_corners;
         Search {
             player,
-            memory,
+            table,
             nodes: 0,
             budget: u64::MAX,
             nodes_limit: u64::MAX,
@@ -160,10 +164,17 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         self.aborted
     }
 
-    /// Adds the nodes searched to the memory's count (once, when the move is chosen).
+    /// The nodes searched, for the memory's count (once, when the move is chosen).
     pub fn finish(self) -> u64 {
-        self.memory.nodes += self.nodes;
         self.nodes
+    }
+
+    /// The table: only asked for where `table` is on.
+    #[inline]
+    fn table(&mut self) -> &mut TranspositionTable<G> {
+        self.table
+            .as_deref_mut()
+            .expect("a search with table = true has its table")
     }
 
     /// The killers stored for `depth`.
@@ -237,11 +248,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         let mut table_move = None;
         let use_table = self.player.table && depth >= TABLE_MIN_DEPTH;
         if use_table {
-            if let Some(entry) = self
-                .memory
-                .search_table(self.player.table_bits)
-                .probe(board)
-            {
+            if let Some(entry) = self.table().probe(board) {
                 if u32::from(entry.depth) >= depth {
                     match entry.bound {
                         Bound::Exact => return entry.value,
@@ -535,7 +542,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
         depth: u32,
         beta: i32,
     ) -> Option<(i32, Square)> {
-        let table = self.memory.search_table(self.player.table_bits);
+        let table = self.table();
         list.iter().find_map(|item| {
             let entry = table.probe(item.child)?;
             // The child's value is at most entry.value (an upper bound or exact),
@@ -593,13 +600,8 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
                 Bound::Upper
             };
             let stored_depth = depth.min(u32::from(u8::MAX - 1)) as u8;
-            self.memory.search_table(self.player.table_bits).store(
-                board,
-                best,
-                stored_depth,
-                bound,
-                best_move,
-            );
+            self.table()
+                .store(board, best, stored_depth, bound, best_move);
         }
     }
 

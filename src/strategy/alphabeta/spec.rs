@@ -126,6 +126,24 @@ impl Kind for AlphaBetaSpec {
         Ok(spec)
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        let eval = self
+            .eval
+            .evaluation_scale()
+            .unwrap_or(crate::strategy::scale::Scale::points(
+                "points",
+                "the strategy's own units, not discs",
+            ));
+        // A timed search solves no deeper than a solve may start (see
+        // `AlphaBeta::move_values`).
+        let exact_from = if self.time.is_some() {
+            self.endgame.min(MAX_SOLVE_EMPTIES)
+        } else {
+            self.endgame
+        };
+        Some(eval.exact_from(exact_from))
+    }
+
     fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         self.eval
             .with_evaluator::<G, _>(SearchOver { spec: self, rules })

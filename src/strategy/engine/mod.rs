@@ -14,7 +14,7 @@ use crate::game::{Rules, Termination};
 use crate::strategy::clock::TimeControl;
 use crate::strategy::kind::Kind;
 use crate::strategy::param_info::{params, ParamInfo};
-use crate::strategy::{Context, SpecError, Strategy};
+use crate::strategy::{Answer, Choice, Context, Fault, PlayerState, SpecError, Strategy};
 use gtp::Gtp;
 use nboard::Nboard;
 use process::{Failure, Launch};
@@ -415,12 +415,14 @@ impl std::fmt::Debug for Session {
     }
 }
 
-impl Session {
+impl PlayerState for Session {
     /// The next game starts afresh.
-    pub fn new_game(&mut self) {
+    fn new_game(&mut self) {
         self.client.new_game();
     }
+}
 
+impl Session {
     fn note(&self, text: &str) {
         self.client.note(text);
     }
@@ -482,21 +484,26 @@ impl Engine {
         moves: G::Bits,
         context: &mut Context<'_, G>,
     ) -> Result<Square, (Termination, String)> {
-        if context.memory.engine.is_none() {
+        if context.memory.find_state::<Session>().is_none() {
             let began = Instant::now();
             let session = self.start().map_err(|why| (Termination::Crash, why))?;
-            context.memory.engine = Some(session);
+            context.memory.state(|_| true, || session);
             // Starting (or restarting) is not thinking: no clock counts it.
             context.memory.clock.pause(began.elapsed());
         }
-        let start = context.memory.start.filter(|s| *s != Position::start());
-        let from = start.unwrap_or_else(Position::start);
-        let plies = plies_from(from, &context.memory.history);
+        let history = context.history;
+        let start = Some(history.start).filter(|s| *s != Position::start());
+        let from = history.start;
+        let plies = plies_from(from, history.moves);
         let start = start.map(|s| s.to_obf());
-        let session = context.memory.engine.as_mut().expect("started above");
+        let timed = context.memory.clock.limit.is_some();
+        let clock = context.memory.clock;
+        let session = context
+            .memory
+            .find_state::<Session>()
+            .expect("started above");
         // The side after the last turn (a pass the side to move was owed included).
         let color = plies.last().map_or(from.side, |p| p.color.opposite());
-        let timed = context.memory.clock.limit.is_some();
         let fault = |f: Failure| match f {
             Failure::Crashed(why) => (Termination::Crash, why),
             Failure::Stalled(why) if timed => (Termination::Time, why),
@@ -505,7 +512,6 @@ impl Engine {
         };
         // On a clock the move's deadline is the control's, and missing it loses on
         // time; stall_timeout is the deadline only of untimed moves.
-        let clock = context.memory.clock;
         session.client.clock(clock.control.map(|c| (c, clock.left)));
         let deadline = clock
             .limit
@@ -521,6 +527,10 @@ impl Engine {
             gtp::parse_move(&text, self.size).map_err(|why| (Termination::Illegal, why))?;
         match square {
             Some(square) if moves.has(square.index()) => {
+                let session = context
+                    .memory
+                    .find_state::<Session>()
+                    .expect("started above");
                 session.client.played(Ply {
                     color,
                     square: Some(square),
@@ -544,30 +554,24 @@ impl Engine {
 }
 
 impl<G: Geometry> Strategy<G> for Engine {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        let began = Instant::now();
         match self.try_choose(moves, context) {
-            Ok(square) => square,
+            Ok(square) => Ok(Choice::of(square).timed_from(began)),
             Err((termination, why)) => {
-                let game = context.memory.history.len();
-                if let Some(session) = &mut context.memory.engine {
+                let game = context.history.moves.len();
+                if let Some(session) = context.memory.find_state::<Session>() {
                     session.note(&format!("{} after {game} moves: {why}", termination.name()));
                 }
                 // A faulty engine is started afresh for the next game, whatever the
                 // fault: after an illegal or garbage answer its state is unknown too.
-                context.memory.engine = None;
-                context.memory.fault = Some((termination, why));
-                // Any legal square: the game is forfeited before it is played.
-                Square::new(moves.lowest())
+                context.memory.drop_state::<Session>();
+                Err(Fault {
+                    termination,
+                    reason: why,
+                })
             }
         }
-    }
-
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn external(&self) -> bool {
-        true
     }
 
     fn identity(&self) -> Option<String> {

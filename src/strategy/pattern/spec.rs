@@ -38,6 +38,14 @@ impl Kind for PatternSpec {
 }
 
 impl Evaluation for PatternSpec {
+    fn value_scale(&self) -> crate::strategy::scale::Scale {
+        crate::strategy::scale::Scale::fractions(
+            super::SCALE,
+            "discs",
+            "discs of final margin, estimated",
+        )
+    }
+
     fn evaluator<G: Geometry>(&self) -> Result<impl Evaluator<G> + 'static, SpecError> {
         pattern_eval::<G>(self)
     }

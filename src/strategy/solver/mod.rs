@@ -8,7 +8,7 @@ mod table;
 pub use spec::SolverSpec;
 pub use table::{Bounds, Confidence, Place, SolverTable, EXACT};
 
-use super::{random_square, Context, Memory, Strategy};
+use super::{random_square, Answer, Choice, Context, Memory, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::pattern::SCALE;
@@ -112,7 +112,7 @@ impl Solver {
         memory: &mut Memory<G>,
         budget: Budget,
     ) -> Result<Solution<G::Bits>, u64> {
-        let table = memory.solver_table(self.table_bits);
+        let table = SolverTable::kept(memory, self.table_bits);
         let shared = Shared {
             rules: self.rules,
             table,
@@ -143,7 +143,7 @@ impl Solver {
         let spent = shared.stop.load(Relaxed);
         memory.nodes += nodes;
         if spent {
-            memory.solver_table(self.table_bits).clear();
+            SolverTable::kept(memory, self.table_bits).clear();
             Err(nodes)
         } else {
             Ok(Solution { score, best, nodes })
@@ -311,13 +311,11 @@ impl Solver {
 }
 
 impl<G: Geometry> Strategy<G> for Solver {
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Square {
+    fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        let began = Instant::now();
         let solution = self.solve(board, context.memory);
-        random_square(solution.best, context.rng)
+        let square = random_square(solution.best, context.rng);
+        Ok(Choice::valued(square, solution.score).timed_from(began))
     }
 
     fn move_values(

@@ -27,6 +27,13 @@ impl Kind for SolverSpec {
         Ok(spec)
     }
 
+    fn scale(&self) -> Option<crate::strategy::scale::Scale> {
+        Some(
+            crate::strategy::scale::Scale::discs("discs", "discs of final margin, exact")
+                .exact_from(u32::MAX),
+        )
+    }
+
     fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         Ok(Box::new(Solver::for_play(rules, self.table_bits)))
     }

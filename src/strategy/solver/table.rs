@@ -70,7 +70,19 @@ fn narrow(value: i32) -> i8 {
     value.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8
 }
 
+impl<G: Geometry> crate::strategy::PlayerState for SolverTable<G> {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+}
+
 impl<G: Geometry> SolverTable<G> {
+    /// The exact solver's table a player keeps in `memory` (apart from a search's, whose
+    /// values are on another scale), made on first use with 2^`bits` entries.
+    pub fn kept(memory: &mut crate::strategy::Memory<G>, bits: u32) -> &mut Self {
+        memory.state(|t: &Self| t.bits == bits, || Self::new(bits))
+    }
+
     /// A table of 2^`bits` entries (`bits` at least 1).
     #[must_use]
     pub fn new(bits: u32) -> Self {

@@ -4,6 +4,7 @@
 use super::*;
 use crate::board::{Size10, Size4, Size6, Size8};
 use crate::game::Scoring;
+use crate::strategy::reference::best_moves;
 use proptest::prelude::*;
 
 const RULES: [Rules; 4] = [
@@ -24,21 +25,6 @@ const RULES: [Rules; 4] = [
         anti: true,
     },
 ];
-
-/// The exact value by plain minimax.
-fn minimax<G: Geometry>(board: Board<G>, rules: Rules) -> i32 {
-    let moves = board.moves();
-    if moves.is_empty() {
-        if !board.pass().can_move() {
-            return rules.final_score(board);
-        }
-        return -minimax(board.pass(), rules);
-    }
-    squares(moves)
-        .map(|s| -minimax(board.play(s), rules))
-        .max()
-        .expect("a move")
-}
 
 /// A position `empties` squares from a full board, reached by random moves
 /// from the start (None if the game ended first).
@@ -64,13 +50,7 @@ fn random_position<G: Geometry>(mut seed: u64, empties: u32) -> Option<Board<G>>
 
 /// Checks both modes on `board` against minimax.
 fn check<G: Geometry>(board: Board<G>, rules: Rules) -> Result<(), TestCaseError> {
-    let expected = minimax(board, rules);
-    let mut all_best = G::Bits::ZERO;
-    for s in squares(board.moves()) {
-        if -minimax(board.play(s), rules) == expected {
-            all_best |= G::Bits::bit(s.index());
-        }
-    }
+    let (expected, all_best) = best_moves(board, rules);
     let mut memory = Memory::new();
     let all = Solver::new(rules, 12)
         .with_mode(Mode::All)

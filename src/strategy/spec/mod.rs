@@ -29,6 +29,7 @@ pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec};
 
 use super::kind::{Depth, Kind, Visit, VisitMut};
+use super::scale::Scale;
 use super::SpecError;
 use serde::Serialize;
 use std::ops::RangeInclusive;
@@ -296,6 +297,25 @@ impl StrategySpec {
             }
         }
         self.visit(ExactFrom)
+    }
+
+    /// The scale its move values are on (`play`'s `eval`, `watch`, `serve`): its own as
+    /// a player, else its evaluation's, else the strategy's own units.
+    #[must_use]
+    pub fn scale(&self) -> Scale {
+        struct AsPlayer;
+        impl Visit for AsPlayer {
+            type Out = Option<Scale>;
+            fn kind<K: Kind>(self, spec: &K) -> Option<Scale> {
+                spec.scale()
+            }
+        }
+        self.visit(AsPlayer)
+            .or_else(|| self.evaluation_scale())
+            .unwrap_or(Scale::points(
+                "points",
+                "the strategy's own units, not discs",
+            ))
     }
 
     /// Its search depth and the deepest it accepts, its own or its base's (see

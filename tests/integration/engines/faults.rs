@@ -13,7 +13,7 @@ fn served_gtp<'a>(script: &'a str, mode: &'a str, nth: &'a str, marker: &'a str)
         nth,
         marker,
         "--",
-        env!("CARGO_BIN_EXE_reversi-lab"),
+        common::binary(),
         "gtp",
         "--strategy",
         "greedy",
@@ -25,7 +25,7 @@ fn served_gtp<'a>(script: &'a str, mode: &'a str, nth: &'a str, marker: &'a str)
 /// plays.
 #[test]
 fn replies_without_ids_are_read_whatever_their_first_word() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let marker = d.join("m").display().to_string();
     let script = misbehave();
@@ -60,7 +60,7 @@ fn replies_without_ids_are_read_whatever_their_first_word() {
 /// process, as after a crash or a stall.
 #[test]
 fn an_illegal_or_garbage_answer_restarts_the_engine() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     // How many processes a run starts: the strategy is built (and its engine
     // checked) more than once before the worker starts its own.
@@ -100,7 +100,7 @@ fn an_illegal_or_garbage_answer_restarts_the_engine() {
 /// missing `dir` is named as the problem, not the program.
 #[test]
 fn a_start_up_failure_quotes_the_engines_standard_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let fails = "sh -c 'echo starting >&2; echo \"invalid argument for option -l\" >&2; exit 2'";
     for protocol in ["gtp", "nboard"] {
@@ -141,9 +141,9 @@ fn a_start_up_failure_quotes_the_engines_standard_error() {
 /// cut; a reply line past the cap is garbage, a fault that loses the game.
 #[test]
 fn logs_and_reply_lines_are_held_to_their_caps() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     // 8 MB on its standard error before it starts, then a served greedy.
     let chatty = format!(
         "head -c 8000000 /dev/zero | tr '\\0' x | fold -w 99 >&2; exec '{bin}' gtp --strategy greedy"
@@ -192,9 +192,9 @@ fn logs_and_reply_lines_are_held_to_their_caps() {
 /// after they changed; a change that does is refused, naming the player and the key.
 #[test]
 fn a_resume_takes_new_deadlines_and_names_any_other_change() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     let config =
         |strategy: &str, extra: &str| experiment(&[bin, "gtp", "--strategy", strategy], extra, 4);
     let args = ["run", "e.toml", "--out", "r", "--quiet", "--no-report"];

@@ -26,9 +26,9 @@ fn generic_table(seed: u64) -> String {
 /// their `nodestats` lines report are the built-in searches' nodes in `costs.csv`.
 #[test]
 fn a_strategy_served_over_nboard_plays_as_it_does_built_in() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     let (t, u, v) = (generic_table(1), generic_table(2), generic_table(3));
     let served = [
         (
@@ -98,12 +98,7 @@ fn a_strategy_served_over_nboard_plays_as_it_does_built_in() {
 }
 
 fn nboard_backend() -> [&'static str; 4] {
-    [
-        "--",
-        env!("CARGO_BIN_EXE_reversi-lab"),
-        "nboard",
-        "--strategy",
-    ]
+    ["--", common::binary(), "nboard", "--strategy"]
 }
 
 /// The GTP faults over NBoard (the backend `reversi-lab nboard --strategy greedy`),
@@ -111,7 +106,7 @@ fn nboard_backend() -> [&'static str; 4] {
 /// move's): each one game lost by that termination, the run completed.
 #[test]
 fn nboard_faults_are_terminations_and_the_run_completes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     for (mode, termination) in [
         ("exit", "crash"),
@@ -161,7 +156,7 @@ fn nboard_faults_are_terminations_and_the_run_completes() {
 /// game, quoting what it printed; so is any NBoard engine on a board other than 8x8.
 #[test]
 fn an_nboard_engine_that_cannot_start_or_play_the_size_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let marker = d.join("m").display().to_string();
     let script = misbehave();
@@ -186,7 +181,7 @@ fn an_nboard_engine_that_cannot_start_or_play_the_size_is_refused() {
         "no folder for an engine that cannot play"
     );
     let dead = format!("nboard:{script} --nboard never-start 1 {marker} -- true");
-    let served = format!("nboard:{} nboard", env!("CARGO_BIN_EXE_reversi-lab"));
+    let served = format!("nboard:{} nboard", common::binary());
     for (args, says) in [
         (
             vec!["match", dead.as_str(), "greedy", "--games", "2"],
@@ -216,12 +211,13 @@ fn an_nboard_engine_that_cannot_start_or_play_the_size_is_refused() {
 /// record and moves from it; GTP, which has no such command, is refused in one line.
 #[test]
 fn an_nboard_engine_plays_from_a_position_and_gtp_is_refused() {
-    let bin = env!("CARGO_BIN_EXE_reversi-lab");
+    let bin = common::binary();
     // White to move; f4 (flipping e4) is white's only move.
     let obf = "---------------------------OX------XXX-------------------------- O";
     let play = |vs: String| {
-        std::process::Command::new(bin)
+        reversi_lab()
             .args(["play", "--vs", &vs, "--position", obf, "--colour", "black"])
+            .std()
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

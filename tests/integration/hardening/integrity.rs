@@ -2,13 +2,13 @@
 //! that are not runs, kills in the middle of a sweep, files cut or empty, and outputs
 //! that a failure must not leave half-written.
 
-use super::{bin, run_in, SMALL};
+use super::SMALL;
+use crate::common::{in_dir, reversi_lab, run_in, Dir};
 use std::fs;
 use std::path::Path;
 
 fn spawn_run(dir: &Path, config: &str, out: &str) -> std::process::Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
-        .current_dir(dir)
+    in_dir(dir)
         .args([
             "run",
             config,
@@ -20,6 +20,7 @@ fn spawn_run(dir: &Path, config: &str, out: &str) -> std::process::Child {
             out,
         ])
         .args(["--quiet", "--no-report"])
+        .std()
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -30,7 +31,7 @@ fn spawn_run(dir: &Path, config: &str, out: &str) -> std::process::Child {
 /// and the folder holds exactly the winner's games, every time.
 #[test]
 fn two_runs_into_one_new_folder_never_mix() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("m.toml"), SMALL).unwrap();
     fs::write(
@@ -67,7 +68,7 @@ fn two_runs_into_one_new_folder_never_mix() {
 /// `--resume` into a folder that is not a run's leaves its files alone.
 #[test]
 fn resume_refuses_a_folder_without_a_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("m.toml"), SMALL).unwrap();
     fs::create_dir(d.join("notes")).unwrap();
@@ -104,7 +105,7 @@ fn resume_refuses_a_folder_without_a_run() {
 /// the field, as the same change given as a flag is.
 #[test]
 fn resume_refuses_a_config_whose_seed_or_games_changed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("m.toml"), SMALL).unwrap();
     let run = ["run", "m.toml", "--out", "r", "--quiet", "--no-report"];
@@ -137,7 +138,7 @@ fn resume_refuses_a_config_whose_seed_or_games_changed() {
 /// Empty, header-only and cut games files get a line in the project's words.
 #[test]
 fn empty_and_cut_games_files_are_named() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("m.toml"), SMALL).unwrap();
     assert_eq!(
@@ -187,7 +188,7 @@ fn empty_and_cut_games_files_are_named() {
 /// A malformed annotation in an OBF file is an error naming the line, before any solve.
 #[test]
 fn solve_refuses_a_malformed_annotation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     for (annotation, needle) in [
@@ -222,7 +223,7 @@ fn solve_refuses_a_malformed_annotation() {
 /// `--threads 0` means the same everywhere: refused, in one line.
 #[test]
 fn threads_zero_is_refused_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(
         d.join("p.obf"),
@@ -262,7 +263,7 @@ fn argument_errors_are_one_line() {
         ),
         (&["play", "--level", "insane"], "--level insane: use one of"),
     ] {
-        let output = bin().args(args).output().unwrap();
+        let output = reversi_lab().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
@@ -274,7 +275,7 @@ fn argument_errors_are_one_line() {
 /// Numbers are told what their key takes, and weights have a stated range.
 #[test]
 fn number_wording_names_what_the_key_takes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     for (args, needle) in [
         (
@@ -318,7 +319,7 @@ fn number_wording_names_what_the_key_takes() {
 /// A folder is called a folder, a file a file.
 #[test]
 fn folders_and_files_are_told_apart() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("ok.toml"), SMALL).unwrap();
     for (args, needle) in [
@@ -337,7 +338,7 @@ fn folders_and_files_are_told_apart() {
 /// `openings` that would keep nothing says so, and writes nothing.
 #[test]
 fn openings_that_keep_nothing_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let args = [
         "openings", "--plies", "2", "--size", "6", "--eval", "weighted", "--within", "0", "--out",
@@ -358,7 +359,7 @@ fn openings_that_keep_nothing_are_refused() {
 /// The README's first command does not trip the project's own replay warning.
 #[test]
 fn the_default_experiment_replays_no_games() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let (code, _, stderr) = run_in(dir.path(), &["run", "--out", "d", "--quiet"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("REPLAYED GAMES"), "{stderr}");
@@ -371,7 +372,7 @@ fn the_default_experiment_replays_no_games() {
 /// a solve with no end, and damaged tables are each one line in the project's words.
 #[test]
 fn second_pass_of_bad_inputs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let config = |name: &str, text: String| {
         fs::write(d.join(name), text).unwrap();
@@ -469,7 +470,7 @@ fn second_pass_of_bad_inputs() {
 /// `tune --resume` plays only into a tune's folder; damaged tables are refused.
 #[test]
 fn tune_resume_and_damaged_tables() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("m.toml"), SMALL).unwrap();
     assert_eq!(

@@ -2,7 +2,8 @@
 //! place, bad paths refused in the project's words, a full standard output or disk
 //! said in one line naming the file, and options written into recipes checked.
 
-use super::{run_in, SMALL};
+use super::SMALL;
+use crate::common::{in_dir, refused_in, run_in, Dir};
 use std::fs;
 use std::path::Path;
 /// A small finished run in `d/name` (8x8, standard rules), for the output tests below.
@@ -22,19 +23,11 @@ fn small_run(d: &Path, name: &str) {
     assert_eq!(code, 0, "{stderr}");
 }
 
-/// Exit 2 and one line on stderr that contains `needle`.
-fn refused_in(d: &Path, args: &[&str], needle: &str) {
-    let (code, _, stderr) = run_in(d, args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
-}
-
 /// An output that is the command's own input is refused, even with --force and
 /// through a link, and the input is left as it was.
 #[test]
 fn an_output_that_is_an_input_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     small_run(d, "run1");
     let games = fs::read(d.join("run1/games.csv")).unwrap();
@@ -130,7 +123,7 @@ fn an_output_that_is_an_input_is_refused() {
 #[test]
 fn special_outputs_are_written_in_place() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     small_run(d, "run1");
     let fifo = d.join("f.ggf");
@@ -185,7 +178,7 @@ fn special_outputs_are_written_in_place() {
 /// project's words, before any work is done.
 #[test]
 fn bad_output_paths_are_input_errors() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     small_run(d, "run1");
     fs::write(d.join("exists.txt"), "kept").unwrap();
@@ -258,7 +251,7 @@ fn bad_output_paths_are_input_errors() {
 /// A standard output that cannot be written (a full disk) is an error, said once.
 #[test]
 fn a_full_standard_output_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let obf = "XOOOOOOOXXOXOOXXXOXOOXXXXOOXOXOOXXOXXXO-OOOXOX-O-XO-OOO-X---O-X- X\n";
     fs::write(d.join("good.obf"), obf).unwrap();
@@ -275,9 +268,9 @@ fn a_full_standard_output_is_an_error() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi-lab"))
-            .current_dir(d)
+        let output = in_dir(d)
             .args(args)
+            .std()
             .stdout(std::process::Stdio::from(full))
             .output()
             .unwrap();
@@ -303,7 +296,7 @@ fn a_failed_export_names_its_file() {
             Ok(())
         }
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     small_run(d, "run1");
     use reversi_lab::lab::export::{export, Format};
@@ -325,7 +318,7 @@ fn a_failed_export_names_its_file() {
 /// refusal leaves no recipe folder.
 #[test]
 fn cluster_options_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     fs::write(d.join("small.toml"), SMALL).unwrap();
     let slurm = ["cluster", "slurm", "small.toml", "--shards", "2"];
@@ -403,7 +396,7 @@ fn cluster_options_are_checked() {
 /// refused rather than silently replaced by the portable code.
 #[test]
 fn perft_kernels_off_8x8_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     let ten = format!("{}{} X", "-".repeat(42), "XO".repeat(29));
     fs::write(d.join("ten.obf"), ten).unwrap();
@@ -430,7 +423,7 @@ fn perft_kernels_off_8x8_are_refused() {
 #[test]
 fn every_named_output_goes_through_the_one_write_path() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     let d = dir.path();
     small_run(d, "run1");
     // (the command line before its output, the output's flag, the output's extension)

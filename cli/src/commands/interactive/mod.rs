@@ -4,12 +4,11 @@
 
 mod play;
 mod replay;
-mod scale;
 mod watch;
 
 pub use play::{eval_fallback, play, Level, PlayArgs, SideChoice};
 pub use replay::{replay, ReplayArgs};
-pub use scale::Scale;
+pub use reversi_lab::strategy::scale::Scale;
 pub use watch::{watch, WatchArgs};
 
 use reversi_lab::board::{Bits, Color, Drawing, Geometry, Position, Square};
@@ -269,27 +268,30 @@ impl std::fmt::Display for EngineFault {
 
 impl std::error::Error for EngineFault {}
 
-/// A strategy's move in `game`, handing an external engine the game so far; an
-/// engine's fault ends the session with an [`EngineFault`].
+/// A strategy's move in `game` (which started from `start`), shown the game so far;
+/// a fault (an engine's) ends the session with an [`EngineFault`].
 pub fn choose_move<G: Geometry>(
     strategy: &dyn reversi_lab::strategy::Strategy<G>,
     start: Position<G>,
     game: &reversi_lab::game::Game<G>,
-    context: &mut reversi_lab::strategy::Context<'_, G>,
+    rng: &mut reversi_lab::strategy::GameRng,
+    memory: &mut reversi_lab::strategy::Memory<G>,
 ) -> io::Result<Square> {
-    let moves = game.legal_moves();
-    if strategy.external() {
-        context.memory.history.clear();
-        context.memory.history.extend_from_slice(game.moves());
-        context.memory.start = Some(start);
-    }
-    let square = strategy.choose(game.board(), moves, context);
-    match context.memory.fault.take() {
-        Some((termination, why)) => Err(io::Error::other(EngineFault(format!(
-            "the engine lost the game by a fault ({}: {why}); the game cannot go on",
-            termination.name()
+    let mut context = reversi_lab::strategy::Context {
+        rng,
+        memory,
+        history: reversi_lab::strategy::History {
+            start,
+            moves: game.moves(),
+        },
+    };
+    match strategy.choose(game.board(), game.legal_moves(), &mut context) {
+        Ok(choice) => Ok(choice.square),
+        Err(fault) => Err(io::Error::other(EngineFault(format!(
+            "the engine lost the game by a fault ({}: {}); the game cannot go on",
+            fault.termination.name(),
+            fault.reason
         )))),
-        None => Ok(square),
     }
 }
 

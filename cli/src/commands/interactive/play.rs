@@ -11,7 +11,7 @@ use reversi_lab::error::{Error, Result};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::{game_rng, Seeds};
 use reversi_lab::strategy::engine::Protocol;
-use reversi_lab::strategy::{Context, GameRng, Memory, Strategy, StrategySpec};
+use reversi_lab::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
 use reversi_lab::with_geometry;
 use std::io::{self, BufRead, Write};
 
@@ -484,11 +484,8 @@ impl<G: Geometry> Session<'_, G> {
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
-            let mut context = Context {
-                rng: &mut self.rng,
-                memory: &mut self.memory,
-            };
-            super::choose_move(strategy, self.track.start(), game, &mut context)?
+            let start = self.track.start();
+            super::choose_move(strategy, start, game, &mut self.rng, &mut self.memory)?
         };
         self.track
             .play(square)
@@ -506,6 +503,10 @@ impl<G: Geometry> Session<'_, G> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
+            history: History {
+                start: self.track.start(),
+                moves: game.moves(),
+            },
         };
         let own = self.opponent.and_then(|(name, s)| {
             Some((

@@ -7,7 +7,7 @@ use reversi_lab::board::{squares, Bits, Color, Geometry, Position, Square};
 use reversi_lab::error::Result;
 use reversi_lab::lab::schedule::game_rng;
 use reversi_lab::lab::{MatchOptions, MatchPlan};
-use reversi_lab::strategy::{Context, Memory, Strategy};
+use reversi_lab::strategy::{Context, History, Memory, Strategy};
 use reversi_lab::with_geometry;
 use std::io::{self, IsTerminal, Write};
 
@@ -127,6 +127,10 @@ fn show_game<G: Geometry>(
             let mut context = Context {
                 rng: &mut rng,
                 memory: scratch,
+                history: History {
+                    start: track.start(),
+                    moves: game.moves(),
+                },
             };
             player
                 .move_values(board, moves, &mut context)?
@@ -137,11 +141,7 @@ fn show_game<G: Geometry>(
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
-            let mut context = Context {
-                rng: &mut rng,
-                memory: &mut memories[seat],
-            };
-            super::choose_move(player, track.start(), game, &mut context)?
+            super::choose_move(player, track.start(), game, &mut rng, &mut memories[seat])?
         };
         // One scale for the whole game: discs where the values are discs, estimated or
         // solved (see `Scale`), and the unit said with each value.

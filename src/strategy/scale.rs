@@ -2,8 +2,7 @@
 //! final margin wherever the values are discs, whether estimated or solved, so that a
 //! game's values do not jump from an evaluation's units to the solver's discs.
 
-use reversi_lab::strategy::spec::MAX_SOLVE_EMPTIES;
-use reversi_lab::strategy::{pattern, proven_margin, StrategySpec};
+use crate::strategy::{proven_margin, StrategySpec};
 
 /// How to read a strategy's move values (see [`Scale::of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,57 +23,47 @@ impl Scale {
     /// The scale of `spec`'s move values.
     #[must_use]
     pub fn of(spec: &StrategySpec) -> Self {
-        match spec {
-            StrategySpec::Alphabeta(ab) => Scale {
-                // A timed search solves no deeper than a solve may start (see
-                // `AlphaBeta::move_values`).
-                exact_from: if ab.time.is_some() {
-                    ab.endgame.min(MAX_SOLVE_EMPTIES)
-                } else {
-                    ab.endgame
-                },
-                ..Self::of_evaluation(&ab.eval)
-            },
-            StrategySpec::Solver(_) => Scale {
-                exact_from: u32::MAX,
-                ..Self::discs("discs", "discs of final margin, exact")
-            },
-            StrategySpec::Greedy(_) => Self::discs("discs flipped", "discs flipped"),
-            StrategySpec::MinimumDisc(_) => Self::discs("discs", "discs (fewer flipped is better)"),
-            other => Self::of_evaluation(other),
-        }
+        spec.scale()
     }
 
-    /// The scale of an evaluation's values (as a search's leaves or one ply deep).
-    fn of_evaluation(spec: &StrategySpec) -> Self {
-        let points = |unit, note| Scale {
+    /// Values that are not discs: `unit` after each, `note` in the legend.
+    #[must_use]
+    pub const fn points(unit: &'static str, note: &'static str) -> Self {
+        Scale {
             per_disc: None,
             unit,
             note,
             exact_from: 0,
-        };
-        match spec {
-            StrategySpec::Pattern(_) => Scale {
-                per_disc: Some(pattern::SCALE),
-                ..Self::discs("discs", "discs of final margin, estimated")
-            },
-            StrategySpec::Greedy(_) => Self::discs("discs", "discs, own minus the opponent's"),
-            StrategySpec::Stability(_) => {
-                Self::discs("stable discs", "stable discs, own minus the opponent's")
-            }
-            StrategySpec::Weighted(_) => {
-                points("square-table points", "square-table points, not discs")
-            }
-            StrategySpec::Mobility(_) => points("mobility points", "mobility points, not discs"),
-            StrategySpec::Eval(_) => points(
-                "eval points",
-                "eval points (hundredths of a weight), not discs",
-            ),
-            _ => points("points", "the strategy's own units, not discs"),
         }
     }
 
-    const fn discs(unit: &'static str, note: &'static str) -> Self {
+    /// This scale, exact at or below `exact_from` empties (a search's endgame).
+    #[must_use]
+    pub const fn exact_from(self, exact_from: u32) -> Self {
+        Scale { exact_from, ..self }
+    }
+
+    /// Units of a disc where the values count discs (1 for a disc count, the pattern
+    /// evaluation's 64); None where they do not.
+    #[must_use]
+    pub const fn per_disc(&self) -> Option<i32> {
+        self.per_disc
+    }
+
+    /// Values in 1/`per_disc` of a disc.
+    #[must_use]
+    pub const fn fractions(per_disc: i32, unit: &'static str, note: &'static str) -> Self {
+        Scale {
+            per_disc: Some(per_disc),
+            unit,
+            note,
+            exact_from: 0,
+        }
+    }
+
+    /// Values in discs.
+    #[must_use]
+    pub const fn discs(unit: &'static str, note: &'static str) -> Self {
         Scale {
             per_disc: Some(1),
             unit,
@@ -118,7 +107,7 @@ impl Scale {
             (Some(_), _) => "draws".to_string(),
             (None, Some(1) | None) => format!("{value:+}"),
             (None, Some(per_disc)) => {
-                reversi_lab::numbers::signed(f64::from(value) / f64::from(per_disc), 1)
+                crate::numbers::signed(f64::from(value) / f64::from(per_disc), 1)
             }
         }
     }
@@ -127,7 +116,7 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reversi_lab::strategy::WIN;
+    use crate::strategy::WIN;
 
     fn scale(spec: &str) -> Scale {
         Scale::of(&StrategySpec::parse(spec).unwrap())
