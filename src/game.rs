@@ -15,6 +15,31 @@ pub enum Scoring {
     Count,
 }
 
+impl Scoring {
+    /// Every scoring rule, in the order messages list them.
+    pub const ALL: [Scoring; 2] = [Scoring::WinnerGetsEmpties, Scoring::Count];
+
+    /// The name the command line, config files (serde) and Python give it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scoring::WinnerGetsEmpties => "winner-gets-empties",
+            Scoring::Count => "count",
+        }
+    }
+
+    /// The rule called `name`, or the one-line refusal that lists the known names.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                format!("unknown scoring '{name}': use {}", known.join(" or "))
+            })
+    }
+}
+
 /// The rules a game is scored under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -476,6 +501,19 @@ impl<G: Geometry> fmt::Display for Game<G> {
 mod tests {
     use super::*;
     use crate::board::{Size10, Size4, Size8};
+
+    #[test]
+    fn scoring_names_are_serdes_and_parse_back() {
+        for scoring in Scoring::ALL {
+            let serde = serde_json::to_value(scoring).unwrap();
+            assert_eq!(serde.as_str(), Some(scoring.name()));
+            assert_eq!(Scoring::parse(scoring.name()), Ok(scoring));
+        }
+        assert_eq!(
+            Scoring::parse("most"),
+            Err("unknown scoring 'most': use winner-gets-empties or count".to_string())
+        );
+    }
 
     #[test]
     fn transcript_round_trip() {

@@ -1,5 +1,6 @@
 """Types of reversi_lab._core, the Rust half of the package (see reversi_lab/__init__.py)."""
 
+from os import PathLike
 from typing import Any, Callable, Literal, Mapping, Optional, Union, final
 
 import numpy
@@ -109,11 +110,41 @@ class Strategy:
 
 @final
 class MatchResult:
+    """A match played: the CLI's summary line and ``--format json`` object, A's tally, the games."""
+
     summary: str
-    json: str
+    info: dict[str, Any]
+    a: str
+    b: str
+    threads: int
+    seconds: float
+    logs: Optional[PathLike[str]]
+    """Where an external engine's logs are (``engines/A-*.log``), if one played."""
     @property
     def kept(self) -> bool: ...
-    def columns(self) -> list[tuple[str, str, Any]]: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def score_low(self) -> float: ...
+    @property
+    def score_high(self) -> float: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def n(self) -> int: ...
+    def columns(self) -> list[tuple[str, Literal["<i8", "<u8", "str"], Any]]:
+        """The games as ``(name, dtype, data)`` in games.csv's order (empty if not kept)."""
+
+def game_columns(kind: Optional[Literal["str", "int"]] = None) -> list[str]:
+    """The columns of ``games.csv``, from its row type: all, or those of one kind."""
 
 def perft(board: Board, depth: int) -> int:
     """Leaves of the game tree ``depth`` plies below ``board`` (passes count as plies)."""
@@ -124,7 +155,7 @@ def play_match(
     *,
     games: int,
     seed: int,
-    threads: int,
+    threads: Optional[int],
     size: int,
     anti: bool,
     scoring: str,
@@ -148,4 +179,4 @@ def run_experiment(
 ) -> dict[str, Any]: ...
 def load_results(dir: str) -> dict[str, Any]: ...
 def read_games(path: str) -> bytes: ...
-def strategies_json() -> str: ...
+def strategies() -> list[dict[str, Any]]: ...

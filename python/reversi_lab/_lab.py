@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import json
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional, Union
@@ -15,7 +14,8 @@ from . import _core
 from ._core import Strategy
 
 _BACKENDS = ("pandas", "polars")
-_GAMES_TEXT = ("opening", "black", "white", "moves")
+# The text columns of games.csv, from its row type: text whatever they read like.
+_GAMES_TEXT = tuple(_core.game_columns("str"))
 # The columns of pairs.csv and standings.csv that hold names: text whatever they read
 # like, since a player may be called NA, null or 1e3.
 _NAMES = {"pairs": ("player_a", "player_b"), "standings": ("player",)}
@@ -24,7 +24,7 @@ _NAMES = {"pairs": ("player_a", "player_b"), "standings": ("player",)}
 def strategies() -> list[dict[str, Any]]:
     """Every strategy kind with its parameters, defaults and help, as
     ``reversi-lab strategies --format json`` lists them."""
-    return json.loads(_core.strategies_json())
+    return _core.strategies()
 
 
 def _check_backend(backend: str) -> None:
@@ -81,28 +81,29 @@ class Match:
         self._raw = raw
         self._backend = backend
         self._games: Any = None
-        info = json.loads(raw.json)
         #: The one-line summary ``reversi-lab match`` prints.
         self.summary: str = raw.summary
         #: The object ``reversi-lab match --format json`` prints.
-        self.info: dict[str, Any] = info
-        self.a: str = info["a"]
-        self.b: str = info["b"]
-        self.wins: int = info["wins"]
-        self.draws: int = info["draws"]
-        self.losses: int = info["losses"]
+        self.info: dict[str, Any] = raw.info
+        self.a: str = raw.a
+        self.b: str = raw.b
+        self.wins: int = raw.wins
+        self.draws: int = raw.draws
+        self.losses: int = raw.losses
         #: A's score with its 95% interval, in the model ``model`` over ``n`` samples.
-        self.score: float = info["score"]
-        self.score_low: float = info["score_low"]
-        self.score_high: float = info["score_high"]
-        self.model: str = info["model"]
-        self.n: int = info["n"]
-        self.seconds: float = info["seconds"]
-        self.threads: int = info["threads"]
+        self.score: float = raw.score
+        self.score_low: float = raw.score_low
+        self.score_high: float = raw.score_high
+        self.model: str = raw.model
+        self.n: int = raw.n
+        self.seconds: float = raw.seconds
+        self.threads: int = raw.threads
+        #: Where an external engine's logs are (``engines/A-*.log``), if one played.
+        self.logs: Optional[Path] = None if raw.logs is None else Path(raw.logs)
 
     @property
     def games_per_second(self) -> float:
-        return self.info["games"] / max(self.seconds, 1e-9)
+        return self._raw.games / max(self.seconds, 1e-9)
 
     @property
     def games(self) -> Any:
@@ -142,7 +143,7 @@ def match(
     *,
     games: int = 1000,
     seed: int = 1,
-    threads: int = 0,
+    threads: Optional[int] = 0,
     size: int = 8,
     anti: bool = False,
     scoring: str = "winner-gets-empties",
@@ -153,7 +154,9 @@ def match(
 ) -> Match:
     """Plays ``games`` games of A against B, as ``reversi-lab match`` does: colours
     alternate (A is black in even games), games 2k and 2k+1 are a colour-swapped pair
-    from the start or from ``openings`` random plies; ``threads=0`` means one per core.
+    from the start or from ``openings`` random plies; ``threads=0`` (or None) means one
+    per core. A side that loses three games in a row by a fault (an external engine's)
+    stops the match with a ValueError, as the CLI's ``match`` stops.
     Returns a :class:`Match` with the CLI's summary and a DataFrame of the games
     (``keep_games=False`` keeps none, for very long matches)."""
     _check_backend(backend)
@@ -188,9 +191,9 @@ class Results:
         self.dir = Path(folder)
         self.backend = backend
         #: The experiment as run (``[experiment]`` of run.toml).
-        self.experiment: dict[str, Any] = json.loads(loaded["experiment"])
+        self.experiment: dict[str, Any] = loaded["experiment"]
         #: How it ran (``[run]`` of run.toml): status, games, threads, elapsed time...
-        self.run: dict[str, Any] = json.loads(loaded["run"])
+        self.run: dict[str, Any] = loaded["run"]
         #: For a run that has not finished: (games played, games in all).
         self.partial: Optional[tuple[int, int]] = loaded["partial"]
         #: ``run``'s closing line, when these results come from :func:`run`.
@@ -241,7 +244,9 @@ class Results:
 
                 games = polars.read_csv(source, n_rows=rows, schema_overrides={c: polars.Utf8 for c in _GAMES_TEXT})
                 # An empty opening (the start position) is text, not a missing value.
-                self._frames["games"] = games.with_columns(polars.col(c).fill_null("") for c in _GAMES_TEXT)
+                self._frames["games"] = games.with_columns(
+                    polars.col(c).fill_null("") for c in _GAMES_TEXT if c in games.columns
+                )
             else:
                 import pandas
 
@@ -280,7 +285,8 @@ def run(
 
     ``experiment`` is a TOML file, a dict with the same keys (``{"name": ..., "players":
     [{"name": ..., "strategy": "greedy"}, ...]}``), or None for the built-in default.
-    ``games`` (per pair), ``seed`` and ``threads`` override the experiment's. An existing
+    ``games`` (per pair), ``seed`` and ``threads`` override the experiment's (``threads=0``:
+    one per core, as for :func:`match`). An existing
     folder needs ``resume=True`` or ``force=True`` (not both). Ctrl-C stops after the games
     in flight and raises KeyboardInterrupt; ``resume=True`` continues. A run whose pairs
     replayed games warns with :class:`ReplayWarning`."""

@@ -5,11 +5,24 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
+use reversi_lab::lab::setup::MAX_SEED;
 
 /// `value` (an int, or anything with `__index__` such as a numpy integer) as an
 /// unsigned number. A wrong type is a `TypeError`, a negative or too large number a
 /// `ValueError`; `fix` is what the message tells the caller to give instead.
 pub fn unsigned(value: &Bound<'_, PyAny>, name: &str, fix: &str) -> PyResult<u64> {
+    let largest = u64::MAX;
+    up_to(value, name, fix, largest, &format!("use at most {largest}"))
+}
+
+/// [`unsigned`] up to `largest`: a larger number is refused with `too_large`.
+fn up_to(
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    fix: &str,
+    largest: u64,
+    too_large: &str,
+) -> PyResult<u64> {
     // bool is an int to Python, but `games=True` is a mistake, not one game.
     let integer = !value.is_instance_of::<PyBool>() && value.get_type().hasattr("__index__")?;
     if !integer {
@@ -25,12 +38,34 @@ pub fn unsigned(value: &Bound<'_, PyAny>, name: &str, fix: &str) -> PyResult<u64
             value.str()?
         )));
     }
-    value.extract::<u64>().map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name}={value} is too large: use at most {}",
-            u64::MAX
-        ))
-    })
+    match value.extract::<u64>() {
+        Ok(number) if number <= largest => Ok(number),
+        _ => Err(PyValueError::new_err(format!(
+            "{name}={value} is too large: {too_large}"
+        ))),
+    }
+}
+
+/// A seed for `match` or `run`: the library's one range, 0 to [`MAX_SEED`].
+pub fn seed(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    up_to(
+        value,
+        "seed",
+        &format!("use a seed from 0 to {MAX_SEED}"),
+        MAX_SEED,
+        &format!("use 0 to {MAX_SEED}"),
+    )
+}
+
+/// What `threads=0` means for `match` and `run`, as a fix in their messages.
+pub const ONE_PER_CORE: &str = "use 0 for one thread per core, or a number of threads";
+
+/// A thread count for `match` and `run` (None if not given): 0 is one per core, as
+/// leaving `--threads` out is for the CLI, whose checks refuse too many.
+pub fn threads(value: Option<&Bound<'_, PyAny>>, fix: &str) -> PyResult<Option<usize>> {
+    optional(value, "threads", fix)?
+        .map(|threads| narrow::<usize>(threads, "threads", usize::MAX as u64))
+        .transpose()
 }
 
 /// An optional argument: None stays None (the experiment's own value, say).

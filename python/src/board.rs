@@ -17,25 +17,8 @@ use reversi_lab::lab::setup::size_of_obf;
 
 /// The rules from `Board`'s keyword arguments, refused with the CLI's messages.
 pub fn rules(anti: bool, scoring: &str) -> PyResult<Rules> {
-    let scoring = match scoring {
-        "winner-gets-empties" => Scoring::WinnerGetsEmpties,
-        "count" => Scoring::Count,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown scoring '{other}': use winner-gets-empties or count"
-            )))
-        }
-    };
+    let scoring = Scoring::parse(scoring).map_err(PyValueError::new_err)?;
     Ok(Rules { scoring, anti })
-}
-
-/// The name `rules` and the CLI give a scoring rule.
-#[must_use]
-pub fn scoring_name(scoring: Scoring) -> &'static str {
-    match scoring {
-        Scoring::WinnerGetsEmpties => "winner-gets-empties",
-        Scoring::Count => "count",
-    }
 }
 
 /// Every square's name, per board size, as interned Python strings: `legal_moves`
@@ -235,7 +218,7 @@ impl Board {
     /// How empty squares count at the end: `winner-gets-empties` or `count`.
     #[getter]
     fn scoring(&self) -> &'static str {
-        scoring_name(self.rules.scoring)
+        self.rules.scoring.name()
     }
 
     /// The side to move: `"black"` or `"white"`.

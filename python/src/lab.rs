@@ -6,6 +6,7 @@ use crate::background::{in_background, Watch};
 use crate::board::Board;
 use crate::errors::{keyword_error, keyword_words, py_error, ReplayWarning};
 use crate::table::to_toml;
+use crate::values::to_python;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -21,10 +22,6 @@ use std::path::{Path, PathBuf};
 
 /// Where errors in an experiment given as a dict say they are.
 const DICT_ORIGIN: &str = "the experiment dict";
-
-fn json(value: &impl serde::Serialize) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| py_error(Error::internal_from("cannot write JSON", e)))
-}
 
 /// An experiment given as a dict as the text of a config file.
 fn toml_text(experiment: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -78,33 +75,30 @@ pub fn run_experiment<'py>(
         ));
     }
     let games = args::optional(games.as_ref(), "games", "play at least 2 games per pair")?;
-    let seed = args::optional(
-        seed.as_ref(),
-        "seed",
-        &format!("use a seed from 0 to {}", i64::MAX),
-    )?;
-    let threads = args::optional(
+    let seed = seed.as_ref().map(args::seed).transpose()?;
+    let threads = args::threads(
         threads.as_ref(),
-        "threads",
-        "use at least 1 thread, or None for the experiment's (else one per core)",
-    )?
-    .map(|t| args::narrow::<usize>(t, "threads", usize::MAX as u64))
-    .transpose()?;
+        &format!("{}, or None for the experiment's", args::ONE_PER_CORE),
+    )?;
     let overrides = Overrides {
         out,
         resume,
         games,
         seed,
-        threads,
+        // 0 (one per core) is set below, over the experiment's.
+        threads: threads.filter(|&t| t > 0),
         shard: None,
     };
-    let experiment = match table {
+    let mut experiment = match table {
         Some(table) => Experiment::parse(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .map_err(without_position)
             .and_then(|e| overrides.apply(e, true)),
         None => overrides.load(config.as_deref()),
     }
     .map_err(keyword_error)?;
+    if threads == Some(0) {
+        experiment.setup.threads = None;
+    }
     let watch = Watch::new(experiment.total_games());
     let options = RunOptions {
         out: overrides.out.clone(),
@@ -134,7 +128,7 @@ pub fn run_experiment<'py>(
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
     done.set_item("line", keyword_words(&summary.line()))?;
-    done.set_item("status", json(&summary.status)?.trim_matches('"'))?;
+    done.set_item("status", to_python(py, &summary.status)?)?;
     done.set_item("games", summary.games)?;
     done.set_item("played", summary.played)?;
     done.set_item("seconds", summary.seconds)?;
@@ -144,7 +138,7 @@ pub fn run_experiment<'py>(
 }
 
 /// A results folder's contents for `reversi_lab.load`: run.toml's two tables as
-/// JSON, the pairs and standings as CSV (counted from the games so far for a run
+/// dicts, the pairs and standings as CSV (counted from the games so far for a run
 /// that has not finished, as the report does), and where the games are.
 #[pyfunction]
 pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
@@ -152,8 +146,8 @@ pub fn load_results<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, P
     let csv = |rows: Vec<u8>| PyBytes::new(py, &rows);
     let folder = ResultsFolder::at(&dir);
     let loaded = PyDict::new(py);
-    loaded.set_item("experiment", json(&results.experiment)?)?;
-    loaded.set_item("run", json(&results.run)?)?;
+    loaded.set_item("experiment", to_python(py, &results.experiment)?)?;
+    loaded.set_item("run", to_python(py, &results.run)?)?;
     let (pairs, standings) = if results.partial.is_none() {
         // A finished folder's own files, byte for byte: rows read back and written
         // again lose what the types do not keep, such as an empty `sprt_pairs` (its
@@ -193,11 +187,10 @@ pub fn read_games<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
     Ok(PyBytes::new(py, &bytes))
 }
 
-/// Every strategy with its parameters, as `reversi-lab strategies --format json` prints them.
+/// Every strategy with its parameters, as `reversi-lab strategies --format json` lists them.
 #[pyfunction]
-pub fn strategies_json() -> PyResult<String> {
-    // The CLI's line: the array and a newline.
-    Ok(format!("{}\n", reversi_lab::strategy::spec::kinds_json()))
+pub fn strategies(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_python(py, &reversi_lab::strategy::spec::kinds_json())
 }
 
 /// Leaves of the game tree `depth` plies below `board` (a pass counts as a ply, a

@@ -12,6 +12,7 @@ mod state;
 mod strategy;
 mod svg;
 mod table;
+mod values;
 
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
@@ -38,10 +39,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("ReplayWarning", py.get_type::<errors::ReplayWarning>())?;
     m.add_function(wrap_pyfunction!(matches::play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(matches::game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(lab::run_experiment, m)?)?;
     m.add_function(wrap_pyfunction!(lab::load_results, m)?)?;
     m.add_function(wrap_pyfunction!(lab::read_games, m)?)?;
-    m.add_function(wrap_pyfunction!(lab::strategies_json, m)?)?;
+    m.add_function(wrap_pyfunction!(lab::strategies, m)?)?;
     m.add_function(wrap_pyfunction!(lab::perft, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,219 +1,185 @@
 //! `match`: two strategies played from Python exactly as `reversi-lab match` plays them
-//! (its checks, schedule and driver), with every game kept for a DataFrame.
+//! (the library's [`MatchPlan`]: its checks, schedule, driver, tally and fault stop),
+//! with every game's `games.csv` row kept for a DataFrame.
 
 use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::rules;
 use crate::errors::{keyword_error, py_error};
+use crate::values::to_python;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use reversi_lab::board::{Geometry, Square};
-use reversi_lab::game::{Game, Rules};
-use reversi_lab::lab::{summary, summary_json, MatchOptions, MatchPlan, MatchTally};
-use reversi_lab::lab::{Driver, Flow};
-use reversi_lab::strategy::Strategy;
-use reversi_lab::with_geometry;
-use std::sync::atomic::Ordering;
+use reversi_lab::lab::matches::{default_logs, summary_value, MatchPlayed, MatchWatch};
+use reversi_lab::lab::rows::{csv_columns, csv_header, parse_csv};
+use reversi_lab::lab::{summary, GameRow, MatchOptions, MatchPlan, MatchTally};
+use reversi_lab::Error;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The most moves a game can have: every square of a 10x10 board but the first four.
-const MOST_MOVES: usize = 96;
+/// What the kept rows are called in a message about them.
+const KEPT: &str = "the match's games";
 
-/// A finished game in a few bytes, copied on the worker that played it: the
-/// DataFrame's text columns are made only if asked for.
-#[derive(Clone, Copy)]
-struct Kept {
-    a_black: bool,
-    black_discs: u8,
-    white_discs: u8,
-    margin: i16,
-    passes: u8,
-    plies: u8,
-    /// Plies of the opening, a prefix of `moves`.
-    opening: u8,
-    seed: u64,
-    moves: [u8; MOST_MOVES],
-    /// How it ended (games.csv's `termination`).
-    termination: reversi_lab::game::Termination,
-}
-
-impl Kept {
-    fn of<G: Geometry>(
-        game: &Game<G>,
-        rules: Rules,
-        a_black: bool,
-        opening: u8,
-        seed: u64,
-    ) -> Self {
-        let outcome = game.outcome(rules).expect("played to the end");
-        let mut moves = [0u8; MOST_MOVES];
-        for (slot, square) in moves.iter_mut().zip(game.moves()) {
-            *slot = square.index() as u8;
-        }
-        Kept {
-            a_black,
-            black_discs: outcome.black_discs as u8,
-            white_discs: outcome.white_discs as u8,
-            margin: outcome.margin as i16,
-            passes: game.passes() as u8,
-            plies: game.moves().len() as u8,
-            opening,
-            seed,
-            moves,
-            termination: game.termination(),
-        }
-    }
-}
-
-/// The result of `match`: the CLI's summary line and JSON object, and the games.
+/// The result of `match`: the CLI's summary line and JSON object, A's tally, and the games.
 #[pyclass(module = "reversi_lab._core", frozen)]
 pub struct MatchResult {
     /// The one-line summary `reversi-lab match` prints.
     #[pyo3(get)]
     summary: String,
-    /// The object `reversi-lab match --format json` prints.
+    /// The object `reversi-lab match --format json` prints, as a dict.
     #[pyo3(get)]
-    json: String,
-    names: [String; 2],
-    size: u32,
-    games: Vec<Kept>,
+    info: Py<PyAny>,
+    /// Strategies A and B as given.
+    #[pyo3(get)]
+    a: String,
+    #[pyo3(get)]
+    b: String,
+    /// The worker threads.
+    #[pyo3(get)]
+    threads: usize,
+    /// Seconds the games took.
+    #[pyo3(get)]
+    seconds: f64,
+    /// Where an external engine's logs are (`DIR/engines/A-*.log`), if one played.
+    #[pyo3(get)]
+    logs: Option<PathBuf>,
+    tally: MatchTally,
+    /// The games' `games.csv` rows (no header), if kept.
+    rows: Option<Vec<u8>>,
 }
 
-fn integers<'py>(py: Python<'py>, values: impl Iterator<Item = i64>) -> Bound<'py, PyBytes> {
-    let bytes: Vec<u8> = values.flat_map(i64::to_le_bytes).collect();
-    PyBytes::new(py, &bytes)
+/// A column of numbers as little-endian bytes of its dtype: `<i8` when every value
+/// fits, as pandas reads the same column of `games.csv`, else `<u8` (seeds).
+fn numbers<'py>(
+    py: Python<'py>,
+    values: &[serde_json::Value],
+) -> (&'static str, Bound<'py, PyAny>) {
+    let signed: Option<Vec<i64>> = values.iter().map(serde_json::Value::as_i64).collect();
+    let bytes: Vec<u8> = match &signed {
+        Some(signed) => signed.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        None => values
+            .iter()
+            .flat_map(|v| v.as_u64().unwrap_or_default().to_le_bytes())
+            .collect(),
+    };
+    let dtype = if signed.is_some() { "<i8" } else { "<u8" };
+    (dtype, PyBytes::new(py, &bytes).into_any())
 }
 
 #[pymethods]
 impl MatchResult {
-    /// The games as `(name, dtype, data)` columns in the order of `games.csv`: numbers
-    /// as little-endian bytes of `dtype` (`<i8`, `<u8`), text as lists of str.
+    /// The games as `(name, dtype, data)` columns, named and ordered as `games.csv`'s
+    /// row type has them: numbers as little-endian bytes of `dtype` (`<i8`, `<u8`),
+    /// text (`str`) as lists of str.
     fn columns<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<Vec<(&'static str, &'static str, Bound<'py, PyAny>)>> {
-        let n = self.size;
-        let names: Vec<String> = (0..n * n).map(|i| Square::new(i).name(n)).collect();
-        let transcript = |moves: &[u8]| -> String {
-            moves.iter().map(|&m| names[m as usize].as_str()).collect()
+    ) -> PyResult<Vec<(String, &'static str, Bound<'py, PyAny>)>> {
+        let Some(rows) = &self.rows else {
+            return Ok(Vec::new());
         };
-        let games = &self.games;
-        let [a, b] = self.names.each_ref().map(|name| PyString::new(py, name));
-        let result = |k: &Kept| match k.margin.signum() {
-            1 => "black",
-            -1 => "white",
-            _ => "draw",
-        };
-        let text = |f: &dyn Fn(&Kept) -> Bound<'py, PyString>| -> PyResult<Bound<'py, PyAny>> {
-            Ok(PyList::new(py, games.iter().map(f))?.into_any())
-        };
-        let number = |f: &dyn Fn(&Kept) -> i64| integers(py, games.iter().map(f)).into_any();
-        let seat = |k: &Kept, black: bool| {
-            if k.a_black == black {
-                a.clone()
-            } else {
-                b.clone()
-            }
-        };
-        Ok(vec![
-            (
-                "game_id",
-                "<i8",
-                integers(py, 0..games.len() as i64).into_any(),
-            ),
-            (
-                "pair_id",
-                "<i8",
-                integers(py, games.iter().map(|_| 0)).into_any(),
-            ),
-            (
-                "opening",
-                "str",
-                text(&|k| PyString::new(py, &transcript(&k.moves[..k.opening as usize])))?,
-            ),
-            ("black", "str", text(&|k| seat(k, true))?),
-            ("white", "str", text(&|k| seat(k, false))?),
-            ("black_discs", "<i8", number(&|k| k.black_discs.into())),
-            ("white_discs", "<i8", number(&|k| k.white_discs.into())),
-            ("result", "str", text(&|k| PyString::intern(py, result(k)))?),
-            ("margin", "<i8", number(&|k| k.margin.into())),
-            ("plies", "<i8", number(&|k| k.plies.into())),
-            ("passes", "<i8", number(&|k| k.passes.into())),
-            (
-                "moves",
-                "str",
-                text(&|k| PyString::new(py, &transcript(&k.moves[..k.plies as usize])))?,
-            ),
-            ("seed", "<u8", {
-                let bytes: Vec<u8> = games.iter().flat_map(|k| k.seed.to_le_bytes()).collect();
-                PyBytes::new(py, &bytes).into_any()
-            }),
-            (
-                "termination",
-                "str",
-                text(&|k| PyString::intern(py, k.termination.name()))?,
-            ),
-        ])
+        let mut bytes = csv_header::<GameRow>();
+        bytes.extend_from_slice(rows);
+        let games: Vec<GameRow<'static>> = py
+            .detach(|| parse_csv(&bytes, Path::new(KEPT)))
+            .map_err(py_error)?;
+        // Each row in its serde form, so that its fields are found by the header's names.
+        let values: Vec<serde_json::Map<String, serde_json::Value>> = games
+            .iter()
+            .map(|row| match serde_json::to_value(row) {
+                Ok(serde_json::Value::Object(map)) => Ok(map),
+                _ => Err(py_error(Error::internal("a games.csv row is not a record"))),
+            })
+            .collect::<PyResult<_>>()?;
+        csv_columns::<GameRow>()
+            .into_iter()
+            .map(|name| {
+                let column: Vec<serde_json::Value> = values
+                    .iter()
+                    .map(|row| row.get(&name).cloned().unwrap_or_default())
+                    .collect();
+                let (dtype, data) = if column.iter().all(serde_json::Value::is_number) {
+                    numbers(py, &column)
+                } else {
+                    let text = column.iter().map(|v| match v {
+                        serde_json::Value::String(s) => PyString::intern(py, s),
+                        other => PyString::new(py, &other.to_string()),
+                    });
+                    ("str", PyList::new(py, text)?.into_any())
+                };
+                Ok((name, dtype, data))
+            })
+            .collect()
     }
 
     /// Whether the games were kept (`keep_games=True`).
     #[getter]
     fn kept(&self) -> bool {
-        !self.games.is_empty()
+        self.rows.is_some()
+    }
+
+    /// Games A won, drew and lost.
+    #[getter]
+    fn wins(&self) -> u64 {
+        self.tally.paired.games.wins
+    }
+    #[getter]
+    fn draws(&self) -> u64 {
+        self.tally.paired.games.draws
+    }
+    #[getter]
+    fn losses(&self) -> u64 {
+        self.tally.paired.games.losses
+    }
+    /// Games played.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.tally.paired.games.games()
+    }
+    /// A's score with its 95% interval, in the model `model` over `n` samples.
+    #[getter]
+    fn score(&self) -> f64 {
+        self.tally.paired.interval95().mean
+    }
+    #[getter]
+    fn score_low(&self) -> f64 {
+        self.tally.paired.interval95().low
+    }
+    #[getter]
+    fn score_high(&self) -> f64 {
+        self.tally.paired.interval95().high
+    }
+    #[getter]
+    fn model(&self) -> &'static str {
+        self.tally.paired.interval95().model.name()
+    }
+    #[getter]
+    fn n(&self) -> u64 {
+        self.tally.paired.interval95().n
     }
 }
 
-/// The plies of an opening transcript: each move starts with its column letter.
-fn plies_of(opening: &str) -> u8 {
-    opening.bytes().filter(u8::is_ascii_alphabetic).count() as u8
-}
-
-/// Plays the plan's games on the library's driver, streaming them in order into the
-/// tally (and the kept games), as the CLI's `match --csv` does.
-fn play<G: Geometry>(
-    py: Python<'_>,
-    plan: &MatchPlan,
-    keep: bool,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(MatchTally, Vec<Kept>, usize)> {
-    let [a, b] = plan.players::<G>().map_err(keyword_error)?;
-    let players: [&dyn Strategy<G>; 2] = [a.as_ref(), b.as_ref()];
-    let driver = Driver::<G>::new(plan.setup.threads).map_err(py_error)?;
-    let rules = plan.setup.rules;
-    let watch = Watch::new(plan.games);
-    let played = in_background(py, &watch, progress, || {
-        let mut tally = MatchTally::default();
-        let mut kept = Vec::with_capacity(if keep { plan.games as usize } else { 0 });
-        let mut next = 0u64;
-        driver
-            .stream(
-                &players,
-                0..plan.games,
-                |g| {
-                    let (slot, opening, deal) = plan.schedule.deal::<G>(g);
-                    ((slot.a_black(), plies_of(&opening), deal.seed), deal)
-                },
-                |_, (a_black, opening, seed), game| Kept::of(game, rules, a_black, opening, seed),
-                &watch.stop,
-                |game| {
-                    let a_margin = if game.a_black {
-                        game.margin
-                    } else {
-                        -game.margin
-                    };
-                    tally = std::mem::take(&mut tally) + MatchTally::game(next, a_margin.into());
-                    next += 1;
-                    watch.done.store(next, Ordering::Relaxed);
-                    if keep {
-                        kept.push(game);
-                    }
-                    Ok(Flow::Continue)
-                },
-            )
-            .map(|_| (tally, kept))
-    })?;
-    let (tally, kept) = played.map_err(py_error)?;
-    Ok((tally, kept, driver.threads()))
+/// The columns of `games.csv`, from its row type: every one, or those of one `kind`
+/// (`str`: text, `int`: numbers).
+#[pyfunction]
+#[pyo3(signature = (kind = None))]
+pub fn game_columns(kind: Option<&str>) -> PyResult<Vec<String>> {
+    let row = match serde_json::to_value(GameRow::default()) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => return Err(py_error(Error::internal("a games.csv row is not a record"))),
+    };
+    let kind_of = |name: &str| match row.get(name) {
+        Some(serde_json::Value::String(_)) => "str",
+        _ => "int",
+    };
+    if let Some(kind) = kind.filter(|k| !matches!(*k, "str" | "int")) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "unknown kind of column '{kind}': use str or int"
+        )));
+    }
+    Ok(csv_columns::<GameRow>()
+        .into_iter()
+        .filter(|name| kind.is_none_or(|k| k == kind_of(name)))
+        .collect())
 }
 
 /// Plays `games` games between strategies A and B (see `reversi_lab.match`).
@@ -226,7 +192,7 @@ pub fn play_match(
     b: String,
     games: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
     size: &Bound<'_, PyAny>,
     anti: bool,
     scoring: String,
@@ -235,13 +201,9 @@ pub fn play_match(
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<MatchResult> {
     let games = args::unsigned(games, "games", "play at least 1 game")?;
-    let seed = args::unsigned(seed, "seed", &format!("use a seed from 0 to {}", u64::MAX))?;
-    let threads = args::unsigned(
-        threads,
-        "threads",
-        "use 0 for one thread per core, or a number of threads",
-    )?;
-    let threads = args::narrow::<usize>(threads, "threads", usize::MAX as u64)?;
+    let seed = args::seed(seed)?;
+    // 0 or None: one per core.
+    let threads = args::threads(threads, args::ONE_PER_CORE)?.filter(|&t| t > 0);
     let size = args::size(size)?;
     let openings = args::unsigned(
         openings,
@@ -249,27 +211,55 @@ pub fn play_match(
         "use 0 to start from the start position, or a number of random plies",
     )?;
     let openings = args::narrow::<u32>(openings, "openings", u32::MAX.into())?;
-    let args = MatchOptions {
+    let options = MatchOptions {
         games,
         seed,
-        // 0: one per core, as the Python API has always taken it.
-        threads: (threads > 0).then_some(threads),
+        threads,
         size,
         rules: rules(anti, &scoring)?,
         openings,
         ..MatchOptions::new(a, b)
     };
-    let plan = MatchPlan::new(&args).map_err(keyword_error)?;
+    let plan = MatchPlan::new(&options).map_err(keyword_error)?;
+    let names = [options.a.as_str(), options.b.as_str()];
+    let logs = default_logs();
+    let watch = Watch::new(plan.games);
     let started = Instant::now();
-    let (tally, games, threads) = with_geometry!(plan.setup.size, G => {
-        play::<G>(py, &plan, keep_games, progress.as_ref())?
-    });
+    let mut rows = keep_games.then(Vec::new);
+    let played = in_background(py, &watch, progress.as_ref(), || {
+        let out = rows
+            .as_mut()
+            .map(|rows| (Path::new(KEPT), rows as &mut (dyn std::io::Write + Send)));
+        let watched = MatchWatch {
+            stop: Some(&watch.stop),
+            played: Some(&watch.done),
+        };
+        plan.play_watched(names, out, &logs, watched)
+    })?
+    .map_err(keyword_error)?;
     let seconds = started.elapsed().as_secs_f64();
+    let MatchPlayed {
+        tally,
+        threads,
+        broken,
+        ..
+    } = played;
+    if let Some(broken) = broken {
+        // As the CLI's match ends: the games before the stop are not a result.
+        return Err(keyword_error(Error::input(
+            broken.line("play the match again"),
+        )));
+    }
+    let engines = logs.join("engines");
     Ok(MatchResult {
-        summary: summary(&tally, &args.a, &args.b),
-        json: summary_json(&tally, &args, seconds, threads),
-        names: [args.a, args.b],
-        size: plan.setup.size,
-        games,
+        summary: summary(&tally, &options.a, &options.b),
+        info: to_python(py, &summary_value(&tally, &options, seconds, threads))?.unbind(),
+        a: options.a,
+        b: options.b,
+        threads,
+        seconds,
+        logs: engines.is_dir().then_some(engines),
+        tally,
+        rows,
     })
 }

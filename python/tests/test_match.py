@@ -8,11 +8,14 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import reversi_lab as rl
+
+ROOT = Path(__file__).resolve().parents[2]
 
 GAMES_COLUMNS = [
     "game_id", "pair_id", "opening", "black", "white", "black_discs", "white_discs",
@@ -168,7 +171,7 @@ def test_a_match_lets_other_python_threads_run():
     "keyword,value,error,message",
     [
         ("games", -5, ValueError, r"^games=-5 is negative: play at least 1 game$"),
-        ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 18446744073709551615$"),
+        ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 9223372036854775807$"),
         ("threads", -1, ValueError, r"^threads=-1 is negative: use 0 for one thread per core, or a number of threads$"),
         ("openings", -1, ValueError, r"^openings=-1 is negative: use 0 to start from the start position"),
         ("size", -8, ValueError, r"^size=-8 is negative: use one of 4, 6, 8, 10$"),
@@ -176,7 +179,7 @@ def test_a_match_lets_other_python_threads_run():
         ("games", None, TypeError, r"^games=None is not an integer \(NoneType\): give a whole number$"),
         ("games", True, TypeError, r"^games=True is not an integer \(bool\)"),
         ("seed", "1", TypeError, r"^seed='1' is not an integer \(str\)"),
-        ("seed", 2**64, ValueError, r"^seed=18446744073709551616 is too large: use at most 18446744073709551615$"),
+        ("seed", 2**64, ValueError, r"^seed=18446744073709551616 is too large: use 0 to 9223372036854775807$"),
     ],
 )
 def test_counts_are_refused_by_name(keyword, value, error, message):
@@ -189,3 +192,18 @@ def test_numpy_integers_are_counts():
 
     m = rl.match("greedy", "random", games=np.int64(4), seed=np.uint64(3), threads=np.int8(1), size=np.int32(6), progress=False)
     assert (m.info["games"], m.info["seed"], m.info["size"], m.threads) == (4, 3, 6, 1)
+
+
+def test_forfeits_are_counted_and_a_broken_engine_stops_the_match(cli, tmp_path):
+    # Item 52.35: the tally counts a game lost by an engine's fault as the CLI's match
+    # does (it used to be an ordinary loss), and three in a row stop the match.
+    script = ROOT / "tests" / "data" / "engines" / "misbehave.py"
+    once = f"gtp:{sys.executable} {script} exit 2 {tmp_path / 'once'} -- {cli} gtp --strategy greedy"
+    m = rl.match(once, "greedy", games=4, threads=1, progress=False)
+    assert m.summary.endswith("; forfeits: A 1 crash"), m.summary
+    assert m.info["forfeits"]["a"]["crash"] == 1 and m.info["forfeits"]["b"]["crash"] == 0
+    assert list(m.games["termination"]).count("crash") == 1
+    assert m.logs is not None and any(m.logs.glob("A-*.log"))
+    always = f"gtp:{sys.executable} {script} always-exit 2 {tmp_path / 'always'} -- {cli} gtp --strategy greedy"
+    with pytest.raises(ValueError, match=r"^player 'A' lost 3 games in a row by a fault \(the last: crash"):
+        rl.match(always, "greedy", games=40, threads=1, progress=False)

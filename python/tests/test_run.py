@@ -140,8 +140,6 @@ def test_messages_name_the_keyword_arguments(tmp_path):
         rl.run(EXPERIMENT, out=tmp_path / "none", games=0, progress=False)
     with pytest.raises(ValueError, match=r"^seed=9223372036854775808 is too large: use 0 to 9223372036854775807$"):
         rl.run(EXPERIMENT, out=tmp_path / "big", seed=2**63, progress=False)
-    with pytest.raises(ValueError, match=r"^threads=0: use at least 1 thread"):
-        rl.run(EXPERIMENT, out=tmp_path / "idle", threads=0, progress=False)
     with pytest.raises(ValueError, match=r"nothing to resume in .*: give the experiment file, or check out=DIR$"):
         rl.run(None, out=tmp_path / "empty", resume=True, progress=False)
 
@@ -151,7 +149,8 @@ def test_messages_name_the_keyword_arguments(tmp_path):
     [
         ("games", -5, ValueError, r"^games=-5 is negative: play at least 2 games per pair$"),
         ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 9223372036854775807$"),
-        ("threads", -1, ValueError, r"^threads=-1 is negative: use at least 1 thread, or None"),
+        ("threads", -1, ValueError, r"^threads=-1 is negative: use 0 for one thread per core, or a number of threads, or None for the experiment's$"),
+        ("seed", 2**64, ValueError, r"^seed=18446744073709551616 is too large: use 0 to 9223372036854775807$"),
         ("games", 10.0, TypeError, r"^games=10\.0 is not an integer \(float\): give a whole number$"),
         ("seed", 1.5, TypeError, r"^seed=1\.5 is not an integer \(float\)"),
     ],
@@ -214,3 +213,20 @@ def test_player_names_that_read_like_missing_values_or_numbers_stay_names(tmp_pa
     pairs = set(results.pairs["player_a"].to_list()) | set(results.pairs["player_b"].to_list())
     assert pairs == set(names)
     assert set(results.games["black"].to_list()) == set(names)
+
+
+def test_threads_and_seeds_are_taken_as_match_takes_them(tmp_path):
+    # Item 52.35: threads=0 is one thread per core for run as for match (it was refused
+    # by run), and both take seeds from 0 to the largest run.toml can record.
+    per_core = rl.match("greedy", "random", games=2, threads=0, progress=False).threads
+    assert rl.match("greedy", "random", games=2, threads=None, progress=False).threads == per_core
+    results = rl.run(EXPERIMENT, out=tmp_path / "cores", threads=0, seed=2**63 - 1, report=False, progress=False)
+    assert results.run["threads"] == per_core
+    assert results.experiment["seed"] == 2**63 - 1
+    assert rl.run(EXPERIMENT, out=tmp_path / "own", report=False, progress=False).run["threads"] == EXPERIMENT["threads"]
+    for play in (
+        lambda: rl.run(EXPERIMENT, out=tmp_path / "big", seed=2**63, progress=False),
+        lambda: rl.match("greedy", "random", seed=2**63, progress=False),
+    ):
+        with pytest.raises(ValueError, match=r"^seed=9223372036854775808 is too large: use 0 to 9223372036854775807$"):
+            play()

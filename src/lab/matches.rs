@@ -7,9 +7,8 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::faults::{at_fault, prepare_logs, Broken, FaultWatch};
-use crate::lab::games_file::GamesWriter;
 use crate::lab::runner::write_game_row;
-use crate::lab::setup::{check_threads, OpeningsFile, SetupFile};
+use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
 use crate::numbers::counted;
 use crate::stats::{Paired, Pentanomial, Trinomial};
@@ -17,8 +16,8 @@ use crate::strategy::clock::held_to;
 use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
 use std::io::Write;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What a match plays: the `match` command's options, as values.
 #[derive(Clone, Debug)]
@@ -278,6 +277,7 @@ impl MatchPlan {
                 "--time-margin is how far past its time a move may go, and no time is set: add --move-time or --clock, or leave --time-margin out",
             ));
         }
+        check_seed(args.seed, &format!("--seed {}", args.seed))?;
         let file = SetupFile {
             seed: args.seed,
             size: args.size,
@@ -366,8 +366,27 @@ pub struct MatchPlayed {
     pub broken: Option<Broken>,
 }
 
-/// Where a match's games go as they finish: the file's path (for messages) and its writer.
-pub type RowsOut<'a> = (&'a Path, &'a mut GamesWriter);
+/// Where a match's games go as they finish: the file's path (for messages) and its
+/// writer (a [`GamesWriter`](crate::lab::games_file::GamesWriter), or memory).
+pub type RowsOut<'a> = (&'a Path, &'a mut (dyn Write + Send));
+
+/// What watches a match from outside while it plays (the Python package's progress bar
+/// and Ctrl-C): a flag that stops it after the games in flight, and the count of games
+/// counted so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MatchWatch<'a> {
+    /// Set to stop: no game starts after it, the tally holds the games before.
+    pub stop: Option<&'a AtomicBool>,
+    /// Games in the tally so far.
+    pub played: Option<&'a AtomicU64>,
+}
+
+/// Where a match's engine logs go when none is named: a new folder in the system's
+/// temporary folder, one per process.
+#[must_use]
+pub fn default_logs() -> PathBuf {
+    std::env::temp_dir().join(format!("reversi-lab-match-{}", std::process::id()))
+}
 
 impl MatchPlan {
     /// Plays the match: each game's `games.csv` row to `rows` (whose header the caller
@@ -381,7 +400,18 @@ impl MatchPlan {
         rows: Option<RowsOut<'_>>,
         logs: &Path,
     ) -> Result<MatchPlayed> {
-        with_geometry!(self.setup.size, G => self.play_on::<G>(names, rows, logs))
+        self.play_watched(names, rows, logs, MatchWatch::default())
+    }
+
+    /// [`play`](Self::play), stopped by and counted into `watch`.
+    pub fn play_watched(
+        &self,
+        names: [&str; 2],
+        rows: Option<RowsOut<'_>>,
+        logs: &Path,
+        watch: MatchWatch<'_>,
+    ) -> Result<MatchPlayed> {
+        with_geometry!(self.setup.size, G => self.play_on::<G>(names, rows, logs, watch))
     }
 
     fn play_on<G: Geometry>(
@@ -389,12 +419,14 @@ impl MatchPlan {
         names: [&str; 2],
         mut rows: Option<RowsOut<'_>>,
         logs: &Path,
+        watch: MatchWatch<'_>,
     ) -> Result<MatchPlayed> {
         let [sa, sb] = self.players::<G>()?;
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         // External engines (those that say what they are) can fault and log.
         let external = players.iter().any(|p| p.identity().is_some());
-        if rows.is_none() && !external {
+        let watched = watch.stop.is_some() || watch.played.is_some();
+        if rows.is_none() && !watched && !external {
             // Nothing to write and no fault to watch: the plain sum is the fastest.
             let (tally, costs, threads) = self.tally_on::<G>()?;
             return Ok(MatchPlayed {
@@ -416,6 +448,7 @@ impl MatchPlan {
         let mut faults = FaultWatch::new(2);
         let mut broken = None;
         let never = AtomicBool::new(false);
+        let mut counted = 0;
         let writes = rows.is_some();
         let streamed = driver.stream_rows(
             &players,
@@ -435,7 +468,7 @@ impl MatchPlan {
                     at_fault(game, seats),
                 )
             },
-            &never,
+            watch.stop.unwrap_or(&never),
             |delivery| {
                 let Delivery::Row((one, seats, fault), row) = delivery else {
                     if let Some((path, writer)) = &mut rows {
@@ -447,6 +480,10 @@ impl MatchPlan {
                     writer.write_all(row).map_err(|e| Error::io(*path, e))?;
                 }
                 tally = std::mem::take(&mut tally) + one;
+                counted += 1;
+                if let Some(played) = watch.played {
+                    played.store(counted, Ordering::Relaxed);
+                }
                 if let Some((side, last)) = faults.record(seats, fault) {
                     broken = Some(Broken::new(SIDES[side], last, logs));
                     return Ok(Flow::Stop);
@@ -490,6 +527,17 @@ pub fn summary_json(
     seconds: f64,
     threads: usize,
 ) -> String {
+    summary_value(tally, args, seconds, threads).to_string()
+}
+
+/// The object [`summary_json`] prints, as a value (the Python package's `Match.info`).
+#[must_use]
+pub fn summary_value(
+    tally: &MatchTally,
+    args: &MatchOptions,
+    seconds: f64,
+    threads: usize,
+) -> serde_json::Value {
     let games = &tally.paired.games;
     let score = tally.paired.interval95();
     serde_json::json!({
@@ -516,7 +564,6 @@ pub fn summary_json(
             "b": forfeit_counts(&tally.forfeits[1]),
         },
     })
-    .to_string()
 }
 
 /// A side's forfeits by termination name (every termination but `normal`, zeros too,
@@ -578,6 +625,49 @@ mod tests {
         assert!(refused.contains("add --move-time or --clock"), "{refused}");
         options.move_time = Some("100ms".into());
         assert!(MatchPlan::new(&options).is_ok());
+    }
+
+    #[test]
+    fn a_match_takes_the_seeds_a_run_takes() {
+        let mut options = MatchOptions::new("greedy", "random");
+        options.seed = crate::lab::setup::MAX_SEED;
+        assert!(MatchPlan::new(&options).is_ok());
+        options.seed += 1;
+        assert_eq!(
+            MatchPlan::new(&options).err().unwrap().to_string(),
+            "--seed 9223372036854775808 is too large: use 0 to 9223372036854775807"
+        );
+    }
+
+    #[test]
+    fn a_watched_match_counts_its_games_and_writes_them_to_memory() {
+        let mut options = MatchOptions::new("greedy", "random");
+        options.games = 9;
+        options.threads = Some(2);
+        let plan = MatchPlan::new(&options).unwrap();
+        let played = AtomicU64::new(0);
+        let mut rows: Vec<u8> = Vec::new();
+        let watch = MatchWatch {
+            stop: None,
+            played: Some(&played),
+        };
+        let logs = Path::new("unused");
+        let done = plan
+            .play_watched(["a", "b"], Some((logs, &mut rows)), logs, watch)
+            .unwrap();
+        assert_eq!(played.load(Ordering::Relaxed), 9);
+        assert_eq!(done.tally.paired.games.games(), 9);
+        let unwatched = plan.play(["a", "b"], None, logs).unwrap();
+        assert_eq!(unwatched.tally.paired, done.tally.paired);
+        assert_eq!(rows.iter().filter(|&&b| b == b'\n').count(), 9);
+        // A stop set before the first game plays none.
+        let stop = AtomicBool::new(true);
+        let stopped = MatchWatch {
+            stop: Some(&stop),
+            played: None,
+        };
+        let none = plan.play_watched(["a", "b"], None, logs, stopped).unwrap();
+        assert_eq!(none.tally.paired.games.games(), 0);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::experiment::check_games_per_pair;
 use super::rows::ResumeGiven;
 use super::runner::default_out;
-use super::setup::check_threads;
+use super::setup::{check_seed, check_threads};
 use super::{Experiment, Shard};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -94,14 +94,7 @@ impl Overrides {
             experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
         }
         if let Some(seed) = self.seed {
-            // run.toml records the seed as a TOML integer, which is signed 64-bit.
-            if seed > i64::MAX as u64 {
-                return Err(Error::input(format!(
-                    "--seed {seed} is too large: use 0 to {}",
-                    i64::MAX
-                )));
-            }
-            experiment.setup.seed = seed;
+            experiment.setup.seed = check_seed(seed, &format!("--seed {seed}"))?;
         }
         if let Some(threads) = self.threads {
             experiment.setup.threads =

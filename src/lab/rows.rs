@@ -575,6 +575,21 @@ pub fn csv_header<T: Serialize + Default>() -> Vec<u8> {
     bytes[..end].to_vec()
 }
 
+/// The column names a row type writes, in order (its [`csv_header`] as names).
+#[must_use]
+pub fn csv_columns<T: Serialize + Default>() -> Vec<String> {
+    let header = csv_header::<T>();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(header.as_slice());
+    reader
+        .records()
+        .next()
+        .and_then(std::result::Result::ok)
+        .map(|record| record.iter().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
 /// One row without a header, appended to `into` as CSV bytes (for workers that format
 /// rows in parallel). Flat rows of integers and text take the fast path of
 /// [`super::flat_csv`]; others go through a csv writer each thread keeps (a new one
@@ -638,6 +653,18 @@ pub fn csv_bytes<T: Serialize>(rows: &[T], path: &Path) -> Result<Vec<u8>> {
 pub fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
+    let header = reader.headers().cloned().unwrap_or_default();
+    let header: Vec<&str> = header.iter().collect();
+    reader
+        .deserialize()
+        .map(|row| row.map_err(|e| row_error(path, &header, RESULTS_TABLE, &e)))
+        .collect()
+}
+
+/// Reads every row of CSV `bytes` (header first) that came from `path` (for messages),
+/// as [`read_csv`] reads a file.
+pub fn parse_csv<T: serde::de::DeserializeOwned>(bytes: &[u8], path: &Path) -> Result<Vec<T>> {
+    let mut reader = csv::Reader::from_reader(bytes);
     let header = reader.headers().cloned().unwrap_or_default();
     let header: Vec<&str> = header.iter().collect();
     reader

@@ -11,6 +11,29 @@ fn headers_come_from_the_types() {
 }
 
 #[test]
+fn columns_are_the_header_and_rows_read_back_from_bytes() {
+    let columns = csv_columns::<GameRow>();
+    assert_eq!(
+        columns.join(",") + "\n",
+        String::from_utf8(csv_header::<GameRow>()).unwrap()
+    );
+    let row = GameRow {
+        game_id: 3,
+        black: "a, \"b\"".into(),
+        result: "draw".into(),
+        seed: u64::MAX,
+        ..GameRow::default()
+    };
+    let mut bytes = csv_header::<GameRow>();
+    row.write_csv(&mut bytes);
+    let back: Vec<GameRow<'static>> = parse_csv(&bytes, Path::new("kept")).unwrap();
+    assert_eq!(back, [row]);
+    let cut = &bytes[..bytes.len() - 5];
+    let refused = parse_csv::<GameRow<'static>>(cut, Path::new("kept")).unwrap_err();
+    assert!(refused.to_string().starts_with("kept"), "{refused}");
+}
+
+#[test]
 fn numbers_have_fixed_decimals_and_read_back() {
     let row = StandingRow {
         rank: 1,

@@ -130,6 +130,21 @@ impl Default for Setup {
 /// The most worker threads accepted: more only adds overhead on any machine this runs on.
 pub const MAX_THREADS: usize = 1024;
 
+/// The largest seed accepted: `run.toml` and config files record it as a TOML integer,
+/// which is signed 64-bit, and a match takes the same range so that any seed carries over.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
+/// Checks a seed typed by the user (`what` names it: "--seed 9223372036854775808").
+pub fn check_seed(seed: u64, what: &str) -> Result<u64> {
+    if seed > MAX_SEED {
+        Err(Error::input(format!(
+            "{what} is too large: use 0 to {MAX_SEED}"
+        )))
+    } else {
+        Ok(seed)
+    }
+}
+
 /// Checks a board size typed by the user.
 pub fn check_size(size: u32) -> Result<u32> {
     if SIZES.contains(&size) {

@@ -7,7 +7,7 @@ use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::folder::check_output_file;
 use reversi_lab::lab::games_file::{Compression, GamesWriter};
 use reversi_lab::lab::matches::{
-    cost_line, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed,
+    cost_line, default_logs, summary, summary_json, MatchOptions, MatchPlan, MatchPlayed,
 };
 use reversi_lab::lab::rows::{csv_header, GameRow};
 use reversi_lab::lab::{FolderFile, ResultsFolder};
@@ -113,9 +113,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         None => None,
     };
     let names = [args.a.as_str(), args.b.as_str()];
-    let logs = args.logs.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("reversi-lab-match-{}", std::process::id()))
-    });
+    let logs = args.logs.clone().unwrap_or_else(default_logs);
     let started = Instant::now();
     let played = match csv {
         None => plan.play(names, None, &logs)?,

@@ -25,11 +25,5 @@ impl RulesArgs {
 }
 
 fn parse_scoring(text: &str) -> std::result::Result<Scoring, String> {
-    match text {
-        "winner-gets-empties" => Ok(Scoring::WinnerGetsEmpties),
-        "count" => Ok(Scoring::Count),
-        other => Err(format!(
-            "unknown scoring '{other}': use winner-gets-empties or count"
-        )),
-    }
+    Scoring::parse(text)
 }
