@@ -293,7 +293,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         // An engine that missed the limit has said so already (as `time`).
         let choice = answer?;
         if spent > lose_after {
-            return Err(Fault {
+            return Err(Box::new(Fault {
                 termination: Termination::Time,
                 reason: format!(
                     "its move took {} ms, past its {} ms and the {} ms margin",
@@ -301,7 +301,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
                     (lose_after - self.control.margin).as_millis(),
                     self.control.margin.as_millis()
                 ),
-            });
+            }));
         }
         // Every move on a clock is timed, whatever it is.
         Ok(Choice {

@@ -219,8 +219,9 @@ pub struct Context<'a, G: Geometry> {
     pub history: History<'a, G>,
 }
 
-/// A strategy's answer: the move it chose, or the fault that lost the game for it.
-pub type Answer = Result<Choice, Fault>;
+/// A strategy's answer: the move it chose, or the fault that lost the game for it
+/// (boxed: a fault is rare, and a small answer keeps a fast game's every move cheap).
+pub type Answer = Result<Choice, Box<Fault>>;
 
 /// The move a strategy chose, with what it knows of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -71,6 +71,8 @@ fn play_on<G: Geometry>(
     // Asked once a game rather than once a move: a virtual call per move is a
     // visible share of a random game.
     let uniform = players.map(|p| p.uniform_random());
+    // The games the driver plays start from the standard start (openings are moves).
+    let start = crate::board::Position::start();
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
@@ -100,7 +102,10 @@ fn play_on<G: Geometry>(
             let mut context = Context {
                 rng,
                 memory: &mut *memories[seat],
-                history: History::from_start(game.moves()),
+                history: History {
+                    start,
+                    moves: game.moves(),
+                },
             };
             let choice = match players[seat].choose(game.board(), moves, &mut context) {
                 Ok(choice) => choice,

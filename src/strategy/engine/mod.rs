@@ -570,10 +570,10 @@ impl<G: Geometry> Strategy<G> for Engine {
                 // A faulty engine is started afresh for the next game, whatever the
                 // fault: after an illegal or garbage answer its state is unknown too.
                 context.memory.drop_state::<Session>();
-                Err(Fault {
+                Err(Box::new(Fault {
                     termination,
                     reason: why,
-                })
+                }))
             }
         }
     }
