@@ -6,7 +6,7 @@
 //! measures every move and records a move past its limit as a fault, which loses the
 //! game on time.
 
-use super::{Answer, Choice, Context, Fault, Strategy};
+use super::{Answer, Context, Fault, Strategy};
 use crate::board::{Board, Geometry, Square};
 use crate::game::Termination;
 use std::time::{Duration, Instant};
@@ -304,10 +304,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
             }));
         }
         // Every move on a clock is timed, whatever it is.
-        Ok(Choice {
-            elapsed: Some(choice.elapsed.unwrap_or(spent)),
-            ..choice
-        })
+        Ok(choice.timed(choice.elapsed().unwrap_or(spent)))
     }
 
     fn move_values(

@@ -116,6 +116,12 @@ pub enum SpecError {
         /// What is wrong with it.
         error: Box<SpecError>,
     },
+    /// Strategies nested deeper than [`MAX_NESTING`](crate::strategy::spec::MAX_NESTING).
+    #[error("strategies are nested more than {limit} deep (a strategy in a strategy's eval, base, rollout, prior or value): nest at most {limit}")]
+    TooDeep {
+        /// The most levels accepted.
+        limit: usize,
+    },
     /// An empty one-line spec.
     #[error("empty strategy spec: write a kind such as 'greedy' (known: {})", kind_names().join(", "))]
     EmptySpec,
@@ -194,6 +200,10 @@ impl SpecError {
     /// This error inside the strategy held by `within`'s parameter `key`.
     #[must_use]
     pub fn within(self, within: &'static str, key: &'static str) -> Self {
+        // Said once, not once a level.
+        if let SpecError::TooDeep { .. } = self {
+            return self;
+        }
         SpecError::Nested {
             within,
             key,

@@ -166,8 +166,22 @@ pub fn take_nested(
     default: StrategySpec,
     evaluation: bool,
 ) -> Result<StrategySpec, SpecError> {
+    thread_local! {
+        static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
     let spec = match params.remove(key) {
-        Some(value) => StrategySpec::from_value(&value).map_err(|e| e.within(kind, key))?,
+        Some(value) => {
+            let depth = DEPTH.with(|d| d.get());
+            if depth >= crate::strategy::spec::MAX_NESTING {
+                return Err(SpecError::TooDeep {
+                    limit: crate::strategy::spec::MAX_NESTING,
+                });
+            }
+            DEPTH.with(|d| d.set(depth + 1));
+            let read = StrategySpec::from_value(&value);
+            DEPTH.with(|d| d.set(depth));
+            read.map_err(|e| e.within(kind, key))?
+        }
         None => default,
     };
     if evaluation && !spec.is_evaluation() {

@@ -231,10 +231,9 @@ pub struct Choice {
     /// Its value on the strategy's own scale (see `spec::Scale`), where it chose by a
     /// value: a search's best value, an evaluation's after the move.
     pub value: Option<i32>,
-    /// How long it thought, where it thinks long enough to be worth timing (a search,
-    /// an engine): a one-ply rule takes about as long as reading the clock, so timing
-    /// its every move would slow a run by a third and measure mostly the clock.
-    pub elapsed: Option<std::time::Duration>,
+    /// How long it thought in nanoseconds (see [`elapsed`](Self::elapsed)); kept as a
+    /// word so that an answer stays three words, which a fast game's every move copies.
+    thought: Option<std::num::NonZeroU64>,
 }
 
 impl Choice {
@@ -244,7 +243,7 @@ impl Choice {
         Choice {
             square,
             value: None,
-            elapsed: None,
+            thought: None,
         }
     }
 
@@ -254,17 +253,33 @@ impl Choice {
         Choice {
             square,
             value: Some(value),
-            elapsed: None,
+            thought: None,
         }
     }
 
     /// This choice, timed from `began`.
     #[must_use]
     pub fn timed_from(self, began: std::time::Instant) -> Self {
+        self.timed(began.elapsed())
+    }
+
+    /// This choice, having taken `elapsed`.
+    #[must_use]
+    pub fn timed(self, elapsed: std::time::Duration) -> Self {
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         Choice {
-            elapsed: Some(began.elapsed()),
+            thought: Some(std::num::NonZeroU64::new(nanos).unwrap_or(std::num::NonZeroU64::MIN)),
             ..self
         }
+    }
+
+    /// How long it thought, where it thinks long enough to be worth timing (a search,
+    /// an engine): a one-ply rule takes about as long as reading the clock, so timing
+    /// its every move would slow a run by a third and measure mostly the clock.
+    #[must_use]
+    pub fn elapsed(&self) -> Option<std::time::Duration> {
+        self.thought
+            .map(|nanos| std::time::Duration::from_nanos(nanos.get()))
     }
 }
 

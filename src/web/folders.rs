@@ -1,8 +1,6 @@
 //! The results folders under the root: which folders are results folders, found by
 //! walking the root (symbolic links are not followed), each with its live state.
-//!
-//! A folder is recognised by its files here; once the results-folder type of `lab`
-//! lands (issue 48, step 5), `is_results_folder` and `live::kind_of` should ask it.
+//! A folder is recognised by its run record (`lab::ResultsFolder`).
 
 use super::live::Snapshot;
 use super::State;
@@ -24,7 +22,7 @@ pub struct Listed {
 
 /// Whether `dir` holds results: a run's, a tune's or a comparison's.
 pub fn is_results_folder(dir: &Path) -> bool {
-    dir.join("run.toml").is_file()
+    crate::lab::ResultsFolder::at(dir).has(crate::lab::FolderFile::RunRecord)
         || crate::studies::tune::report::is_tune_folder(dir)
         || dir.join("compare.csv").is_file()
 }

@@ -164,7 +164,11 @@ pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply>
                 host.as_str()
             }
         });
-        if !matches!(name, "localhost" | "127.0.0.1" | "[::1]") && !name.starts_with("127.") {
+        // 127.x.y.z as an address, not any name that starts like one (127.0.0.1.evil.com).
+        let loopback_address = name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|address| address.is_loopback());
+        if !matches!(name, "localhost" | "[::1]") && !loopback_address {
             return Err(Reply::error(403, "this server answers only to localhost, 127.0.0.1 or [::1]: open it by one of those names"));
         }
     }

@@ -2,16 +2,14 @@
 //! stopped (only complete lines; a half-written last line waits for its end), the
 //! tallies the run keeps counted game by game, the SPRT's standing with a time left,
 //! and the stream of server-sent events that carries each change to the page.
-//!
-//! The folder is read with `RunToml` and `games_file` here; once the results-folder
-//! type of `lab` lands (issue 48, step 5), the reading below should go through it.
+//! The folder's files and its record are read through `lab::ResultsFolder`.
 
 use super::http::Reply;
 use super::State;
 use crate::lab::games_file::{self, Compression};
 use crate::lab::rows::{PairRow, RunToml, StandingRow};
 use crate::lab::tally::Tallies;
-use crate::lab::{Experiment, GameRow, Schedule};
+use crate::lab::{Experiment, FolderFile, GameRow, ResultsFolder, Schedule};
 use crate::stats::{expected_pairs_left, ELO_RANGE};
 use std::collections::VecDeque;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -204,7 +202,7 @@ impl Tail {
                 format!("{} was deleted while viewed", self.dir.display()),
             ));
         }
-        let run_path = self.dir.join("run.toml");
+        let run_path = ResultsFolder::at(&self.dir).path(FolderFile::RunRecord);
         let now_stamp = stamp(&run_path);
         if now_stamp != self.run_stamp {
             self.run_stamp = now_stamp;
@@ -232,14 +230,13 @@ impl Tail {
     }
 
     fn load_record(&mut self) {
-        let record = RunToml::load(&self.dir.join("run.toml")).ok();
+        let folder = ResultsFolder::at(&self.dir);
+        let record = folder.record_if_any().ok().flatten();
         self.kind = kind_of(&self.dir, record.as_ref());
         let experiment = record.as_ref().and_then(|r| {
-            // The openings do not change a tally, and their file need not be reachable.
-            let mut table = r.experiment.clone();
-            table.remove("openings");
-            let text = toml::to_string(&table).ok()?;
-            let experiment = Experiment::parse(&text, "run.toml", Path::new(".")).ok()?;
+            // What counting the games needs: no openings file, no strategies built.
+            let origin = folder.path(FolderFile::RunRecord).display().to_string();
+            let experiment = Experiment::recorded_for_tally(&r.experiment, &origin).ok()?;
             let schedule = Schedule::of(&experiment);
             Some((experiment, schedule))
         });

@@ -238,16 +238,18 @@ fn report(state: &State, dir: &Path) -> (String, Arc<String>) {
     let mut cached = cache
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let folder = crate::lab::ResultsFolder::at(dir);
     let stamp: Vec<_> = [
-        "run.toml",
-        "games.csv",
-        "games.csv.zst",
-        "pairs.csv",
-        "report.html",
+        crate::lab::FolderFile::RunRecord,
+        crate::lab::FolderFile::Games,
+        crate::lab::FolderFile::CompressedGames,
+        crate::lab::FolderFile::Pairs,
     ]
-    .iter()
-    .map(|f| {
-        std::fs::metadata(dir.join(f))
+    .map(|file| folder.path(file))
+    .into_iter()
+    .chain([crate::report::page(dir)])
+    .map(|path| {
+        std::fs::metadata(path)
             .ok()
             .and_then(|m| Some((m.modified().ok()?, m.len())))
     })

@@ -130,9 +130,13 @@ impl Sessions {
             None => None,
         };
         if let (Some(spec), Some(t)) = (&spec, &text) {
-            // A page may not start programs on the server's machine.
-            if spec.kind() == "engine" {
+            // A page may not start programs on the server's machine, at any depth of
+            // the spec (a base strategy, a rollout), nor read its files.
+            if spec.any(&mut |s| s.kind() == "engine") {
                 return Err(Reply::error(400, &format!("vs {t}: external engines are not played from the browser (they would run a program on the server): play them with `reversi-lab play --vs`")));
+            }
+            if spec.any(&mut |s| !s.files().is_empty()) {
+                return Err(Reply::error(400, &format!("vs {t}: strategies that read files on the server (a pattern's weights) are not played from the browser: play them with `reversi-lab play --vs`")));
             }
         }
         let moves = want.query("moves").unwrap_or_default();

@@ -1,7 +1,7 @@
 //! `mcts` everywhere a strategy goes: the same games on any thread count through
 //! `match`, and its time budget held over a thousand moves.
 
-use crate::common::ok;
+use crate::common::{ok, Dir};
 use reversi_lab::board::{Board, Size8};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::game_rng;
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn the_same_games_on_any_thread_count() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = Dir::new();
     for (threads, extra) in [
         ("1", &[][..]),
         ("2", &[][..]),

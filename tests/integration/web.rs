@@ -316,16 +316,19 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
     assert_eq!(status, 405, "{body}");
     let (status, body) = request(server.address, "GET", "/", "X-Padding: 1\r\n");
     assert_eq!(status, 200, "{body}");
-    // A page elsewhere reaching the server through its own name (DNS rebinding).
-    let mut stream = TcpStream::connect(server.address).unwrap();
-    write!(
-        stream,
-        "GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = String::new();
-    stream.read_to_string(&mut reply).unwrap();
-    assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
+    // A page elsewhere reaching the server through its own name (DNS rebinding),
+    // also by a name that starts like a loopback address.
+    for host in ["evil.example:80", "127.0.0.1.evil.com", "127.evil"] {
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).unwrap();
+        assert!(reply.starts_with("HTTP/1.1 403"), "{host}: {reply}");
+    }
 }
 
 #[test]

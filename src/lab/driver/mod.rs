@@ -115,7 +115,7 @@ fn play_on<G: Geometry>(
                 }
             };
             // A strategy that thinks long enough to be worth timing says how long.
-            if let Some(elapsed) = choice.elapsed {
+            if let Some(elapsed) = choice.elapsed() {
                 let nanos = elapsed.as_nanos() as u64;
                 costs[seat].nanos += nanos;
                 costs[seat].max_nanos = costs[seat].max_nanos.max(nanos);

@@ -17,7 +17,7 @@ pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
 use super::{random_square, Answer, Choice, Context, Evaluator, Solver, Strategy};
-use crate::board::{Board, Geometry, Square};
+use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
 use search::Search;
 use std::time::Instant;
@@ -69,7 +69,11 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             return Ok(Choice::of(square).timed_from(began));
         }
         let tree = self.search(board, moves, context);
-        let square = tree.best(&self.settings).expect("a legal move");
+        // A search that ran out of budget before its first iteration (a clock nearly
+        // spent, `nodes` below a playout) plays the first legal move.
+        let square = tree
+            .best(&self.settings)
+            .unwrap_or_else(|| Square::new(moves.lowest()));
         let mean = tree
             .stats()
             .iter()

@@ -309,3 +309,27 @@ fn specs_read_back_as_written() {
         assert_eq!(spec, again, "{text}");
     }
 }
+
+/// A search whose budget ends before its first iteration (`nodes` below a playout,
+/// a clock nearly spent) still plays a legal move.
+#[test]
+fn a_search_with_no_iteration_plays_a_legal_move() {
+    use crate::board::{Bits as _, Position, Size8};
+    use crate::strategy::{Context, GameRng, History, Memory, StrategySpec};
+    use rand::SeedableRng;
+    let player = StrategySpec::parse("mcts:nodes=1")
+        .unwrap()
+        .build::<Size8>(crate::game::Rules::default())
+        .unwrap();
+    let start = Position::<Size8>::start();
+    let moves = start.board.moves();
+    let mut rng = GameRng::seed_from_u64(1);
+    let mut memory = Memory::new();
+    let mut context = Context {
+        rng: &mut rng,
+        memory: &mut memory,
+        history: History::at(start),
+    };
+    let choice = player.choose(start.board, moves, &mut context).unwrap();
+    assert!(moves.has(choice.square.index()));
+}

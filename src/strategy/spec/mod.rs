@@ -36,6 +36,11 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 use toml::{Table, Value};
 
+/// The most strategies nested in one another a spec may hold (a search's evaluation
+/// is one level, a base strategy's rollout another): far past any real use, well
+/// short of exhausting a thread's stack.
+pub const MAX_NESTING: usize = 16;
+
 /// The most empty squares a game's exact solving may start from: FFO endgame
 /// positions with 20 to 22 empties take seconds each; 24 empties take most of a minute.
 pub const MAX_SOLVE_EMPTIES: u32 = 22;
@@ -240,6 +245,18 @@ impl StrategySpec {
     /// strategy with parameters goes in parentheses: `eval=(weighted:preset=paip)`.
     /// A spec starting with `{` is read as a TOML inline table.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
+        // Deeper nesting than any strategy needs would only exhaust the stack.
+        let mut depth = 0usize;
+        for c in text.chars() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > 2 * MAX_NESTING {
+                return Err(SpecError::TooDeep { limit: MAX_NESTING });
+            }
+        }
         // A kind's own line form (an engine's command line) is not `key=value` text:
         // taken whole.
         if let Some(read) = Self::read_line(text.trim()) {
@@ -261,6 +278,33 @@ impl StrategySpec {
             }
         }
         self.visit(Timed)
+    }
+
+    /// Whether this spec or any strategy nested in it (at any depth) satisfies `pred`:
+    /// an engine anywhere, for a caller that must not start programs.
+    pub fn any(&self, pred: &mut dyn FnMut(&StrategySpec) -> bool) -> bool {
+        struct Any<'p>(&'p mut dyn FnMut(&StrategySpec) -> bool);
+        impl Visit for Any<'_> {
+            type Out = bool;
+            fn kind<K: Kind>(self, spec: &K) -> bool {
+                spec.nested().iter().any(|n| n.any(&mut *self.0))
+            }
+        }
+        pred(self) || self.visit(Any(pred))
+    }
+
+    /// The files this spec itself reads (a pattern's weights, an engine's folder), not
+    /// those of the strategies nested in it.
+    #[must_use]
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        struct Files;
+        impl VisitMut for Files {
+            type Out = Vec<std::path::PathBuf>;
+            fn kind<K: Kind>(self, spec: &mut K) -> Self::Out {
+                spec.paths().into_iter().map(|p| p.clone()).collect()
+            }
+        }
+        self.clone().visit_mut(Files)
     }
 
     /// The kind name.

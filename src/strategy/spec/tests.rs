@@ -262,3 +262,36 @@ fn a_config_files_relative_paths_start_from_its_folder() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Nesting is bounded (deeper specs would exhaust a thread's stack, in a web server's
+/// request thread first), and a caller can find an engine or a file at any depth.
+#[test]
+fn nesting_is_bounded_and_searched_to_any_depth() {
+    let nest = |levels: usize| {
+        format!(
+            "{}greedy{}",
+            "parity:base=(".repeat(levels),
+            ")".repeat(levels)
+        )
+    };
+    assert!(StrategySpec::parse(&nest(MAX_NESTING)).is_ok());
+    for levels in [MAX_NESTING + 1, 4 * MAX_NESTING, 5000] {
+        assert_eq!(
+            StrategySpec::parse(&nest(levels)),
+            Err(SpecError::TooDeep { limit: MAX_NESTING }),
+            "{levels}"
+        );
+    }
+    let engine = |s: &StrategySpec| s.kind() == "engine";
+    let nested = StrategySpec::parse("parity:base=\"gtp:true\"").unwrap();
+    assert!(nested.any(&mut |s| engine(s)));
+    assert!(!StrategySpec::parse("parity")
+        .unwrap()
+        .any(&mut |s| engine(s)));
+    let weights =
+        StrategySpec::parse("parity:base=(alphabeta:eval=(pattern:weights=w.bin))").unwrap();
+    assert!(weights.any(&mut |s| !s.files().is_empty()));
+    assert!(!StrategySpec::parse("alphabeta:eval=pattern")
+        .unwrap()
+        .any(&mut |s| !s.files().is_empty()));
+}
