@@ -53,6 +53,31 @@ pub fn parse_time(text: &str) -> Option<Duration> {
     (time <= MAX_TIME).then_some(time)
 }
 
+/// A search's time budget as a spec writes it (`100ms`): alphabeta's and mcts's `time`.
+pub(crate) fn time_text<S: serde::Serializer>(
+    time: &Option<Duration>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match time {
+        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
+        None => s.serialize_none(),
+    }
+}
+
+/// A search's time budget from its text; the refusal is worded in full here, and the
+/// spec parser passes it on as it is.
+pub(crate) fn time_of_text<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Duration>, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    match parse_time(&text) {
+        Some(d) if d > Duration::ZERO => Ok(Some(d)),
+        _ => Err(serde::de::Error::custom(format!(
+            "time = {text} is not a time: write it like time=100ms or time=2s"
+        ))),
+    }
+}
+
 /// A time control as a config states it, before a player's is put over the
 /// experiment's: each part may be missing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -11,7 +11,6 @@ use crate::strategy::spec::{
     TABLE_BITS,
 };
 use crate::strategy::{Evaluator, SpecError, Strategy};
-use serde::Deserialize;
 use std::time::Duration;
 
 params! {
@@ -30,8 +29,8 @@ params! {
             => "node budget per move: stop deepening once it is spent" (default "none"),
         #[serde(
             skip_serializing_if = "Option::is_none",
-            serialize_with = "time_text",
-            deserialize_with = "time_of_text"
+            serialize_with = "crate::strategy::clock::time_text",
+            deserialize_with = "crate::strategy::clock::time_of_text"
         )]
         time: Option<Duration> = None
             => "time budget per move (\"100ms\", \"2s\"): deepen until it is spent; depth then defaults to 60" (default "none"),
@@ -206,24 +205,4 @@ impl Kind for AlphaBetaSpec {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
 fn is_zero(value: &f64) -> bool {
     *value == 0.0
-}
-
-/// A time budget as a spec writes it (`100ms`).
-fn time_text<S: serde::Serializer>(time: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-    match time {
-        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
-        None => s.serialize_none(),
-    }
-}
-
-/// A time budget from its text; the refusal is worded in full here, and the
-/// parser's `readable` passes it on as it is.
-fn time_of_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-    let text = String::deserialize(d)?;
-    match crate::strategy::clock::parse_time(&text) {
-        Some(d) if d > Duration::ZERO => Ok(Some(d)),
-        _ => Err(serde::de::Error::custom(format!(
-            "time = {text} is not a time: write it like time=100ms or time=2s"
-        ))),
-    }
 }

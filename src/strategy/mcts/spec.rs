@@ -7,9 +7,8 @@ use crate::board::Geometry;
 use crate::game::Rules;
 use crate::strategy::kind::{take_nested, Kind};
 use crate::strategy::param_info::{params, ParamInfo};
-use crate::strategy::spec::{in_range, typed, StrategySpec, MAX_SOLVE_EMPTIES};
+use crate::strategy::spec::{in_range, typed, StrategySpec};
 use crate::strategy::{SpecError, Strategy};
-use serde::Deserialize;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -35,8 +34,8 @@ params! {
             => "tree nodes per move: stop once the tree holds this many" (default "none"),
         #[serde(
             skip_serializing_if = "Option::is_none",
-            serialize_with = "time_text",
-            deserialize_with = "time_of_text"
+            serialize_with = "crate::strategy::clock::time_text",
+            deserialize_with = "crate::strategy::clock::time_of_text"
         )]
         time: Option<Duration> = None
             => "time budget per move (\"100ms\", \"2s\")" (default "none"),
@@ -236,29 +235,5 @@ impl Kind for MctsSpec {
             "thousandths",
             "each move's mean result for the mover, in thousandths (1000: a sure win)",
         ))
-    }
-
-    fn check_practical(&self, empties: u32, clocked: bool) -> Result<(), SpecError> {
-        let _ = (empties, clocked, MAX_SOLVE_EMPTIES);
-        Ok(())
-    }
-}
-
-/// A time budget as a spec writes it (`100ms`).
-fn time_text<S: serde::Serializer>(time: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-    match time {
-        Some(d) => s.serialize_str(&humantime::format_duration(*d).to_string()),
-        None => s.serialize_none(),
-    }
-}
-
-/// A time budget from its text, the refusal worded in full.
-fn time_of_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-    let text = String::deserialize(d)?;
-    match crate::strategy::clock::parse_time(&text) {
-        Some(d) if d > Duration::ZERO => Ok(Some(d)),
-        _ => Err(serde::de::Error::custom(format!(
-            "time = {text} is not a time: write it like time=100ms or time=2s"
-        ))),
     }
 }
