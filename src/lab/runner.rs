@@ -8,6 +8,7 @@ use super::experiment::Experiment;
 use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
 use super::folder::write_atomically;
 use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
+use super::folder::{FORCE, OUT, RESUME};
 use super::games_file::{self, GamesWriter};
 use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
@@ -19,6 +20,7 @@ use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
 use crate::progress::Progress;
+use crate::setting::Said;
 use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
 use crate::with_geometry;
@@ -70,27 +72,31 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    /// The closing line: games, elapsed, games/s.
+    /// The closing line: games, elapsed, games/s (with `--resume` after an
+    /// interruption, worded by the caller's edge).
     #[must_use]
-    pub fn line(&self) -> String {
-        format!(
-            "{} in {:.2} s ({:.0} games/s, {}){}; results in {}",
+    pub fn line(&self) -> Said {
+        let said = Said::text(format!(
+            "{} in {:.2} s ({:.0} games/s, {})",
             crate::numbers::counted(self.played, "game"),
             self.seconds,
             self.played as f64 / self.seconds.max(1e-9),
             crate::numbers::counted(self.threads as u64, "thread"),
-            match self.status {
-                Status::Complete | Status::Running => String::new(),
-                Status::SprtAcceptedH1 => ", SPRT accepted H1".to_string(),
-                Status::SprtAcceptedH0 => ", SPRT accepted H0".to_string(),
-                Status::Interrupted => format!(
-                    ", interrupted after {} games: rerun with --resume to continue",
+        ));
+        let said = match self.status {
+            Status::Complete | Status::Running => said,
+            Status::SprtAcceptedH1 => said.then(", SPRT accepted H1"),
+            Status::SprtAcceptedH0 => said.then(", SPRT accepted H0"),
+            Status::Interrupted => said
+                .then(format!(
+                    ", interrupted after {} games: rerun with ",
                     self.games
-                ),
-                Status::Stopped => format!(", stopped after {} games", self.games),
-            },
-            self.out.display()
-        )
+                ))
+                .name(&RESUME)
+                .then(" to continue"),
+            Status::Stopped => said.then(format!(", stopped after {} games", self.games)),
+        };
+        said.then(format!("; results in {}", self.out.display()))
     }
 }
 
@@ -166,10 +172,18 @@ fn resume_games(
 
 /// The refusal of a folder that exists, without `--resume` or `--force`.
 fn already_exists(out: &Path) -> Error {
-    Error::input(format!(
-        "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
-        out.display()
-    ))
+    Error::said(
+        Said::text(format!(
+            "results folder {} already exists: pass ",
+            out.display()
+        ))
+        .name(&RESUME)
+        .then(" to continue it, ")
+        .name(&FORCE)
+        .then(" to replace it, or ")
+        .placeholder(&OUT, "DIR")
+        .then(" to write elsewhere"),
+    )
 }
 
 /// A results folder ready for play.
@@ -307,11 +321,18 @@ fn prepare(
         };
         let (was, is) = (comparable(&recorded.experiment), comparable(&now));
         if was != is {
-            return Err(Error::input(format!(
-                "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
-                out.display(),
-                differences(&was, &is).join("; ")
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} was made by a different experiment (",
+                    out.display()
+                ))
+                .and(differences(&was, &is))
+                .then("): rerun with the same settings, ")
+                .name(&FORCE)
+                .then(" to replace it, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" for a new run"),
+            ));
         }
         // costs.csv is written at checkpoints, after the rows it covers reached the
         // file: the games past it (a kill came between) are played again, so that the
@@ -367,7 +388,10 @@ fn prepare(
 }
 
 /// What to do once a broken engine is mended.
-const RESUME: &str = "continue with --resume";
+/// What a run stopped by a broken player says to do.
+fn resume_fix() -> Said {
+    Said::text("continue with ").name(&RESUME)
+}
 
 /// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
 /// shard `results/<name>/shards/I-of-N` (the folder `merge` looks in).
@@ -490,12 +514,12 @@ pub fn run_locked(
             info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
             info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
             info.engines = (!engines.is_empty()).then_some(engines);
-            info.stopped_by = broken.as_ref().map(|b| b.line(RESUME));
+            info.stopped_by = broken.as_ref().map(|b| b.line(resume_fix()).to_string());
             record(info)?;
         }
     }
     if let Some(broken) = broken {
-        return Err(Error::input(broken.line(RESUME)));
+        return Err(Error::said(broken.line(resume_fix())));
     }
     Ok((
         RunSummary {
