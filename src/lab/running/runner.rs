@@ -5,20 +5,28 @@
 use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
+use super::experiment::GAMES_PER_PAIR;
 use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
-use super::folder::write_atomically;
-use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
-use super::folder::{FORCE, OUT, RESUME};
-use super::games_file::{self, GamesWriter};
-use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
-use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::schedule::Schedule;
-use super::setup::{Openings, OPENINGS_COPY};
-use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
+use super::setup::{Openings, OPENINGS_COPY, SEED};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
+use crate::lab::storage::folder::write_atomically;
+use crate::lab::storage::folder::{
+    differences, holds_anything, move_aside, remove_aside, FolderLock,
+};
+use crate::lab::storage::folder::{FORCE, OUT, RESUME};
+use crate::lab::storage::games_file::{self, GamesWriter};
+use crate::lab::storage::results_folder::{FolderFile, FolderKind, ResultsFolder};
+use crate::lab::storage::rows::{
+    csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status,
+};
+use crate::lab::storage::shard::SHARD;
+use crate::lab::storage::shard::{
+    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION,
+};
 use crate::progress::Progress;
 use crate::setting::Said;
 use crate::strategy::clock::held_to;
@@ -293,13 +301,18 @@ fn prepare(
             ..recorded
         };
         if recorded.run.shard != info.shard {
-            let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "no shard".into());
-            return Err(Error::input(format!(
-                "{} holds {} but this run is {}: resume with the same --shard, or use --out DIR",
-                out.display(),
-                name(&recorded.run.shard).replace("no shard", "an unsharded run"),
-                name(&info.shard)
-            )));
+            let name = |s: &Option<String>, none: &str| s.clone().unwrap_or_else(|| none.into());
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} holds {} but this run is {}: resume with the same ",
+                    out.display(),
+                    name(&recorded.run.shard, "an unsharded run"),
+                    name(&info.shard, "no shard")
+                ))
+                .name(&SHARD)
+                .then(", or use ")
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         // An engine's deadlines change no finished game: they may change on resume.
         let comparable = |experiment: &toml::Table| {
@@ -326,7 +339,7 @@ fn prepare(
                     "{} was made by a different experiment (",
                     out.display()
                 ))
-                .and(differences(&was, &is))
+                .and(differences(&was, &is, &[&GAMES_PER_PAIR, &SEED]))
                 .then("): rerun with the same settings, ")
                 .name(&FORCE)
                 .then(" to replace it, or ")

@@ -3,18 +3,19 @@
 //! folder's `run.toml` already says. The `run` command and the Python package both
 //! start here.
 
+use super::experiment::Experiment;
 use super::experiment::{check_games_per_pair, GAMES_PER_PAIR};
-use super::folder::OUT;
-use super::rows::ResumeGiven;
 use super::runner::default_out;
 use super::setup::{check_seed, check_threads, THREADS};
-use super::{Experiment, Shard};
 use crate::error::{Error, Result};
+use crate::lab::storage::folder::OUT;
+use crate::lab::storage::rows::ResumeGiven;
+use crate::lab::storage::shard::Shard;
 use crate::setting::Said;
 use std::path::{Path, PathBuf};
 
 /// The built-in default experiment (also committed as `experiments/default.toml`).
-pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// What a run changes of an experiment, each named as the command line names it in
 /// the errors it gives.
@@ -63,8 +64,8 @@ impl Overrides {
     /// and threads not given again.
     pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
         let out = self.out(&experiment.name);
-        let folder = super::ResultsFolder::at(&out);
-        if self.resume && !given && !folder.has(super::FolderFile::RunRecord) {
+        let folder = crate::lab::ResultsFolder::at(&out);
+        if self.resume && !given && !folder.has(crate::lab::FolderFile::RunRecord) {
             return Err(Error::said(
                 Said::text(format!(
                     "nothing to resume in {} (no run.toml): give the experiment file, or check ",

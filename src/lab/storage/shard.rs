@@ -1,12 +1,15 @@
 //! Shards: which games of a schedule shard I of N plays, read from `--shard I/N` or from
 //! a cluster scheduler's environment, and the content hash that ties shards to one experiment.
 
-use super::experiment::Experiment;
-use super::setup::Openings;
 use crate::error::{Error, Result};
+use crate::lab::running::experiment::Experiment;
+use crate::lab::running::setup::Openings;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;
+
+/// The share of a run this process plays: `--shard I/N`.
+pub static SHARD: crate::setting::Setting = crate::setting::Setting::new("", "--shard", "shard");
 
 /// The version of the game-numbering recipe (pairs, games, colours, openings and seeds
 /// as [`super::Schedule`] derives them, and the generator each game draws from: 1 was

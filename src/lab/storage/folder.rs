@@ -512,8 +512,9 @@ fn player_differences(recorded: Option<&toml::Value>, now: Option<&toml::Value>)
 
 /// The top-level keys whose values differ between two experiment tables, with
 /// both values: for messages that say which setting changed, `; ` between them.
+/// The settings in `again` (those a run can be given again) say how to continue.
 #[must_use]
-pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Said {
+pub fn differences(recorded: &toml::Table, now: &toml::Table, again: &[&'static Setting]) -> Said {
     let mut keys: Vec<&String> = recorded.keys().chain(now.keys()).collect();
     keys.sort();
     keys.dedup();
@@ -548,11 +549,7 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Said {
                     show(now.get(k))
                 ));
                 // The two a run can be given again: say how.
-                let again = match k.as_str() {
-                    "games_per_pair" => Some(&super::experiment::GAMES_PER_PAIR),
-                    "seed" => Some(&super::setup::SEED),
-                    _ => None,
-                };
+                let again = again.iter().find(|s| s.key == k.as_str());
                 match (again, recorded.get(k)) {
                     (Some(setting), Some(v)) => said
                         .then(" (pass ")
