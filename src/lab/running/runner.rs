@@ -140,19 +140,26 @@ fn resume_games(
     let expected = csv_header::<GameRow>();
     now.extend(expected.trim_ascii_end().split(|&b| b == b','));
     if header != &now && !header.is_empty() {
-        return Err(Error::input(format!(
-            "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): --force to play it again, or finish it with the version that started it",
-            path.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): ",
+                path.display()
+            ))
+            .name(&FORCE)
+            .then(" to play it again, or finish it with the version that started it"),
+        ));
     }
     let mut count = 0u64;
     for row in reader.deserialize::<GameRow>() {
         let row = row.map_err(|e| {
-            Error::input(format!(
-                "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with --out",
-                path.display(),
-                count + 2
-            ))
+            Error::said(
+                Said::text(format!(
+                    "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with ",
+                    path.display(),
+                    count + 2
+                ))
+                .name(&OUT),
+            )
         })?;
         let game = part.game(count);
         let slot = schedule.slot(game);
@@ -164,10 +171,13 @@ fn resume_games(
                 .map(|i| experiment.players[i].name.as_str())
                 == [&*row.black, &*row.white];
         if !fits {
-            return Err(Error::input(format!(
-                "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with --out",
-                path.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with ",
+                    path.display()
+                ))
+                .name(&OUT),
+            ));
         }
         let concluded = tallies.record_game(experiment, slot, row.margin);
         count += 1;
@@ -222,10 +232,13 @@ fn prepare(
     let folder = ResultsFolder::at(out);
     let run_path = folder.path(FolderFile::RunRecord);
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a file, not a results folder: choose a folder with ",
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     let mut aside = None;
     if out.exists() && options.force {
@@ -239,10 +252,14 @@ fn prepare(
     let mut created = false;
     if !out.exists() {
         let cannot = |e: std::io::Error| {
-            Error::input(format!(
-                "cannot create results folder {}: {e} (choose another with --out)",
-                out.display()
-            ))
+            Error::said(
+                Said::text(format!(
+                    "cannot create results folder {}: {e} (choose another with ",
+                    out.display()
+                ))
+                .name(&OUT)
+                .then(")"),
+            )
         };
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(cannot)?;
@@ -270,17 +287,23 @@ fn prepare(
     };
     let a_run = folder.kind() == Some(FolderKind::Run);
     if options.resume && !created && !a_run && holds_anything(out)? {
-        return Err(Error::input(format!(
-            "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another ",
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     if options.resume && games_path.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a folder, not a games file, so {} cannot be resumed: choose another --out",
-            games_path.display(),
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a folder, not a games file, so {} cannot be resumed: choose another ",
+                games_path.display(),
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     if options.resume && games_path.exists() && a_run {
         let recorded = RunToml::load(&run_path)?;
