@@ -240,6 +240,11 @@ mod tests {
             "dir" | "name" | "weights" => Value::String("x".into()),
             "env" => Value::Table(Table::new()),
             "init" => Value::Array(Vec::new()),
+            "callable" => Value::String("m:f".into()),
+            "params" => Value::Table(Table::new()),
+            "python" => Value::String("python3".into()),
+            "role" => Value::String("strategy".into()),
+            "start_timeout" | "stall_timeout" => Value::String("10s".into()),
             other => panic!("parameter '{other}' has a described default: add a sample value here"),
         }
     }
@@ -288,6 +293,10 @@ mod tests {
                     if kind.sample != kind.name {
                         table.insert(key, value);
                     }
+                }
+                // python's callable and name exclude each other.
+                if (kind.name, param.name) == ("python", "name") {
+                    table.remove("callable");
                 }
                 let value = full
                     .get(param.name)
