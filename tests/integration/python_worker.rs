@@ -130,7 +130,6 @@ fn a_python_mover_plays_match_and_run_the_same_on_any_thread_count() {
     let rows = games(&d.join("r1"));
     assert_eq!(rows.len(), 16);
     assert!(rows.iter().all(|r| r.termination == "normal"));
-    // The corner-loving mover beats greedy more often than not.
     // run.toml records the callable, its module's hash and the interpreter's version.
     let record = read(&d.join("r1/run.toml"));
     let line = record

@@ -35,7 +35,7 @@ mod tests {
 
     #[test]
     fn is_evaluation_agrees_with_what_builds_an_evaluator() {
-        // A Python callable builds only where it imports (tests/integration/python.rs).
+        // A Python callable builds only where it imports (tests/integration/python_worker.rs).
         for kind in KINDS.iter().filter(|k| k.name != "python") {
             let spec = crate::strategy::spec::kinds::sample(kind);
             assert_eq!(

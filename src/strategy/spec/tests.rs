@@ -127,7 +127,8 @@ fn errors_list_and_suggest() {
 /// The messages users see, word for word: the error type must not change them.
 #[test]
 fn messages_are_the_projects_own() {
-    let kinds = "random, greedy, corner-first, corner-edge, minimum-disc, weighted, mobility, parity, stability, pattern, eval, alphabeta, solver, engine, mcts, python";
+    // The list comes from the registry; what is pinned is the wording around it.
+    let kinds = super::kind_names().join(", ");
     let parse_cases = [
         ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
         ("{ kind = 3 }", "`kind` must be a string such as \"greedy\"".into()),
@@ -209,7 +210,7 @@ fn every_kind_parses_with_defaults_and_round_trips() {
             kind.name
         );
         // An engine builds only with a program that answers (tests/integration/engines.rs),
-        // a Python callable only where it imports (tests/integration/python.rs).
+        // a Python callable only where it imports (tests/integration/python_worker.rs).
         if !["engine", "python"].contains(&kind.name) {
             spec.build::<Size8>(Rules::default()).unwrap();
         }
