@@ -163,4 +163,6 @@ kinds! {
     Engine(super::engine::EngineSpec),
     /// `mcts`: Monte-Carlo tree search.
     Mcts(super::mcts::MctsSpec),
+    /// `python`: a Python callable, as a player or an evaluation.
+    Python(super::python::PythonSpec) evaluation,
 }

@@ -22,7 +22,7 @@ params! {
         // A strategy of its own, read by `take_nested` as `parity`'s base is.
         #[serde(skip_deserializing)]
         eval: Box<StrategySpec> = Box::new(WeightedSpec::default().into())
-            => "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec",
+            => "the evaluation: weighted, mobility, stability, pattern, eval, python or greedy (disc count), as a table or spec",
         endgame: u32 = 0 => "solve exactly when at most this many squares are empty (0: never)",
         #[serde(skip_serializing_if = "Option::is_none")]
         nodes: Option<u64> = None

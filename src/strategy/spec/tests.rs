@@ -139,7 +139,7 @@ fn messages_are_the_projects_own() {
         ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
         ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number from 1 to 60".into()),
         ("alphabeta:depth=nan", "strategy 'alphabeta': depth = NaN is not accepted: use a whole number from 1 to 60".into()),
-        ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)".into()),
+        ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval, python or greedy (disc count)".into()),
         ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
         ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
         ("alphabeta:eval=pattern,probcut=5", "strategy 'alphabeta': probcut = 5 is out of range: use 0 (off) up to 4 standard deviations, such as 1.5".into()),
@@ -209,8 +209,9 @@ fn every_kind_parses_with_defaults_and_round_trips() {
             "{}",
             kind.name
         );
-        // An engine builds only with a program that answers (tests/integration/engines.rs).
-        if kind.name != "engine" {
+        // An engine builds only with a program that answers (tests/integration/engines.rs),
+        // a Python callable only where it imports (tests/integration/python.rs).
+        if !["engine", "python"].contains(&kind.name) {
             spec.build::<Size8>(Rules::default()).unwrap();
         }
     }
