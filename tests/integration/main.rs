@@ -56,3 +56,4 @@ mod tune;
 mod walks;
 mod web;
 mod web_browser;
+mod web_live;
