@@ -18,10 +18,10 @@ for seed in $(seq 1 "${ROUNDS:-3}"); do
   : > "samples-$seed.log"
   while kill -0 $RUN 2>/dev/null; do
     # Asked every second (as a page's stream would), recorded every 5 s.
-    for i in 1 2 3 4 5; do sleep 1; curl -s "http://127.0.0.1:8932/live.json?path=sprt-$seed" > last.json; done
+    for i in 1 2 3 4 5; do sleep 1; curl -s "http://127.0.0.1:8932/live.json?path=sprt-$seed" > root/last.json; done
     python3 -c '
 import json, sys
-j = json.load(open("last.json")); j["t"] = float(sys.argv[1]); print(json.dumps(j))
+j = json.load(open("root/last.json")); j["t"] = float(sys.argv[1]); print(json.dumps(j))
 ' "$(echo "$(date +%s.%N) - $start" | bc)" >> "samples-$seed.log" 2>/dev/null
   done
   wait $RUN
