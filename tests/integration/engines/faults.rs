@@ -297,3 +297,51 @@ fn a_short_stall_timeout_holds_under_a_longer_start_timeout() {
         "{logs}"
     );
 }
+
+/// Walk leftovers of item 52.9: after the three-fault stop, `match --format json` says
+/// it stopped (and whom for), where the JSON had no such field; a `--logs` folder used
+/// again marks where the new session's lines begin.
+#[test]
+fn a_stopped_match_says_so_in_json_and_reused_logs_are_marked() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "always-exit", "2", &marker);
+    let spec = format!("gtp:{}", engine.join(" "));
+    let args = [
+        "match",
+        &spec,
+        "greedy",
+        "--games",
+        "20",
+        "--threads",
+        "1",
+        "--logs",
+        "logs",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = run_in(d, &args);
+    assert_eq!(code, 2, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["games"], 3, "{stdout}");
+    assert_eq!(json["stopped"]["player"], "A", "{stdout}");
+    assert_eq!(json["stopped"]["termination"], "crash", "{stdout}");
+    let (code, stdout, _) = run_in(d, &args);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("\"stopped\":{"), "{stdout}");
+    let logs = engine_logs(&d.join("logs/engines"));
+    assert_eq!(
+        logs.matches("a new session starts here").count(),
+        1,
+        "{logs}"
+    );
+    let (_, stdout, _) = run_in(
+        d,
+        &[
+            "match", "greedy", "random", "--games", "2", "--format", "json",
+        ],
+    );
+    assert!(stdout.contains("\"stopped\":null"), "{stdout}");
+}
