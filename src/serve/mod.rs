@@ -21,8 +21,7 @@ use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES}
 use crate::game::Rules;
 use crate::lab::schedule::{game_rng, Seeds};
 use crate::strategy::{
-    proven_margin, random_square, AlphaBeta, Context, GameRng, History, Memory, Solver, SpecError,
-    Strategy, StrategySpec,
+    proven_margin, Context, GameRng, History, Memory, SpecError, Strategy, StrategySpec,
 };
 use std::io::{self, BufRead};
 use std::time::Instant;
@@ -249,21 +248,14 @@ pub struct Choice {
     pub seconds: f64,
 }
 
-/// How the engine reaches a value along with its move: the searches, whose values
-/// come with their choice, through their own types; the rest through the trait.
-enum Valued<G: Geometry> {
-    Search(AlphaBeta<G>),
-    Solve(Solver),
-    Other,
-}
-
 /// A strategy at play on a line: its memory and generator for the game, and a
 /// memory of its own for hints and analysis.
 pub struct Engine<G: Geometry> {
     strategy: Box<dyn Strategy<G>>,
-    valued: Valued<G>,
     /// Plies searched, shown as a hint's depth (0: a rule, no search).
     depth: u32,
+    /// At or below this many empty squares its move values are proven margins.
+    exact_from: u32,
     /// What one disc is worth on the evaluation's scale.
     scale: f64,
     /// Whether its values are one evaluation per move (cheap enough for every `go`).
@@ -279,35 +271,18 @@ pub struct Engine<G: Geometry> {
 impl<G: Geometry> Engine<G> {
     /// The strategy of `spec` playing from `start` with the generator of `seed`.
     pub fn new(spec: &StrategySpec, start: Position<G>, seed: u64) -> Result<Self, SpecError> {
-        let (valued, depth) = match spec {
-            StrategySpec::Alphabeta(ab) => (
-                Valued::Search(AlphaBeta {
-                    depth: ab.depth,
-                    eval: ab.eval.build_evaluator::<G>()?,
-                    endgame: ab.endgame,
-                    nodes: ab.nodes,
-                    time: ab.time,
-                    probcut: ab.probcut_confidence(),
-                    table: ab.table,
-                    ordering: ab.ordering,
-                    table_bits: ab.table_bits,
-                    rules: RULES,
-                    geometry: std::marker::PhantomData,
-                }),
-                ab.depth,
-            ),
-            StrategySpec::Solver(solver) => (
-                Valued::Solve(Solver::for_play(RULES, solver.table_bits)),
-                60,
-            ),
-            other => (Valued::Other, u32::from(other.is_evaluation())),
+        // A solve sees to the end of the game: its hints show the deepest depth.
+        let depth = match spec.depth() {
+            Some(depth) => depth.now,
+            None if spec.exact_from() == u32::MAX => 60,
+            None => u32::from(spec.is_evaluation()),
         };
         // Values in fractions of a disc (the pattern evaluation's) are shown in discs.
         let scale = f64::from(spec.scale().per_disc().unwrap_or(1));
         Ok(Engine {
             strategy: spec.build::<G>(RULES)?,
-            valued,
             depth,
+            exact_from: spec.exact_from(),
             scale,
             cheap_values: spec.is_evaluation(),
             memory: Memory::new(),
@@ -361,14 +336,17 @@ impl<G: Geometry> Engine<G> {
         self.depth
     }
 
-    fn eval(&self, value: i32, exact: bool) -> Eval {
+    /// A value on the strategy's scale in discs. A proven value is a final margin: a
+    /// search's proven values carry their margin past its evaluation's range, a
+    /// solver's are the margin itself.
+    fn eval(&self, value: i32, proven: bool) -> Eval {
         match proven_margin(value) {
-            _ if exact => Eval {
-                discs: f64::from(value),
-                exact: true,
-            },
             Some(margin) => Eval {
                 discs: f64::from(margin),
+                exact: true,
+            },
+            None if proven => Eval {
+                discs: f64::from(value),
                 exact: true,
             },
             None => Eval {
@@ -376,6 +354,11 @@ impl<G: Geometry> Engine<G> {
                 exact: false,
             },
         }
+    }
+
+    /// The value of a choice, when its strategy states one.
+    fn eval_of(&self, choice: &crate::strategy::Choice) -> Option<Eval> {
+        choice.value.map(|v| self.eval(v, choice.is_proven()))
     }
 
     /// Chooses a move for the side to move with the game's memory and generator, as
@@ -416,52 +399,25 @@ impl<G: Geometry> Engine<G> {
         }
     }
 
-    /// `AlphaBeta::choose` and `Solver::choose`, keeping the value they find (a test
-    /// checks that the moves are the built strategy's, game after game).
+    /// The strategy's choice and the value it states; for an evaluation, which states
+    /// the value of its own measure, the value of the move among the hint values.
     fn choose_among(&mut self, board: Board<G>, moves: G::Bits) -> (Square, Option<Eval>) {
-        let solver = match &self.valued {
-            Valued::Search(ab) if board.empty_count() > ab.endgame => {
-                let (value, ties) = ab.search(board, moves, &mut self.memory);
-                return (
-                    random_square(ties, &mut self.rng),
-                    Some(self.eval(value, false)),
-                );
-            }
-            // On a clock the search decides whether a solve fits the time (and
-            // searches if not), as it does built in.
-            Valued::Search(ab) if self.memory.clock.deadline.is_some() => {
-                let mut context = Context {
-                    rng: &mut self.rng,
-                    memory: &mut self.memory,
-                    history: History::at(self.line.position()),
-                };
-                let square = square_of(ab.choose(board, moves, &mut context), moves);
-                return (square, None);
-            }
-            Valued::Search(ab) => Solver::for_play(RULES, ab.table_bits),
-            Valued::Solve(solver) => *solver,
-            Valued::Other => {
-                let mut context = Context {
-                    rng: &mut self.rng,
-                    memory: &mut self.memory,
-                    history: History::at(self.line.position()),
-                };
-                let square = square_of(self.strategy.choose(board, moves, &mut context), moves);
-                let eval = if self.cheap_values {
-                    self.values()
-                        .and_then(|v| v.into_iter().find(|&(s, _)| s == square))
-                        .map(|(_, e)| e)
-                } else {
-                    None
-                };
-                return (square, eval);
-            }
+        let mut context = Context {
+            rng: &mut self.rng,
+            memory: &mut self.memory,
+            history: History::at(self.line.position()),
         };
-        let solution = solver.solve(board, &mut self.memory);
-        (
-            random_square(solution.best, &mut self.rng),
-            Some(self.eval(solution.score, true)),
-        )
+        let answer = self.strategy.choose(board, moves, &mut context);
+        let eval = answer.as_ref().ok().and_then(|choice| self.eval_of(choice));
+        let square = square_of(answer, moves);
+        if self.cheap_values {
+            let value = self
+                .values()
+                .and_then(|v| v.into_iter().find(|&(s, _)| s == square))
+                .map(|(_, e)| e);
+            return (square, value);
+        }
+        (square, eval)
     }
 
     /// Every legal move's value for the side to move, in square order (None for a
@@ -473,25 +429,14 @@ impl<G: Geometry> Engine<G> {
     /// [`values`](Self::values) of any position of the game.
     pub fn values_at(&mut self, board: Board<G>) -> Option<Vec<(Square, Eval)>> {
         let moves = board.moves();
-        let (values, exact) = match &self.valued {
-            Valued::Search(ab) => (
-                ab.move_values(board, moves, &mut self.scratch),
-                board.empty_count() <= ab.endgame,
-            ),
-            Valued::Solve(solver) => (solver.move_values(board, moves, &mut self.scratch), true),
-            Valued::Other => {
-                let mut rng = self.rng.clone();
-                let mut context = Context {
-                    rng: &mut rng,
-                    memory: &mut self.scratch,
-                    history: History::at(self.line.position()),
-                };
-                (
-                    self.strategy.move_values(board, moves, &mut context)?,
-                    false,
-                )
-            }
+        let exact = board.empty_count() <= self.exact_from;
+        let mut rng = self.rng.clone();
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut self.scratch,
+            history: History::at(self.line.position()),
         };
+        let values = self.strategy.move_values(board, moves, &mut context)?;
         Some(
             values
                 .into_iter()
@@ -518,23 +463,22 @@ impl<G: Geometry> Engine<G> {
                 ..after
             });
         }
-        let solver = match &self.valued {
-            Valued::Search(ab) if board.empty_count() > ab.endgame => {
-                let (value, _) = ab.search(board, moves, &mut self.scratch);
-                return Some(self.eval(value, false));
+        if !self.cheap_values {
+            let mut rng = self.rng.clone();
+            let mut context = Context {
+                rng: &mut rng,
+                memory: &mut self.scratch,
+                history: History::at(self.line.position()),
+            };
+            let choice = self.strategy.choose(board, moves, &mut context).ok()?;
+            if let Some(eval) = self.eval_of(&choice) {
+                return Some(eval);
             }
-            Valued::Search(ab) => Solver::new(RULES, ab.table_bits),
-            Valued::Solve(solver) => Solver::new(RULES, solver.table_bits),
-            Valued::Other => {
-                return self
-                    .values_at(board)?
-                    .into_iter()
-                    .map(|(_, e)| e)
-                    .max_by(|a, b| a.discs.total_cmp(&b.discs));
-            }
-        };
-        let solution = solver.solve(board, &mut self.scratch);
-        Some(self.eval(solution.score, true))
+        }
+        self.values_at(board)?
+            .into_iter()
+            .map(|(_, e)| e)
+            .max_by(|a, b| a.discs.total_cmp(&b.discs))
     }
 
     /// The move it would choose now, without changing its game (a copy of the

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::board::{Size4, Size6};
+use crate::strategy::random_square;
 use crate::strategy::spec::{GreedySpec, MAX_UNBUDGETED_DEPTH};
 use crate::with_geometry;
 
@@ -191,4 +192,51 @@ fn words_of_both_protocols() {
     assert_eq!(move_word("F5", 8), Some(Square::parse("f5", 8)));
     assert_eq!(move_word("j10", 10), Some(Square::parse("j10", 10)));
     assert_eq!(move_word("i9", 8), None);
+}
+
+/// A position of `empties` empty squares whose exact value is a draw, found by seeded
+/// random play (6x6: small enough to solve at once).
+fn a_drawn_position(empties: u32) -> Position<Size6> {
+    let solver = crate::strategy::Solver::new(RULES, 16);
+    for seed in 0.. {
+        let mut rng = game_rng(seed);
+        let mut position = Position::<Size6>::start();
+        while position.board.empty_count() > empties && !position.board.is_game_over() {
+            let moves = position.board.moves();
+            position = if moves.is_empty() {
+                position.pass()
+            } else {
+                position.play(random_square(moves, &mut rng))
+            };
+        }
+        let board = position.board;
+        if board.empty_count() == empties
+            && board.moves().count() > 1
+            && solver.solve(board, &mut Memory::new()).score == 0
+        {
+            return position;
+        }
+    }
+    unreachable!("a seed gives a drawn position")
+}
+
+#[test]
+fn values_come_from_the_choice_and_a_solved_draw_is_exact() {
+    let position = a_drawn_position(10);
+    for spec in ["solver", "alphabeta:depth=2,endgame=12"] {
+        let spec = StrategySpec::parse(spec).unwrap();
+        let mut engine = Engine::<Size6>::new(&spec, position, 3).unwrap();
+        let choice = engine.choose();
+        let drawn = Some(Eval {
+            discs: 0.0,
+            exact: true,
+        });
+        assert_eq!(choice.eval, drawn, "{spec:?}");
+        assert_eq!(engine.value_at(position.board), drawn, "{spec:?}");
+    }
+    // Above its endgame a search states an estimate, on its evaluation's scale.
+    let spec = StrategySpec::parse("alphabeta:depth=2,endgame=4").unwrap();
+    let mut engine = Engine::<Size6>::new(&spec, position, 3).unwrap();
+    let eval = engine.choose().eval.expect("a search states its value");
+    assert!(!eval.exact);
 }

@@ -223,6 +223,9 @@ pub struct Context<'a, G: Geometry> {
 /// (boxed: a fault is rare, and a small answer keeps a fast game's every move cheap).
 pub type Answer = Result<Choice, Box<Fault>>;
 
+// A fast game copies an answer every move: it stays three words.
+const _: () = assert!(std::mem::size_of::<Answer>() <= 24);
+
 /// The move a strategy chose, with what it knows of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -234,6 +237,11 @@ pub struct Choice {
     /// How long it thought in nanoseconds (see [`elapsed`](Self::elapsed)); kept as a
     /// word so that an answer stays three words, which a fast game's every move copies.
     thought: Option<std::num::NonZeroU64>,
+    /// The plies a search completed (see [`depth`](Self::depth)).
+    depth: Option<std::num::NonZeroU8>,
+    /// Whether the value is proven: the game's final margin under best play (a solve,
+    /// or a search that saw every line to the end), not an estimate.
+    proven: bool,
 }
 
 impl Choice {
@@ -244,6 +252,8 @@ impl Choice {
             square,
             value: None,
             thought: None,
+            depth: None,
+            proven: false,
         }
     }
 
@@ -254,7 +264,40 @@ impl Choice {
             square,
             value: Some(value),
             thought: None,
+            depth: None,
+            proven: false,
         }
+    }
+
+    /// This choice, its value proven (see [`is_proven`](Self::is_proven)).
+    #[must_use]
+    pub const fn proven(self) -> Self {
+        Choice {
+            proven: true,
+            ..self
+        }
+    }
+
+    /// This choice, found by a search that completed `plies` plies.
+    #[must_use]
+    pub fn searched(self, plies: u32) -> Self {
+        Choice {
+            depth: u8::try_from(plies).ok().and_then(std::num::NonZeroU8::new),
+            ..self
+        }
+    }
+
+    /// Whether its value is the game's final margin under best play, on the
+    /// strategy's scale, rather than an estimate.
+    #[must_use]
+    pub const fn is_proven(&self) -> bool {
+        self.proven
+    }
+
+    /// The plies its search completed; None for a choice made without a search.
+    #[must_use]
+    pub fn depth(&self) -> Option<u32> {
+        self.depth.map(|d| u32::from(d.get()))
     }
 
     /// This choice, timed from `began`.

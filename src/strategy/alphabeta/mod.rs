@@ -127,17 +127,19 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         memory: &mut Memory<G>,
     ) -> (i32, G::Bits) {
         let deadline = memory.clock.deadline_with(self.time, Instant::now());
-        self.search_until(board, moves, memory, deadline)
+        let (value, ties, _) = self.search_until(board, moves, memory, deadline);
+        (value, ties)
     }
 
-    /// [`search`](Self::search), deepening no further once `deadline` has passed.
+    /// [`search`](Self::search), deepening no further once `deadline` has passed; also
+    /// the plies of the last iteration completed.
     fn search_until(
         &self,
         board: Board<G>,
         moves: G::Bits,
         memory: &mut Memory<G>,
         deadline: Option<Instant>,
-    ) -> (i32, G::Bits) {
+    ) -> (i32, G::Bits, u32) {
         let started = Instant::now();
         let mut search = Search::new(self, memory);
         let depth = self.depth.max(1);
@@ -157,7 +159,7 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
             }
             match search.root(board, d, &mut order, aspiration_window(&found)) {
                 Some((value, ties)) => {
-                    result = Some((value, ties));
+                    result = Some((value, ties, d));
                     found.push(value);
                 }
                 None => break,
@@ -241,7 +243,9 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
             let Some(deadline) = deadline else {
                 let solution = self.solver().solve(board, context.memory);
                 let square = random_square(solution.best, context.rng);
-                return Ok(Choice::valued(square, proven_value(solution.score)).timed_from(now));
+                return Ok(Choice::valued(square, proven_value(solution.score))
+                    .proven()
+                    .timed_from(now));
             };
             // On a clock the solver takes over where its estimated time is a quarter
             // of the move's or less, and gets half: if it cannot finish, the search
@@ -254,12 +258,22 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
                 };
                 if let Ok(solution) = self.solver().solve_within(board, context.memory, budget) {
                     let square = random_square(solution.best, context.rng);
-                    return Ok(Choice::valued(square, proven_value(solution.score)).timed_from(now));
+                    return Ok(Choice::valued(square, proven_value(solution.score))
+                        .proven()
+                        .timed_from(now));
                 }
             }
         }
-        let (value, ties) = self.search_until(board, moves, context.memory, deadline);
-        Ok(Choice::valued(random_square(ties, context.rng), value).timed_from(now))
+        let (value, ties, plies) = self.search_until(board, moves, context.memory, deadline);
+        let choice = Choice::valued(random_square(ties, context.rng), value).searched(plies);
+        // A search that saw every line end has proven its value; a proven draw scores
+        // 0 like an estimate, so only wins and losses are known proven here.
+        let choice = if proven_margin(value).is_some() {
+            choice.proven()
+        } else {
+            choice
+        };
+        Ok(choice.timed_from(now))
     }
 
     fn move_values(

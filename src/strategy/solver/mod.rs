@@ -315,7 +315,9 @@ impl<G: Geometry> Strategy<G> for Solver {
         let began = Instant::now();
         let solution = self.solve(board, context.memory);
         let square = random_square(solution.best, context.rng);
-        Ok(Choice::valued(square, solution.score).timed_from(began))
+        Ok(Choice::valued(square, solution.score)
+            .proven()
+            .timed_from(began))
     }
 
     fn move_values(

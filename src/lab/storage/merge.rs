@@ -2,18 +2,18 @@
 //! back into game order and recomputes every figure from the games, so the merged folder
 //! equals, byte for byte, what one machine would have written.
 
-use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
-use super::experiment::Experiment;
 use super::folder::write_atomically;
 use super::folder::{check_not_in_a_shard, holder, FolderLock};
 use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
-use super::runner::write_tables;
-use super::schedule::Schedule;
 use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
-use super::tally::Tallies;
 use crate::error::{Error, Result};
+use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
+use crate::lab::running::experiment::Experiment;
+use crate::lab::running::runner::write_tables;
+use crate::lab::running::schedule::Schedule;
+use crate::lab::running::tally::Tallies;
 use crate::numbers::counted;
 use crate::progress::Progress;
 use std::fs;

@@ -6,18 +6,24 @@ use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
 use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
-use super::folder::write_atomically;
-use super::folder::{differences, holds_anything, move_aside, remove_aside, FolderLock};
-use super::games_file::{self, GamesWriter};
-use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
-use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::schedule::Schedule;
 use super::setup::{Openings, OPENINGS_COPY};
-use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
+use crate::lab::storage::folder::write_atomically;
+use crate::lab::storage::folder::{
+    differences, holds_anything, move_aside, remove_aside, FolderLock,
+};
+use crate::lab::storage::games_file::{self, GamesWriter};
+use crate::lab::storage::results_folder::{FolderFile, FolderKind, ResultsFolder};
+use crate::lab::storage::rows::{
+    csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status,
+};
+use crate::lab::storage::shard::{
+    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION,
+};
 use crate::progress::Progress;
 use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;

@@ -1,9 +1,9 @@
 //! Shards: which games of a schedule shard I of N plays, read from `--shard I/N` or from
 //! a cluster scheduler's environment, and the content hash that ties shards to one experiment.
 
-use super::experiment::Experiment;
-use super::setup::Openings;
 use crate::error::{Error, Result};
+use crate::lab::running::experiment::Experiment;
+use crate::lab::running::setup::Openings;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;

@@ -2,9 +2,9 @@
 //! in one place either way.
 
 use super::config::{read_config, WithSetup};
-use super::games_file::Compression;
 use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
+use crate::lab::storage::games_file::Compression;
 use crate::strategy::clock::{TimeControl, TimeSpec};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -415,7 +415,7 @@ impl Experiment {
         let text = toml::to_string(table)
             .map_err(|e| Error::internal_from("cannot write the experiment as TOML", e))?;
         let origin = dir
-            .join(super::FolderFile::RunRecord.name())
+            .join(crate::lab::FolderFile::RunRecord.name())
             .display()
             .to_string();
         let copy = dir.join(OPENINGS_COPY);

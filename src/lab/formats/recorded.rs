@@ -1,13 +1,13 @@
 //! One game of a results folder, with the size and rules it was played under: what
 //! `replay` steps through (and what an animation of a game draws).
 
-use super::experiment::Experiment;
-use super::games_file;
-use super::results_folder::{FolderFile, ResultsFolder};
-use super::rows::GameRow;
-use super::shard::recorded_version;
 use crate::error::{Error, Result};
 use crate::game::Rules;
+use crate::lab::running::experiment::Experiment;
+use crate::lab::storage::games_file;
+use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
+use crate::lab::storage::rows::GameRow;
+use crate::lab::storage::shard::recorded_version;
 use std::path::{Path, PathBuf};
 
 /// A recorded game and what it takes to play it again.

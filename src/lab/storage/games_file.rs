@@ -34,8 +34,8 @@ impl Compression {
     #[must_use]
     pub const fn file_name(self) -> &'static str {
         match self {
-            Compression::None => super::FolderFile::Games.name(),
-            Compression::Zstd => super::FolderFile::CompressedGames.name(),
+            Compression::None => super::results_folder::FolderFile::Games.name(),
+            Compression::Zstd => super::results_folder::FolderFile::CompressedGames.name(),
         }
     }
 }

@@ -4,15 +4,16 @@
 //! start here.
 
 use super::experiment::check_games_per_pair;
-use super::rows::ResumeGiven;
+use super::experiment::Experiment;
 use super::runner::default_out;
 use super::setup::{check_seed, check_threads};
-use super::{Experiment, Shard};
 use crate::error::{Error, Result};
+use crate::lab::storage::rows::ResumeGiven;
+use crate::lab::storage::shard::Shard;
 use std::path::{Path, PathBuf};
 
 /// The built-in default experiment (also committed as `experiments/default.toml`).
-pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// What a run changes of an experiment, each named as the command line names it in
 /// the errors it gives.
@@ -61,8 +62,8 @@ impl Overrides {
     /// and threads not given again.
     pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
         let out = self.out(&experiment.name);
-        let folder = super::ResultsFolder::at(&out);
-        if self.resume && !given && !folder.has(super::FolderFile::RunRecord) {
+        let folder = crate::lab::ResultsFolder::at(&out);
+        if self.resume && !given && !folder.has(crate::lab::FolderFile::RunRecord) {
             return Err(Error::input(format!(
                 "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
                 out.display()

@@ -64,8 +64,8 @@ fn every_file_has_its_own_name() {
         FolderFile::CompressedGames.name()
     );
     assert_eq!(super::super::folder::LOCK_FILE, "run.lock");
-    assert_eq!(super::super::cost::COSTS_FILE, "costs.csv");
-    assert_eq!(super::super::setup::OPENINGS_COPY, "openings.txt");
+    assert_eq!(crate::lab::running::cost::COSTS_FILE, "costs.csv");
+    assert_eq!(crate::lab::running::setup::OPENINGS_COPY, "openings.txt");
     assert_eq!(FolderFile::EngineLogs.name(), "engines");
     assert!(FolderFile::Shards.is_folder() && !FolderFile::RunRecord.is_folder());
 }

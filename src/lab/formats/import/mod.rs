@@ -16,13 +16,13 @@ pub mod wthor;
 pub use record::{ImportInfo, ImportedRow, SourceFormat, SourceInfo};
 
 use super::export::ggf;
-use super::folder::{move_aside, remove_aside, write_atomically, FolderLock};
-use super::results_folder::FolderFile;
-use super::rows::{csv_bytes, csv_header, GameRow, RunInfo, RunToml, Status};
-use super::runner::write_game_row;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Scoring};
+use crate::lab::running::runner::write_game_row;
+use crate::lab::storage::folder::{move_aside, remove_aside, write_atomically, FolderLock};
+use crate::lab::storage::results_folder::FolderFile;
+use crate::lab::storage::rows::{csv_bytes, csv_header, GameRow, RunInfo, RunToml, Status};
 use crate::with_geometry;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;

@@ -4,12 +4,12 @@
 
 pub mod ggf;
 
-use super::games_file;
-use super::results_folder::{FolderFile, ResultsFolder};
-use super::rows::{csv_header, csv_row, GameRow, MoveRow};
 use crate::board::{Bits, Color, Geometry, Position, Square};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
+use crate::lab::storage::games_file;
+use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
+use crate::lab::storage::rows::{csv_header, csv_row, GameRow, MoveRow};
 use crate::with_geometry;
 use std::borrow::Cow;
 use std::io::Write;

@@ -22,7 +22,7 @@ pub fn at_fault<G: Geometry>(game: &Game<G>, seats: [usize; 2]) -> Option<(usize
 /// a folder that cannot hold them is the user's to change (`fix` says how), not a crash
 /// of every engine at its first write.
 pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
-    let engines = super::ResultsFolder::at(folder).path(super::FolderFile::EngineLogs);
+    let engines = crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs);
     std::fs::create_dir_all(&engines).map_err(|e| {
         crate::error::Error::input(format!(
             "cannot keep engine logs in {}: {e}; {fix}",
@@ -106,7 +106,7 @@ impl Broken {
         Broken {
             player: player.to_string(),
             last,
-            logs: super::ResultsFolder::at(folder).path(super::FolderFile::EngineLogs),
+            logs: crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs),
         }
     }
 

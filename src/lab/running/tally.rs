@@ -2,8 +2,8 @@
 //! SPRT's verdict, and the rows of `pairs.csv` and `standings.csv`.
 
 use super::experiment::Experiment;
-use super::rows::{PairRow, StandingRow, Status};
 use super::schedule::Slot;
+use crate::lab::storage::rows::{PairRow, StandingRow, Status};
 use crate::stats::{
     bradley_terry, median_unbiased, Moments, Paired, Pentanomial, SprtWatch, Trinomial, Verdict,
     Z95,

@@ -182,7 +182,7 @@ pub enum OpeningsFrom<'a> {
 
 /// The copy of its openings list a results folder keeps, so that the experiment can be
 /// reloaded from the folder alone (`--resume` without a config, `merge`).
-pub const OPENINGS_COPY: &str = super::FolderFile::OpeningsCopy.name();
+pub const OPENINGS_COPY: &str = crate::lab::FolderFile::OpeningsCopy.name();
 
 impl Setup {
     /// Validates the file form; relative opening files start from `base`.

@@ -2,13 +2,13 @@
 //! time, counted per game by the driver and written to `costs.csv` (kept apart
 //! from the byte-identical results files, since time varies from run to run).
 
-use super::rows::{read_csv, CostRow};
 use crate::error::Result;
+use crate::lab::storage::rows::{read_csv, CostRow};
 use std::ops::{Add, AddAssign};
 use std::path::Path;
 
 /// The file name of a run's costs, next to `pairs.csv`.
-pub const COSTS_FILE: &str = super::FolderFile::Costs.name();
+pub const COSTS_FILE: &str = crate::lab::FolderFile::Costs.name();
 
 /// One player's cost over some games. Only moves the strategy was asked for count:
 /// a position with a single legal move is played without asking, so it adds nothing.

@@ -8,12 +8,12 @@
 //! write them; the folder knows the files the run, a shard, a merge, an import and a
 //! tune write.
 
-use super::config::WithSetup;
-use super::experiment::{Experiment, ExperimentFile};
 use super::games_file::{self, Compression};
 use super::rows::{RunToml, Status};
-use super::setup::SetupFile;
 use crate::error::{Error, Result};
+use crate::lab::running::config::WithSetup;
+use crate::lab::running::experiment::{Experiment, ExperimentFile};
+use crate::lab::running::setup::SetupFile;
 use std::path::{Path, PathBuf};
 
 /// A file (or folder) a results folder can hold, by what it is.

@@ -486,7 +486,7 @@ pub struct RunToml {
     pub experiment: toml::Table,
     /// Where an imported folder's games came from (`reversi-lab import`); absent from runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub import: Option<super::import::record::ImportInfo>,
+    pub import: Option<crate::lab::formats::import::record::ImportInfo>,
 }
 
 impl RunToml {
@@ -514,7 +514,7 @@ impl RunToml {
     /// What `--resume` keeps from the run when the command line does not say it
     /// again: the games per pair, the seed and the threads it was started with
     /// (applied to `experiment`, each only where its `given` flag is false).
-    pub fn resume_settings(&self, experiment: &mut super::Experiment, given: ResumeGiven) {
+    pub fn resume_settings(&self, experiment: &mut crate::lab::Experiment, given: ResumeGiven) {
         let number = |key: &str| self.experiment.get(key).and_then(toml::Value::as_integer);
         if let (false, Some(games)) = (given.games, number("games_per_pair")) {
             experiment.games_per_pair = games as u64;
