@@ -211,6 +211,7 @@ fn prepare(
             out.display()
         )));
     }
+    crate::lab::folder::check_no_stranded_aside(out)?;
     let mut aside = None;
     if out.exists() && options.force {
         aside = Some(move_aside(out)?);
