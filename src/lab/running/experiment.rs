@@ -4,7 +4,7 @@
 use super::config::{read_config, WithSetup};
 use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
-use crate::lab::storage::games_file::Compression;
+use crate::lab::storage::file_names::Compression;
 use crate::strategy::clock::{TimeControl, TimeSpec};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;

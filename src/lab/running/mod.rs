@@ -8,6 +8,7 @@ pub mod experiment;
 pub mod faults;
 pub mod matches;
 pub mod overrides;
+mod prepare;
 pub mod runner;
 pub mod schedule;
 pub mod setup;

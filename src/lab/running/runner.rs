@@ -2,28 +2,21 @@
 //! `games.csv` in game order, and writes `pairs.csv`, `standings.csv` and `run.toml`;
 //! resumes a folder where its `games.csv` ends.
 
-use super::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
+use super::cost::{cost_rows, Cost, COSTS_FILE};
 use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
 use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
-use super::schedule::Schedule;
-use super::setup::{Openings, OPENINGS_COPY};
+use super::prepare::{prepare, run_record, Asked, Prepared};
+use super::schedule::{Schedule, Slot};
 use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
-use crate::game::{Game, Rules};
-use crate::lab::storage::folder::write_atomically;
-use crate::lab::storage::folder::{
-    differences, holds_anything, move_aside, remove_aside, FolderLock,
-};
+use crate::game::{Game, Rules, Termination};
+use crate::lab::storage::folder::{remove_aside, write_atomically, FolderLock};
 use crate::lab::storage::games_file::{self, GamesWriter};
-use crate::lab::storage::results_folder::{FolderFile, FolderKind, ResultsFolder};
-use crate::lab::storage::rows::{
-    csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status,
-};
-use crate::lab::storage::shard::{
-    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION,
-};
+use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
+use crate::lab::storage::rows::{csv_bytes, GameRow, PairRow, RunInfo, StandingRow, Status};
+use crate::lab::storage::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use crate::progress::Progress;
 use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
@@ -100,279 +93,6 @@ impl RunSummary {
     }
 }
 
-fn run_record(experiment: &Experiment, info: RunInfo) -> RunToml {
-    RunToml {
-        run: info,
-        experiment: experiment.to_table(),
-        import: None,
-    }
-}
-
-/// Reads the games already in `games.csv` (dropping a partial last row left by a
-/// kill, and the rows past the first `checkpoint`, whose costs were not recorded),
-/// checks each against the schedule, and counts them. Returns how many there are.
-fn resume_games(
-    path: &Path,
-    checkpoint: u64,
-    experiment: &Experiment,
-    schedule: &Schedule,
-    shard: Option<Shard>,
-    tallies: &mut Tallies,
-) -> Result<u64> {
-    let part = shard.unwrap_or(Shard::whole());
-    let games = part.games(schedule.total());
-    games_file::recover(path, Some(checkpoint))?;
-    let mut reader = games_file::csv_reader(path)?;
-    // Rows are appended in this version's columns: a file of other columns is not
-    // continued (it would mix two layouts).
-    let header = reader
-        .byte_headers()
-        .map_err(|e| games_file::row_error(path, &e))?;
-    let mut now = csv::ByteRecord::new();
-    let expected = csv_header::<GameRow>();
-    now.extend(expected.trim_ascii_end().split(|&b| b == b','));
-    if header != &now && !header.is_empty() {
-        return Err(Error::input(format!(
-            "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): --force to play it again, or finish it with the version that started it",
-            path.display()
-        )));
-    }
-    let mut count = 0u64;
-    for row in reader.deserialize::<GameRow>() {
-        let row = row.map_err(|e| {
-            Error::input(format!(
-                "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with --out",
-                path.display(),
-                count + 2
-            ))
-        })?;
-        let game = part.game(count);
-        let slot = schedule.slot(game);
-        let fits = row.game_id == game
-            && count < games
-            && row.pair_id == slot.pair
-            && schedule
-                .seats(slot)
-                .map(|i| experiment.players[i].name.as_str())
-                == [&*row.black, &*row.white];
-        if !fits {
-            return Err(Error::input(format!(
-                "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with --out",
-                path.display()
-            )));
-        }
-        let concluded = tallies.record_game(experiment, slot, row.margin);
-        count += 1;
-        if concluded && shard.is_none() {
-            break;
-        }
-    }
-    Ok(count)
-}
-
-/// The refusal of a folder that exists, without `--resume` or `--force`.
-fn already_exists(out: &Path) -> Error {
-    Error::input(format!(
-        "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
-        out.display()
-    ))
-}
-
-/// A results folder ready for play.
-struct Prepared {
-    /// Games already in `games.csv`.
-    done: u64,
-    /// What they cost, per player.
-    before: Vec<Cost>,
-    /// The `[run]` of the run resumed.
-    recorded: Option<RunInfo>,
-    /// The folder `--force` replaces, moved aside: deleted once the new run has
-    /// written a game, put back if it writes none.
-    aside: Option<PathBuf>,
-    lock: FolderLock,
-}
-
-/// Makes the results folder with a `run.toml` and the header of `games.csv`, or
-/// checks an existing one for `--resume`.
-fn prepare(
-    experiment: &Experiment,
-    schedule: &Schedule,
-    out: &Path,
-    options: &RunOptions<'_>,
-    info: &RunInfo,
-    tallies: &mut Tallies,
-) -> Result<Prepared> {
-    let games_path = out.join(experiment.compress.file_name());
-    let folder = ResultsFolder::at(out);
-    let run_path = folder.path(FolderFile::RunRecord);
-    if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
-    }
-    crate::lab::folder::check_no_stranded_aside(out)?;
-    let mut aside = None;
-    if out.exists() && options.force {
-        aside = Some(move_aside(out)?);
-    } else if out.exists() && !options.resume {
-        return Err(already_exists(out));
-    }
-    // Whether this process made the folder: only then may a failure remove it. Of two
-    // runs making the same new folder at once, one makes it and the other is refused
-    // here, as if it had existed (without --resume): neither writes into the other's.
-    let mut created = false;
-    if !out.exists() {
-        let cannot = |e: std::io::Error| {
-            Error::input(format!(
-                "cannot create results folder {}: {e} (choose another with --out)",
-                out.display()
-            ))
-        };
-        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            fs::create_dir_all(parent).map_err(cannot)?;
-        }
-        match fs::create_dir(out) {
-            Ok(()) => created = true,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && options.resume => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(already_exists(out))
-            }
-            Err(e) => return Err(cannot(e)),
-        }
-    }
-    // Everything below looks at the folder under its lock, so what it sees cannot
-    // change under it (another run's files appearing between a check and a write).
-    let lock = match FolderLock::acquire(out) {
-        Ok(lock) => lock,
-        Err(error) => {
-            if let Some(aside) = &aside {
-                let _ = fs::remove_dir(out);
-                let _ = fs::rename(aside, out);
-            }
-            return Err(error);
-        }
-    };
-    let a_run = folder.kind() == Some(FolderKind::Run);
-    if options.resume && !created && !a_run && holds_anything(out)? {
-        return Err(Error::input(format!(
-            "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
-            out.display()
-        )));
-    }
-    if options.resume && games_path.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a folder, not a games file, so {} cannot be resumed: choose another --out",
-            games_path.display(),
-            out.display()
-        )));
-    }
-    if options.resume && games_path.exists() && a_run {
-        let recorded = RunToml::load(&run_path)?;
-        let info_before = recorded.run.clone();
-        recorded.refuse_import(out, "resumed (choose another --out for a run)")?;
-        check_schedule_version(
-            out,
-            recorded.run.schedule_version,
-            "--force to play it again with this version, or --out DIR for a new run",
-        )?;
-        // The thread count changes no result, so a resume may use another.
-        let mut now = experiment.to_table();
-        now.remove("threads");
-        let mut before = recorded.experiment.clone();
-        before.remove("threads");
-        let recorded = RunToml {
-            experiment: before,
-            ..recorded
-        };
-        if recorded.run.shard != info.shard {
-            let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "no shard".into());
-            return Err(Error::input(format!(
-                "{} holds {} but this run is {}: resume with the same --shard, or use --out DIR",
-                out.display(),
-                name(&recorded.run.shard).replace("no shard", "an unsharded run"),
-                name(&info.shard)
-            )));
-        }
-        // An engine's deadlines change no finished game: they may change on resume.
-        let comparable = |experiment: &toml::Table| {
-            let mut experiment = experiment.clone();
-            for player in experiment
-                .get_mut("players")
-                .and_then(toml::Value::as_array_mut)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(strategy) = player
-                    .get_mut("strategy")
-                    .and_then(toml::Value::as_table_mut)
-                {
-                    crate::strategy::engine::without_resumable_keys(strategy);
-                }
-            }
-            experiment
-        };
-        let (was, is) = (comparable(&recorded.experiment), comparable(&now));
-        if was != is {
-            return Err(Error::input(format!(
-                "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
-                out.display(),
-                differences(&was, &is).join("; ")
-            )));
-        }
-        // costs.csv is written at checkpoints, after the rows it covers reached the
-        // file: the games past it (a kill came between) are played again, so that the
-        // costs cover exactly the games kept, as in an uninterrupted run.
-        let names: Vec<&str> = experiment.players.iter().map(|p| p.name.as_str()).collect();
-        let costs = read_costs(&out.join(COSTS_FILE), &names)?;
-        let checkpoint = costs.iter().map(|c| c.games).sum::<u64>() / 2;
-        let done = resume_games(
-            &games_path,
-            checkpoint,
-            experiment,
-            schedule,
-            options.shard,
-            tallies,
-        )?;
-        return Ok(Prepared {
-            done,
-            before: costs,
-            recorded: Some(info_before),
-            aside: None,
-            lock,
-        });
-    }
-    let setup = (|| {
-        let record = run_record(experiment, info.clone());
-        crate::lab::folder::write_atomically(&run_path, record.to_text())?;
-        if let Openings::List { transcripts, .. } = &experiment.setup.openings {
-            let copy = out.join(OPENINGS_COPY);
-            let text: String = transcripts.iter().map(|t| format!("{t}\n")).collect();
-            crate::lab::folder::write_atomically(&copy, text)?;
-        }
-        GamesWriter::create(&games_path, experiment.compress, &csv_header::<GameRow>())
-    })();
-    if let Err(error) = setup {
-        drop(lock);
-        if created {
-            // Leave nothing behind: the folder was ours and holds no games.
-            let _ = fs::remove_dir_all(out);
-        }
-        if let Some(aside) = &aside {
-            // Put the replaced folder back: nothing of the new run was written.
-            let _ = fs::rename(aside, out);
-        }
-        return Err(error);
-    }
-    Ok(Prepared {
-        done: 0,
-        before: vec![Cost::default(); experiment.players.len()],
-        recorded: None,
-        aside,
-        lock,
-    })
-}
-
 /// What to do once a broken engine is mended.
 const RESUME: &str = "continue with --resume";
 
@@ -416,13 +136,18 @@ pub fn run_locked(
         ..RunInfo::starting(threads, total)
     };
     let mut tallies = Tallies::new(schedule.pairs().len());
+    let asked = Asked {
+        resume: options.resume,
+        force: options.force,
+        shard,
+    };
     let Prepared {
         done,
         before,
         recorded,
         mut aside,
         lock,
-    } = prepare(experiment, &schedule, &out, options, &info, &mut tallies)?;
+    } = prepare(experiment, &schedule, &out, asked, &info, &mut tallies)?;
 
     let games_path = out.join(experiment.compress.file_name());
     let mut writer = GamesWriter::open(&games_path, experiment.compress, true)?;
@@ -588,6 +313,29 @@ pub fn write_game_row<G: Geometry>(
     outcome.margin
 }
 
+/// A game the runner deals to the driver: what its `games.csv` row needs besides the
+/// game itself.
+struct Dealt {
+    /// The game's number in the whole schedule.
+    index: u64,
+    slot: Slot,
+    opening: String,
+    /// Black's and white's player indices.
+    seats: [usize; 2],
+    seed: u64,
+}
+
+/// A finished game whose row is written: what the runner tallies from it, in order.
+struct Written {
+    slot: Slot,
+    /// Black's disc margin.
+    black_margin: i32,
+    /// Black's and white's player indices.
+    seats: [usize; 2],
+    /// The player that lost it by a fault, and how.
+    at_fault: Option<(usize, Termination)>,
+}
+
 /// Plays games `done..` through the driver, writing and counting them in order.
 #[allow(clippy::too_many_arguments)]
 fn play<G: Geometry>(
@@ -647,17 +395,44 @@ fn play<G: Geometry>(
         |local| {
             let index = part.game(local);
             let (slot, opening, deal) = schedule.deal::<G>(index);
-            ((index, slot, opening, deal.seats, deal.seed), deal)
+            let dealt = Dealt {
+                index,
+                slot,
+                opening,
+                seats: deal.seats,
+                seed: deal.seed,
+            };
+            (dealt, deal)
         },
-        |_, (index, slot, opening, seats, seed), game, csv| {
+        |_, dealt: Dealt, game, csv| {
+            let Dealt {
+                index,
+                slot,
+                opening,
+                seats,
+                seed,
+            } = dealt;
             let names = seats.map(|i| experiment.players[i].name.as_str());
             let black_margin =
                 write_game_row(index, slot.pair, &opening, names, seed, game, rules, csv);
-            (slot, black_margin, seats, at_fault(game, seats))
+            Written {
+                slot,
+                black_margin,
+                seats,
+                at_fault: at_fault(game, seats),
+            }
         },
         options.stop,
         |delivery| match delivery {
-            Delivery::Row((slot, black_margin, seats, at_fault), csv) => {
+            Delivery::Row(
+                Written {
+                    slot,
+                    black_margin,
+                    seats,
+                    at_fault,
+                },
+                csv,
+            ) => {
                 writer
                     .write_all(csv)
                     .map_err(|e| Error::io(games_path, e))?;

@@ -2,7 +2,8 @@
 //! run into the same folder or file, the one write path every output goes through, and
 //! `--force` replacement that keeps the old output until the new one takes its place.
 
-use super::results_folder::{FolderFile, FolderKind, ResultsFolder};
+use super::file_names::FolderFile;
+use super::results_folder::{FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,52 +2,15 @@
 //! one writer, one reader and one recovery after a kill for both, so every command that
 //! reads games (`report`, `merge`, `--resume`) takes either.
 
+pub use super::file_names::{find, Compression};
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The zstd level: level 1 compresses games about 2.4x at some 450,000 games/s on one
 /// core, ahead of the players; level 3 gains 4% in size at half the speed.
 const LEVEL: i32 = 1;
-
-/// How `games.csv` is stored: the experiment's `compress` key.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Compression {
-    /// Plain `games.csv`.
-    #[default]
-    None,
-    /// `games.csv.zst` (Zstandard), read back transparently.
-    Zstd,
-}
-
-impl Compression {
-    /// Whether this is the default (left out of `run.toml`).
-    #[must_use]
-    pub fn is_none(&self) -> bool {
-        *self == Compression::None
-    }
-
-    /// The file's name in a results folder.
-    #[must_use]
-    pub const fn file_name(self) -> &'static str {
-        match self {
-            Compression::None => super::results_folder::FolderFile::Games.name(),
-            Compression::Zstd => super::results_folder::FolderFile::CompressedGames.name(),
-        }
-    }
-}
-
-/// The games file in `dir`, whichever form it has.
-#[must_use]
-pub fn find(dir: &Path) -> Option<(PathBuf, Compression)> {
-    [Compression::None, Compression::Zstd]
-        .into_iter()
-        .map(|c| (dir.join(c.file_name()), c))
-        .find(|(p, _)| p.is_file())
-}
 
 fn compression_of(path: &Path) -> Compression {
     if path.extension().is_some_and(|e| e == "zst") {

@@ -1,6 +1,8 @@
 //! Storing results: the rows and files of a results folder, the folder and its lock
 //! (the one write path), shards and their merge, and provenance.
 
+pub mod csv_table;
+pub mod file_names;
 mod flat_csv;
 pub mod folder;
 pub mod games_file;

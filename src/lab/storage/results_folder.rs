@@ -8,104 +8,14 @@
 //! write them; the folder knows the files the run, a shard, a merge, an import and a
 //! tune write.
 
-use super::games_file::{self, Compression};
+use super::file_names::Compression;
+pub use super::file_names::FolderFile;
 use super::rows::{RunToml, Status};
 use crate::error::{Error, Result};
 use crate::lab::running::config::WithSetup;
 use crate::lab::running::experiment::{Experiment, ExperimentFile};
 use crate::lab::running::setup::SetupFile;
 use std::path::{Path, PathBuf};
-
-/// A file (or folder) a results folder can hold, by what it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FolderFile {
-    /// `run.toml`: the run record (how the run went, and the experiment as run).
-    RunRecord,
-    /// `games.csv`: one row per game.
-    Games,
-    /// `games.csv.zst`: the games, compressed (the experiment's `compress = "zstd"`).
-    CompressedGames,
-    /// `pairs.csv`: one row per pair of players, once the run has finished.
-    Pairs,
-    /// `standings.csv`: one row per player, once the run has finished.
-    Standings,
-    /// `costs.csv`: what each player's moves cost.
-    Costs,
-    /// `openings.txt`: the copy of the openings list, so the folder alone replays its games.
-    OpeningsCopy,
-    /// `run.lock`: held while a run writes the folder.
-    Lock,
-    /// `tune.toml`: a tune's file, kept in its folder.
-    TuneFile,
-    /// `trace.csv`: a tune's trace, one row per iteration.
-    Trace,
-    /// `best.toml`: a tune's best parameters.
-    Best,
-    /// `engines/`: the external engines' logs.
-    EngineLogs,
-    /// `shards/`: the shard folders of a sharded run.
-    Shards,
-    /// `charts/`: the report's charts.
-    Charts,
-}
-
-impl FolderFile {
-    /// Every file, in the order a listing shows them.
-    pub const ALL: [FolderFile; 14] = [
-        FolderFile::RunRecord,
-        FolderFile::Games,
-        FolderFile::CompressedGames,
-        FolderFile::Pairs,
-        FolderFile::Standings,
-        FolderFile::Costs,
-        FolderFile::OpeningsCopy,
-        FolderFile::Lock,
-        FolderFile::TuneFile,
-        FolderFile::Trace,
-        FolderFile::Best,
-        FolderFile::EngineLogs,
-        FolderFile::Shards,
-        FolderFile::Charts,
-    ];
-
-    /// Its name in the folder.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            FolderFile::RunRecord => "run.toml",
-            FolderFile::Games => "games.csv",
-            FolderFile::CompressedGames => "games.csv.zst",
-            FolderFile::Pairs => "pairs.csv",
-            FolderFile::Standings => "standings.csv",
-            FolderFile::Costs => "costs.csv",
-            FolderFile::OpeningsCopy => "openings.txt",
-            FolderFile::Lock => "run.lock",
-            FolderFile::TuneFile => "tune.toml",
-            FolderFile::Trace => "trace.csv",
-            FolderFile::Best => "best.toml",
-            FolderFile::EngineLogs => crate::strategy::engine::LOG_FOLDER,
-            FolderFile::Shards => "shards",
-            FolderFile::Charts => "charts",
-        }
-    }
-
-    /// Whether it is a folder rather than a file.
-    #[must_use]
-    pub const fn is_folder(self) -> bool {
-        matches!(
-            self,
-            FolderFile::EngineLogs | FolderFile::Shards | FolderFile::Charts
-        )
-    }
-
-    /// The files a command that reads a folder's games reads (either games file and
-    /// the run record): what its output must not replace.
-    pub const GAME_INPUTS: [FolderFile; 3] = [
-        FolderFile::Games,
-        FolderFile::CompressedGames,
-        FolderFile::RunRecord,
-    ];
-}
 
 /// What kind of results folder a folder is, from the files it holds (nothing is read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +177,7 @@ impl ResultsFolder {
     /// Its games file, plain or compressed, if it has one.
     #[must_use]
     pub fn games(&self) -> Option<(PathBuf, Compression)> {
-        games_file::find(&self.dir)
+        super::file_names::find(&self.dir)
     }
 
     /// Reads the run record; a folder without one is bad input that ends with `fix`

@@ -3,6 +3,7 @@
 //! works the same on a terminal and over a pipe.
 
 mod play;
+mod play_commands;
 mod replay;
 mod watch;
 
