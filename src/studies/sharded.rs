@@ -60,7 +60,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
             };
             let (summary, lock) = run_locked(experiment, &options)?;
             return Ok(Played {
-                line: summary.line(),
+                line: summary.line().to_string(),
                 status: summary.status,
                 whole: shard.is_none() && summary.status != Status::Interrupted,
                 out: summary.out,
