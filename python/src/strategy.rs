@@ -323,10 +323,7 @@ impl Strategy {
 
     /// Pickling (for multiprocessing, joblib): the spec alone; the tables are
     /// rebuilt on first use, as they are forgotten between calls anyway.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Reduced<'py>> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         Ok((
             py.get_type::<Strategy>().getattr("_restore")?,
             (self.text.clone(), self.hosted.bind(py).clone()),

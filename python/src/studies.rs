@@ -6,12 +6,12 @@ use crate::args;
 use crate::background::{in_background, Watch};
 use crate::errors::py_error;
 use crate::host;
-use reversi_lab::setting::Edge;
 use crate::lab::{check_resume, report_warned};
 use crate::values::to_python;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use reversi_lab::lab::{RunOptions, Status};
+use reversi_lab::setting::Edge;
 use reversi_lab::studies::sweep::{self, Sweep};
 use reversi_lab::studies::tune::{self, Tune};
 use std::path::PathBuf;
@@ -65,7 +65,7 @@ pub fn run_sweep<'py>(
         played: Some(&watch.done),
     };
     let swept = in_background(py, &watch, progress.as_ref(), || {
-        sweep::sweep(&config, games, threads, &options)
+        sweep::sweep(&config, games, threads, &options, Default::default())
     })?
     .map_err(py_error);
     host::warn_faults(py)?;
@@ -75,7 +75,7 @@ pub fn run_sweep<'py>(
     }
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
-    done.set_item("line", summary.line().worded(Edge::Python))?;
+    done.set_item("line", summary.line.worded(Edge::Python))?;
     done.set_item("status", to_python(py, &summary.status)?)?;
     done.set_item("variants", rows.len())?;
     Ok(done)
@@ -129,14 +129,7 @@ pub fn run_tune<'py>(
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
     done.set_item("best", best)?;
-    done.set_item(
-        "lines",
-        summary
-            .lines
-            .iter()
-            .cloned()
-            .collect::<Vec<_>>(),
-    )?;
+    done.set_item("lines", summary.lines.iter().cloned().collect::<Vec<_>>())?;
     done.set_item("validations", &summary.validations)?;
     done.set_item("interrupted", summary.interrupted)?;
     Ok(done)

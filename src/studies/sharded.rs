@@ -30,7 +30,7 @@ pub struct Played {
     /// The results folder.
     pub out: PathBuf,
     /// The run's or the merge's closing line.
-    pub line: String,
+    pub line: crate::setting::Said,
     /// How the run (or the merged run) stands.
     pub status: Status,
     /// Whether the study's own files are due: the games are whole and finished
@@ -60,7 +60,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
             };
             let (summary, lock) = run_locked(experiment, &options)?;
             return Ok(Played {
-                line: summary.line().to_string(),
+                line: summary.line(),
                 status: summary.status,
                 whole: shard.is_none() && summary.status != Status::Interrupted,
                 out: summary.out,
@@ -87,7 +87,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
     // The study's own files go in under the folder's lock, as after a run.
     let lock = FolderLock::acquire(&summary.out)?;
     Ok(Played {
-        line: summary.line(),
+        line: crate::setting::Said::text(summary.line()),
         status: summary.status,
         whole: true,
         out: summary.out,
