@@ -1,5 +1,6 @@
 //! The library's error type: bad input the user can fix (exit code 2) or failed I/O.
 
+use crate::setting::{Edge, Said, SettingError};
 use std::path::PathBuf;
 
 /// Everything the library can fail with: bad input the user can fix (exit code 2),
@@ -9,6 +10,12 @@ pub enum Error {
     /// Bad input: a value, file or option the user must change. The message names the fix.
     #[error("{0}")]
     Input(String),
+    /// Bad input about one setting, worded by the edge that read its value.
+    #[error("{0}")]
+    Setting(Box<SettingError>),
+    /// Bad input whose message names settings (`pass --resume`), worded by the edge.
+    #[error("{0}")]
+    Said(Said),
     /// A file or folder could not be read or written.
     #[error("cannot {operation} {}: {source}", path.display())]
     Io {
@@ -57,6 +64,33 @@ impl Error {
     /// A bad-input error with this message.
     pub fn input(message: impl Into<String>) -> Self {
         Error::Input(message.into())
+    }
+
+    /// A bad-input error whose message names settings.
+    #[must_use]
+    pub fn said(said: Said) -> Self {
+        Error::Said(said)
+    }
+
+    /// The message in the words of `edge`: the settings it names as flags, keyword
+    /// arguments or config keys. Errors that name no setting read the same anywhere.
+    #[must_use]
+    pub fn worded(&self, edge: Edge) -> String {
+        match self {
+            Error::Setting(error) => error.said().worded(edge),
+            Error::Said(said) => said.worded(edge),
+            other => other.to_string(),
+        }
+    }
+
+    /// This error with its settings worded for `edge` from here on: for a caller that
+    /// knows where the values came from (a config file's keys) and adds to the message.
+    #[must_use]
+    pub fn in_words(self, edge: Edge) -> Self {
+        match self {
+            Error::Setting(_) | Error::Said(_) => Error::Input(self.worded(edge)),
+            other => other,
+        }
     }
 
     /// A failure no input explains, with nothing underneath.
@@ -134,9 +168,15 @@ impl Error {
     #[must_use]
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Input(_) => 2,
+            Error::Input(_) | Error::Setting(_) | Error::Said(_) => 2,
             Error::Io { .. } | Error::Csv { .. } | Error::Draw { .. } | Error::Internal { .. } => 1,
         }
+    }
+}
+
+impl From<SettingError> for Error {
+    fn from(error: SettingError) -> Self {
+        Error::Setting(Box::new(error))
     }
 }
 

@@ -137,16 +137,19 @@ pub enum Termination {
     Illegal,
     /// No answer within the start-up or move deadline.
     Stalled,
+    /// The player raised an error (a Python callable's exception).
+    Error,
 }
 
 impl Termination {
     /// Every termination, in the order of their names' documentation.
-    pub const ALL: [Termination; 5] = [
+    pub const ALL: [Termination; 6] = [
         Termination::Normal,
         Termination::Time,
         Termination::Crash,
         Termination::Illegal,
         Termination::Stalled,
+        Termination::Error,
     ];
 
     /// The name in `games.csv`.
@@ -158,6 +161,7 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::Illegal => "illegal",
             Termination::Stalled => "stalled",
+            Termination::Error => "error",
         }
     }
 
@@ -168,7 +172,7 @@ impl Termination {
     pub const fn is_fault(self) -> bool {
         matches!(
             self,
-            Termination::Crash | Termination::Illegal | Termination::Stalled
+            Termination::Crash | Termination::Illegal | Termination::Stalled | Termination::Error
         )
     }
 

@@ -34,6 +34,7 @@ pub mod perft;
 pub mod progress;
 pub mod report;
 pub mod serve;
+pub mod setting;
 pub mod stats;
 pub mod strategy;
 pub mod studies;

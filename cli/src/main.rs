@@ -21,7 +21,7 @@ fn main() -> ExitCode {
     match cli.run() {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", err.worded(reversi_lab::setting::Edge::Cli));
             ExitCode::from(err.exit_code())
         }
     }

@@ -4,7 +4,7 @@
 use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::Board;
-use crate::errors::{keyword_error, keyword_words, py_error, ReplayWarning};
+use crate::errors::{py_error, ReplayWarning};
 use crate::table::to_toml;
 use crate::values::to_python;
 use pyo3::exceptions::PyValueError;
@@ -15,6 +15,7 @@ use reversi_lab::lab::{
     games_file, run, Experiment, FolderFile, Overrides, ResultsFolder, RunOptions, Status,
 };
 use reversi_lab::report::{write_report, Results};
+use reversi_lab::setting::Edge;
 use reversi_lab::Error;
 use std::ffi::CString;
 use std::io::Read;
@@ -95,7 +96,7 @@ pub fn run_experiment<'py>(
             .and_then(|e| overrides.apply(e, true)),
         None => overrides.load(config.as_deref()),
     }
-    .map_err(keyword_error)?;
+    .map_err(py_error)?;
     if threads == Some(0) {
         experiment.setup.threads = None;
     }
@@ -110,7 +111,7 @@ pub fn run_experiment<'py>(
         played: Some(&watch.done),
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
-        .map_err(keyword_error)?;
+        .map_err(py_error)?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {
         let report = py.detach(|| write_report(&summary.out)).map_err(py_error)?;
@@ -118,7 +119,7 @@ pub fn run_experiment<'py>(
         // 2 is the caller of `reversi_lab.run`, past its wrapper.
         let category = py.get_type::<ReplayWarning>();
         for warning in &report.warnings {
-            let message = CString::new(keyword_words(warning)).map_err(|e| {
+            let message = CString::new(warning.as_str()).map_err(|e| {
                 py_error(Error::internal_from("cannot pass a warning to Python", e))
             })?;
             PyErr::warn(py, &category, &message, 2)?;
@@ -127,7 +128,7 @@ pub fn run_experiment<'py>(
     }
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
-    done.set_item("line", keyword_words(&summary.line()))?;
+    done.set_item("line", summary.line().worded(Edge::Python))?;
     done.set_item("status", to_python(py, &summary.status)?)?;
     done.set_item("games", summary.games)?;
     done.set_item("played", summary.played)?;

@@ -5,7 +5,7 @@
 use crate::args;
 use crate::background::{in_background, Watch};
 use crate::board::rules;
-use crate::errors::{keyword_error, py_error};
+use crate::errors::py_error;
 use crate::values::to_python;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
@@ -220,7 +220,7 @@ pub fn play_match(
         openings,
         ..MatchOptions::new(a, b)
     };
-    let plan = MatchPlan::new(&options).map_err(keyword_error)?;
+    let plan = MatchPlan::new(&options).map_err(py_error)?;
     let names = [options.a.as_str(), options.b.as_str()];
     let logs = default_logs();
     let watch = Watch::new(plan.games);
@@ -236,7 +236,7 @@ pub fn play_match(
         };
         plan.play_watched(names, out, &logs, watched)
     })?
-    .map_err(keyword_error)?;
+    .map_err(py_error)?;
     let seconds = started.elapsed().as_secs_f64();
     let MatchPlayed {
         tally,
@@ -246,9 +246,7 @@ pub fn play_match(
     } = played;
     if let Some(broken) = broken {
         // As the CLI's match ends: the games before the stop are not a result.
-        return Err(keyword_error(Error::input(
-            broken.line("play the match again"),
-        )));
+        return Err(py_error(Error::said(broken.line("play the match again"))));
     }
     let engines = logs.join("engines");
     Ok(MatchResult {

@@ -60,6 +60,7 @@ pub fn section(results: &Results) -> Option<Section> {
         Termination::Crash,
         Termination::Illegal,
         Termination::Stalled,
+        Termination::Error,
     ];
     let identities = results.run.engines.as_ref();
     let mut players: Vec<(String, String, String)> = engines

@@ -9,6 +9,7 @@
 use super::{Answer, Context, Fault, Strategy};
 use crate::board::{Board, Geometry, Square};
 use crate::game::Termination;
+use crate::setting::{Setting, SettingError};
 use std::time::{Duration, Instant};
 
 /// The default margin past a move's budget before it loses on time: the pipe to an
@@ -78,6 +79,13 @@ pub(crate) fn time_of_text<'de, D: serde::Deserializer<'de>>(
     }
 }
 
+/// Time for each move: `move_time`, `--move-time`.
+pub static MOVE_TIME: Setting = Setting::new("move_time", "--move-time", "move_time");
+/// A game clock: `clock`, `--clock`.
+pub static CLOCK: Setting = Setting::new("clock", "--clock", "clock");
+/// How far past its time a move may go: `time_margin`, `--time-margin`.
+pub static MARGIN: Setting = Setting::new("time_margin", "--time-margin", "time_margin");
+
 /// A time control as a config states it, before a player's is put over the
 /// experiment's: each part may be missing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,37 +102,53 @@ impl TimeSpec {
         move_time: Option<&str>,
         clock: Option<&str>,
         time_margin: Option<&str>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SettingError> {
+        let refused =
+            |setting: &'static Setting, text: &str, why: &'static str| SettingError::Refused {
+                setting,
+                value: format!("\"{text}\""),
+                why: why.into(),
+            };
         let margin = match time_margin {
             None => None,
             Some(text) => Some(parse_time(text).ok_or_else(|| {
-                format!(
-                    "time_margin = \"{text}\" is not a time of at most a day: write it like \"50ms\" or \"0.05\""
+                refused(
+                    &MARGIN,
+                    text,
+                    " is not a time of at most a day: write it like \"50ms\" or \"0.05\"",
                 )
             })?),
         };
         let limit = match (move_time, clock) {
             (Some(_), Some(_)) => {
-                return Err(
-                    "move_time and clock are both given: a player has one time control, so keep one".into(),
-                )
+                return Err(SettingError::Conflict {
+                    setting: &MOVE_TIME,
+                    other: &CLOCK,
+                    why: "a player has one time control, so keep one",
+                })
             }
             (Some(text), None) => match parse_time(text) {
                 Some(d) if d > Duration::ZERO => Some(Limit::PerMove(d)),
                 Some(_) => {
-                    return Err(format!(
-                        "move_time = \"{text}\" leaves no time: give each move more than 0, like \"100ms\""
+                    return Err(refused(
+                        &MOVE_TIME,
+                        text,
+                        " leaves no time: give each move more than 0, like \"100ms\"",
                     ))
                 }
                 None => {
-                    return Err(format!(
-                        "move_time = \"{text}\" is not a time of at most a day: write it like \"100ms\" or \"2s\""
+                    return Err(refused(
+                        &MOVE_TIME,
+                        text,
+                        " is not a time of at most a day: write it like \"100ms\" or \"2s\"",
                     ))
                 }
             },
             (None, Some(text)) => Some(parse_clock(text).ok_or_else(|| {
-                format!(
-                    "clock = \"{text}\" is not a clock: write the time at the start (more than 0, at most a day) and the increment a move, like \"60+0.5\" (or \"5m+2s\")"
+                refused(
+                    &CLOCK,
+                    text,
+                    " is not a clock: write the time at the start (more than 0, at most a day) and the increment a move, like \"60+0.5\" (or \"5m+2s\")",
                 )
             })?),
             (None, None) => None,

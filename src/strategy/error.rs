@@ -47,16 +47,31 @@ pub enum SpecError {
         message: String,
     },
     /// A number outside what the strategy can use.
-    #[error("strategy '{kind}': {param} = {value} is out of range: use {} to {}", accepted.start(), accepted.end())]
+    #[error(
+        "strategy '{kind}': {param} = {value} is out of range: use {}",
+        range_words(accepted)
+    )]
     OutOfRange {
         /// The kind.
         kind: &'static str,
         /// The parameter.
         param: &'static str,
         /// The value given.
-        value: u32,
+        value: i64,
         /// The values allowed.
-        accepted: RangeInclusive<u32>,
+        accepted: RangeInclusive<i64>,
+    },
+    /// A parameter's value that is not one of the names it takes.
+    #[error("strategy '{kind}': {}", unknown_name(param, value, known))]
+    UnknownValue {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// The value given.
+        value: String,
+        /// The names it takes.
+        known: &'static [&'static str],
     },
     /// `pattern` on a board other than 8x8.
     #[error("strategy 'pattern' is fitted for 8x8 boards, not {size}x{size}: use {} on this board", evaluation_names(&["pattern"], Noted::Out))]
@@ -209,6 +224,15 @@ impl SpecError {
             key,
             error: Box::new(self),
         }
+    }
+}
+
+/// `1 to 60`, or `at least 1` for a range without a practical end.
+fn range_words(accepted: &RangeInclusive<i64>) -> String {
+    if *accepted.end() >= i64::from(u32::MAX) {
+        format!("at least {}", accepted.start())
+    } else {
+        format!("{} to {}", accepted.start(), accepted.end())
     }
 }
 

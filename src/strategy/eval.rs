@@ -31,6 +31,8 @@ const fn param(name: &'static str, help: &'static str) -> ParamInfo {
         name,
         help,
         default_text: None,
+        shape: <f64 as crate::strategy::param_info::Shaped>::SHAPE,
+        range: None,
     }
 }
 

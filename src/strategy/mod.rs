@@ -14,6 +14,7 @@ mod mobility;
 mod param_info;
 mod parity;
 pub mod pattern;
+pub mod python;
 mod random;
 #[cfg(test)]
 pub(crate) mod reference;

@@ -14,6 +14,83 @@ pub struct ParamInfo {
     /// spec (it depends on other parameters, or is absence). Plain defaults are
     /// read from the parser's own defaults, so the listing cannot disagree with them.
     pub default_text: Option<&'static str>,
+    /// The values its type takes (from the field's type): checked before serde reads
+    /// the value, so a refusal is the parser's own, worded from this.
+    pub shape: Shape,
+    /// The whole numbers it takes, where declared beside it (`range 1..=60`).
+    pub range: Option<(i64, i64)>,
+}
+
+/// The TOML values a parameter's type reads, and what to write instead in words.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// What it takes (`a whole number of at least 0`); None where the type words its
+    /// own refusals (a nested strategy, an engine's command).
+    pub wanted: Option<&'static str>,
+    /// Whether a value has the type's shape.
+    pub accepts: fn(&toml::Value) -> bool,
+}
+
+/// A parameter type's [`Shape`].
+pub trait Shaped {
+    /// Its shape.
+    const SHAPE: Shape;
+}
+
+fn any(_: &toml::Value) -> bool {
+    true
+}
+
+/// A type whose own reading words every refusal.
+pub const OWN_WORDS: Shape = Shape {
+    wanted: None,
+    accepts: any,
+};
+
+macro_rules! shaped {
+    ($($ty:ty => $wanted:expr, $accepts:expr;)*) => {
+        $(impl Shaped for $ty {
+            const SHAPE: Shape = Shape {
+                wanted: $wanted,
+                accepts: $accepts,
+            };
+        })*
+    };
+}
+
+fn whole<T: TryFrom<i64>>(value: &toml::Value) -> bool {
+    value.as_integer().is_some_and(|i| T::try_from(i).is_ok())
+}
+
+shaped! {
+    u32 => Some("a whole number of at least 0"), whole::<u32>;
+    u64 => Some("a whole number of at least 0"), whole::<u64>;
+    i32 => Some("a whole number"), whole::<i32>;
+    f64 => Some("a number"), |v| v.is_integer() || v.is_float();
+    bool => Some("true or false"), toml::Value::is_bool;
+    String => Some("text in quotes"), toml::Value::is_str;
+    std::path::PathBuf => Some("text in quotes"), toml::Value::is_str;
+    std::time::Duration => Some("text in quotes"), toml::Value::is_str;
+    Vec<String> => Some("a list in brackets, such as [1, 2]"), toml::Value::is_array;
+    std::collections::BTreeMap<String, String> => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
+}
+
+impl<T: Shaped> Shaped for Option<T> {
+    const SHAPE: Shape = T::SHAPE;
+}
+
+impl<T: Shaped> Shaped for Box<T> {
+    const SHAPE: Shape = T::SHAPE;
+}
+
+/// Words for the whole numbers from `low` to `high`.
+#[must_use]
+pub fn whole_numbers(low: i64, high: i64) -> String {
+    if high >= i64::from(u32::MAX) {
+        format!("a whole number of at least {low}")
+    } else {
+        format!("a whole number from {low} to {high}")
+    }
 }
 
 /// Declares a kind's parameter struct from one list of fields, each
@@ -30,7 +107,7 @@ macro_rules! params {
         pub struct $name:ident {
             $(
                 $(#[$attr:meta])*
-                $field:ident: $ty:ty = $default:expr => $help:literal $((default $text:literal))?
+                $field:ident: $ty:ty = $default:expr $(, range $range:expr)? => $help:literal $((default $text:literal))?
             ),* $(,)?
         }
     ) => {
@@ -60,6 +137,8 @@ macro_rules! params {
                     name: stringify!($field),
                     help: $help,
                     default_text: params!(@described $($text)?),
+                    shape: <$ty as $crate::strategy::param_info::Shaped>::SHAPE,
+                    range: params!(@range $($range)?),
                 },
             )*];
         }
@@ -69,6 +148,12 @@ macro_rules! params {
     };
     (@described $text:literal) => {
         Some($text)
+    };
+    (@range) => {
+        None
+    };
+    (@range $range:expr) => {
+        Some((*$range.start() as i64, *$range.end() as i64))
     };
 }
 
@@ -83,6 +168,8 @@ pub const fn concat<const N: usize>(lists: &[&[ParamInfo]]) -> [ParamInfo; N] {
         name: "",
         help: "",
         default_text: None,
+        shape: OWN_WORDS,
+        range: None,
     };
     let mut out = [blank; N];
     let mut at = 0;

@@ -8,10 +8,14 @@ use super::{Answer, Context, Strategy};
 use crate::board::{neighbours, Bits, Board, Geometry};
 use crate::game::Rules;
 
+/// The `endgame`s accepted: past the most empties a game can have (96 on 10x10) it
+/// would mean nothing more.
+const ENDGAME: std::ops::RangeInclusive<u32> = 0..=96;
+
 params! {
     /// Parameters of `parity`.
     pub struct ParitySpec {
-        endgame: u32 = 14 => "empties at or below which parity applies",
+        endgame: u32 = 14, range ENDGAME => "empties at or below which parity applies",
         // A strategy of its own, read by `take_nested`, whose errors say they are the
         // base's.
         #[serde(skip_deserializing)]

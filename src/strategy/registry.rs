@@ -127,6 +127,11 @@ macro_rules! kinds {
     }};
 }
 
+// A nested strategy is read apart (`take_nested`), which words its refusals.
+impl crate::strategy::param_info::Shaped for StrategySpec {
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::OWN_WORDS;
+}
+
 /// The kind name of a spec whose type is not written out.
 fn name_of<K: Kind>(_: &K) -> &'static str {
     K::NAME
@@ -163,4 +168,6 @@ kinds! {
     Engine(super::engine::EngineSpec),
     /// `mcts`: Monte-Carlo tree search.
     Mcts(super::mcts::MctsSpec),
+    /// `python`: a Python callable, as a player or an evaluation.
+    Python(super::python::PythonSpec) evaluation,
 }

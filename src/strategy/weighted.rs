@@ -99,6 +99,13 @@ fn mirrored(top: &[[i32; 8]; 4]) -> Vec<i32> {
         .collect()
 }
 
+impl crate::strategy::param_info::Shaped for SquareClasses {
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::Shape {
+        wanted: Some("a table in braces, such as { key = 1 }"),
+        accepts: toml::Value::is_table,
+    };
+}
+
 /// Weights per square class, for any board size. A square takes the first class
 /// that fits, in the order corner, x-square, c-square, edge, centre, inner.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -80,7 +80,7 @@ fn thread_counts_are_bounded() {
 fn library_wording_does_not_leak() {
     refused(
         &["match", "weighted:table=1", "random"],
-        "table must be a list of n*n whole numbers",
+        "table = 1 is not accepted: use a list of n*n whole numbers",
     );
     refused(
         &["match", "alphabeta:depth=-2", "random"],

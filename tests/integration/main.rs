@@ -46,6 +46,7 @@ mod openings;
 mod packages;
 mod patterns;
 mod play;
+mod python_worker;
 mod reference;
 mod report;
 mod run;

@@ -4,7 +4,7 @@
 use super::{Outcome, Said};
 use reversi_lab::error::Result;
 use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
-use reversi_lab::lab::setup::check_threads;
+use reversi_lab::lab::setup::{check_threads, THREADS};
 use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
 use reversi_lab::studies::label::{self, LabelOptions, DEFAULT_DEPTH, DEFAULT_EXACT};
@@ -62,7 +62,7 @@ pub fn label(args: &LabelArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result
         .collect();
     check_not_an_input(&args.out, "--out", inputs.iter().map(PathBuf::as_path))?;
     if let Some(threads) = args.threads {
-        check_threads(threads, &format!("--threads {threads}"))?;
+        check_threads(threads, &THREADS)?;
     }
     let done = label::label(&LabelOptions {
         inputs: args.dirs.clone(),

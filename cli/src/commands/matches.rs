@@ -153,7 +153,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         eprintln!("engine logs: {}", engine_logs.display());
     }
     match broken {
-        Some(broken) => Err(Error::input(
+        Some(broken) => Err(Error::said(
             broken.line("play the match again (the games above are those before the stop)"),
         )),
         None => Ok(Outcome::Finished),

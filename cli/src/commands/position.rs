@@ -7,7 +7,7 @@ use reversi_lab::board::{squares, FlipKernel, Geometry, Position};
 use reversi_lab::error::{Error, Result};
 use reversi_lab::game::Game;
 use reversi_lab::lab::driver::thread_pool;
-use reversi_lab::lab::setup::{check_size as validate_size, check_threads, size_of_obf};
+use reversi_lab::lab::setup::{check_size as validate_size, check_threads, size_of_obf, THREADS};
 use reversi_lab::perft::{perft_kernel, perft_parallel_with, perft_with};
 use reversi_lab::with_geometry;
 use std::io::Write;
@@ -166,7 +166,7 @@ fn perft_command(
             "perft depth {depth} is out of range: use 0 to {MAX_PERFT_DEPTH}"
         )));
     }
-    check_threads(threads, &format!("--threads {threads}"))?;
+    check_threads(threads, &THREADS)?;
     let text = position.map(obf_text).transpose()?;
     let size = resolve_size(size, text.as_deref())?;
     let (leaves, kernel, seconds) = with_geometry!(size, G => {

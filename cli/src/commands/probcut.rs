@@ -7,7 +7,7 @@ use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::folder::{
     check_not_an_input, check_output_file, check_replaceable, write_output, FolderLock,
 };
-use reversi_lab::lab::setup::check_threads;
+use reversi_lab::lab::setup::{check_threads, THREADS};
 use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
 use reversi_lab::studies::probcut::{self, ProbCutOptions, MAX_DEPTH};
@@ -70,7 +70,7 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
         )));
     }
     if let Some(threads) = args.threads {
-        check_threads(threads, &format!("--threads {threads}"))?;
+        check_threads(threads, &THREADS)?;
     }
     // Locked before it is looked at: a second fit into the file is refused while this
     // one runs, rather than racing it to the same file.

@@ -3,7 +3,7 @@
 use super::{Outcome, OutputFormat, RulesArgs, Said};
 use reversi_lab::board::{squares, Geometry, Position, Square};
 use reversi_lab::error::{Error, Result};
-use reversi_lab::lab::setup::{check_threads, size_of_obf};
+use reversi_lab::lab::setup::{check_threads, size_of_obf, THREADS};
 use reversi_lab::strategy::{Budget, Memory, Mode, Solver};
 use reversi_lab::with_geometry;
 use std::io::{IsTerminal, Write};
@@ -134,7 +134,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let threads = match args.threads {
         None => std::thread::available_parallelism().map_or(1, usize::from),
-        Some(t) => check_threads(t, &format!("--threads {t}"))?,
+        Some(t) => check_threads(t, &THREADS)?,
     };
     let mode = if args.all { Mode::All } else { Mode::One };
     let solver = Solver::new(args.rules.rules(), table_bits)

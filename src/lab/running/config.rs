@@ -8,6 +8,7 @@
 
 use super::setup::SetupFile;
 use crate::error::{closest, Error, Result, Source};
+use crate::setting::{Edge, Setting};
 use crate::strategy::spec::non_finite;
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::Serialize;
@@ -70,20 +71,40 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
             ));
         }
     }
-    // Typed first, so that a NaN where a whole number belongs (seed = nan) is told
-    // what the key takes; a NaN or infinity left in a number that may be fractional
-    // is then refused as not finite.
+    // The settings that take whole numbers are checked here, before serde, so that a
+    // refusal names the key and its range (serde would say "expected u64").
+    for (table, setting) in WHOLE {
+        let within = match table {
+            Some(name) => document.get(name).and_then(toml::Value::as_table),
+            None => Some(&document),
+        };
+        let Some(value) = within.and_then(|t| t.get(setting.key)) else {
+            continue;
+        };
+        let most = setting.whole.map_or(u64::MAX, |(_, most)| most);
+        let fits = value
+            .as_integer()
+            .and_then(|i| u64::try_from(i).ok())
+            .is_some_and(|i| i <= most);
+        if !fits {
+            let at = keys
+                .keys()
+                .find(|k| k.get_ref() == table.unwrap_or(setting.key))
+                .map(|k| k.span().start);
+            let wanted = setting.whole_words().unwrap_or_default();
+            return Err(source.error(
+                at,
+                &format!(
+                    "{} is not accepted: use {wanted}",
+                    setting.given(Edge::Config, &shown(value))
+                ),
+            ));
+        }
+    }
+    // A NaN or infinity left in a number that may be fractional is refused as not finite.
     let not_finite = non_finite(&document, "");
-    // A NaN where a whole number belongs: named by its key, with what the key takes.
-    let typed_error = |e: toml::de::Error| match (&not_finite, crate::error::wanted(e.message())) {
-        (Some((key, value)), Some(wanted)) => source.error(
-            None,
-            &format!("{key} = {value} is not accepted: use {wanted}"),
-        ),
-        _ => source.toml_error(&e),
-    };
-    let own: T = toml::from_str(source.text).map_err(typed_error)?;
-    let setup: SetupFile = toml::from_str(source.text).map_err(typed_error)?;
+    let own: T = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    let setup: SetupFile = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     if let Some((key, value)) = not_finite {
         return Err(source.error(
             None,
@@ -91,6 +112,25 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
         ));
     }
     Ok(WithSetup { setup, own })
+}
+
+/// The settings that take whole numbers, and the table each sits in (None: the top).
+const WHOLE: [(Option<&str>, &Setting); 4] = [
+    (None, &super::setup::SEED),
+    (None, &super::setup::THREADS),
+    (None, &super::experiment::GAMES_PER_PAIR),
+    (Some("openings"), &super::setup::RANDOM_PLIES),
+];
+
+/// A value as a message shows it: text in quotes, NaN as Rust writes it, a long
+/// number in exponent form.
+fn shown(value: &toml::Value) -> String {
+    match value {
+        toml::Value::Float(x) if x.is_nan() => "NaN".to_string(),
+        toml::Value::Float(x) if format!("{x}").len() > 12 => crate::numbers::plain(*x),
+        toml::Value::Float(x) => format!("{x}"),
+        other => other.to_string(),
+    }
 }
 
 /// Reads the config file at `path` and hands its text to `parse` with the name
@@ -101,10 +141,11 @@ pub fn load<T>(path: &Path, parse: impl FnOnce(&str, &str, &Path) -> Result<T>) 
     parse(&text, &path.display().to_string(), &base)
 }
 
-/// A bad-input error prefixed with the file it is about (other errors pass through).
+/// A bad-input error prefixed with the file it is about, its settings named by the
+/// file's keys (other errors pass through).
 #[must_use]
 pub fn in_file(origin: &str, error: Error) -> Error {
-    match error {
+    match error.in_words(Edge::Config) {
         Error::Input(message) => Error::input(format!("{origin}: {message}")),
         other => other,
     }
@@ -222,7 +263,7 @@ mod tests {
         let err = read("name = \"a\"\nseed = -3\n").unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.toml:2:8: -3 is not accepted here: use a whole number of at least 0"
+            "t.toml:2:1: seed = -3 is not accepted: use a whole number of at least 0"
         );
         let err = read("name = \"a\"\n[rules]\nanty = true\n")
             .unwrap_err()
@@ -232,7 +273,22 @@ mod tests {
         let err = read("name = \"a\"\nseed = nan\n").unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.toml: seed = NaN is not accepted: use a whole number of at least 0"
+            "t.toml:2:1: seed = NaN is not accepted: use a whole number of at least 0"
+        );
+        // A setting's range is the one worded (issue 52 item 35).
+        let err = read("name = \"a\"\nthreads = \"4\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.toml:2:1: threads = \"4\" is not accepted: use a whole number from 1 to 1024"
+        );
+        let err = read("name = \"a\"\n[openings]\nrandom_plies = -2\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.toml:2:2: random_plies = -2 is not accepted: use a whole number of at least 0"
         );
         // Written back, both parts make one flat table.
         let text = toml::to_string(&c).unwrap();

@@ -5,6 +5,7 @@ use super::config::{read_config, WithSetup};
 use super::setup::{OpeningsFrom, Setup, OPENINGS_COPY};
 use crate::error::{unknown_name, Error, Result, Source};
 use crate::lab::storage::file_names::Compression;
+use crate::setting::{Edge, Setting, SettingError};
 use crate::strategy::clock::{TimeControl, TimeSpec};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -268,7 +269,9 @@ impl ExperimentBuilder {
                 e.name
             )));
         }
-        check_games_per_pair(e.games_per_pair, "games_per_pair = ")?;
+        // The builder's values are an experiment file's keys, whoever built it.
+        check_games_per_pair(e.games_per_pair, &GAMES_PER_PAIR)
+            .map_err(|e| e.in_words(Edge::Config))?;
         if e.players.len() < 2 {
             return Err(Error::input(format!(
                 "{} player(s): an experiment needs at least 2 [[players]]",
@@ -344,20 +347,30 @@ impl ExperimentBuilder {
 /// The most games per pair accepted: a trillion games is years of play on any cluster.
 pub const MAX_GAMES_PER_PAIR: u64 = 1_000_000_000_000;
 
-/// Games per pair must be even and at least 2; `what` names where it came from
-/// (`games_per_pair = `, `--games `).
-pub fn check_games_per_pair(games: u64, what: &str) -> Result<u64> {
+/// Games per pair: `games_per_pair`, `--games` (`run`, `sweep`, `ablate`).
+pub static GAMES_PER_PAIR: Setting =
+    Setting::new("games_per_pair", "--games", "games").whole(2, MAX_GAMES_PER_PAIR);
+
+/// Games per pair must be even and at least 2; `setting` is what gave them
+/// ([`GAMES_PER_PAIR`], a tune's `[validation] games`).
+pub fn check_games_per_pair(games: u64, setting: &'static Setting) -> Result<u64> {
+    let refused = |why: String| -> Error {
+        SettingError::Refused {
+            setting,
+            value: games.to_string(),
+            why: why.into(),
+        }
+        .into()
+    };
     if games == 0 {
-        Err(Error::input(format!(
-            "{what}0: play at least 2 games per pair"
-        )))
+        Err(refused(": play at least 2 games per pair".into()))
     } else if games > MAX_GAMES_PER_PAIR {
-        Err(Error::input(format!(
-            "{what}{games} is more games than a run can play: use at most {MAX_GAMES_PER_PAIR} per pair"
+        Err(refused(format!(
+            " is more games than a run can play: use at most {MAX_GAMES_PER_PAIR} per pair"
         )))
     } else if games % 2 == 1 {
-        Err(Error::input(format!(
-            "{what}{games} is odd: games per pair must be even, since every opening is played twice, once with each colour (use {})",
+        Err(refused(format!(
+            " is odd: games per pair must be even, since every opening is played twice, once with each colour (use {})",
             games.saturating_add(1)
         )))
     } else {
@@ -471,7 +484,13 @@ impl Experiment {
                 raw.clock.as_deref(),
                 raw.time_margin.as_deref(),
             )
-            .map_err(|e| at(format!("player '{}': {e}", raw.name)))?;
+            .map_err(|e| {
+                at(format!(
+                    "player '{}': {}",
+                    raw.name,
+                    e.said().worded(Edge::Config)
+                ))
+            })?;
             let player = Player {
                 name: raw.name,
                 spec,

@@ -98,7 +98,7 @@ fn errors_name_line_column_and_fix() {
     let e = err(&GOOD.replace("name = \"t\"", "name = \"t\"\nseed = -1"));
     assert_eq!(
         e,
-        "x.toml:3:8: -1 is not accepted here: use a whole number of at least 0"
+        "x.toml:3:1: seed = -1 is not accepted: use a whole number of at least 0"
     );
     let e = err(&GOOD.replace("name = \"t\"", "name = \"t\"\nformat = \"head-to-head\""));
     assert!(e.contains("exactly 2 players"), "{e}");

@@ -4,6 +4,7 @@
 
 use crate::board::{Color, Geometry};
 use crate::game::{Game, Termination};
+use crate::setting::Said;
 use std::path::{Path, PathBuf};
 
 /// Faults in a row after which a player is taken as broken and play stops.
@@ -95,13 +96,14 @@ impl Broken {
 
     /// The one line a stop is said in (and that `run.toml` records), with what to do.
     #[must_use]
-    pub fn line(&self, then: &str) -> String {
-        format!(
-            "player '{}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; its log: {}): fix the engine, then {then}",
+    pub fn line(&self, then: impl Into<Said>) -> Said {
+        Said::text(format!(
+            "player '{}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; its log: {}): fix the engine, then ",
             self.player,
             self.last.name(),
             self.logs.join(format!("{}-*.log", self.player)).display()
-        )
+        ))
+        .and(then.into())
     }
 }
 

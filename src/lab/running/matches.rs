@@ -8,16 +8,20 @@ use crate::game::{Game, Rules, Termination};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
 use crate::lab::faults::{at_fault, prepare_logs, Broken, FaultWatch};
 use crate::lab::runner::write_game_row;
-use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile};
+use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile, THREADS};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
 use crate::numbers::counted;
+use crate::setting::{Setting, SettingError};
 use crate::stats::{Paired, Pentanomial, Trinomial};
-use crate::strategy::clock::held_to;
+use crate::strategy::clock::{held_to, CLOCK, MARGIN, MOVE_TIME};
 use crate::strategy::{Strategy, StrategySpec};
 use crate::with_geometry;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A match's games: `--games`, `games=`.
+pub static GAMES: Setting = Setting::new("", "--games", "games");
 
 /// What a match plays: the `match` command's options, as values.
 #[derive(Clone, Debug)]
@@ -263,28 +267,36 @@ impl MatchPlan {
             StrategySpec::parse(&args.a).map_err(|e| Error::input(format!("strategy A: {e}")))?;
         let spec_b =
             StrategySpec::parse(&args.b).map_err(|e| Error::input(format!("strategy B: {e}")))?;
-        if args.games == 0 {
-            return Err(Error::input("--games 0: play at least 1 game"));
-        }
-        if args.games > MAX_GAMES_PER_PAIR {
-            return Err(Error::input(format!(
-                "--games {}: a match plays at most {MAX_GAMES_PER_PAIR} games",
-                args.games
-            )));
+        if args.games == 0 || args.games > MAX_GAMES_PER_PAIR {
+            return Err(SettingError::OutOfRange {
+                setting: &GAMES,
+                value: args.games.to_string(),
+                least: 1,
+                most: MAX_GAMES_PER_PAIR,
+                fix: Some(if args.games == 0 {
+                    "play at least 1 game".into()
+                } else {
+                    format!("a match plays at most {MAX_GAMES_PER_PAIR} games").into()
+                }),
+            }
+            .into());
         }
         if args.time_margin.is_some() && args.move_time.is_none() && args.clock.is_none() {
-            return Err(Error::input(
-                "--time-margin is how far past its time a move may go, and no time is set: add --move-time or --clock, or leave --time-margin out",
-            ));
+            return Err(SettingError::Needs {
+                setting: &MARGIN,
+                what: "how far past its time a move may go",
+                either: [&MOVE_TIME, &CLOCK],
+            }
+            .into());
         }
-        check_seed(args.seed, &format!("--seed {}", args.seed))?;
+        check_seed(args.seed)?;
         let file = SetupFile {
             seed: args.seed,
             size: args.size,
             rules: args.rules,
             threads: args
                 .threads
-                .map(|t| check_threads(t, &format!("--threads {t}")))
+                .map(|t| check_threads(t, &THREADS))
                 .transpose()?,
             openings: OpeningsFile {
                 random_plies: Some(args.openings),
@@ -294,17 +306,8 @@ impl MatchPlan {
             clock: args.clock.clone(),
             time_margin: args.time_margin.clone(),
         };
-        let setup = Setup::from_file(&file, Path::new(".")).map_err(|e| match e {
-            Error::Input(message) => Error::input(
-                message
-                    .replace("random_plies = ", "--openings ")
-                    .replace("move_time = ", "--move-time ")
-                    .replace("clock = ", "--clock ")
-                    .replace("time_margin = ", "--time-margin ")
-                    .replace("move_time and clock are", "--move-time and --clock are"),
-            ),
-            other => other,
-        })?;
+        // Typed refusals: the caller words each setting as its flag or keyword.
+        let setup = Setup::from_file(&file, Path::new("."))?;
         let schedule = Schedule::new(&setup, vec![(0, 1)], args.games);
         Ok(MatchPlan {
             setup,
@@ -625,6 +628,46 @@ mod tests {
         assert!(refused.contains("add --move-time or --clock"), "{refused}");
         options.move_time = Some("100ms".into());
         assert!(MatchPlan::new(&options).is_ok());
+    }
+
+    #[test]
+    fn a_refusal_names_the_setting_as_the_edge_that_gave_it() {
+        use crate::setting::Edge;
+        let mut options = MatchOptions::new("greedy", "random");
+        options.openings = 70;
+        let refused = MatchPlan::new(&options).err().unwrap();
+        let fill = "70 would fill the 8x8 board: use fewer";
+        assert_eq!(refused.worded(Edge::Cli), format!("--openings {fill}"));
+        assert_eq!(refused.worded(Edge::Python), format!("openings={fill}"));
+        assert_eq!(
+            refused.worded(Edge::Config),
+            format!("random_plies = {fill}")
+        );
+        options.openings = 0;
+        options.move_time = Some("1s".into());
+        options.clock = Some("60".into());
+        let refused = MatchPlan::new(&options).err().unwrap();
+        let why = "are both given: a player has one time control, so keep one";
+        assert_eq!(
+            refused.worded(Edge::Cli),
+            format!("--move-time and --clock {why}")
+        );
+        assert_eq!(
+            refused.worded(Edge::Python),
+            format!("move_time and clock {why}")
+        );
+        options.clock = None;
+        options.move_time = Some("soon".into());
+        assert_eq!(
+            MatchPlan::new(&options).err().unwrap().worded(Edge::Cli),
+            "--move-time \"soon\" is not a time of at most a day: write it like \"100ms\" or \"2s\""
+        );
+        options.move_time = None;
+        options.games = 0;
+        assert_eq!(
+            MatchPlan::new(&options).err().unwrap().worded(Edge::Python),
+            "games=0: play at least 1 game"
+        );
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! folder's `run.toml` already says. The `run` command and the Python package both
 //! start here.
 
-use super::experiment::check_games_per_pair;
 use super::experiment::Experiment;
+use super::experiment::{check_games_per_pair, GAMES_PER_PAIR};
 use super::runner::default_out;
-use super::setup::{check_seed, check_threads};
+use super::setup::{check_seed, check_threads, THREADS};
 use crate::error::{Error, Result};
+use crate::lab::storage::folder::OUT;
 use crate::lab::storage::rows::ResumeGiven;
 use crate::lab::storage::shard::Shard;
+use crate::setting::Said;
 use std::path::{Path, PathBuf};
 
 /// The built-in default experiment (also committed as `experiments/default.toml`).
@@ -64,10 +66,13 @@ impl Overrides {
         let out = self.out(&experiment.name);
         let folder = crate::lab::ResultsFolder::at(&out);
         if self.resume && !given && !folder.has(crate::lab::FolderFile::RunRecord) {
-            return Err(Error::input(format!(
-                "nothing to resume in {} (no run.toml): give the experiment file, or check --out",
-                out.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "nothing to resume in {} (no run.toml): give the experiment file, or check ",
+                    out.display()
+                ))
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         let record = if self.resume {
             folder.record_if_any()?
@@ -92,14 +97,13 @@ impl Overrides {
             );
         }
         if let Some(games) = self.games {
-            experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+            experiment.games_per_pair = check_games_per_pair(games, &GAMES_PER_PAIR)?;
         }
         if let Some(seed) = self.seed {
-            experiment.setup.seed = check_seed(seed, &format!("--seed {seed}"))?;
+            experiment.setup.seed = check_seed(seed)?;
         }
         if let Some(threads) = self.threads {
-            experiment.setup.threads =
-                Some(check_threads(threads, &format!("--threads {threads}"))?);
+            experiment.setup.threads = Some(check_threads(threads, &THREADS)?);
         }
         Ok(experiment)
     }

@@ -3,16 +3,19 @@
 //! the games it holds read back into the tallies; `--force` moves the old one aside.
 
 use super::cost::{read_costs, Cost, COSTS_FILE};
-use super::experiment::Experiment;
+use super::experiment::{Experiment, GAMES_PER_PAIR};
 use super::schedule::Schedule;
-use super::setup::{Openings, OPENINGS_COPY};
+use super::setup::{Openings, OPENINGS_COPY, SEED};
 use super::tally::Tallies;
 use crate::error::{Error, Result};
 use crate::lab::storage::folder::{differences, holds_anything, move_aside, FolderLock};
+use crate::lab::storage::folder::{FORCE, OUT, RESUME};
 use crate::lab::storage::games_file::{self, GamesWriter};
 use crate::lab::storage::results_folder::{FolderFile, FolderKind, ResultsFolder};
 use crate::lab::storage::rows::{csv_header, GameRow, RunInfo, RunToml};
+use crate::lab::storage::shard::SHARD;
 use crate::lab::storage::shard::{check_schedule_version, Shard};
+use crate::setting::Said;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -48,19 +51,26 @@ fn resume_games(
     let expected = csv_header::<GameRow>();
     now.extend(expected.trim_ascii_end().split(|&b| b == b','));
     if header != &now && !header.is_empty() {
-        return Err(Error::input(format!(
-            "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): --force to play it again, or finish it with the version that started it",
-            path.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} has other columns than this version writes (it was made by an older reversi-lab, before the termination column): ",
+                path.display()
+            ))
+            .name(&FORCE)
+            .then(" to play it again, or finish it with the version that started it"),
+        ));
     }
     let mut count = 0u64;
     for row in reader.deserialize::<GameRow>() {
         let row = row.map_err(|e| {
-            Error::input(format!(
-                "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with --out",
-                path.display(),
-                count + 2
-            ))
+            Error::said(
+                Said::text(format!(
+                    "{}: row {} cannot be read ({e}): the file was changed by hand; start a new run with ",
+                    path.display(),
+                    count + 2
+                ))
+                .name(&OUT),
+            )
         })?;
         let game = part.game(count);
         let slot = schedule.slot(game);
@@ -72,10 +82,13 @@ fn resume_games(
                 .map(|i| experiment.players[i].name.as_str())
                 == [&*row.black, &*row.white];
         if !fits {
-            return Err(Error::input(format!(
-                "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with --out",
-                path.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{}: game {count} does not match the experiment (was games.csv made by another config?): start a new run with ",
+                    path.display()
+                ))
+                .name(&OUT),
+            ));
         }
         let concluded = tallies.record_game(experiment, slot, row.margin);
         count += 1;
@@ -88,10 +101,18 @@ fn resume_games(
 
 /// The refusal of a folder that exists, without `--resume` or `--force`.
 fn already_exists(out: &Path) -> Error {
-    Error::input(format!(
-        "results folder {} already exists: pass --resume to continue it, --force to replace it, or --out DIR to write elsewhere",
-        out.display()
-    ))
+    Error::said(
+        Said::text(format!(
+            "results folder {} already exists: pass ",
+            out.display()
+        ))
+        .name(&RESUME)
+        .then(" to continue it, ")
+        .name(&FORCE)
+        .then(" to replace it, or ")
+        .placeholder(&OUT, "DIR")
+        .then(" to write elsewhere"),
+    )
 }
 
 /// What the command line asks of a folder that may exist: the run's `--resume` and
@@ -131,10 +152,13 @@ pub(super) fn prepare(
     let folder = ResultsFolder::at(out);
     let run_path = folder.path(FolderFile::RunRecord);
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a file, not a results folder: choose a folder with ",
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     let mut aside = None;
     if out.exists() && asked.force {
@@ -148,10 +172,14 @@ pub(super) fn prepare(
     let mut created = false;
     if !out.exists() {
         let cannot = |e: std::io::Error| {
-            Error::input(format!(
-                "cannot create results folder {}: {e} (choose another with --out)",
-                out.display()
-            ))
+            Error::said(
+                Said::text(format!(
+                    "cannot create results folder {}: {e} (choose another with ",
+                    out.display()
+                ))
+                .name(&OUT)
+                .then(")"),
+            )
         };
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(cannot)?;
@@ -179,17 +207,23 @@ pub(super) fn prepare(
     };
     let a_run = folder.kind() == Some(FolderKind::Run);
     if asked.resume && !created && !a_run && holds_anything(out)? {
-        return Err(Error::input(format!(
-            "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another --out",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another ",
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     if asked.resume && games_path.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a folder, not a games file, so {} cannot be resumed: choose another --out",
-            games_path.display(),
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a folder, not a games file, so {} cannot be resumed: choose another ",
+                games_path.display(),
+                out.display()
+            ))
+            .name(&OUT),
+        ));
     }
     if asked.resume && games_path.exists() && a_run {
         let recorded = RunToml::load(&run_path)?;
@@ -210,13 +244,18 @@ pub(super) fn prepare(
             ..recorded
         };
         if recorded.run.shard != info.shard {
-            let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "no shard".into());
-            return Err(Error::input(format!(
-                "{} holds {} but this run is {}: resume with the same --shard, or use --out DIR",
-                out.display(),
-                name(&recorded.run.shard).replace("no shard", "an unsharded run"),
-                name(&info.shard)
-            )));
+            let name = |s: &Option<String>, none: &str| s.clone().unwrap_or_else(|| none.into());
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} holds {} but this run is {}: resume with the same ",
+                    out.display(),
+                    name(&recorded.run.shard, "an unsharded run"),
+                    name(&info.shard, "no shard")
+                ))
+                .name(&SHARD)
+                .then(", or use ")
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         // An engine's deadlines change no finished game: they may change on resume.
         let comparable = |experiment: &toml::Table| {
@@ -238,11 +277,18 @@ pub(super) fn prepare(
         };
         let (was, is) = (comparable(&recorded.experiment), comparable(&now));
         if was != is {
-            return Err(Error::input(format!(
-                "{} was made by a different experiment ({}): rerun with the same settings, --force to replace it, or --out DIR for a new run",
-                out.display(),
-                differences(&was, &is).join("; ")
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} was made by a different experiment (",
+                    out.display()
+                ))
+                .and(differences(&was, &is, &[&GAMES_PER_PAIR, &SEED]))
+                .then("): rerun with the same settings, ")
+                .name(&FORCE)
+                .then(" to replace it, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" for a new run"),
+            ));
         }
         // costs.csv is written at checkpoints, after the rows it covers reached the
         // file: the games past it (a kill came between) are played again, so that the

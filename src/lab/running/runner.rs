@@ -12,12 +12,14 @@ use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
+use crate::lab::storage::folder::RESUME;
 use crate::lab::storage::folder::{remove_aside, write_atomically, FolderLock};
 use crate::lab::storage::games_file::{self, GamesWriter};
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::{csv_bytes, GameRow, PairRow, RunInfo, StandingRow, Status};
 use crate::lab::storage::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
 use crate::progress::Progress;
+use crate::setting::Said;
 use crate::strategy::clock::held_to;
 use crate::strategy::Strategy;
 use crate::with_geometry;
@@ -69,32 +71,38 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    /// The closing line: games, elapsed, games/s.
+    /// The closing line: games, elapsed, games/s (with `--resume` after an
+    /// interruption, worded by the caller's edge).
     #[must_use]
-    pub fn line(&self) -> String {
-        format!(
-            "{} in {:.2} s ({:.0} games/s, {}){}; results in {}",
+    pub fn line(&self) -> Said {
+        let said = Said::text(format!(
+            "{} in {:.2} s ({:.0} games/s, {})",
             crate::numbers::counted(self.played, "game"),
             self.seconds,
             self.played as f64 / self.seconds.max(1e-9),
             crate::numbers::counted(self.threads as u64, "thread"),
-            match self.status {
-                Status::Complete | Status::Running => String::new(),
-                Status::SprtAcceptedH1 => ", SPRT accepted H1".to_string(),
-                Status::SprtAcceptedH0 => ", SPRT accepted H0".to_string(),
-                Status::Interrupted => format!(
-                    ", interrupted after {} games: rerun with --resume to continue",
+        ));
+        let said = match self.status {
+            Status::Complete | Status::Running => said,
+            Status::SprtAcceptedH1 => said.then(", SPRT accepted H1"),
+            Status::SprtAcceptedH0 => said.then(", SPRT accepted H0"),
+            Status::Interrupted => said
+                .then(format!(
+                    ", interrupted after {} games: rerun with ",
                     self.games
-                ),
-                Status::Stopped => format!(", stopped after {} games", self.games),
-            },
-            self.out.display()
-        )
+                ))
+                .name(&RESUME)
+                .then(" to continue"),
+            Status::Stopped => said.then(format!(", stopped after {} games", self.games)),
+        };
+        said.then(format!("; results in {}", self.out.display()))
     }
 }
 
-/// What to do once a broken engine is mended.
-const RESUME: &str = "continue with --resume";
+/// What a run stopped by a broken player says to do.
+fn resume_fix() -> Said {
+    Said::text("continue with ").name(&RESUME)
+}
 
 /// Where a run of experiment `name` goes without `--out`: `results/<name>`, or for a
 /// shard `results/<name>/shards/I-of-N` (the folder `merge` looks in).
@@ -222,12 +230,12 @@ pub fn run_locked(
             info.elapsed_seconds = Some((seconds * 1000.0).round() / 1000.0);
             info.games_per_second = Some((played as f64 / seconds.max(1e-9)).round());
             info.engines = (!engines.is_empty()).then_some(engines);
-            info.stopped_by = broken.as_ref().map(|b| b.line(RESUME));
+            info.stopped_by = broken.as_ref().map(|b| b.line(resume_fix()).to_string());
             record(info)?;
         }
     }
     if let Some(broken) = broken {
-        return Err(Error::input(broken.line(RESUME)));
+        return Err(Error::said(broken.line(resume_fix())));
     }
     Ok((
         RunSummary {

@@ -4,10 +4,20 @@
 use crate::board::SIZES;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules};
+use crate::setting::{Setting, SettingError};
 use crate::strategy::clock::TimeSpec;
 use crate::with_geometry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// The seed: `seed`, `--seed`.
+pub static SEED: Setting = Setting::new("seed", "--seed", "seed").whole(0, MAX_SEED);
+/// Worker threads: `threads`, `--threads`.
+pub static THREADS: Setting =
+    Setting::new("threads", "--threads", "threads").whole(1, MAX_THREADS as u64);
+/// Random opening plies: `random_plies` under `[openings]`, `--openings`.
+pub static RANDOM_PLIES: Setting =
+    Setting::new("random_plies", "--openings", "openings").whole(0, u32::MAX as u64);
 
 /// Where games start, as a config file writes it (`[openings]`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,12 +144,17 @@ pub const MAX_THREADS: usize = 1024;
 /// which is signed 64-bit, and a match takes the same range so that any seed carries over.
 pub const MAX_SEED: u64 = i64::MAX as u64;
 
-/// Checks a seed typed by the user (`what` names it: "--seed 9223372036854775808").
-pub fn check_seed(seed: u64, what: &str) -> Result<u64> {
+/// Checks a seed the user gave ([`SEED`]).
+pub fn check_seed(seed: u64) -> Result<u64> {
     if seed > MAX_SEED {
-        Err(Error::input(format!(
-            "{what} is too large: use 0 to {MAX_SEED}"
-        )))
+        Err(SettingError::OutOfRange {
+            setting: &SEED,
+            value: seed.to_string(),
+            least: 0,
+            most: MAX_SEED,
+            fix: None,
+        }
+        .into())
     } else {
         Ok(seed)
     }
@@ -156,15 +171,25 @@ pub fn check_size(size: u32) -> Result<u32> {
     }
 }
 
-/// Checks a thread count typed by the user (`what` names it: "threads = 0", "--threads 0").
-pub fn check_threads(threads: usize, what: &str) -> Result<usize> {
+/// Checks a thread count the user gave as `setting` (most often [`THREADS`]).
+pub fn check_threads(threads: usize, setting: &'static Setting) -> Result<usize> {
+    let refuse = |fix: String| -> Error {
+        SettingError::OutOfRange {
+            setting,
+            value: threads.to_string(),
+            least: 1,
+            most: MAX_THREADS as u64,
+            fix: Some(fix.into()),
+        }
+        .into()
+    };
     if threads == 0 {
-        Err(Error::input(format!(
-            "{what}: use at least 1 thread, or leave it out for one per core"
-        )))
+        Err(refuse(
+            "use at least 1 thread, or leave it out for one per core".into(),
+        ))
     } else if threads > MAX_THREADS {
-        Err(Error::input(format!(
-            "{what}: at most {MAX_THREADS} threads are accepted (one per core is fastest)"
+        Err(refuse(format!(
+            "at most {MAX_THREADS} threads are accepted (one per core is fastest)"
         )))
     } else {
         Ok(threads)
@@ -186,7 +211,8 @@ pub const OPENINGS_COPY: &str = crate::lab::FolderFile::OpeningsCopy.name();
 
 impl Setup {
     /// Validates the file form; relative opening files start from `base`.
-    /// Messages name the key and the fix, without the file (the caller adds it).
+    /// Refusals name the setting and the fix, without the file (the caller adds it,
+    /// and words the setting as the key, flag or keyword that gave it).
     pub fn from_file(file: &SetupFile, base: &Path) -> Result<Self> {
         Self::from_file_in(file, OpeningsFrom::Folder(base))
     }
@@ -195,7 +221,7 @@ impl Setup {
     pub fn from_file_in(file: &SetupFile, from: OpeningsFrom<'_>) -> Result<Self> {
         let size = check_size(file.size)?;
         if let Some(threads) = file.threads {
-            check_threads(threads, &format!("threads = {threads}"))?;
+            check_threads(threads, &THREADS)?;
         }
         let openings = match (&file.openings.random_plies, &file.openings.file) {
             (Some(_), Some(_)) => {
@@ -204,9 +230,12 @@ impl Setup {
                 ))
             }
             (Some(k), None) if *k >= size * size - 4 => {
-                return Err(Error::input(format!(
-                    "random_plies = {k} would fill the {size}x{size} board: use fewer"
-                )))
+                return Err(SettingError::Refused {
+                    setting: &RANDOM_PLIES,
+                    value: k.to_string(),
+                    why: format!(" would fill the {size}x{size} board: use fewer").into(),
+                }
+                .into())
             }
             (Some(0), None) | (None, None) => Openings::Start,
             (Some(k), None) => Openings::RandomPlies(*k),
@@ -225,8 +254,7 @@ impl Setup {
             file.move_time.as_deref(),
             file.clock.as_deref(),
             file.time_margin.as_deref(),
-        )
-        .map_err(Error::input)?;
+        )?;
         Ok(Setup {
             seed: file.seed,
             size,

@@ -5,8 +5,16 @@
 use super::file_names::FolderFile;
 use super::results_folder::{FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
+use crate::setting::{Said, Setting};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// Where a command writes its results: `--out`, `out=`.
+pub static OUT: Setting = Setting::new("", "--out", "out");
+/// Continue the run a results folder holds: `--resume`, `resume=True`.
+pub static RESUME: Setting = Setting::switch("--resume", "resume=True");
+/// Replace what is there: `--force`, `force=True`.
+pub static FORCE: Setting = Setting::switch("--force", "force=True");
 
 /// The lock file in a results folder while a run writes it: holds the process id.
 pub const LOCK_FILE: &str = FolderFile::Lock.name();
@@ -48,10 +56,13 @@ fn busy(dir: &Path, pid: u32) -> Error {
     } else {
         format!(" (process {pid})")
     };
-    Error::input(format!(
-        "results folder {} is being written by another reversi-lab run{process}: wait for it to finish, or use --out DIR",
-        dir.display()
-    ))
+    Error::said(
+        Said::text(format!(
+            "results folder {} is being written by another reversi-lab run{process}: wait for it to finish, or use ",
+            dir.display()
+        ))
+        .placeholder(&OUT, "DIR"),
+    )
 }
 
 /// Whether `file` is still the file at `path`: a run that ends removes its lock file,
@@ -438,25 +449,38 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
         None => false,
     };
     if !ours {
-        return Err(Error::input(format!(
-            "{} is not a reversi-lab results folder (no run.toml, games.csv or trace.csv): --force replaces only results folders; choose another --out",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is not a reversi-lab results folder (no run.toml, games.csv or trace.csv): ",
+                dir.display()
+            ))
+            .name(&FORCE)
+            .then(" replaces only results folders; choose another ")
+            .name(&OUT),
+        ));
     }
     if let Some(pid) = holder(dir) {
-        return Err(Error::input(format!(
-            "results folder {} is being written by another reversi-lab run (process {pid}): --force will not replace it",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "results folder {} is being written by another reversi-lab run (process {pid}): ",
+                dir.display()
+            ))
+            .name(&FORCE)
+            .then(" will not replace it"),
+        ));
     }
     let mut name = dir.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".replaced-{}", std::process::id()));
     let aside = dir.with_file_name(name);
     fs::rename(dir, &aside).map_err(|e| {
-        Error::input(format!(
-            "cannot move {} aside to replace it: {e} (choose another --out, or remove it yourself)",
-            dir.display()
-        ))
+        Error::said(
+            Said::text(format!(
+                "cannot move {} aside to replace it: {e} (choose another ",
+                dir.display()
+            ))
+            .name(&OUT)
+            .then(", or remove it yourself)"),
+        )
     })?;
     Ok(aside)
 }
@@ -538,14 +562,16 @@ fn player_differences(recorded: Option<&toml::Value>, now: Option<&toml::Value>)
 }
 
 /// The top-level keys whose values differ between two experiment tables, with
-/// both values: for messages that say which setting changed.
+/// both values: for messages that say which setting changed, `; ` between them.
+/// The settings in `again` (those a run can be given again) say how to continue.
 #[must_use]
-pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Vec<String> {
+pub fn differences(recorded: &toml::Table, now: &toml::Table, again: &[&'static Setting]) -> Said {
     let mut keys: Vec<&String> = recorded.keys().chain(now.keys()).collect();
     keys.sort();
     keys.dedup();
     let show = |v: Option<&toml::Value>| v.map_or("(none)".to_string(), ToString::to_string);
-    keys.into_iter()
+    let found = keys
+        .into_iter()
         .filter(|k| recorded.get(*k) != now.get(*k))
         .map(|k| {
             let overshoot = |t: Option<&toml::Value>| t.and_then(|s| s.get("overshoot")).cloned();
@@ -562,26 +588,36 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table) -> Vec<String> {
             {
                 // A run from before the correction existed, or with it set otherwise.
                 let was = overshoot(recorded.get(k)).map_or("-".into(), |v| v.to_string());
-                format!("sprt overshoot = {was} in run.toml but not now (set overshoot = {was} under [sprt] to continue it)")
+                Said::text(format!("sprt overshoot = {was} in run.toml but not now (set overshoot = {was} under [sprt] to continue it)"))
             } else if k == "players" {
-                player_differences(recorded.get(k), now.get(k))
+                Said::text(player_differences(recorded.get(k), now.get(k)))
             } else if matches!(k.as_str(), "rules" | "openings" | "sprt") {
-                format!("{k} differs")
+                Said::text(format!("{k} differs"))
             } else {
-                // The two a command line can give again: say how.
-                let again = match (k.as_str(), recorded.get(k)) {
-                    ("games_per_pair", Some(v)) => format!(" (pass --games {v} to continue it)"),
-                    ("seed", Some(v)) => format!(" (pass --seed {v} to continue it)"),
-                    _ => String::new(),
-                };
-                format!(
-                    "{k} = {} in run.toml but {} now{again}",
+                let said = Said::text(format!(
+                    "{k} = {} in run.toml but {} now",
                     show(recorded.get(k)),
                     show(now.get(k))
-                )
+                ));
+                // The two a run can be given again: say how.
+                let again = again.iter().find(|s| s.key == k.as_str());
+                match (again, recorded.get(k)) {
+                    (Some(setting), Some(v)) => said
+                        .then(" (pass ")
+                        .given(setting, v)
+                        .then(" to continue it)"),
+                    _ => said,
+                }
             }
-        })
-        .collect()
+        });
+    let mut said = Said::default();
+    for (i, difference) in found.enumerate() {
+        if i > 0 {
+            said = said.then("; ");
+        }
+        said = said.and(difference);
+    }
+    said
 }
 
 #[cfg(test)]

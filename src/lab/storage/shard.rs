@@ -8,6 +8,9 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;
 
+/// The share of a run this process plays: `--shard I/N`.
+pub static SHARD: crate::setting::Setting = crate::setting::Setting::new("", "--shard", "shard");
+
 /// The version of the game-numbering recipe (pairs, games, colours, openings and seeds
 /// as [`super::Schedule`] derives them, and the generator each game draws from: 1 was
 /// ChaCha8, 2 is Xoshiro256++). Shards merge only with shards of the same version, and

@@ -7,8 +7,8 @@ use crate::game::Rules;
 use crate::strategy::kind::{take_nested, Depth, Kind, WithEvaluator};
 use crate::strategy::param_info::{params, ParamInfo};
 use crate::strategy::spec::{
-    in_range, typed, StrategySpec, WeightedSpec, DEPTHS, MAX_SOLVE_EMPTIES, MAX_UNBUDGETED_DEPTH,
-    TABLE_BITS,
+    typed, StrategySpec, WeightedSpec, DEPTHS, MAX_MOVE_TIME, MAX_SOLVE_EMPTIES,
+    MAX_UNBUDGETED_DEPTH, TABLE_BITS,
 };
 use crate::strategy::{Evaluator, SpecError, Strategy};
 use std::time::Duration;
@@ -18,14 +18,14 @@ params! {
     pub struct AlphaBetaSpec {
         // 4, or 60 when `time` is given and `depth` is not: set by the parser, which
         // knows whether `depth` was written.
-        depth: u32 = 4 => "plies to search (passes do not count)",
+        depth: u32 = 4, range DEPTHS => "plies to search (passes do not count)",
         // A strategy of its own, read by `take_nested` as `parity`'s base is.
         #[serde(skip_deserializing)]
         eval: Box<StrategySpec> = Box::new(WeightedSpec::default().into())
-            => "the evaluation: weighted, mobility, stability, pattern, eval or greedy (disc count), as a table or spec",
+            => "the evaluation: weighted, mobility, stability, pattern, eval, python or greedy (disc count), as a table or spec",
         endgame: u32 = 0 => "solve exactly when at most this many squares are empty (0: never)",
         #[serde(skip_serializing_if = "Option::is_none")]
-        nodes: Option<u64> = None
+        nodes: Option<u64> = None, range NODES
             => "node budget per move: stop deepening once it is spent" (default "none"),
         #[serde(
             skip_serializing_if = "Option::is_none",
@@ -42,9 +42,12 @@ params! {
             => "use a transposition table (and iterative deepening from depth 6, or with nodes or time)",
         ordering: bool = true
             => "order moves: table move, killers, then fewest opponent replies (corners first)",
-        table_bits: u32 = 14 => "log2 of the transposition table's entries (10 to 26)",
+        table_bits: u32 = 14, range TABLE_BITS => "log2 of the transposition table's entries (10 to 26)",
     }
 }
+
+/// The node budgets accepted.
+const NODES: std::ops::RangeInclusive<u64> = 1..=i64::MAX as u64;
 
 impl AlphaBetaSpec {
     /// The most standard deviations `probcut` accepts: past it hardly anything is cut.
@@ -101,17 +104,16 @@ impl Kind for AlphaBetaSpec {
         let kind = Self::NAME;
         let eval = take_nested(&mut params, kind, "eval", *Self::default().eval, true)?;
         let depth_given = params.contains_key("depth");
+        // Said before the range (at least 1) that `typed` checks: 0 is a budget of nothing.
+        if params.get("nodes").and_then(toml::Value::as_integer) == Some(0) {
+            return Err(SpecError::NoNodes);
+        }
         let mut spec: AlphaBetaSpec = typed(kind, params)?;
         spec.eval = Box::new(eval);
         // With a time budget the search deepens until the time is spent.
         if spec.time.is_some() && !depth_given {
             spec.depth = *DEPTHS.end();
         }
-        in_range(kind, "depth", spec.depth, DEPTHS)?;
-        if spec.nodes == Some(0) {
-            return Err(SpecError::NoNodes);
-        }
-        in_range(kind, "table_bits", spec.table_bits, TABLE_BITS)?;
         if !(0.0..=Self::MAX_PROBCUT).contains(&spec.probcut) {
             return Err(SpecError::ProbCutRange {
                 value: spec.probcut,
@@ -168,6 +170,13 @@ impl Kind for AlphaBetaSpec {
             return Err(SpecError::Impractical(format!(
                 "strategy 'alphabeta': endgame = {} would solve positions with up to {} empty squares exactly, which can take hours: use endgame = {MAX_SOLVE_EMPTIES} or less",
                 self.endgame, self.endgame
+            )));
+        }
+        if let Some(time) = self.time.filter(|&t| t > MAX_MOVE_TIME && !clocked) {
+            return Err(SpecError::Impractical(format!(
+                "strategy 'alphabeta': time = {} a move makes a game of about 30 moves a side take hours: use time = {} or less, or play it on a clock (move_time or clock)",
+                humantime::format_duration(time),
+                humantime::format_duration(MAX_MOVE_TIME)
             )));
         }
         if self.depth > MAX_UNBUDGETED_DEPTH && self.nodes.is_none() && !self.budgeted(clocked) {

@@ -36,6 +36,21 @@ pub enum Protocol {
     Nboard,
 }
 
+impl Protocol {
+    /// The names `protocol` takes, as serde reads them (`rename_all = "lowercase"`).
+    pub const NAMES: &'static [&'static str] = &["gtp", "nboard"];
+}
+
+// Read apart by `from_table`, which words a name it does not know.
+impl crate::strategy::param_info::Shaped for Protocol {
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::OWN_WORDS;
+}
+
+// A list or one string: serde's refusal names both.
+impl crate::strategy::param_info::Shaped for EngineCommand {
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::OWN_WORDS;
+}
+
 /// The default deadline for start-up and for each command but a move.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default deadline for a move when no time control sets one.
@@ -203,9 +218,17 @@ impl EngineSpec {
 
     /// The table form (`kind` removed).
     pub fn from_table(table: toml::Table) -> Result<Self, SpecError> {
-        let file: EngineParams = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| bad(e.message().trim().replace('\n', ": ")))?;
+        if let Some(toml::Value::String(protocol)) = table.get("protocol") {
+            if !Protocol::NAMES.contains(&protocol.as_str()) {
+                return Err(SpecError::UnknownValue {
+                    kind: "engine",
+                    param: "protocol",
+                    value: protocol.clone(),
+                    known: Protocol::NAMES,
+                });
+            }
+        }
+        let file: EngineParams = crate::strategy::spec::typed("engine", table)?;
         let command = match file.command {
             None => {
                 return Err(bad("command is missing: give the engine's program and its arguments, such as [\"gtp-rhino\", \"-l\", \"3\"]".into()))

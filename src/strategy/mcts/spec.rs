@@ -7,7 +7,7 @@ use crate::board::Geometry;
 use crate::game::Rules;
 use crate::strategy::kind::{take_nested, Kind};
 use crate::strategy::param_info::{params, ParamInfo};
-use crate::strategy::spec::{in_range, typed, StrategySpec};
+use crate::strategy::spec::{typed, StrategySpec};
 use crate::strategy::{SpecError, Strategy};
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -27,10 +27,10 @@ params! {
     /// Parameters of `mcts`.
     pub struct MctsSpec {
         #[serde(skip_serializing_if = "Option::is_none")]
-        iterations: Option<u64> = None
+        iterations: Option<u64> = None, range 1..=MAX_ITERATIONS
             => "iterations per move (1 to 10^9)" (default "1000 without nodes or time, else none"),
         #[serde(skip_serializing_if = "Option::is_none")]
-        nodes: Option<u64> = None
+        nodes: Option<u64> = None, range 1..=MAX_ITERATIONS
             => "tree nodes per move: stop once the tree holds this many" (default "none"),
         #[serde(
             skip_serializing_if = "Option::is_none",
@@ -58,9 +58,9 @@ params! {
             => "PUCT: priors from this evaluation, a softmax over the moves' standardised values" (default "none: UCB1"),
         temperature: f64 = 1.0
             => "the prior softmax's temperature, in standard deviations of the moves' values",
-        rave: u32 = 0
+        rave: u32 = 0, range RAVE
             => "RAVE: the visits at which a move's own and all-moves-as-first values weigh equally (0: off)",
-        solve: u32 = 0
+        solve: u32 = 0, range SOLVE
             => "MCTS-Solver: solve leaves with at most this many empties exactly, and back proven values up (0: only finished games)",
         final_move: String = "visits".to_string()
             => "the move played: visits (the most visited, robust child) or value (the best mean)",
@@ -76,17 +76,6 @@ fn in_float_range(param: &str, value: f64, low: f64, high: f64) -> Result<(), Sp
             kind: MctsSpec::NAME,
             message: format!("{param} = {value} is out of range: use {low} to {high}"),
         })
-    }
-}
-
-/// A budget's range check (u64: `in_range` takes u32).
-fn in_count_range(param: &str, value: Option<u64>) -> Result<(), SpecError> {
-    match value {
-        Some(n) if !(1..=MAX_ITERATIONS).contains(&n) => Err(SpecError::BadValue {
-            kind: MctsSpec::NAME,
-            message: format!("{param} = {n} is out of range: use 1 to {MAX_ITERATIONS}"),
-        }),
-        _ => Ok(()),
     }
 }
 
@@ -183,14 +172,10 @@ impl Kind for MctsSpec {
         spec.rollout = rollout;
         spec.value = value;
         spec.prior = prior;
-        in_count_range("iterations", spec.iterations)?;
-        in_count_range("nodes", spec.nodes)?;
         in_float_range("c", spec.c, 0.0, 100.0)?;
         in_float_range("epsilon", spec.epsilon, 0.0, 1.0)?;
         in_float_range("scale", spec.scale, 1e-6, 1e9)?;
         in_float_range("temperature", spec.temperature, 1e-3, 1e3)?;
-        in_range(kind, "rave", spec.rave, RAVE)?;
-        in_range(kind, "solve", spec.solve, SOLVE)?;
         for (param, value, known) in [
             ("objective", &spec.objective, ["win", "margin"]),
             ("final_move", &spec.final_move, ["visits", "value"]),

@@ -5,13 +5,13 @@ use crate::board::Geometry;
 use crate::game::Rules;
 use crate::strategy::kind::{Depth, Kind};
 use crate::strategy::param_info::{params, ParamInfo};
-use crate::strategy::spec::{in_range, typed, MAX_SOLVE_EMPTIES, TABLE_BITS};
+use crate::strategy::spec::{typed, MAX_SOLVE_EMPTIES, TABLE_BITS};
 use crate::strategy::{SpecError, Strategy};
 
 params! {
     /// Parameters of `solver`.
     pub struct SolverSpec {
-        table_bits: u32 = 20 => "log2 of the transposition table's entries (10 to 26)",
+        table_bits: u32 = 20, range TABLE_BITS => "log2 of the transposition table's entries (10 to 26)",
     }
 }
 
@@ -23,7 +23,6 @@ impl Kind for SolverSpec {
 
     fn read(params: toml::Table) -> Result<Self, SpecError> {
         let spec: SolverSpec = typed(Self::NAME, params)?;
-        in_range(Self::NAME, "table_bits", spec.table_bits, TABLE_BITS)?;
         Ok(spec)
     }
 

@@ -1,7 +1,7 @@
 //! The one-line spec syntax (`alphabeta:depth=4,eval=(weighted:preset=paip)`),
 //! read into the same TOML table a config file would give, so one parser checks both.
 
-use crate::strategy::SpecError;
+use crate::strategy::{SpecError, StrategySpec};
 use toml::{Table, Value};
 
 /// Splits `text` at top-level occurrences of `sep` (outside (), [], {} and quotes).
@@ -71,7 +71,12 @@ pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
         let value = value.trim();
         let parsed = if let Some(inner) = value.strip_prefix('(').and_then(|v| v.strip_suffix(')'))
         {
-            Value::Table(parse_line(inner.trim())?)
+            // A kind's own line form (`(gtp:cat)`) is no `key=value` list: kept as the
+            // spec string it is, which the nested parameter reads as `base="gtp:cat"`.
+            match StrategySpec::read_line(inner.trim()) {
+                Some(_) => Value::String(inner.trim().to_string()),
+                None => Value::Table(parse_line(inner.trim())?),
+            }
         } else {
             match toml::from_str::<Table>(&format!("v = {value}")) {
                 Ok(mut t) => t.remove("v").unwrap_or(Value::String(value.to_string())),
@@ -89,7 +94,7 @@ pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
 }
 
 /// TOML's multi-line error report on one line, so that messages stay one line.
-fn first_line(text: &str) -> String {
+pub(super) fn first_line(text: &str) -> String {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

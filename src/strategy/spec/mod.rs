@@ -14,6 +14,7 @@ pub use crate::strategy::eval::EvalSpec;
 pub use crate::strategy::greedy::GreedySpec;
 pub use crate::strategy::minimum_disc::MinimumDiscSpec;
 pub use crate::strategy::mobility::MobilitySpec;
+use crate::strategy::param_info::whole_numbers;
 pub use crate::strategy::parity::ParitySpec;
 pub use crate::strategy::pattern::PatternSpec;
 pub use crate::strategy::random::RandomSpec;
@@ -48,6 +49,9 @@ pub const MAX_SOLVE_EMPTIES: u32 = 22;
 /// few thousand (the square-table sum), so this keeps every sum well inside the
 /// evaluation's limit of 10^8 hundredths.
 pub const MAX_EVAL_WEIGHT: f64 = 1e3;
+/// The longest search `time` a move accepted without a clock over it: a game of about
+/// 30 moves a side then takes at most an hour.
+pub const MAX_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 /// The deepest `alphabeta` search accepted without a `nodes` budget.
 pub const MAX_UNBUDGETED_DEPTH: u32 = 12;
 
@@ -60,19 +64,32 @@ pub(crate) const DEPTHS: RangeInclusive<u32> = 1..=60;
 /// The `table_bits` accepted, for the search and the solver alike.
 pub(crate) const TABLE_BITS: RangeInclusive<u32> = 10..=26;
 
-/// A kind's parameters read into its parameter struct (serde), with the refusal in the
-/// project's words.
+/// A kind's parameters read into its parameter struct (serde), each value checked
+/// first against its parameter's declared shape and range, so that a refusal is the
+/// parser's own: serde's words are left only to types that word their own.
 pub(crate) fn typed<T: serde::de::DeserializeOwned>(
     kind: &'static str,
     table: Table,
 ) -> Result<T, SpecError> {
-    // Typed first: `depth=nan` is told that depth takes a whole number.
+    let params = KINDS
+        .iter()
+        .find(|k| k.name == kind)
+        .map_or(&[][..], |k| k.params);
+    // The shape of every value first, then what serde's own readers refuse (a time's
+    // words), then the ranges: a value of the wrong type is told its type first.
+    let values: Vec<(&ParamInfo, Value)> = table
+        .iter()
+        .filter_map(|(key, value)| Some((params.iter().find(|p| p.name == key)?, value.clone())))
+        .collect();
+    for (param, value) in &values {
+        check_shape(kind, param, value)?;
+    }
     let non_finite = non_finite(&table, "");
     let typed = Value::Table(table)
         .try_into::<T>()
         .map_err(|e| SpecError::BadValue {
             kind,
-            message: readable(&e.to_string()),
+            message: line::first_line(e.message()),
         })?;
     if let Some((key, value)) = non_finite {
         return Err(SpecError::BadValue {
@@ -82,7 +99,61 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(
             ),
         });
     }
+    for (param, value) in &values {
+        check_range(kind, param, value)?;
+    }
     Ok(typed)
+}
+
+/// Refuses a value `param`'s type cannot read.
+fn check_shape(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(), SpecError> {
+    let wanted = match param.range {
+        Some((low, high)) => Some(whole_numbers(low, high)),
+        None => param.shape.wanted.map(str::to_string),
+    };
+    if let Some(wanted) = wanted.filter(|_| !(param.shape.accepts)(value)) {
+        return Err(SpecError::BadValue {
+            kind,
+            message: format!(
+                "{} = {} is not accepted: use {wanted}",
+                param.name,
+                shown(value)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a whole number outside `param`'s declared range.
+fn check_range(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(), SpecError> {
+    if let (Some((low, high)), Some(number)) = (param.range, value.as_integer()) {
+        if !(low..=high).contains(&number) {
+            return Err(SpecError::OutOfRange {
+                kind,
+                param: param.name,
+                value: number,
+                accepted: low..=high,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A value as a message shows it: text in quotes, a long number in exponent form.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Float(x) if x.is_nan() => "NaN".to_string(),
+        Value::Float(x) if x.is_infinite() => format!("{x}"),
+        Value::Float(x) => {
+            let plain = format!("{x}");
+            if plain.len() > 12 {
+                crate::numbers::plain(*x)
+            } else {
+                plain
+            }
+        }
+        other => other.to_string(),
+    }
 }
 
 /// The first NaN or infinite number in a table, with its dotted key.
@@ -105,68 +176,6 @@ pub fn non_finite(table: &Table, prefix: &str) -> Option<(String, f64)> {
             _ => None,
         }
     })
-}
-
-/// serde's message about a parameter in the project's words, on one line:
-/// "invalid value: integer `-2`, expected u32 / in `depth`" becomes
-/// "depth = -2 is not accepted: use a whole number of at least 0".
-fn readable(message: &str) -> String {
-    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or_default();
-    let key = lines
-        .find_map(|l| l.strip_prefix("in `").and_then(|r| r.strip_suffix('`')))
-        .unwrap_or("a parameter");
-    if first.contains("untagged enum TableSpec") {
-        return "table must be a list of n*n whole numbers, or n rows of n, for the n x n board"
-            .to_string();
-    }
-    // A parameter's own check (alphabeta's `time`) words its refusal in full.
-    if first.starts_with("unknown ")
-        || first.starts_with("missing ")
-        || first.starts_with(&format!("{key} = "))
-    {
-        return first.to_string();
-    }
-    // Taken apart by the config reader's own reader (crate::error), so the two say a
-    // refused value the same way.
-    let Some(refusal) = crate::error::Refusal::of(first) else {
-        return format!("{key}: {first}");
-    };
-    let expected = refusal.expected;
-    let value = refusal.value.unwrap_or_else(|| refusal.got.to_string());
-    // A key with a narrower range says it (depth = 0 is refused too).
-    let ranged = [("depth", &DEPTHS), ("table_bits", &TABLE_BITS)]
-        .iter()
-        .find(|(name, _)| key == *name || key.ends_with(&format!(".{name}")))
-        .map(|(_, range)| format!("a whole number from {} to {}", range.start(), range.end()));
-    let wanted = match (ranged, refusal.wanted) {
-        (Some(range), Some(_)) if expected.starts_with('u') => range,
-        (_, Some(wanted)) => wanted.to_string(),
-        (_, None) => expected.to_string(),
-    };
-    match key {
-        "a parameter" => format!("{value} is not accepted: use {wanted}"),
-        key => format!("{key} = {value} is not accepted: use {wanted}"),
-    }
-}
-
-/// `value` when `accepted` holds it, else the refusal naming the range.
-pub(crate) fn in_range(
-    kind: &'static str,
-    param: &'static str,
-    value: u32,
-    accepted: RangeInclusive<u32>,
-) -> Result<u32, SpecError> {
-    if accepted.contains(&value) {
-        Ok(value)
-    } else {
-        Err(SpecError::OutOfRange {
-            kind,
-            param,
-            value,
-            accepted,
-        })
-    }
 }
 
 impl StrategySpec {

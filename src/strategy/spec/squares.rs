@@ -16,6 +16,21 @@ pub enum TableSpec {
     Rows(Vec<Vec<i32>>),
 }
 
+impl crate::strategy::param_info::Shaped for TableSpec {
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::Shape {
+        wanted: Some("a list of n*n whole numbers, or n rows of n, for the n x n board"),
+        accepts: |value| {
+            let whole = |v: &toml::Value| v.as_integer().is_some_and(|i| i32::try_from(i).is_ok());
+            value.as_array().is_some_and(|items| {
+                items.iter().all(whole)
+                    || items
+                        .iter()
+                        .all(|row| row.as_array().is_some_and(|row| row.iter().all(whole)))
+            })
+        },
+    };
+}
+
 params! {
     /// Where a square table comes from: at most one of the three.
     pub struct SquaresSpec {

@@ -139,7 +139,7 @@ fn messages_are_the_projects_own() {
         ("alphabeta:depth=61", "strategy 'alphabeta': depth = 61 is out of range: use 1 to 60".into()),
         ("alphabeta:depth=x", "strategy 'alphabeta': depth = \"x\" is not accepted: use a whole number from 1 to 60".into()),
         ("alphabeta:depth=nan", "strategy 'alphabeta': depth = NaN is not accepted: use a whole number from 1 to 60".into()),
-        ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval or greedy (disc count)".into()),
+        ("alphabeta:eval=(alphabeta:depth=2)", "alphabeta eval: 'alphabeta' is not an evaluation: use weighted, mobility, stability, pattern, eval, python or greedy (disc count)".into()),
         ("alphabeta:eval=(weighted:bogus=1)", "alphabeta eval: unknown parameter for strategy 'weighted': 'bogus' (known: preset, classes, table, own_only)".into()),
         ("alphabeta:nodes=0", "strategy 'alphabeta': nodes = 0 leaves no budget: use at least 1, or leave it out".into()),
         ("alphabeta:eval=pattern,probcut=5", "strategy 'alphabeta': probcut = 5 is out of range: use 0 (off) up to 4 standard deviations, such as 1.5".into()),
@@ -159,6 +159,13 @@ fn messages_are_the_projects_own() {
         ("alphabeta:depth=4,depth=5", "strategy spec 'alphabeta:depth=4,depth=5': 'depth' is given twice".into()),
         ("alphabeta:eval=(weighted", "unbalanced brackets or quotes in strategy spec 'eval=(weighted'".into()),
         ("alphabeta:eval=weighted)", "unbalanced brackets in strategy spec 'eval=weighted)'".into()),
+        // Ranges declared beside the parameter are the ones worded.
+        ("alphabeta:nodes=-1", "strategy 'alphabeta': nodes = -1 is not accepted: use a whole number of at least 1".into()),
+        ("parity:endgame=1000", "strategy 'parity': endgame = 1000 is out of range: use 0 to 96".into()),
+        ("parity:endgame=-1", "strategy 'parity': endgame = -1 is not accepted: use a whole number from 0 to 96".into()),
+        ("engine:protocol=foo", "strategy 'engine': unknown protocol 'foo' (known: gtp, nboard)".into()),
+        ("engine:protocol=nbord", "strategy 'engine': unknown protocol 'nbord' (did you mean 'nboard'? known: gtp, nboard)".into()),
+        ("weighted:table=1", "strategy 'weighted': table = 1 is not accepted: use a list of n*n whole numbers, or n rows of n, for the n x n board".into()),
         ("{kind=\"greedy\"} x", "strategy spec '{kind=\"greedy\"} x' is not a TOML inline table: TOML parse error at line 1, column 21 | 1 | s = {kind=\"greedy\"} x |                     ^ expected newline, `#`".into()),
     ];
     for (text, message) in parse_cases {
@@ -181,6 +188,32 @@ fn messages_are_the_projects_own() {
         assert_eq!(err.to_string(), message, "{text}");
         assert_eq!(crate::Error::from(err).exit_code(), 2);
     }
+}
+
+#[test]
+fn an_engine_nests_in_parentheses_as_in_quotes() {
+    assert_eq!(
+        StrategySpec::parse("parity:base=(gtp:cat)").unwrap(),
+        StrategySpec::parse("parity:base=\"gtp:cat\"").unwrap()
+    );
+    assert_eq!(
+        StrategySpec::parse("parity:endgame=10,base=(nboard:edax -n 1)").unwrap(),
+        StrategySpec::parse("parity:endgame=10,base=\"nboard:edax -n 1\"").unwrap()
+    );
+}
+
+#[test]
+fn an_hour_a_move_is_refused_unless_a_clock_bounds_it() {
+    let spec = StrategySpec::parse("alphabeta:time=1h").unwrap();
+    assert_eq!(
+        spec.check_practical(60).unwrap_err().to_string(),
+        "strategy 'alphabeta': time = 1h a move makes a game of about 30 moves a side take hours: use time = 1m or less, or play it on a clock (move_time or clock)"
+    );
+    assert!(spec.check_practical_under(60, true).is_ok());
+    assert!(StrategySpec::parse("alphabeta:time=1m")
+        .unwrap()
+        .check_practical(60)
+        .is_ok());
 }
 
 #[test]
@@ -209,8 +242,9 @@ fn every_kind_parses_with_defaults_and_round_trips() {
             "{}",
             kind.name
         );
-        // An engine builds only with a program that answers (tests/integration/engines.rs).
-        if kind.name != "engine" {
+        // An engine builds only with a program that answers (tests/integration/engines.rs),
+        // a Python callable only where it imports (tests/integration/python_worker.rs).
+        if !["engine", "python"].contains(&kind.name) {
             spec.build::<Size8>(Rules::default()).unwrap();
         }
     }

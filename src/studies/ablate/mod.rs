@@ -472,10 +472,11 @@ pub fn ablate(
 ) -> Result<(RunSummary, String)> {
     let mut ablation = Ablation::load(path)?;
     if let Some(games) = games {
-        ablation.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+        ablation.experiment.games_per_pair =
+            check_games_per_pair(games, &crate::lab::experiment::GAMES_PER_PAIR)?;
     }
     if let Some(threads) = threads {
-        let threads = crate::lab::setup::check_threads(threads, &format!("--threads {threads}"))?;
+        let threads = crate::lab::setup::check_threads(threads, &crate::lab::setup::THREADS)?;
         ablation.experiment.setup.threads = Some(threads);
     }
     // The ablation's own files are written under the run's lock, through the one

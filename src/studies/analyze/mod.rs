@@ -158,7 +158,7 @@ pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> 
         )));
     }
     let threads = match options.threads {
-        Some(t) => check_threads(t, &format!("--threads {t}"))?,
+        Some(t) => check_threads(t, &crate::lab::setup::THREADS)?,
         None => rayon::current_num_threads(),
     };
     let run = recorded_run(dir, "analyze")?;

@@ -453,12 +453,13 @@ pub fn sweep(
         }
     }
     if let Some(games) = games {
-        sweep.experiment.games_per_pair = check_games_per_pair(games, "--games ")?;
+        sweep.experiment.games_per_pair =
+            check_games_per_pair(games, &crate::lab::experiment::GAMES_PER_PAIR)?;
     }
     if let Some(threads) = threads {
         sweep.experiment.setup.threads = Some(crate::lab::setup::check_threads(
             threads,
-            &format!("--threads {threads}"),
+            &crate::lab::setup::THREADS,
         )?);
     }
     // The sweep's own file is written under the run's lock, through the one write path.

@@ -5,6 +5,7 @@ use crate::error::{unknown_name, Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::setup::Setup;
+use crate::setting::{Edge, Setting};
 use crate::strategy::spec::{ParamPath, ParamValue};
 use crate::strategy::{SpecError, StrategySpec};
 use crate::with_geometry;
@@ -90,6 +91,9 @@ impl Default for ValidationFile {
         }
     }
 }
+
+/// The validation's games per pair, a tune file's key only.
+static VALIDATION_GAMES: Setting = Setting::new("[validation] games", "", "");
 
 fn default_validation_games() -> u64 {
     1000
@@ -261,7 +265,8 @@ impl Tune {
         let source = Source { origin, text };
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
         let file = read_config::<TuneFile>(&source)?;
-        let setup = Setup::from_file(&file.setup, base_dir).map_err(|e| fail(e.to_string()))?;
+        let setup =
+            Setup::from_file(&file.setup, base_dir).map_err(|e| fail(e.worded(Edge::Config)))?;
         let raw = file.own;
         if raw.iterations == 0 {
             return Err(fail("iterations = 0: tune for at least 1 iteration".into()));
@@ -303,8 +308,8 @@ impl Tune {
         // The validation runs after training: its settings are checked now, so that a
         // mistake in them cannot cost a whole training.
         if !raw.validation.skip && raw.validation.games > 0 {
-            check_games_per_pair(raw.validation.games, "[validation] games = ")
-                .map_err(|e| fail(e.to_string()))?;
+            check_games_per_pair(raw.validation.games, &VALIDATION_GAMES)
+                .map_err(|e| fail(e.worded(Edge::Config)))?;
         }
         if !(raw.validation.elo1.is_finite() && raw.validation.elo1 > 0.0) {
             return Err(fail(format!(

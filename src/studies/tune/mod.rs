@@ -118,7 +118,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
     let (quiet, stop) = (options.quiet, options.stop);
     let mut tune = Tune::load(path)?;
     if let Some(threads) = threads {
-        let threads = crate::lab::setup::check_threads(threads, &format!("--threads {threads}"))?;
+        let threads = crate::lab::setup::check_threads(threads, &crate::lab::setup::THREADS)?;
         tune.setup.threads = Some(threads);
     }
     let out = options

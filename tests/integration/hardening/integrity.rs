@@ -387,7 +387,8 @@ fn second_pass_of_bad_inputs() {
                     SMALL.replace("games_per_pair = 4", "games_per_pair = \"four\""),
                 ),
             ],
-            "\"four\" is not accepted here: use a whole number of at least 0",
+            // Named by its key, with the range games per pair take.
+            "games_per_pair = \"four\" is not accepted: use a whole number of at least 2",
         ),
         (
             vec![
@@ -410,7 +411,7 @@ fn second_pass_of_bad_inputs() {
                     SMALL.replace("games_per_pair = 4", "games_per_pair = 1e300"),
                 ),
             ],
-            "1e300 is not accepted here",
+            "games_per_pair = 1e300 is not accepted: use a whole number of at least 2",
         ),
         (
             vec![

@@ -171,7 +171,7 @@ fn add_spent(totals: &mut [Cost], spent: Spent) {
 /// A pool of `threads` worker threads (None: one per core), the count checked.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let threads = match threads {
-        Some(t) => check_threads(t, &format!("{t} threads"))?,
+        Some(t) => check_threads(t, &super::setup::THREADS)?,
         None => rayon::current_num_threads(),
     };
     rayon::ThreadPoolBuilder::new()

@@ -1,0 +1,180 @@
+//! The `python` kind's spec: what reads, what is refused and how, and the host hook.
+
+use super::*;
+use crate::board::Size8;
+use crate::strategy::StrategySpec;
+
+fn read(text: &str) -> Result<StrategySpec, String> {
+    StrategySpec::parse(text).map_err(|e| e.to_string())
+}
+
+fn python(spec: &StrategySpec) -> &PythonSpec {
+    match spec {
+        StrategySpec::Python(p) => p,
+        other => panic!("not python: {other:?}"),
+    }
+}
+
+#[test]
+fn the_one_line_and_table_forms_read_alike() {
+    let line = read(
+        "python:callable=my_pkg.strategies:choose,params={corner=25.0},python=.venv/bin/python",
+    )
+    .unwrap();
+    let table: toml::Table = toml::from_str(
+        r#"s = { kind = "python", callable = "my_pkg.strategies:choose", params = { corner = 25.0 }, python = ".venv/bin/python" }"#,
+    )
+    .unwrap();
+    let from_table = StrategySpec::from_value(&table["s"]).unwrap();
+    assert_eq!(line, from_table);
+    let p = python(&line);
+    assert_eq!(
+        p.params.callable.as_deref(),
+        Some("my_pkg.strategies:choose")
+    );
+    assert_eq!(p.params.params["corner"].as_float(), Some(25.0));
+    assert_eq!(p.role(), None);
+    // Round trip through the TOML form, as run.toml records it.
+    assert_eq!(StrategySpec::from_table(&line.to_table()).unwrap(), line);
+    assert!(line.is_evaluation());
+}
+
+#[test]
+fn bad_specs_are_refused_in_one_line() {
+    for (spec, message) in [
+        ("python", "strategy 'python': callable is missing: give the function as callable = \"module:function\""),
+        ("python:callable=choose", "strategy 'python': callable = \"choose\" is not module:function: write it like callable = \"my_pkg.strategies:choose\""),
+        ("python:callable=m:1x", "strategy 'python': callable = \"m:1x\" is not module:function: write it like callable = \"my_pkg.strategies:choose\""),
+        ("python:callable=m:f,name=mine", "strategy 'python': give callable or name, not both: callable runs module:function in worker processes, name is one the Python package hands over"),
+        ("python:callable=m:f,role=judge", "strategy 'python': role = judge is not known: use strategy or evaluation"),
+        ("python:callable=m:f,stall_timeout=soon", "strategy 'python': stall_timeout: time = soon is not a time: write it like time=100ms or time=2s"),
+    ] {
+        let err = read(spec).unwrap_err();
+        assert_eq!(err, message, "{spec}");
+        assert!(!err.contains('\n'));
+    }
+}
+
+#[test]
+fn a_name_no_host_filled_is_refused_when_built() {
+    let spec = read("python:name=mine").unwrap();
+    let err = spec
+        .build::<Size8>(Rules::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        err,
+        format!("strategy 'python': name = \"mine\": {NAME_WITHOUT_HOST}")
+    );
+    let nested = read("alphabeta:depth=1,eval=(python:name=mine)").unwrap();
+    let err = nested
+        .build::<Size8>(Rules::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains(NAME_WITHOUT_HOST), "{err}");
+}
+
+#[test]
+fn a_strategy_role_cannot_be_an_evaluation() {
+    let spec = read("python:name=mine,role=strategy").unwrap();
+    let err = spec.build_evaluator::<Size8>().err().unwrap().to_string();
+    assert!(
+        err.contains("role = strategy cannot value a position"),
+        "{err}"
+    );
+}
+
+/// A host that answers every move with the first legal square it is told of, and
+/// values every position 1.5: the hook as the Python package uses it.
+struct Fixed;
+
+struct FixedSession {
+    board: crate::board::Position<Size8>,
+}
+
+impl Host for Fixed {
+    fn describe(&self) -> String {
+        "fixed".into()
+    }
+    fn session(&self, _role: Role) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(FixedSession {
+            board: crate::board::Position::start(),
+        }))
+    }
+}
+
+impl Session for FixedSession {
+    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+        if turn.new_game.is_some() {
+            self.board = crate::board::Position::start();
+        }
+        for ply in turn.plies {
+            self.board = match crate::board::Square::parse(ply, 8) {
+                Some(square) => self.board.play(square),
+                None => self.board.pass(),
+            };
+        }
+        let moves = self.board.board.moves();
+        Ok(crate::board::Square::new(crate::board::Bits::lowest(moves)).name(8))
+    }
+    fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
+        Ok(1.5)
+    }
+}
+
+/// Fills every `python` spec with `host`, nested ones too: how a host walks a spec.
+fn fill(spec: &mut StrategySpec, host: &Arc<dyn Host>) {
+    struct Fill<'a>(&'a Arc<dyn Host>);
+    impl crate::strategy::kind::VisitMut for Fill<'_> {
+        type Out = ();
+        fn kind<K: Kind>(self, spec: &mut K) {
+            if let Some(python) = (spec as &mut dyn std::any::Any).downcast_mut::<PythonSpec>() {
+                python.host(self.0.clone());
+            }
+            for nested in spec.nested_mut() {
+                fill(nested, self.0);
+            }
+        }
+    }
+    spec.visit_mut(Fill(host));
+}
+
+#[test]
+fn a_host_fills_name_specs_and_they_play_and_evaluate() {
+    let host: Arc<dyn Host> = Arc::new(Fixed);
+    let mut spec = read("python:name=mine").unwrap();
+    fill(&mut spec, &host);
+    let player = spec.build::<Size8>(Rules::default()).unwrap();
+    assert_eq!(player.identity().as_deref(), Some("fixed"));
+    // The lowest legal move each turn, whole games through the history it is told.
+    let mut rng = <crate::strategy::GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut memory = crate::strategy::Memory::<Size8>::new();
+    for _ in 0..2 {
+        memory.new_game();
+        let mut moves = Vec::new();
+        let mut position = crate::board::Position::<Size8>::start();
+        for _ in 0..6 {
+            let legal = position.board.moves();
+            let mut context = crate::strategy::Context {
+                rng: &mut rng,
+                memory: &mut memory,
+                history: crate::strategy::History::from_start(&moves),
+            };
+            let choice = player.choose(position.board, legal, &mut context).unwrap();
+            assert_eq!(choice.square.index(), crate::board::Bits::lowest(legal));
+            moves.push(choice.square);
+            position = position.play(choice.square);
+        }
+    }
+    // The host's callable as the evaluation of a search, and a clone keeps its host.
+    let mut search = read("alphabeta:depth=1,eval=(python:name=mine)").unwrap();
+    fill(&mut search, &host);
+    assert_eq!(search.clone(), search);
+    search.build::<Size8>(Rules::default()).unwrap();
+    let mut eval = read("python:name=mine,role=evaluation").unwrap();
+    fill(&mut eval, &host);
+    let eval = eval.build_evaluator::<Size8>().unwrap();
+    assert_eq!(eval.evaluate(crate::board::Board::start()), 1500);
+}
