@@ -15,12 +15,13 @@ PettingZoo environment. Long calls release the interpreter lock and show a progr
 bar (tqdm's, or the CLI's on stderr without tqdm).
 """
 
-from ._core import Board, IllegalMoveError, Outcome, ReplayWarning, Strategy, __version__, perft
-from ._lab import Match, Results, load, match, run, strategies
+from ._core import Board, FaultWarning, IllegalMoveError, Outcome, ReplayWarning, Strategy, __version__, perft
+from ._lab import Match, Results, Tuned, load, match, run, strategies, sweep, tune
 from ._positions import Positions, read_positions
 
 __all__ = [
     "Board",
+    "FaultWarning",
     "IllegalMoveError",
     "Match",
     "Outcome",
@@ -35,4 +36,7 @@ __all__ = [
     "read_positions",
     "run",
     "strategies",
+    "sweep",
+    "tune",
+    "Tuned",
 ]

@@ -16,6 +16,9 @@ class IllegalMoveError(ValueError):
 class ReplayWarning(UserWarning):
     """A run whose pairs played the same game more than once (their intervals are too narrow)."""
 
+class FaultWarning(UserWarning):
+    """A game a Python strategy lost by a fault: it raised, or returned what is not a legal move."""
+
 @final
 class Outcome:
     """How a game ended."""
@@ -91,14 +94,30 @@ class Board:
 
 @final
 class Strategy:
-    """A strategy in the CLI's spec syntax, e.g. ``Strategy("alphabeta:depth=4,eval=mobility")``.
+    """A strategy in the CLI's spec syntax, e.g. ``Strategy("alphabeta:depth=4,eval=mobility")``,
+    or a Python callable ``choose(board, rng, **params)`` (or an object with ``choose`` and
+    ``new_game``) with its ``params``; ``eval``, ``value`` or ``prior`` put a Python
+    ``value(board, **params)`` into a search.
 
-    It pickles by its spec, and compares and hashes by the spec with every default written out.
+    It pickles by its spec and callables, and compares and hashes by the spec with every
+    default written out.
     """
 
-    def __init__(self, spec: Union[str, dict[str, Any]]) -> None: ...
+    def __init__(
+        self,
+        spec: Union[str, dict[str, Any], Callable[..., str], Any],
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        name: Optional[str] = None,
+        eval: Optional[Callable[..., float]] = None,
+        value: Optional[Callable[..., float]] = None,
+        prior: Optional[Callable[..., float]] = None,
+    ) -> None: ...
     @property
     def spec(self) -> str: ...
+    @property
+    def hosted(self) -> dict[str, Any]:
+        """The Python callables its ``python`` specs name, by name."""
     @property
     def kind(self) -> str: ...
     def choose(self, board: Board, seed: Optional[int] = None) -> str:
@@ -162,6 +181,7 @@ def play_match(
     openings: int,
     keep_games: bool,
     progress: Optional[Callable[[int, int], None]] = None,
+    hosted: Optional[tuple[dict[str, Any], dict[str, Any]]] = None,
 ) -> MatchResult: ...
 def run_experiment(
     config: Optional[str],
@@ -176,6 +196,31 @@ def run_experiment(
     report: bool,
     quiet: bool,
     progress: Optional[Callable[[int, int], None]] = None,
+    players: Optional[dict[str, Any]] = None,
+) -> dict[str, Any]: ...
+def run_sweep(
+    config: str,
+    *,
+    out: Optional[str],
+    games: Optional[int],
+    threads: Optional[int],
+    resume: bool,
+    force: bool,
+    report: bool,
+    quiet: bool,
+    progress: Optional[Callable[[int, int], None]] = None,
+    players: Optional[dict[str, Any]] = None,
+) -> dict[str, Any]: ...
+def run_tune(
+    config: str,
+    *,
+    out: Optional[str],
+    threads: Optional[int],
+    resume: bool,
+    force: bool,
+    report: bool,
+    quiet: bool,
+    players: Optional[dict[str, Any]] = None,
 ) -> dict[str, Any]: ...
 def load_results(dir: str) -> dict[str, Any]: ...
 def read_games(path: str) -> bytes: ...

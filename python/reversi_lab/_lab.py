@@ -133,13 +133,15 @@ class Match:
         return self.summary
 
 
-def _spec(strategy: Union[str, Strategy]) -> str:
-    return strategy.spec if isinstance(strategy, Strategy) else strategy
+def _strategy(strategy: Any) -> Strategy:
+    """A spec, a :class:`Strategy` or a Python strategy (a callable ``choose(board, rng)``
+    or an object with ``choose``) as a :class:`Strategy`."""
+    return strategy if isinstance(strategy, Strategy) else Strategy(strategy)
 
 
 def match(
-    a: Union[str, Strategy],
-    b: Union[str, Strategy],
+    a: Union[str, Strategy, Callable[..., str], Any],
+    b: Union[str, Strategy, Callable[..., str], Any],
     *,
     games: int = 1000,
     seed: int = 1,
@@ -158,13 +160,21 @@ def match(
     per core. A side that loses three games in a row by a fault (an external engine's)
     stops the match with a ValueError, as the CLI's ``match`` stops.
     Returns a :class:`Match` with the CLI's summary and a DataFrame of the games
-    (``keep_games=False`` keeps none, for very long matches)."""
+    (``keep_games=False`` keeps none, for very long matches).
+
+    A or B may be a Python strategy: ``choose(board, rng) -> "d3" | "pass"`` (or an
+    object with ``choose`` and ``new_game``), or ``Strategy(choose, params={...})``. Its
+    games play in this process on ``threads`` threads, each call taking the
+    interpreter lock; a game it loses by a fault (an exception, a move that is not
+    legal) is a forfeit said as a :class:`FaultWarning`, and three in a row stop the
+    match with a ValueError."""
     _check_backend(backend)
+    a, b = _strategy(a), _strategy(b)
     update, bar = _progress(progress, "games")
     try:
         raw = _core.play_match(
-            _spec(a),
-            _spec(b),
+            a.spec,
+            b.spec,
             games=games,
             seed=seed,
             threads=threads,
@@ -174,6 +184,7 @@ def match(
             openings=openings,
             keep_games=keep_games,
             progress=update,
+            hosted=(a.hosted, b.hosted),
         )
     finally:
         if bar is not None:
@@ -255,6 +266,26 @@ class Results:
                 )
         return self._frames["games"]
 
+    def _csv_file(self, name: str) -> Any:
+        path = self.dir / name
+        if not path.is_file():
+            raise FileNotFoundError(f"{self.dir} has no {name}")
+        if name not in self._frames:
+            if self.backend == "polars":
+                import polars
+
+                self._frames[name] = polars.read_csv(path)
+            else:
+                import pandas
+
+                self._frames[name] = pandas.read_csv(path, keep_default_na=False, na_values=[""])
+        return self._frames[name]
+
+    @property
+    def sweep(self) -> Any:
+        """``sweep.csv`` of a sweep's folder: one row per variant, with its rating and cost."""
+        return self._csv_file("sweep.csv")
+
     @property
     def report(self) -> Optional[Path]:
         """The folder's ``report.html``, if it has one."""
@@ -279,6 +310,7 @@ def run(
     report: bool = True,
     progress: bool = True,
     backend: str = "pandas",
+    players: Optional[Mapping[str, Any]] = None,
 ) -> Results:
     """Plays an experiment, as ``reversi-lab run`` does, into ``out`` (default
     ``results/<name>``), then writes its charts and report (unless ``report=False``).
@@ -289,7 +321,11 @@ def run(
     one per core, as for :func:`match`). An existing
     folder needs ``resume=True`` or ``force=True`` (not both). Ctrl-C stops after the games
     in flight and raises KeyboardInterrupt; ``resume=True`` continues. A run whose pairs
-    replayed games warns with :class:`ReplayWarning`."""
+    replayed games warns with :class:`ReplayWarning`.
+
+    ``players`` hands Python strategies to the experiment's players that say
+    ``{ kind = "python", name = "mine" }`` (and evaluations to searches whose ``eval``
+    says so): ``players={"mine": my_choose}``. They play in this process."""
     _check_backend(backend)
     config = table = None
     if isinstance(experiment, Mapping):
@@ -311,11 +347,124 @@ def run(
             # Without tqdm the CLI's own bar (or its plain lines) goes to stderr.
             quiet=not progress or update is not None,
             progress=update,
+            players=dict(players or {}),
         )
     finally:
         if bar is not None:
             bar.close()
     return Results(done["out"], backend, line=done["line"])
+
+
+def sweep(
+    config: Union[str, os.PathLike],
+    *,
+    out: Union[str, os.PathLike, None] = None,
+    games: Optional[int] = None,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    force: bool = False,
+    report: bool = True,
+    progress: bool = True,
+    backend: str = "pandas",
+    players: Optional[Mapping[str, Any]] = None,
+) -> Results:
+    """Plays a sweep file's variants, as ``reversi-lab sweep`` does, into ``out`` (default
+    ``results/<name>``), then writes its report. ``games`` (per pair) and ``threads``
+    override the file's. The :class:`Results` have ``sweep`` (``sweep.csv``: each
+    variant's rating, gain and cost) beside the usual tables. A sweep over a Python
+    strategy's parameter names it ``params.corner`` in a base ``{ kind = "python",
+    name = "mine", params = { corner = 25.0 } }``, with ``players={"mine": my_choose}``."""
+    _check_backend(backend)
+    update, bar = _progress(progress, "games")
+    try:
+        done = _core.run_sweep(
+            os.fspath(config),
+            out=None if out is None else os.fspath(out),
+            games=games,
+            threads=threads,
+            resume=resume,
+            force=force,
+            report=report,
+            quiet=not progress or update is not None,
+            progress=update,
+            players=dict(players or {}),
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    return Results(done["out"], backend, line=done["line"])
+
+
+class Tuned:
+    """The result of :func:`tune`: the tuned values, the CLI's lines, the trace and the
+    validation runs."""
+
+    def __init__(self, done: Mapping[str, Any], backend: str) -> None:
+        self.dir = Path(done["out"])
+        #: The tuned value of each parameter, by the name the tune file gives it.
+        self.best: dict[str, float] = dict(done["best"])
+        #: The lines ``reversi-lab tune`` prints: the values, then each validation's verdict.
+        self.lines: list[str] = list(done["lines"])
+        #: Whether Ctrl-C stopped it (``resume=True`` continues).
+        self.interrupted: bool = done["interrupted"]
+        #: The validation runs (an SPRT against each opponent), as :class:`Results`.
+        self.validations = [Results(folder, backend) for folder in done["validations"]]
+        self._backend = backend
+        self._trace: Any = None
+
+    @property
+    def trace(self) -> Any:
+        """``trace.csv``: one row per iteration, with the parameters and the score."""
+        if self._trace is None:
+            path = self.dir / "trace.csv"
+            if self._backend == "polars":
+                import polars
+
+                self._trace = polars.read_csv(path)
+            else:
+                import pandas
+
+                self._trace = pandas.read_csv(path)
+        return self._trace
+
+    @property
+    def report(self) -> Optional[Path]:
+        path = self.dir / "report.html"
+        return path if path.is_file() else None
+
+    def __repr__(self) -> str:
+        return f"<Tuned {str(self.dir)!r}: {self.best}>"
+
+
+def tune(
+    config: Union[str, os.PathLike],
+    *,
+    out: Union[str, os.PathLike, None] = None,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    force: bool = False,
+    report: bool = True,
+    progress: bool = True,
+    backend: str = "pandas",
+    players: Optional[Mapping[str, Any]] = None,
+) -> Tuned:
+    """Tunes a tune file's player (SPSA or CMA-ES), then validates the result by SPRTs, as
+    ``reversi-lab tune`` does, into ``out`` (default ``results/<name>``) with its report.
+    A Python strategy or evaluation handed over by ``players={"mine": ...}`` is tuned
+    over its ``params``: a parameter named ``params.corner`` (or ``eval.params.corner``
+    for an evaluation inside a search). ``progress`` draws the CLI's bar on stderr."""
+    _check_backend(backend)
+    done = _core.run_tune(
+        os.fspath(config),
+        out=None if out is None else os.fspath(out),
+        threads=threads,
+        resume=resume,
+        force=force,
+        report=report,
+        quiet=not progress,
+        players=dict(players or {}),
+    )
+    return Tuned(done, backend)
 
 
 def load(results_dir: Union[str, os.PathLike], *, backend: str = "pandas") -> Results:

@@ -78,7 +78,10 @@ pub fn in_background<T: Send>(
                 break;
             }
         }
-        let value = match handle.join() {
+        // Joined without the lock: a thread that called Python lets its kept thread
+        // state go as it ends, which takes the lock.
+        let joined = py.detach(|| handle.join());
+        let value = match joined {
             Ok(value) => value,
             Err(panic) => std::panic::resume_unwind(panic),
         };

@@ -53,7 +53,7 @@ pub struct Board {
 }
 
 impl Board {
-    fn of(state: Box<dyn AnyState>, rules: Rules) -> Self {
+    pub(crate) fn of(state: Box<dyn AnyState>, rules: Rules) -> Self {
         Board {
             state,
             rules,
@@ -74,7 +74,11 @@ impl Board {
     /// What a move names: a square (its index), by identity with a legal move's name
     /// first (the strings `legal_moves` hands out), else parsed; or None for `"pass"`,
     /// the name `move_stack` and `Strategy.choose` give a pass.
-    fn move_index(&self, py: Python<'_>, square: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    pub(crate) fn move_index(
+        &self,
+        py: Python<'_>,
+        square: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<u32>> {
         let size = self.state.size();
         let names = square_names(py, size);
         let pointer = square.as_ptr();

@@ -23,6 +23,13 @@ create_exception!(
     "A run whose pairs played the same game more than once, so their intervals are too narrow."
 );
 
+create_exception!(
+    reversi_lab,
+    FaultWarning,
+    PyUserWarning,
+    "A game a Python strategy lost by a fault: it raised, or returned what is not a legal move."
+);
+
 /// The Python exception for a library error, its settings named as keyword arguments.
 pub fn py_error(error: Error) -> PyErr {
     match error {

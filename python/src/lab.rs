@@ -48,11 +48,36 @@ fn without_position(error: Error) -> Error {
     }
 }
 
+/// `resume=True` with `force=True`, refused as the CLI's clap refuses `--resume --force`
+/// before the runner, which would quietly replace the folder.
+pub fn check_resume(resume: bool, force: bool) -> PyResult<()> {
+    if resume && force {
+        return Err(PyValueError::new_err(
+            "resume=True and force=True contradict each other: resume=True continues the folder, force=True replaces it; pass one of them",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the report of the folder `out`, its warnings said as `ReplayWarning`s where
+/// the CLI prints them on stderr; returns the files written.
+pub fn report_warned(py: Python<'_>, out: &Path) -> PyResult<usize> {
+    let report = py.detach(|| write_report(out)).map_err(py_error)?;
+    // Stack level 2 is the caller of the package's function, past its wrapper.
+    let category = py.get_type::<ReplayWarning>();
+    for warning in &report.warnings {
+        let message = CString::new(warning.as_str())
+            .map_err(|e| py_error(Error::internal_from("cannot pass a warning to Python", e)))?;
+        PyErr::warn(py, &category, &message, 2)?;
+    }
+    Ok(report.files.len())
+}
+
 /// Plays an experiment into a results folder (see `reversi_lab.run`): `config` a
 /// TOML file, or `table` a dict with the same keys; returns what the run did, with
 /// the CLI's closing line.
 #[pyfunction]
-#[pyo3(signature = (config, table, *, out, games, seed, threads, resume, force, report, quiet, progress = None))]
+#[pyo3(signature = (config, table, *, out, games, seed, threads, resume, force, report, quiet, progress = None, players = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_experiment<'py>(
     py: Python<'py>,
@@ -67,14 +92,9 @@ pub fn run_experiment<'py>(
     report: bool,
     quiet: bool,
     progress: Option<Bound<'py, PyAny>>,
+    players: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if resume && force {
-        // The CLI's clap refuses `--resume --force` before the runner, which would
-        // quietly replace the folder.
-        return Err(PyValueError::new_err(
-            "resume=True and force=True contradict each other: resume=True continues the folder, force=True replaces it; pass one of them",
-        ));
-    }
+    check_resume(resume, force)?;
     let games = args::optional(games.as_ref(), "games", "play at least 2 games per pair")?;
     let seed = seed.as_ref().map(args::seed).transpose()?;
     let threads = args::threads(
@@ -90,6 +110,9 @@ pub fn run_experiment<'py>(
         threads: threads.filter(|&t| t > 0),
         shard: None,
     };
+    let players = players.unwrap_or_else(|| PyDict::new(py));
+    // Its `python` players by name, from the config's text on.
+    let _resolving = crate::host::resolving(py, &players);
     let mut experiment = match table {
         Some(table) => Experiment::parse(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .map_err(without_position)
@@ -111,20 +134,12 @@ pub fn run_experiment<'py>(
         played: Some(&watch.done),
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
-        .map_err(py_error)?;
+        .map_err(py_error);
+    crate::host::warn_faults(py)?;
+    let summary = summary?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {
-        let report = py.detach(|| write_report(&summary.out)).map_err(py_error)?;
-        // A warning Python can filter, where the CLI prints it on stderr; stack level
-        // 2 is the caller of `reversi_lab.run`, past its wrapper.
-        let category = py.get_type::<ReplayWarning>();
-        for warning in &report.warnings {
-            let message = CString::new(warning.as_str()).map_err(|e| {
-                py_error(Error::internal_from("cannot pass a warning to Python", e))
-            })?;
-            PyErr::warn(py, &category, &message, 2)?;
-        }
-        written = report.files.len();
+        written = report_warned(py, &summary.out)?;
     }
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;

@@ -6,10 +6,12 @@ mod args;
 mod background;
 mod board;
 mod errors;
+mod host;
 mod lab;
 mod matches;
 mod state;
 mod strategy;
+mod studies;
 mod svg;
 mod table;
 mod values;
@@ -38,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::IllegalMoveError>(),
     )?;
     m.add("ReplayWarning", py.get_type::<errors::ReplayWarning>())?;
+    m.add("FaultWarning", py.get_type::<errors::FaultWarning>())?;
     m.add_function(wrap_pyfunction!(matches::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(matches::game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(lab::run_experiment, m)?)?;
@@ -45,6 +48,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lab::read_games, m)?)?;
     m.add_function(wrap_pyfunction!(lab::strategies, m)?)?;
     m.add_function(wrap_pyfunction!(lab::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(studies::run_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(studies::run_tune, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

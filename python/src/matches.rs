@@ -8,7 +8,7 @@ use crate::board::rules;
 use crate::errors::py_error;
 use crate::values::to_python;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use reversi_lab::lab::matches::{default_logs, summary_value, MatchPlayed, MatchWatch};
 use reversi_lab::lab::rows::{csv_columns, csv_header, parse_csv};
 use reversi_lab::lab::{summary, GameRow, MatchOptions, MatchPlan, MatchTally};
@@ -184,7 +184,7 @@ pub fn game_columns(kind: Option<&str>) -> PyResult<Vec<String>> {
 
 /// Plays `games` games between strategies A and B (see `reversi_lab.match`).
 #[pyfunction]
-#[pyo3(signature = (a, b, *, games, seed, threads, size, anti, scoring, openings, keep_games, progress = None))]
+#[pyo3(signature = (a, b, *, games, seed, threads, size, anti, scoring, openings, keep_games, progress = None, hosted = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
@@ -199,6 +199,7 @@ pub fn play_match(
     openings: &Bound<'_, PyAny>,
     keep_games: bool,
     progress: Option<Bound<'_, PyAny>>,
+    hosted: Option<[Bound<'_, PyDict>; 2]>,
 ) -> PyResult<MatchResult> {
     let games = args::unsigned(games, "games", "play at least 1 game")?;
     let seed = args::seed(seed)?;
@@ -220,7 +221,12 @@ pub fn play_match(
         openings,
         ..MatchOptions::new(a, b)
     };
-    let plan = MatchPlan::new(&options).map_err(py_error)?;
+    let mut plan = MatchPlan::new(&options).map_err(py_error)?;
+    if let Some(hosted) = &hosted {
+        for (spec, hosted) in plan.specs.iter_mut().zip(hosted) {
+            crate::host::host_all(py, spec, hosted)?;
+        }
+    }
     let names = [options.a.as_str(), options.b.as_str()];
     let logs = default_logs();
     let watch = Watch::new(plan.games);
@@ -236,7 +242,9 @@ pub fn play_match(
         };
         plan.play_watched(names, out, &logs, watched)
     })?
-    .map_err(py_error)?;
+    .map_err(py_error);
+    crate::host::warn_faults(py)?;
+    let played = played?;
     let seconds = started.elapsed().as_secs_f64();
     let MatchPlayed {
         tally,

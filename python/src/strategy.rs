@@ -31,6 +31,8 @@ struct Built<G: Geometry> {
 pub struct Strategy {
     text: String,
     spec: StrategySpec,
+    /// The Python callables its `python` specs name, by name (see `host`).
+    hosted: Py<PyDict>,
     /// One `Built<G>` per board size and rules it has played under.
     built: HashMap<(u32, Rules), Box<dyn Any + Send + Sync>>,
 }
@@ -49,10 +51,33 @@ fn spec_text(spec: &Bound<'_, PyAny>) -> PyResult<String> {
     ))
 }
 
+/// What a strategy pickles as: `Strategy._restore` and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
+/// The keyword arguments of `Strategy` that put a Python evaluation into a search.
+const EVALUATION_KEYS: [&str; 3] = ["eval", "value", "prior"];
+
+/// A spec as a TOML inline table, the form the one-line syntax also reads.
+fn inline(table: toml::Table) -> String {
+    toml::Value::Table(table).to_string()
+}
+
 impl Strategy {
     /// The spec in the one-line syntax, as `match` passes it on.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// A strategy from its spec's text and the callables it names, hosted.
+    fn made(text: String, hosted: Bound<'_, PyDict>) -> PyResult<Self> {
+        let mut spec = StrategySpec::parse(&text).map_err(value_error)?;
+        crate::host::host_all(hosted.py(), &mut spec, &hosted)?;
+        Ok(Strategy {
+            text,
+            spec,
+            hosted: hosted.unbind(),
+            built: HashMap::new(),
+        })
     }
 
     /// The spec with every default written out, for equality and hashing.
@@ -113,22 +138,100 @@ impl Strategy {
 #[pymethods]
 impl Strategy {
     /// A strategy from a one-line spec (`"alphabeta:depth=4,eval=mobility"`, see
-    /// `strategies()`) or a dict (`{"kind": "alphabeta", "depth": 4}`).
+    /// `strategies()`), a dict (`{"kind": "alphabeta", "depth": 4}`), or a Python
+    /// callable `choose(board, rng, **params)` (or an object with `choose` and
+    /// `new_game`) with its `params`, playing as `name` (default: its own name).
+    /// `eval`, `value` or `prior` put a Python `value(board)` into a search's spec.
     #[new]
-    fn new(spec: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let text = spec_text(spec)?;
-        let parsed = StrategySpec::parse(&text).map_err(value_error)?;
-        Ok(Strategy {
-            text,
-            spec: parsed,
-            built: HashMap::new(),
-        })
+    #[pyo3(signature = (spec, *, params = None, name = None, eval = None, value = None, prior = None))]
+    fn new(
+        py: Python<'_>,
+        spec: &Bound<'_, PyAny>,
+        params: Option<&Bound<'_, PyAny>>,
+        name: Option<String>,
+        eval: Option<&Bound<'_, PyAny>>,
+        value: Option<&Bound<'_, PyAny>>,
+        prior: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let host = py.import("reversi_lab._host")?;
+        let hosted = PyDict::new(py);
+        let callable = host
+            .getattr("is_callable_strategy")?
+            .call1((spec,))?
+            .is_truthy()?;
+        let mut text = if callable {
+            let name = match name {
+                Some(name) => name,
+                None => host.getattr("name_of")?.call1((spec,))?.extract()?,
+            };
+            let mut table = toml::Table::new();
+            table.insert("kind".into(), "python".into());
+            table.insert("name".into(), name.clone().into());
+            if let Some(params) = params.filter(|p| !p.is_none()) {
+                let params = to_toml(params, "params", "")?;
+                if params.as_table().is_some_and(|t| !t.is_empty()) {
+                    table.insert("params".into(), params);
+                }
+            }
+            hosted.set_item(&name, spec)?;
+            // The one-line form when it reads back alike: `python:name=mine`.
+            match table.len() {
+                2 => format!("python:name={name}"),
+                _ => inline(table),
+            }
+        } else {
+            if params.is_some_and(|p| !p.is_none()) || name.is_some() {
+                return Err(PyTypeError::new_err(
+                    "params= and name= are for a Python callable; a spec carries its own parameters",
+                ));
+            }
+            spec_text(spec)?
+        };
+        for (key, evaluation) in EVALUATION_KEYS.iter().zip([eval, value, prior]) {
+            let Some(evaluation) = evaluation.filter(|e| !e.is_none()) else {
+                continue;
+            };
+            let parsed = StrategySpec::parse(&text).map_err(value_error)?;
+            if !parsed.info().params.iter().any(|p| p.name == *key) {
+                return Err(PyValueError::new_err(format!(
+                    "strategy '{}' takes no {key}: a Python evaluation goes into alphabeta's eval, or mcts's value or prior",
+                    parsed.kind()
+                )));
+            }
+            let name: String = host.getattr("name_of")?.call1((evaluation,))?.extract()?;
+            let name = if hosted.contains(&name)? {
+                format!("{name}-{key}")
+            } else {
+                name
+            };
+            hosted.set_item(&name, evaluation)?;
+            let mut nested = toml::Table::new();
+            nested.insert("kind".into(), "python".into());
+            nested.insert("name".into(), name.into());
+            nested.insert("role".into(), "evaluation".into());
+            let mut table = parsed.to_table();
+            table.insert((*key).into(), nested.into());
+            text = inline(table);
+        }
+        Self::made(text, hosted)
+    }
+
+    /// A strategy as pickled: its spec and the callables it names.
+    #[staticmethod]
+    fn _restore(text: String, hosted: Bound<'_, PyDict>) -> PyResult<Self> {
+        Self::made(text, hosted)
     }
 
     /// The spec in the one-line syntax.
     #[getter]
     fn spec(&self) -> &str {
         &self.text
+    }
+
+    /// The Python callables its `python` specs name, by name.
+    #[getter]
+    fn hosted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.hosted.bind(py).copy()
     }
 
     /// The kind of strategy (`"alphabeta"`, `"greedy"`, ...).
@@ -220,16 +323,28 @@ impl Strategy {
 
     /// Pickling (for multiprocessing, joblib): the spec alone; the tables are
     /// rebuilt on first use, as they are forgotten between calls anyway.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((py.get_type::<Strategy>().into_any(), (self.text.clone(),)))
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Reduced<'py>> {
+        Ok((
+            py.get_type::<Strategy>().getattr("_restore")?,
+            (self.text.clone(), self.hosted.bind(py).clone()),
+        ))
     }
 
     /// Equal when they play alike: the same spec with every default written out, so
-    /// `Strategy("alphabeta:depth=4")` equals `Strategy({"kind": "alphabeta", "depth": 4})`.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Strategy>()
-            .is_ok_and(|other| self.canonical() == other.borrow().canonical())
+    /// `Strategy("alphabeta:depth=4")` equals `Strategy({"kind": "alphabeta", "depth": 4})`,
+    /// and the same callables under its names.
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<Strategy>() else {
+            return Ok(false);
+        };
+        let other = other.borrow();
+        if self.canonical() != other.canonical() {
+            return Ok(false);
+        }
+        self.hosted.bind(py).eq(other.hosted.bind(py))
     }
 
     fn __hash__(&self) -> u64 {

@@ -135,6 +135,12 @@ pub fn html_page(dir: &Path, charts: &Path) -> Result<Option<String>> {
         .map(Some)
 }
 
+/// A tune's parameters and traces as they stand, as an HTML page with its charts
+/// drawn into `charts`: the live view of a tune still running.
+pub fn tune_traces_page(dir: &Path, charts: &Path) -> Result<String> {
+    html::Html.render(&tune::traces(dir, charts)?)
+}
+
 /// The warning a report of an unfinished run opens with, if it is one.
 #[must_use]
 pub fn partial_note(results: &Results) -> Option<String> {

@@ -258,6 +258,8 @@ pub struct Engine<G: Geometry> {
     exact_from: u32,
     /// What one disc is worth on the evaluation's scale.
     scale: f64,
+    /// The scale of its values, for values that are not discs.
+    units: crate::strategy::scale::Scale,
     /// Whether its values are one evaluation per move (cheap enough for every `go`).
     cheap_values: bool,
     memory: Memory<G>,
@@ -284,6 +286,7 @@ impl<G: Geometry> Engine<G> {
             depth,
             exact_from: spec.exact_from(),
             scale,
+            units: spec.scale(),
             cheap_values: spec.is_evaluation(),
             memory: Memory::new(),
             scratch: Memory::new(),
@@ -353,6 +356,18 @@ impl<G: Geometry> Engine<G> {
                 discs: f64::from(value) / self.scale,
                 exact: false,
             },
+        }
+    }
+
+    /// An eval as a number: discs with two decimals, or a value in the strategy's own
+    /// units where they are not discs (`mcts`'s thousandths of a result), so that
+    /// `+600` thousandths is not shown as 600 discs.
+    #[must_use]
+    pub fn eval_text(&self, eval: Eval) -> String {
+        if eval.exact || self.units.per_disc().is_some() {
+            crate::numbers::signed(eval.discs, 2)
+        } else {
+            self.units.text(eval.discs.round() as i32, G::CELLS)
         }
     }
 

@@ -257,10 +257,6 @@ fn play_move<G: Geometry>(
 }
 
 /// An eval as NBoard reads it: discs with two decimals and a sign.
-fn eval_text(eval: Eval) -> String {
-    crate::numbers::signed(eval.discs, 2)
-}
-
 /// A move's name as the engine writes it (lower case; `PA` for a pass).
 fn move_text<G: Geometry>(square: Option<Square>) -> String {
     square.map_or_else(|| "PA".to_string(), |s| s.name(G::SIZE))
@@ -284,7 +280,9 @@ fn go<G: Geometry>(
         out,
         &format!("nodestats {} {:.2}", choice.nodes, choice.seconds),
     )?;
-    let eval = choice.eval.map_or_else(String::new, eval_text);
+    let eval = choice
+        .eval
+        .map_or_else(String::new, |e| engine.eval_text(e));
     let answer = format!(
         "=== {}/{eval}/{:.1}",
         move_text::<G>(choice.square),
@@ -322,8 +320,8 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
     };
     for (name, eval) in lines {
         let (value, depth) = match eval {
-            Some(e) if e.exact => (eval_text(e), "100%".to_string()),
-            Some(e) => (eval_text(e), engine.depth().to_string()),
+            Some(e) if e.exact => (engine.eval_text(e), "100%".to_string()),
+            Some(e) => (engine.eval_text(e), engine.depth().to_string()),
             None => ("0.00".to_string(), "0".to_string()),
         };
         send(out, &format!("search {name} {value} 0 {depth}"))?;
@@ -340,7 +338,10 @@ fn analyze<G: Geometry>(engine: &mut Engine<G>, out: &mut impl Write) -> io::Res
     positions.push(engine.line.position());
     for (number, position) in positions.iter().enumerate().rev() {
         match engine.value_at(position.board) {
-            Some(eval) => send(out, &format!("analysis {number} {}", eval_text(eval)))?,
+            Some(eval) => send(
+                out,
+                &format!("analysis {number} {}", engine.eval_text(eval)),
+            )?,
             None => break,
         }
     }

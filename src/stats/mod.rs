@@ -33,6 +33,7 @@ mod fit;
 mod ratings;
 mod sequential;
 mod simulation;
+mod time_left;
 
 pub use counts::{Moments, Pentanomial, Trinomial};
 pub use ratings::{bradley_terry, bradley_terry_covariance, RatingFit, BRADLEY_TERRY_PRIOR_GAMES};
@@ -44,6 +45,7 @@ pub use simulation::{
     pairs_of_independent_games, simulate, summarise, SimulatedTest, SimulationSummary,
     ESTIMATE_GRID,
 };
+pub use time_left::{pairs_left, PairsLeft};
 
 use statrs::distribution::{ContinuousCDF, Normal};
 

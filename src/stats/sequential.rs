@@ -238,7 +238,7 @@ fn upper_exit_by(nu: f64, a: f64, b: f64, t: f64) -> f64 {
 
 /// The LLR's increment for each pair outcome, `ln(p1_k / p0_k)`, for results shaped
 /// like the pentanomial frequencies `q` (p0 and p1 their fits at the hypotheses).
-fn llr_increments(q: &[f64; 5], design: &SprtDesign) -> [f64; 5] {
+pub(super) fn llr_increments(q: &[f64; 5], design: &SprtDesign) -> [f64; 5] {
     let p0 = mle_with_mean(q, score_from_elo(design.elo0));
     let p1 = mle_with_mean(q, score_from_elo(design.elo1));
     std::array::from_fn(|k| (p1[k] / p0[k]).ln())

@@ -73,6 +73,7 @@ shaped! {
     std::time::Duration => Some("text in quotes"), toml::Value::is_str;
     Vec<String> => Some("a list in brackets, such as [1, 2]"), toml::Value::is_array;
     std::collections::BTreeMap<String, String> => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
+    toml::Table => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
 }
 
 impl<T: Shaped> Shaped for Option<T> {

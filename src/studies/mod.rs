@@ -11,6 +11,7 @@ pub mod openings;
 pub mod patterns;
 pub mod probcut;
 pub mod section;
+pub mod sharded;
 pub mod sprt_plan;
 pub mod sweep;
 pub mod tune;

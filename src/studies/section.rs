@@ -46,6 +46,8 @@ pub struct Part {
 
 /// A study whose results sit in a run's folder.
 pub trait RunStudy: Sync {
+    /// What the study is called where folders are listed (`sweep`, `ablation`).
+    fn name(&self) -> &'static str;
     /// Whether `dir` holds this study's results.
     fn is_yours(&self, dir: &Path) -> bool;
     /// Draws the study's charts into `dir/charts` and writes its section; `None`

@@ -122,7 +122,12 @@ pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply>
             &format!("the address is longer than {LONGEST_URL} bytes"),
         ));
     }
-    if request.body_length().is_some_and(|n| n > 0) {
+    // A chunked body has no length to see: its header alone refuses it.
+    let chunked = request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Transfer-Encoding"));
+    if chunked || request.body_length().is_some_and(|n| n > 0) {
         return Err(Reply::error(
             413,
             "requests carry no body: give everything in the query (?key=value)",

@@ -5,12 +5,11 @@
 //! The folder's files and its record are read through `lab::ResultsFolder`.
 
 use super::http::Reply;
-use super::State;
 use crate::lab::games_file::{self, Compression};
 use crate::lab::rows::{PairRow, RunToml, StandingRow};
 use crate::lab::tally::Tallies;
-use crate::lab::{Experiment, FolderFile, GameRow, ResultsFolder, Schedule};
-use crate::stats::{expected_pairs_left, ELO_RANGE};
+use crate::lab::{Experiment, FolderFile, GameRow, RecordKind, ResultsFolder, Schedule};
+use crate::stats::{expected_pairs_left, pairs_left, PairsLeft, ELO_RANGE};
 use std::collections::VecDeque;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -79,12 +78,15 @@ pub struct SprtView {
     pub stopped_elo: Option<(f64, f64, f64)>,
     /// `H1`, `H0` or `continue`.
     pub result: String,
-    /// Game pairs still expected at the current estimate (`sprt-plan`'s arithmetic).
-    pub pairs_left: Option<f64>,
-    /// That at the measured rate, capped by the games the run has left.
+    /// Game pairs still to play: the 10%, 50% and 90% points over the SPRT's walk
+    /// continued from where it stands, at Elos drawn from the estimate's interval.
+    pub pairs_left: Option<PairsLeft>,
+    /// Wald's expectation of the pairs left at the point estimate (`sprt-plan`'s
+    /// arithmetic), shown beside it: it runs short when the Elo sits near a hypothesis.
+    pub wald_pairs: Option<f64>,
+    /// The median pairs left at the measured rate, capped by the games the run has left.
     pub seconds_left: Option<f64>,
-    /// The least and most seconds left over the Elo's 95% interval: one test's length
-    /// varies widely, and this range says how much the estimate alone moves it.
+    /// The 10% and 90% points likewise.
     pub seconds_range: Option<(f64, f64)>,
 }
 
@@ -110,7 +112,31 @@ pub struct Tail {
     modified: Option<SystemTime>,
     snapshot: Arc<Snapshot>,
     dirty: bool,
+    /// Whether a process holds the folder's `run.lock` (a run or a tune writing it),
+    /// and when that was last asked.
+    held: Option<bool>,
+    held_asked: Option<Instant>,
+    looked: Option<Instant>,
+    /// The SPRT's pairs left as last worked out, and when.
+    spread: std::cell::Cell<Option<(Instant, PairsLeft)>>,
 }
+
+/// The SPRT's time left is worked out again at most this often.
+const SPREAD_EVERY: Duration = Duration::from_secs(3);
+
+/// A folder's files are looked at no more often than this, however many pages ask.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
+
+/// The status of a run whose record says `running` while no process holds its lock.
+pub const KILLED: &str = "interrupted (killed)";
+
+/// A run with no lock holder is called killed only once its folder has been quiet
+/// this long: a shard on another machine of a cluster writes a shared file system
+/// whose locks this machine may not see, but its rows it does see.
+const QUIET_BEFORE_KILLED: Duration = Duration::from_secs(10);
+
+/// How often the folder's lock is asked about while its record says it is running.
+const LOCK_EVERY: Duration = Duration::from_secs(2);
 
 fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
     let meta = std::fs::metadata(path).ok()?;
@@ -118,50 +144,53 @@ fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
 }
 
 #[cfg(unix)]
-fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+pub(super) fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-fn identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+pub(super) fn identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
     None
 }
 
-/// The kind of a results folder, from its files.
-pub fn kind_of(dir: &Path, record: Option<&RunToml>) -> String {
+/// A comparison's folder: its table, as the comparison declares it.
+pub fn is_compare_folder(dir: &Path) -> bool {
+    dir.join(crate::studies::compare::COMPARE_FILES[0])
+        .is_file()
+}
+
+/// The kind of a results folder: a tune or a comparison by their files, a run by its
+/// record (an import, a shard, a merge) and by the study whose results it holds (as
+/// the report's list of studies tells them), else its format.
+pub fn kind_of(dir: &Path, record: Option<&RunToml>, experiment: Option<&Experiment>) -> String {
     if crate::studies::tune::report::is_tune_folder(dir) {
         return "tune".into();
     }
     let Some(record) = record else {
-        return if dir.join("compare.csv").is_file() {
+        return if is_compare_folder(dir) {
             "compare".into()
         } else {
             "results".into()
         };
     };
-    let format = record
-        .experiment
-        .get("format")
-        .and_then(toml::Value::as_str)
-        .unwrap_or("run")
-        .to_string();
-    if record.import.is_some() {
-        "import".into()
-    } else if let Some(shard) = &record.run.shard {
-        format!("shard {shard}")
-    } else if dir.join("sweep.csv").is_file() {
-        "sweep".into()
-    } else if dir.join("ablation.csv").is_file() {
-        "ablation".into()
-    } else if dir.join("analysis.csv").is_file() {
-        "analysis".into()
-    } else if record.experiment.contains_key("sprt") {
-        "sprt".into()
-    } else if record.run.merged_from.is_some() {
-        format!("{format} (merged)")
-    } else {
-        format
+    let study = crate::report::RUN_STUDIES
+        .iter()
+        .find(|study| study.is_yours(dir))
+        .map(|study| study.name());
+    let format = experiment
+        .and_then(|e| serde_json::to_value(e.format).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "run".into());
+    match (record.kind(), study) {
+        (RecordKind::Import, _) => "import".into(),
+        (RecordKind::Shard(shard), _) => format!("shard {shard}"),
+        (RecordKind::Run, Some(name)) => name.into(),
+        (RecordKind::Run, None) if experiment.is_some_and(|e| e.sprt.is_some()) => "sprt".into(),
+        (RecordKind::Run, None) if record.run.merged_from.is_some() => {
+            format!("{format} (merged)")
+        }
+        (RecordKind::Run, None) => format,
     }
 }
 
@@ -186,6 +215,10 @@ impl Tail {
             modified: None,
             snapshot: Arc::default(),
             dirty: true,
+            held: None,
+            held_asked: None,
+            looked: None,
+            spread: std::cell::Cell::new(None),
         }
     }
 
@@ -196,15 +229,21 @@ impl Tail {
 
     /// Reads what has reached the disk since the last look. A folder gone is 410.
     pub fn update(&mut self) -> Result<(), (u16, String)> {
+        // Many pages on one folder share one look at the disk every LOOK_EVERY.
+        if self.looked.is_some_and(|at| at.elapsed() < LOOK_EVERY) {
+            return Ok(());
+        }
+        self.looked = Some(Instant::now());
         if !self.dir.is_dir() {
             return Err((
                 410,
-                format!("{} was deleted while viewed", self.dir.display()),
+                "this results folder was deleted (or moved) while viewed: the index lists what is there now".into(),
             ));
         }
         let run_path = ResultsFolder::at(&self.dir).path(FolderFile::RunRecord);
         let now_stamp = stamp(&run_path);
-        if now_stamp != self.run_stamp {
+        // The first look loads it too: a tune's or a comparison's folder has no record.
+        if now_stamp != self.run_stamp || self.kind.is_empty() {
             self.run_stamp = now_stamp;
             self.load_record();
             self.dirty = true;
@@ -214,6 +253,13 @@ impl Tail {
                 Compression::None => self.follow(&path),
                 Compression::Zstd => self.reread_compressed(&path),
             }
+        }
+        self.ask_lock();
+        if self.held == Some(false)
+            && self.snapshot.status == "running"
+            && self.quiet_for(QUIET_BEFORE_KILLED)
+        {
+            self.dirty = true;
         }
         let now = Instant::now();
         if self.samples.back().is_none_or(|&(_, g)| g != self.games) || self.samples.len() < 2 {
@@ -229,10 +275,46 @@ impl Tail {
         Ok(())
     }
 
+    /// Asks whether a process still writes the folder, when it may: a run whose
+    /// record says `running`, or a tune. The kernel releases a run's `flock` however
+    /// the run ends, so a run killed with `kill -9` is told from a live one. A
+    /// shared lock is tried for an instant and dropped at once; it is asked at most
+    /// every 2 s, and not while rows keep arriving (only a live run writes them).
+    fn ask_lock(&mut self) {
+        let may_run = self.kind == "tune"
+            || self
+                .record
+                .as_ref()
+                .is_some_and(|r| r.run.status == crate::lab::Status::Running);
+        if !may_run {
+            if self.held.take().is_some() {
+                self.dirty = true;
+            }
+            return;
+        }
+        let growing = self.samples.back().is_some_and(|&(at, games)| {
+            games == self.games && games > 0 && at.elapsed() < LOCK_EVERY
+        }) && self.held == Some(true);
+        if growing || self.held_asked.is_some_and(|at| at.elapsed() < LOCK_EVERY) {
+            return;
+        }
+        self.held_asked = Some(Instant::now());
+        let held = Some(crate::lab::folder::holder(&self.dir).is_some());
+        if held != self.held {
+            self.held = held;
+            self.dirty = true;
+        }
+    }
+
+    /// Whether nothing in the folder has changed for `span`.
+    fn quiet_for(&self, span: Duration) -> bool {
+        let newest = self.modified.max(self.run_stamp.map(|(t, _)| t));
+        newest.is_none_or(|t| SystemTime::now().duration_since(t).is_ok_and(|d| d >= span))
+    }
+
     fn load_record(&mut self) {
         let folder = ResultsFolder::at(&self.dir);
         let record = folder.record_if_any().ok().flatten();
-        self.kind = kind_of(&self.dir, record.as_ref());
         let experiment = record.as_ref().and_then(|r| {
             // What counting the games needs: no openings file, no strategies built.
             let origin = folder.path(FolderFile::RunRecord).display().to_string();
@@ -240,6 +322,11 @@ impl Tail {
             let schedule = Schedule::of(&experiment);
             Some((experiment, schedule))
         });
+        self.kind = kind_of(
+            &self.dir,
+            record.as_ref(),
+            experiment.as_ref().map(|(e, _)| e),
+        );
         let same = match (&experiment, &self.experiment) {
             (Some((a, _)), Some((b, _))) => {
                 a.pairs() == b.pairs() && a.games_per_pair == b.games_per_pair && a.sprt == b.sprt
@@ -383,13 +470,25 @@ impl Tail {
         let record = self.record.as_ref();
         let status = record.map_or_else(
             || {
-                if self.kind == "tune" || self.kind == "compare" {
+                if self.kind == "tune" && self.held == Some(true) {
+                    "running".to_string()
+                } else if self.kind == "tune" && !crate::report::page(&self.dir).is_file() {
+                    "interrupted".to_string()
+                } else if self.kind == "tune" || self.kind == "compare" {
                     "complete".to_string()
                 } else {
                     "-".to_string()
                 }
             },
             |r| {
+                if r.run.status == crate::lab::Status::Running
+                    && self.held == Some(false)
+                    && self.quiet_for(QUIET_BEFORE_KILLED)
+                {
+                    // Its record was never closed: the run was killed (`--resume`
+                    // continues it).
+                    return KILLED.to_string();
+                }
                 serde_json::to_value(r.run.status)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -442,23 +541,45 @@ impl Tail {
                     .unwrap_or_else(|| "continue".into());
                 let going = result == "continue" && penta.iter().sum::<u64>() > 0;
                 let frequencies = penta.map(|c| c as f64);
-                let left_at = |elo: f64| {
-                    let elo = elo.clamp(ELO_RANGE.0, ELO_RANGE.1);
-                    expected_pairs_left(&design, &frequencies, elo, llr, (lower, upper))
-                };
-                let pairs_left = going.then(|| left_at(elo.map_or(0.0, |(e, _, _)| e)));
                 let games_left = total.map(|t| t.saturating_sub(self.games) as f64);
+                let pairs_left = elo.filter(|_| going).map(|(e, low, high)| {
+                    // The continued walks cost some milliseconds: once every
+                    // SPREAD_EVERY, between which the page shows the last answer.
+                    if let Some((at, spread)) = self.spread.get() {
+                        if at.elapsed() < SPREAD_EVERY {
+                            return spread;
+                        }
+                    }
+                    let se = ((high - low) / (2.0 * 1.96)).max(0.0);
+                    let most = games_left.map_or(f64::INFINITY, |g| (g / 2.0).ceil());
+                    let spread = pairs_left(
+                        &design,
+                        &frequencies,
+                        (e, if se.is_finite() { se } else { 0.0 }),
+                        llr,
+                        (lower, upper),
+                        most,
+                        self.games,
+                    );
+                    self.spread.set(Some((Instant::now(), spread)));
+                    spread
+                });
+                let wald_pairs = going.then(|| {
+                    let at = elo
+                        .map_or(0.0, |(e, _, _)| e)
+                        .clamp(ELO_RANGE.0, ELO_RANGE.1);
+                    expected_pairs_left(&design, &frequencies, at, llr, (lower, upper))
+                });
                 let to_seconds = |pairs: f64, rate: f64| {
                     (2.0 * pairs).min(games_left.unwrap_or(f64::INFINITY)) / rate.max(1e-9)
                 };
                 let rate_now = rate.filter(|_| running);
-                let seconds_left = pairs_left.zip(rate_now).map(|(p, r)| to_seconds(p, r));
-                let interval = elo.filter(|_| going).zip(rate_now);
-                let seconds_range = interval.map(|((_, low, high), r)| {
-                    (0..=8)
-                        .map(|k| to_seconds(left_at(low + (high - low) * f64::from(k) / 8.0), r))
-                        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)))
-                });
+                let seconds_left = pairs_left
+                    .zip(rate_now)
+                    .map(|(p, r)| to_seconds(p.median, r));
+                let seconds_range = pairs_left
+                    .zip(rate_now)
+                    .map(|(p, r)| (to_seconds(p.low, r), to_seconds(p.high, r)));
                 Some(SprtView {
                     llr,
                     lower,
@@ -470,6 +591,7 @@ impl Tail {
                     stopped_elo: pair.sprt_estimate(),
                     result,
                     pairs_left,
+                    wald_pairs,
                     seconds_left,
                     seconds_range,
                 })
@@ -500,7 +622,7 @@ pub fn json(s: &Snapshot) -> String {
         .map(|r| json!({ "player": r.player, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score, "rating": r.rating }))
         .collect();
     let sprt = s.sprt.as_ref().map(|v| {
-        json!({ "llr": v.llr, "lower": v.lower, "upper": v.upper, "penta": v.penta, "elo": v.elo, "stopped_elo": v.stopped_elo, "result": v.result, "pairs_left": v.pairs_left, "seconds_left": v.seconds_left, "seconds_range": v.seconds_range })
+        json!({ "llr": v.llr, "lower": v.lower, "upper": v.upper, "penta": v.penta, "elo": v.elo, "stopped_elo": v.stopped_elo, "result": v.result, "pairs_left": v.pairs_left.map(|p| [p.low, p.median, p.high]), "wald_pairs": v.wald_pairs, "seconds_left": v.seconds_left, "seconds_range": v.seconds_range })
     });
     let newest: Vec<_> = s
         .newest
@@ -511,45 +633,53 @@ pub fn json(s: &Snapshot) -> String {
         .to_string()
 }
 
-/// Server-sent events for one page: the live section whenever it changes (at once,
-/// then within half a second of a look finding new rows), a comment every 15 s so
-/// that a closed page is noticed, and `gone` when the folder is deleted. A client
-/// that reads nothing blocks only this thread.
-pub fn stream(state: &State, dir: &Path, rel: &str, request: tiny_http::Request) {
+/// Server-sent events for one page: the live section as `render` draws it whenever
+/// `look` finds a change (at once, then within half a second of a look finding new
+/// rows), a comment every 15 s so that a closed page is noticed, and `gone` when the
+/// folder is deleted. The body is chunked, so that its end after `gone` is an end
+/// the client sees at once (tiny_http keeps the connection itself open for a next
+/// request). A client that reads nothing blocks only this thread.
+pub fn stream(
+    request: tiny_http::Request,
+    mut look: impl FnMut() -> Result<Arc<Snapshot>, Reply>,
+    render: impl Fn(&Snapshot) -> String,
+) {
     let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n\r\nretry: 1000\n\n";
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nTransfer-Encoding: chunked\r\nX-Content-Type-Options: nosniff\r\n\r\n";
+    if out.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    let mut send = |text: &str| -> std::io::Result<()> {
+        write!(out, "{:x}\r\n{text}\r\n", text.len())?;
+        out.flush()
+    };
+    if send("retry: 1000\n\n").is_err() {
         return;
     }
     let mut shown = 0;
     let mut quiet = Instant::now();
     loop {
-        let sent = match super::tail_of(state, dir) {
+        let sent = match look() {
             Ok(snapshot) if snapshot.version != shown => {
                 shown = snapshot.version;
-                let html = super::pages::live_section(&snapshot, rel).replace(['\n', '\r'], " ");
-                Some(write!(
-                    out,
+                let html = render(&snapshot).replace(['\n', '\r'], " ");
+                Some(send(&format!(
                     "event: live\nid: {}\ndata: {html}\n\n",
                     snapshot.games
-                ))
+                )))
             }
-            Ok(_) if quiet.elapsed() > Duration::from_secs(15) => {
-                Some(write!(out, ": still here\n\n"))
-            }
+            Ok(_) if quiet.elapsed() > Duration::from_secs(15) => Some(send(": still here\n\n")),
             Ok(_) => None,
             Err(Reply { body, .. }) => {
                 let line = String::from_utf8_lossy(&body).trim().to_string();
-                let _ = write!(out, "event: gone\ndata: {line}\n\n").and_then(|()| out.flush());
+                if send(&format!("event: gone\ndata: {line}\n\n")).is_ok() {
+                    let _ = send("");
+                }
                 return;
             }
         };
         if let Some(sent) = sent {
-            if sent.and_then(|()| out.flush()).is_err() {
+            if sent.is_err() {
                 return;
             }
             quiet = Instant::now();

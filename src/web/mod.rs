@@ -44,6 +44,9 @@ pub struct WebOptions {
 /// Live streams count: each holds its thread while the page is open.
 const MOST_REQUESTS: usize = 2048;
 
+/// Game pages kept: (folder, game id) to the games file's identity and the page.
+type GamePages = HashMap<(PathBuf, u64), (Option<(u64, u64)>, Arc<String>)>;
+
 /// What every request's thread shares.
 pub(crate) struct State {
     /// The root as given, for display.
@@ -57,7 +60,12 @@ pub(crate) struct State {
     /// The live state of each folder looked at, followed incrementally.
     tails: Mutex<HashMap<PathBuf, Arc<Mutex<live::Tail>>>>,
     /// Each folder's rendered report, and where its charts are drawn.
-    reports: Mutex<HashMap<PathBuf, Arc<Mutex<pages::Cached>>>>,
+    reports: Mutex<HashMap<PathBuf, Arc<pages::Cached>>>,
+    /// The pages of games shown, by folder and game, with the games file they
+    /// came from.
+    games: Mutex<GamePages>,
+    /// The results folders found by the last walk of the root, and when.
+    listing: Mutex<Option<(std::time::Instant, Vec<PathBuf>)>>,
     scratch: tempdir::Scratch,
     play: play::Sessions,
     busy: AtomicUsize,
@@ -91,6 +99,43 @@ mod tempdir {
         }
     }
 }
+
+/// How long a connection may send nothing while the server reads it, and take
+/// nothing while the server writes to it.
+const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Sets the read and write timeouts on the listening socket, which every accepted
+/// connection inherits (Linux copies them). `tiny_http` sets none, and its pool of
+/// connection threads can queue a new connection behind threads that wait on clients
+/// sending nothing (a race between its count of idle threads and their waking): the
+/// timeout frees such a thread within 5 s (with a 408), so nobody waits longer.
+#[cfg(target_os = "linux")]
+fn socket_timeouts(listener: &std::net::TcpListener) {
+    use std::os::fd::AsRawFd;
+    for (option, after) in [
+        (libc::SO_RCVTIMEO, READ_TIMEOUT),
+        (libc::SO_SNDTIMEO, WRITE_TIMEOUT),
+    ] {
+        let time = libc::timeval {
+            tv_sec: after.as_secs() as libc::time_t,
+            tv_usec: 0,
+        };
+        // SAFETY: a valid socket, and a timeval of the size given.
+        unsafe {
+            libc::setsockopt(
+                listener.as_raw_fd(),
+                libc::SOL_SOCKET,
+                option,
+                std::ptr::addr_of!(time).cast(),
+                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn socket_timeouts(_listener: &std::net::TcpListener) {}
 
 /// A bound server: its address and token, then [`Web::run`].
 pub struct Web {
@@ -127,11 +172,14 @@ impl Web {
             None => Some(format!("{:032x}", rand::random::<u128>())),
         };
         let address = SocketAddr::new(options.host, options.port);
-        let server = tiny_http::Server::http(address).map_err(|e| {
+        let cannot = |e: &dyn std::fmt::Display| {
             Error::input(format!(
                 "cannot listen on {address}: {e} (give another --port, or --port 0 for any free one)"
             ))
-        })?;
+        };
+        let listener = std::net::TcpListener::bind(address).map_err(|e| cannot(&e))?;
+        socket_timeouts(&listener);
+        let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
         let address = server
             .server_addr()
             .to_ip()
@@ -148,6 +196,8 @@ impl Web {
                 loopback,
                 tails: Mutex::default(),
                 reports: Mutex::default(),
+                listing: Mutex::default(),
+                games: Mutex::default(),
                 scratch,
                 play: play::Sessions::new(options.play),
                 busy: AtomicUsize::new(0),
@@ -226,12 +276,14 @@ fn handle(state: &State, request: tiny_http::Request) {
     };
     if want.path == "/events" {
         return match folder_of(state, &want) {
-            Ok(dir) => live::stream(
-                state,
-                &dir,
-                &want.query("path").unwrap_or_default(),
-                request,
-            ),
+            Ok(dir) => {
+                let rel = want.query("path").unwrap_or_default();
+                live::stream(
+                    request,
+                    || tail_of(state, &dir),
+                    |snapshot| pages::live_section(snapshot, &rel),
+                );
+            }
             Err(reply) => http::send(request, reply),
         };
     }
@@ -252,7 +304,16 @@ fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
         ))),
         ("/folder", false) => {
             let dir = folder_of(state, want)?;
-            pages::folder(state, &dir, &want.query("path").unwrap_or_default())
+            let rel = want.query("path").unwrap_or_default();
+            if folders::is_results_folder(&dir) {
+                pages::folder(state, &dir, &rel)
+            } else {
+                Ok(Reply::html(pages::cluster(
+                    state,
+                    &rel,
+                    &folders::shards_of(state, &dir),
+                )))
+            }
         }
         ("/live.json", false) => {
             let dir = folder_of(state, want)?;
@@ -286,6 +347,37 @@ fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
     }
 }
 
+impl State {
+    /// `text` with the server's own paths made relative to the root: a page shows
+    /// where things are under the root, not where the root is on the server.
+    /// Paths above the root (a run's experiment file beside it) read as `../`.
+    fn relative_text(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for root in [&self.root, &self.root_shown] {
+            if !root.is_absolute() {
+                continue;
+            }
+            let levels = root.ancestors().filter(|a| a.parent().is_some());
+            for (up, above) in levels.enumerate() {
+                let above = above.display().to_string();
+                out = out.replace(&format!("{above}/"), &"../".repeat(up));
+                if up == 0 {
+                    out = out.replace(&above, ".");
+                }
+            }
+        }
+        out
+    }
+
+    /// The root's name, as the index shows it.
+    fn root_name(&self) -> String {
+        self.root_shown
+            .file_name()
+            .or_else(|| self.root.file_name())
+            .map_or_else(|| ".".into(), |n| n.to_string_lossy().into_owned())
+    }
+}
+
 /// The results folder `?path=` names, checked to lie under the root.
 fn folder_of(state: &State, want: &Want) -> std::result::Result<PathBuf, Reply> {
     let rel = want.query("path").ok_or_else(|| {
@@ -295,12 +387,15 @@ fn folder_of(state: &State, want: &Want) -> std::result::Result<PathBuf, Reply> 
         )
     })?;
     let dir = paths::resolve(&state.root, &rel)?;
-    if !folders::is_results_folder(&dir) {
+    if !folders::is_results_folder(&dir) && folders::shard_folders(&dir).is_empty() {
         return Err(Reply::error(
             404,
-            &format!("{rel} is not a results folder (no run.toml, tune.toml or compare.csv in it)"),
+            &format!("{rel} is not a results folder (no run.toml, games.csv, tune.toml, compare.csv or shards/ in it)"),
         ));
     }
+    // A file of the folder that is a link out of the root (a games.csv pointing at
+    // another machine's files) is not read either.
+    paths::files_inside(&state.root, &dir, &rel)?;
     Ok(dir)
 }
 

@@ -11,7 +11,7 @@ use crate::report::look::escape;
 use crate::report::viewer;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 /// A folder's report is drawn again at most this often while its run writes.
@@ -86,11 +86,20 @@ pub fn index(state: &State, listed: &[Listed]) -> String {
     write!(
         out,
         "<h1>Results in {}</h1>\n<p><a href=\"/play\">Play a game</a> · {} results folders, newest first (the page refreshes every 10 s)</p>\n",
-        escape(&state.root_shown.display().to_string()),
+        escape(&state.root_name()),
         listed.len()
     )
     .ok();
-    out.push_str("<table id=\"folders\"><tr><th class=\"l\">folder</th><th class=\"l\">kind</th><th class=\"l\">status</th><th>games</th><th>games/s</th><th class=\"l\">last change</th></tr>\n");
+    out.push_str("<table id=\"folders\">");
+    folder_rows(&mut out, listed);
+    out.push_str("</table>\n</body></html>\n");
+    out
+}
+
+/// The rows of folders: each a link to its page, with kind, status, games, rate and
+/// last change.
+fn folder_rows(out: &mut String, listed: &[Listed]) {
+    out.push_str("<tr><th class=\"l\">folder</th><th class=\"l\">kind</th><th class=\"l\">status</th><th>games</th><th>games/s</th><th class=\"l\">last change</th></tr>\n");
     for item in listed {
         let s = &item.snapshot;
         writeln!(
@@ -106,7 +115,45 @@ pub fn index(state: &State, listed: &[Listed]) -> String {
         )
         .ok();
     }
-    out.push_str("</table>\n</body></html>\n");
+}
+
+/// The shards of a cluster run, each read from its own folder on the shared file
+/// system, and their sum; the page refreshes itself while any shard runs.
+pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
+    let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
+    let sum = super::folders::combined(&snapshots);
+    let shown = if rel.is_empty() { "." } else { rel };
+    let mut out = head(&format!("{shown} ({})", sum.kind), "");
+    if sum.status == "running" {
+        out = out.replace(
+            "<title>",
+            "<meta http-equiv=\"refresh\" content=\"5\"><title>",
+        );
+    }
+    write!(
+        out,
+        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<p id=\"cluster\"><strong class=\"status\">{}</strong> · <span class=\"games\">{}</span> games · {} games/s{}</p>\n",
+        escape(shown),
+        escape(&sum.kind),
+        escape(&sum.status),
+        games_text(&sum),
+        rate_text(sum.rate),
+        if sum.status == "running" { " (the page refreshes every 5 s)" } else { "" }
+    )
+    .ok();
+    out.push_str("<h3>Shards</h3><table id=\"shards\">");
+    folder_rows(&mut out, shards);
+    out.push_str("</table>\n");
+    if !matches!(sum.status.as_str(), "running") && !shards.is_empty() {
+        writeln!(
+            out,
+            "<p class=\"muted\">Once every shard has ended, <code>reversi-lab merge {}/{}</code> makes the run's one folder and its report.</p>",
+            escape(&state.root_name()),
+            escape(rel)
+        )
+        .ok();
+    }
+    out.push_str("</body></html>\n");
     out
 }
 
@@ -156,12 +203,12 @@ pub fn live_section(s: &Snapshot, rel: &str) -> String {
             .ok();
         }
         out.push_str("</p>");
-        match (v.pairs_left, v.seconds_left) {
-            (Some(p), Some(secs)) => {
-                let range = v.seconds_range.map_or(String::new(), |(a, b)| format!(", from {} to {} over the Elo's interval", duration(a), duration(b)));
-                write!(out, "<p>Time left: about <strong class=\"time-left\">{}</strong> ({p:.0} game pairs expected at the current Elo estimate, by the SPRT's expected length as <code>sprt-plan</code> works it out{range}; one test's length varies widely about it)</p>", duration(secs)).ok()
+        match (v.pairs_left, v.seconds_left, v.seconds_range) {
+            (Some(p), Some(secs), Some((low, high))) => {
+                let wald = v.wald_pairs.map_or(String::new(), |w| format!("; Wald's expectation at the current Elo, as <code>sprt-plan</code> works it out: {w:.0} pairs"));
+                write!(out, "<p>Time left: about <strong class=\"time-left\">{}</strong>, and for 8 tests in 10 like this one between <span class=\"time-range\">{} and {}</span> ({:.0} game pairs, {:.0} to {:.0}: the SPRT's walk continued from where it stands, at Elos drawn from the interval{wald})</p>", duration(secs), duration(low), duration(high), p.median, p.low, p.high).ok()
             }
-            (Some(p), None) => write!(out, "<p>About {p:.0} game pairs expected to the end at the current Elo estimate (no time left while the run is not writing)</p>").ok(),
+            (Some(p), _, _) => write!(out, "<p>About {:.0} game pairs to the end ({:.0} to {:.0} for 8 tests in 10; no time left while the run is not writing)</p>", p.median, p.low, p.high).ok(),
             _ => None,
         };
     }
@@ -207,12 +254,21 @@ pub fn live_section(s: &Snapshot, rel: &str) -> String {
     out
 }
 
-/// A folder's rendered report, kept while its files stay as they were.
+/// A folder's rendered report, kept while its files stay as they were. While one
+/// request draws it again, the others are served the one drawn before: a redraw
+/// reads the whole `games.csv` and draws every chart, and no page should wait on it.
 #[derive(Default)]
 pub struct Cached {
+    shown: Mutex<Shown>,
+    drawing: Mutex<()>,
+}
+
+/// The report as last drawn, and the files' stamps it was drawn from.
+#[derive(Default)]
+struct Shown {
     stamp: Vec<Option<(SystemTime, u64)>>,
     at: Option<Instant>,
-    style: String,
+    style: Arc<String>,
     body: Arc<String>,
 }
 
@@ -222,28 +278,29 @@ fn between<'a>(text: &'a str, from: &str, to: &str) -> Option<&'a str> {
     Some(&text[start..end])
 }
 
-/// The report's style and body: drawn in memory for a run's folder, else the
-/// folder's own `report.html` when it has one.
-fn report(state: &State, dir: &Path) -> (String, Arc<String>) {
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The report's style and body: drawn in memory for a run's folder (a running
+/// tune's: its traces), else the folder's own `report.html` when it has one.
+fn report(state: &State, dir: &Path, live_status: &str) -> (Arc<String>, Arc<String>) {
     let cache = {
-        let mut reports = state
-            .reports
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut reports = locked(&state.reports);
         if reports.len() > 256 {
             reports.clear();
         }
         Arc::clone(reports.entry(dir.to_path_buf()).or_default())
     };
-    let mut cached = cache
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let folder = crate::lab::ResultsFolder::at(dir);
     let stamp: Vec<_> = [
         crate::lab::FolderFile::RunRecord,
         crate::lab::FolderFile::Games,
         crate::lab::FolderFile::CompressedGames,
         crate::lab::FolderFile::Pairs,
+        crate::lab::FolderFile::Trace,
     ]
     .map(|file| folder.path(file))
     .into_iter()
@@ -254,50 +311,93 @@ fn report(state: &State, dir: &Path) -> (String, Arc<String>) {
             .and_then(|m| Some((m.modified().ok()?, m.len())))
     })
     .collect();
-    let fresh = cached
-        .at
-        .is_some_and(|at| stamp == cached.stamp || at.elapsed() < REDRAW);
-    if !fresh {
-        let charts = state.scratch.path().join(format!("{:x}", fxhash(dir)));
-        let html = match crate::report::html_page(dir, &charts) {
-            Ok(Some(html)) => Ok(html),
-            Ok(None) => {
-                let own = dir.join("report.html");
-                match own.canonicalize() {
-                    Ok(real) if real.starts_with(&state.root) => {
-                        std::fs::read_to_string(real).map_err(|e| e.to_string())
-                    }
-                    _ => Err(format!(
-                        "no report yet: `reversi-lab report {}` writes one",
-                        dir.display()
-                    )),
-                }
+    let fresh = |shown: &Shown| {
+        shown
+            .at
+            .is_some_and(|at| stamp == shown.stamp || at.elapsed() < REDRAW)
+    };
+    let drawing = {
+        let shown = locked(&cache.shown);
+        if fresh(&shown) {
+            return (Arc::clone(&shown.style), Arc::clone(&shown.body));
+        }
+        match cache.drawing.try_lock() {
+            Ok(drawing) => drawing,
+            // Another request draws it: the one drawn before serves meanwhile.
+            Err(_) if shown.at.is_some() => {
+                return (Arc::clone(&shown.style), Arc::clone(&shown.body));
             }
-            Err(e) => Err(e.to_string()),
-        };
-        let (style, body) = match &html {
-            Ok(html) => (
-                between(html, "<style>", "</style>")
-                    .unwrap_or_default()
-                    .to_string(),
-                between(html, "<body>", "</body>")
-                    .unwrap_or_default()
-                    .to_string(),
+            Err(_) => {
+                drop(shown);
+                let drawing = locked(&cache.drawing);
+                let shown = locked(&cache.shown);
+                if fresh(&shown) {
+                    return (Arc::clone(&shown.style), Arc::clone(&shown.body));
+                }
+                drawing
+            }
+        }
+    };
+    let (style, body) = draw(state, dir, live_status);
+    let mut shown = locked(&cache.shown);
+    *shown = Shown {
+        stamp,
+        at: Some(Instant::now()),
+        style: Arc::new(style),
+        body: Arc::new(body),
+    };
+    drop(drawing);
+    (Arc::clone(&shown.style), Arc::clone(&shown.body))
+}
+
+/// Draws a folder's report: its style and body.
+fn draw(state: &State, dir: &Path, live_status: &str) -> (String, String) {
+    let charts = state.scratch.path().join(format!("{:x}", fxhash(dir)));
+    // A tune draws its traces as they grow until it has written its own report.
+    let tune = crate::studies::tune::report::is_tune_folder(dir);
+    let finished_tune = tune && live_status != "running" && crate::report::page(dir).is_file();
+    let drawn = if tune && !finished_tune {
+        crate::report::tune_traces_page(dir, &charts).map(Some)
+    } else {
+        crate::report::html_page(dir, &charts)
+    };
+    let html = match drawn {
+        Ok(Some(html)) => Ok(html),
+        Ok(None) => {
+            let own = dir.join("report.html");
+            match own.canonicalize() {
+                Ok(real) if real.starts_with(&state.root) => {
+                    std::fs::read_to_string(real).map_err(|e| e.to_string())
+                }
+                _ => Err(format!(
+                    "no report yet: `reversi-lab report {}` writes one",
+                    state.root_name() + "/" + &super::paths::relative(&state.root, dir)
+                )),
+            }
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    let html = html
+        .map(|h| state.relative_text(&h))
+        .map_err(|e| state.relative_text(&e));
+    let (style, body) = match &html {
+        Ok(html) => (
+            between(html, "<style>", "</style>")
+                .unwrap_or_default()
+                .to_string(),
+            between(html, "<body>", "</body>")
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        Err(e) => (
+            String::new(),
+            format!(
+                "<p class=\"muted\">The report cannot be shown yet: {}</p>",
+                escape(e)
             ),
-            Err(e) => (
-                String::new(),
-                format!(
-                    "<p class=\"muted\">The report cannot be shown yet: {}</p>",
-                    escape(e)
-                ),
-            ),
-        };
-        cached.stamp = stamp;
-        cached.at = Some(Instant::now());
-        cached.style = style;
-        cached.body = Arc::new(body);
-    }
-    (cached.style.clone(), Arc::clone(&cached.body))
+        ),
+    };
+    (style, body)
 }
 
 fn fxhash(path: &Path) -> u64 {
@@ -311,12 +411,31 @@ fn fxhash(path: &Path) -> u64 {
 /// then the report.
 pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     let snapshot = super::tail_of(state, dir)?;
-    let (style, body) = report(state, dir);
+    let (style, body) = report(state, dir, &snapshot.status);
     let shown = if rel.is_empty() { "." } else { rel };
     let mut out = head(&format!("{shown} ({})", snapshot.kind), &style);
+    let tune_running = snapshot.kind == "tune" && snapshot.status == "running";
+    let note = if tune_running {
+        // A tune writes no games: its traces grow in the report, drawn again on
+        // each visit, so the page comes back every 10 s.
+        out = out.replace(
+            "<title>",
+            "<meta http-equiv=\"refresh\" content=\"10\"><title>",
+        );
+        "The tune is running: its parameters and traces below are drawn as they stand and the page refreshes every 10 s."
+    } else {
+        "The section above follows the run; the report below is as of the page's loading."
+    };
+    let shards = super::folders::shards_of(state, dir);
+    let mut shard_table = String::new();
+    if !shards.is_empty() {
+        shard_table.push_str("<h3>Shards</h3><table id=\"shards\">");
+        folder_rows(&mut shard_table, &shards);
+        shard_table.push_str("</table>\n");
+    }
     write!(
         out,
-        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n<p class=\"muted\" id=\"live-note\">The section above follows the run; the report below is as of the page's loading.</p>\n{}\n<script>{}</script>\n",
+        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n{shard_table}<p class=\"muted\" id=\"live-note\">{note}</p>\n{}\n<script>{}</script>\n",
         escape(shown),
         escape(&snapshot.kind),
         escape(&encode(rel)),
@@ -332,8 +451,20 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
 /// One game of a folder in the step-through viewer.
 pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
     let games = super::tail_of(state, dir)?.games;
+    // A game's row never changes once complete: its page is kept while the games
+    // file is the same file (a resume or a merge replaces it).
+    let file = crate::lab::ResultsFolder::at(dir)
+        .games()
+        .and_then(|(path, _)| std::fs::metadata(path).ok())
+        .and_then(|meta| super::live::identity(&meta));
+    let key = (dir.to_path_buf(), id);
+    if let Some((kept, page)) = locked(&state.games).get(&key) {
+        if file.is_some() && *kept == file {
+            return Ok(Reply::html(page.to_string()));
+        }
+    }
     let found = crate::lab::recorded::load_game(dir, id).map_err(|e| {
-        let line = e.to_string();
+        let line = state.relative_text(&e.to_string());
         if id >= games {
             Reply::error(
                 404,
@@ -344,15 +475,21 @@ pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
         }
     })?;
     let replay = crate::doc::replay::Replay::new(found.size, found.rules, &found.moves)
-        .map_err(|e| Reply::error(422, &e.to_string()))?;
-    let page = viewer::page(&replay, &found.title);
+        .map_err(|e| Reply::error(422, &state.relative_text(&e.to_string())))?;
+    let page = viewer::page(&replay, &state.relative_text(&found.title));
     let rel = super::paths::relative(&state.root, dir);
     let back = format!(
         "<body>\n<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
         encode(&rel),
         escape(if rel.is_empty() { "." } else { &rel })
     );
-    Ok(Reply::html(page.replacen("<body>\n", &back, 1)))
+    let page = Arc::new(page.replacen("<body>\n", &back, 1));
+    let mut kept = locked(&state.games);
+    if kept.len() >= 1024 {
+        kept.clear();
+    }
+    kept.insert(key, (file, Arc::clone(&page)));
+    Ok(Reply::html(page.to_string()))
 }
 
 /// Play: a form for the game, the board the script draws, and the transcript.

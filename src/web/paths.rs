@@ -61,6 +61,25 @@ pub fn inside(root: &Path, real: &Path, shown: &str) -> Result<(), Reply> {
     }
 }
 
+/// Refuses a folder any of whose files is a symbolic link that leads out of the
+/// root (the folder itself is already checked by [`resolve`]).
+pub fn files_inside(root: &Path, dir: &Path, shown: &str) -> Result<(), Reply> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.filter_map(Result::ok) {
+        if !entry.file_type().is_ok_and(|t| t.is_symlink()) {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // A dangling link reads as nothing; one that resolves must stay inside.
+        if let Ok(real) = entry.path().canonicalize() {
+            inside(root, &real, &format!("{shown}/{name}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// The path of `dir` relative to `root`, with `/` between its parts (for links).
 pub fn relative(root: &Path, dir: &Path) -> String {
     dir.strip_prefix(root)
@@ -101,6 +120,17 @@ mod tests {
             assert_eq!(resolve(&root, "out").unwrap_err().status, 403);
             std::os::unix::fs::symlink(root.join("a"), root.join("in")).unwrap();
             assert_eq!(resolve(&root, "in/b").unwrap(), root.join("a/b"));
+            // A file of a folder inside that links out: the folder is refused.
+            assert!(files_inside(&root, &root.join("a"), "a").is_ok());
+            std::fs::write(scratch.path().join("secret/games.csv"), "x").unwrap();
+            std::os::unix::fs::symlink(
+                scratch.path().join("secret/games.csv"),
+                root.join("a/games.csv"),
+            )
+            .unwrap();
+            let refused = files_inside(&root, &root.join("a"), "a").unwrap_err();
+            assert_eq!(refused.status, 403);
+            assert!(String::from_utf8_lossy(&refused.body).contains("a/games.csv"));
         }
         assert_eq!(relative(&root, &root.join("a/b")), "a/b");
     }

@@ -14,7 +14,7 @@ use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What play takes from the `play` command, so that both play alike.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,14 @@ pub struct PlayBook {
     /// The result line of a finished game.
     pub result_text: fn(&Outcome, Rules) -> String,
 }
+
+/// The longest a computer's move may think (the searches stop deepening at their
+/// deadline): a page may ask for `alphabeta:time=1h`, and the server answers soon.
+pub const MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// The longest one request may keep the computer thinking over all the moves it
+/// plays in a row (the person passing); past it each move gets only a first look.
+pub const REQUEST_TIME: Duration = Duration::from_secs(15);
 
 /// Sessions kept at once; the one used longest ago goes first.
 const MOST_SESSIONS: usize = 256;
@@ -81,16 +89,27 @@ impl Sessions {
                 }
             },
         };
-        let rules = Rules {
-            anti: want
-                .query("anti")
-                .is_some_and(|v| v == "1" || v == "on" || v == "true"),
-            scoring: if want.query("scoring").as_deref() == Some("count") {
-                Scoring::Count
-            } else {
-                Scoring::WinnerGetsEmpties
-            },
+        let anti = match want.query("anti").as_deref() {
+            None | Some("" | "0" | "off" | "false") => false,
+            Some("1" | "on" | "true") => true,
+            Some(other) => {
+                return Err(Reply::error(
+                    400,
+                    &format!("anti {other}: give 1 (anti rules) or 0 (normal rules)"),
+                ))
+            }
         };
+        let scoring = match want.query("scoring").as_deref() {
+            None | Some("" | "winner") => Scoring::WinnerGetsEmpties,
+            Some("count") => Scoring::Count,
+            Some(other) => {
+                return Err(Reply::error(
+                    400,
+                    &format!("scoring {other}: give count (empties not counted) or winner (empties to the winner)"),
+                ))
+            }
+        };
+        let rules = Rules { anti, scoring };
         let seed = match want.query("seed").filter(|s| !s.is_empty()) {
             None => 1,
             Some(s) => s.parse::<u64>().map_err(|_| {
@@ -315,11 +334,17 @@ impl<G: Geometry> Session<G> {
         let Some(strategy) = &self.opponent else {
             return;
         };
+        let asked = Instant::now();
         while !self.game.is_over() && self.game.side() != self.you {
             let moves = self.game.legal_moves();
             let square = if moves.count() == 1 {
                 Square::new(moves.lowest())
             } else {
+                // The server's limit, as a clock would set it: the search's own
+                // budget still holds when it is shorter.
+                let now = Instant::now();
+                let left = REQUEST_TIME.saturating_sub(now - asked);
+                self.memory.clock.deadline = Some(now + MOVE_TIME.min(left));
                 let mut context = Context {
                     rng: &mut self.rng,
                     memory: &mut self.memory,
@@ -328,7 +353,9 @@ impl<G: Geometry> Session<G> {
                         moves: self.game.moves(),
                     },
                 };
-                match strategy.choose(self.game.board(), moves, &mut context) {
+                let answer = strategy.choose(self.game.board(), moves, &mut context);
+                self.memory.clock.deadline = None;
+                match answer {
                     Ok(choice) => choice.square,
                     // Only an external engine faults, and play refuses those: stop
                     // rather than guess a move.
@@ -464,6 +491,7 @@ impl<G: Geometry> Table for Session<G> {
             return json!({ "by": "", "legend": "", "values": [] });
         }
         let mut memory = Memory::new();
+        memory.clock.deadline = Some(Instant::now() + MOVE_TIME);
         let mut rng = game_rng(self.setup.seed);
         let mut context = Context {
             rng: &mut rng,

@@ -406,3 +406,74 @@ fn slurm_merge_job_over_earlier_results_and_quoted_paths() {
         "file is a file, not a folder",
     );
 }
+
+/// Issue 52, item 29: `cluster slurm` of a sweep file writes tasks that play the
+/// sweep's shards (`sweep FILE --shard auto`) and a merge job that joins them with
+/// `sweep FILE --merge`; run as Slurm would run them, they give the single sweep's
+/// files. `cluster kubernetes` writes the same commands.
+#[test]
+fn a_sweeps_recipes_play_its_shards_and_merge_to_the_single_sweep() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let sweep = "name = \"sw\"\nseed = 3\nsize = 6\ngames_per_pair = 4\n[openings]\nrandom_plies = 2\n[sweep]\nbase = \"alphabeta:eval=mobility\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
+    fs::write(d.join("sw.toml"), sweep).unwrap();
+    ok(d, &["sweep", "sw.toml", "--out", "one", "--quiet"]);
+    ok(d, &["cluster", "slurm", "sw.toml", "--shards", "2"]);
+    let folder = d.join("results/sw/slurm");
+    let array = fs::read_to_string(folder.join("array.sbatch")).unwrap();
+    assert!(
+        array.contains(" sweep ") && array.contains("--shard auto --resume"),
+        "{array}"
+    );
+    let merge = fs::read_to_string(folder.join("merge.sbatch")).unwrap();
+    assert!(
+        merge.contains("sw.toml --merge --shards 2 --quiet"),
+        "{merge}"
+    );
+    for task in ["1", "2"] {
+        let status = std::process::Command::new("bash")
+            .arg(folder.join("array.sbatch"))
+            .current_dir(d)
+            .env("SLURM_ARRAY_TASK_ID", task)
+            .env("SLURM_ARRAY_TASK_COUNT", "2")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+    }
+    let merged = std::process::Command::new("bash")
+        .arg(folder.join("merge.sbatch"))
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(merged.status.success(), "{merged:?}");
+    for file in ["games.csv", "pairs.csv", "standings.csv", "sweep.csv"] {
+        let single = fs::read(d.join("one").join(file)).unwrap();
+        let joined = fs::read(d.join("results/sw").join(file)).unwrap();
+        assert!(single == joined, "{file} differs from the single sweep's");
+    }
+    ok(
+        d,
+        &[
+            "cluster",
+            "kubernetes",
+            "sw.toml",
+            "--shards",
+            "2",
+            "--image",
+            "x",
+        ],
+    );
+    let job = fs::read_to_string(d.join("results/sw/kubernetes/job.yaml")).unwrap();
+    assert!(
+        job.contains(
+            "\"reversi-lab\", \"sweep\", \"/config/experiment.toml\", \"--shard\", \"auto\""
+        ),
+        "{job}"
+    );
+    let merge = fs::read_to_string(d.join("results/sw/kubernetes/merge.yaml")).unwrap();
+    assert!(
+        merge.contains("\"sweep\", \"/config/experiment.toml\", \"--merge\", \"--shards\", \"2\""),
+        "{merge}"
+    );
+}

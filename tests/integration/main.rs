@@ -57,3 +57,4 @@ mod tune;
 mod walks;
 mod web;
 mod web_browser;
+mod web_live;

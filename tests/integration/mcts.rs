@@ -1,7 +1,8 @@
 //! `mcts` everywhere a strategy goes: the same games on any thread count through
-//! `match`, and its time budget held over a thousand moves.
+//! `match` (with its tree kept between moves too), its time budget held over a
+//! thousand moves, its values served in its own units.
 
-use crate::common::{ok, Dir};
+use crate::common::{ok, reversi_lab, Dir};
 use reversi_lab::board::{Board, Size8};
 use reversi_lab::game::Rules;
 use reversi_lab::lab::schedule::game_rng;
@@ -22,7 +23,7 @@ fn the_same_games_on_any_thread_count() {
         let mut args = vec![
             "match",
             "mcts:iterations=300,rave=50",
-            "mcts:iterations=200,rollout=greedy,epsilon=0.2",
+            "mcts:iterations=200,rollout=greedy,epsilon=0.2,reuse=true",
             "--games",
             "6",
             "--seed",
@@ -79,4 +80,108 @@ fn the_time_budget_holds_over_a_thousand_moves() {
         moves += 1;
     }
     assert!(longest <= budget + TIME_MARGIN, "{longest:?}");
+}
+
+/// NBoard's `hint` and `go` show a search's mean results in thousandths, its own
+/// scale, not as discs (`+600.00`).
+#[test]
+fn nboard_shows_mcts_values_in_thousandths() {
+    let game = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
+    let output = reversi_lab()
+        .args(["nboard", "--strategy", "mcts:iterations=300"])
+        .write_stdin(format!("nboard 2\nset game {game}\nhint 3\ngo\n"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let values: Vec<&str> = text
+        .lines()
+        .filter_map(|line| match line.split(' ').collect::<Vec<_>>()[..] {
+            ["search", _, value, "0", _] => Some(value),
+            _ => line
+                .strip_prefix("=== ")
+                .map(|a| a.split('/').nth(1).unwrap()),
+        })
+        .collect();
+    assert_eq!(values.len(), 4, "{text}");
+    for value in values {
+        let number: i32 = value
+            .parse()
+            .unwrap_or_else(|_| panic!("{value} in {text}"));
+        assert!((0..=1000).contains(&number), "{text}");
+    }
+}
+
+/// Issue 49: `sweep` over any of its parameters and `tune` over its numeric ones (a
+/// float and a count), on small budgets.
+#[test]
+fn sweep_and_tune_over_its_parameters() {
+    let dir = Dir::new();
+    let sweep = dir.write(
+        "sweep.toml",
+        r#"
+name = "mcts-c"
+seed = 2
+games_per_pair = 2
+[openings]
+random_plies = 4
+[sweep]
+base = "mcts:iterations=40"
+parameter = "c"
+values = [0.5, 2.0]
+plays = "panel"
+panel = ["greedy"]
+"#,
+    );
+    ok(
+        dir.path(),
+        &[
+            "sweep",
+            sweep.to_str().unwrap(),
+            "--out",
+            "sweep",
+            "--quiet",
+        ],
+    );
+    let summary = std::fs::read_dir(dir.path().join("sweep")).unwrap().count();
+    assert!(summary > 0);
+    let tune = dir.write(
+        "tune.toml",
+        r#"
+name = "t"
+seed = 4
+iterations = 2
+games_per_iteration = 2
+[openings]
+random_plies = 4
+[player]
+kind = "mcts"
+iterations = 30
+rave = 20
+[[params]]
+name = "c"
+min = 0.1
+max = 4
+step = 0.2
+[[params]]
+name = "rave"
+min = 1
+max = 200
+step = 10
+[validation]
+games = 2
+panel = [{ name = "greedy", strategy = "greedy" }]
+"#,
+    );
+    ok(
+        dir.path(),
+        &["tune", tune.to_str().unwrap(), "--out", "tune", "--quiet"],
+    );
+    let trace = std::fs::read_to_string(dir.path().join("tune/trace.csv")).unwrap();
+    assert!(trace.starts_with("iteration,result,c,rave\n"), "{trace}");
+    let best = std::fs::read_to_string(dir.path().join("tune/best.toml")).unwrap();
+    assert!(
+        best.contains("kind = \"mcts\"") && best.contains("rave ="),
+        "{best}"
+    );
 }

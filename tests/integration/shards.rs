@@ -543,21 +543,22 @@ fn compressed_merges_equal_the_single_run_byte_for_byte() {
     }
 }
 
-/// Issue 52, item 29: only a run's experiment shards; a sweep given to `run --shard`
-/// or `cluster` is refused in one line naming the command to run instead.
+/// Issue 52, item 29: a tune does not shard (each step needs the last one's games):
+/// `run --shard` and `cluster` refuse it in one line naming the command to run
+/// instead; a sweep given to `run --shard` is pointed to its own `--shard`.
 #[test]
 fn studies_that_do_not_shard_are_refused_in_one_line() {
     let dir = Dir::new();
     let d = dir.path();
-    let sweep = "name = \"s\"\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
-    fs::write(d.join("s.toml"), sweep).unwrap();
+    let tune = "name = \"t\"\niterations = 4\ngames_per_iteration = 4\n[player]\nkind = \"eval\"\ndiscs = 1\ncorners = 0\n[[params]]\nname = \"corners\"\nmin = -20\nmax = 80\nstep = 4\n";
+    fs::write(d.join("t.toml"), tune).unwrap();
     for args in [
-        &["run", "s.toml", "--shard", "1/2"][..],
-        &["cluster", "slurm", "s.toml", "--shards", "2"][..],
+        &["run", "t.toml", "--shard", "1/2"][..],
+        &["cluster", "slurm", "t.toml", "--shards", "2"][..],
         &[
             "cluster",
             "kubernetes",
-            "s.toml",
+            "t.toml",
             "--shards",
             "2",
             "--image",
@@ -568,11 +569,20 @@ fn studies_that_do_not_shard_are_refused_in_one_line() {
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(
-            stderr.contains("sweep file, which does not shard")
-                && stderr.contains("`reversi-lab sweep s.toml` on one machine"),
+            stderr.contains("tune file, which does not shard")
+                && stderr.contains("`reversi-lab tune t.toml` on one machine"),
             "{stderr}"
         );
     }
+    let sweep = "name = \"s\"\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
+    fs::write(d.join("s.toml"), sweep).unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "s.toml", "--shard", "1/2"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("play its shards with `reversi-lab sweep s.toml --shard I/N`"),
+        "{stderr}"
+    );
     assert!(!d.join("results").exists());
 }
 

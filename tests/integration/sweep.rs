@@ -447,3 +447,107 @@ values = [8, 9]
         "{report}"
     );
 }
+
+/// The files a sharded study merged must equal, byte for byte, those of one machine
+/// (the report too, but for its times a move and its provenance).
+const SAME: [&str; 4] = ["games.csv", "pairs.csv", "standings.csv", "sweep.csv"];
+
+/// Issue 52, item 29: a sweep shards and merges like a run. Its shards (into
+/// results/<name>/shards/) and `sweep FILE --merge` give the very files one machine
+/// writes, sweep.csv and the report included; a shard writes no sweep.csv.
+#[test]
+fn a_sharded_sweep_merged_equals_the_single_one() {
+    let dir = Dir::new();
+    let d = dir.path();
+    fs::write(d.join("tiny.toml"), TINY).unwrap();
+    ok(d, &["sweep", "tiny.toml", "--out", "one", "--quiet"]);
+    for shard in ["1/3", "2/3", "3/3"] {
+        let out = ok(
+            d,
+            &[
+                "sweep",
+                "tiny.toml",
+                "--shard",
+                shard,
+                "--quiet",
+                "--threads",
+                "1",
+            ],
+        );
+        assert!(
+            !out.contains("depth=1 "),
+            "a shard prints no ratings: {out}"
+        );
+    }
+    assert!(d.join("results/tiny/shards/2-of-3/games.csv").is_file());
+    assert!(!d.join("results/tiny/shards/2-of-3/sweep.csv").exists());
+    let merged = ok(d, &["sweep", "tiny.toml", "--merge", "--quiet"]);
+    assert!(merged.contains("merged 48 games from 3 shards"), "{merged}");
+    assert!(merged.contains("depth=3"), "{merged}");
+    for file in SAME {
+        let single = fs::read(d.join("one").join(file)).unwrap();
+        let joined = fs::read(d.join("results/tiny").join(file)).unwrap();
+        assert!(single == joined, "{file} differs from the single sweep's");
+    }
+    let report = fs::read_to_string(d.join("results/tiny/report.md")).unwrap();
+    assert!(
+        report.contains("## Sweep: strength against cost over depth"),
+        "{report}"
+    );
+    // Merged again (a recipe submitted twice): nothing changes, sweep.csv stays.
+    let again = ok(d, &["sweep", "tiny.toml", "--merge", "--quiet"]);
+    assert!(again.contains("nothing changed"), "{again}");
+    assert_eq!(
+        fs::read(d.join("one/sweep.csv")).unwrap(),
+        fs::read(d.join("results/tiny/sweep.csv")).unwrap()
+    );
+    // Shards of another sweep file are named, not merged into this one's sweep.csv.
+    let other = TINY.replace("values = [1, 2, 3]", "values = [1, 2, 4]");
+    fs::write(d.join("other.toml"), other).unwrap();
+    let (code, _, stderr) = run_in(
+        d,
+        &["sweep", "other.toml", "--merge", "--out", "results/tiny"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("was played from another file or with other settings"),
+        "{stderr}"
+    );
+    // `run --shard` of a sweep file names the sweep's own --shard.
+    let (code, _, stderr) = run_in(d, &["run", "tiny.toml", "--shard", "1/2"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("`reversi-lab sweep tiny.toml --shard I/N`"),
+        "{stderr}"
+    );
+}
+
+/// Issue 52, item 29: an ablation shards and merges the same way (ablation.csv
+/// and ablation.md equal one machine's).
+#[test]
+fn a_sharded_ablation_merged_equals_the_single_one() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let ablation = "name = \"abl\"\ngames_per_pair = 4\nalone = true\nsize = 6\n[openings]\nrandom_plies = 2\n[player]\nkind = \"eval\"\ndiscs = 1\nmobility = 5\ncorners = 20\n";
+    fs::write(d.join("abl.toml"), ablation).unwrap();
+    ok(d, &["ablate", "abl.toml", "--out", "one", "--quiet"]);
+    for shard in ["1/2", "2/2"] {
+        ok(d, &["ablate", "abl.toml", "--shard", shard, "--quiet"]);
+    }
+    ok(d, &["ablate", "abl.toml", "--merge", "--quiet"]);
+    for file in [
+        "games.csv",
+        "pairs.csv",
+        "standings.csv",
+        "ablation.csv",
+        "ablation.md",
+    ] {
+        let single = fs::read(d.join("one").join(file)).unwrap();
+        let joined = fs::read(d.join("results/abl").join(file)).unwrap();
+        assert!(
+            single == joined,
+            "{file} differs from the single ablation's"
+        );
+    }
+}

@@ -161,6 +161,14 @@ fn the_index_lists_folders_and_a_folder_page_shows_its_standings() {
 
     let (status, page) = server.get("/folder?path=field");
     assert_eq!(status, 200);
+    // Paths under the root, never where the root is on the server.
+    let real = dir.path().canonicalize().unwrap();
+    for (what, text) in [("index", &index), ("folder page", &page)] {
+        for absolute in [dir.path(), real.as_path()] {
+            let absolute = absolute.display().to_string();
+            assert!(!text.contains(&absolute), "{what} shows {absolute}");
+        }
+    }
     let live = page.split("<section id=\"live\"").nth(1).unwrap();
     assert!(live.contains("<h3>Standings</h3>"), "{live}");
     for player in ["random", "greedy", "corners"] {
@@ -264,11 +272,23 @@ fn a_live_stream_gains_games_as_rows_are_appended_and_waits_for_a_half_written_l
     assert_eq!(next_count(&mut reader), 7);
     assert_eq!(server.get("/game?path=growing&id=6").0, 200);
 
-    // A folder deleted while viewed: the stream says so and ends, pages get 4xx.
+    // A folder deleted while viewed: the stream says so and ends at once (its last
+    // chunk), pages get 4xx.
     std::fs::remove_dir_all(&run).unwrap();
+    let deleted = Instant::now();
     let mut rest = String::new();
-    let _ = reader.read_to_string(&mut rest);
-    assert!(rest.contains("event: gone"), "{rest}");
+    let mut line = String::new();
+    while line.trim_end() != "0" || !rest.contains("event: gone") {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "{rest}");
+        rest.push_str(&line);
+    }
+    assert!(
+        deleted.elapsed() < Duration::from_secs(3),
+        "the stream ended {:?} after the deletion: {rest}",
+        deleted.elapsed()
+    );
+    assert!(!rest.contains(&dir.path().display().to_string()), "{rest}");
     let (status, body) = server.get("/folder?path=growing");
     one_line(status, &body, "a deleted folder");
 }
@@ -285,7 +305,14 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
         std::fs::copy(run.join(file), outside.join(file)).unwrap();
     }
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&outside, results.join("link-out")).unwrap();
+    {
+        std::os::unix::fs::symlink(&outside, results.join("link-out")).unwrap();
+        // A folder inside whose games.csv is a link to one outside.
+        let games_out = results.join("games-out");
+        std::fs::create_dir_all(&games_out).unwrap();
+        std::fs::copy(run.join("run.toml"), games_out.join("run.toml")).unwrap();
+        std::os::unix::fs::symlink(outside.join("games.csv"), games_out.join("games.csv")).unwrap();
+    }
     let server = Server::start(&results, &[]);
     let mut cases = vec![
         ("/folder?path=../outside", 400),
@@ -303,6 +330,9 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
     if cfg!(unix) {
         cases.push(("/folder?path=link-out", 403));
         cases.push(("/events?path=link-out", 403));
+        cases.push(("/folder?path=games-out", 403));
+        cases.push(("/live.json?path=games-out", 403));
+        cases.push(("/game?path=games-out&id=0", 403));
     }
     for (target, want) in cases {
         let (status, body) = server.get(target);
@@ -312,6 +342,25 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
     let long = format!("/folder?path={}", "a".repeat(5000));
     let (status, body) = server.get(&long);
     one_line(status, &body, "a long address");
+    if cfg!(unix) {
+        let (_, index) = server.get("/");
+        assert!(!index.contains("games-out"), "not listed: {index}");
+    }
+    // A chunked body, which has no length to refuse it by.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(
+        stream,
+        "POST /play/new HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 4"), "{reply}");
+    assert!(
+        body.contains("no body") && body.lines().count() == 1,
+        "{reply}"
+    );
     let (status, body) = request(server.address, "DELETE", "/", "");
     assert_eq!(status, 405, "{body}");
     let (status, body) = request(server.address, "GET", "/", "X-Padding: 1\r\n");
@@ -394,6 +443,8 @@ fn play_refuses_bad_specs_and_illegal_moves_in_one_line_and_plays_as_play_does()
         "/play/new?size=7",
         "/play/new?vs=engine:/bin/true",
         "/play/new?vs=greedy&moves=a1",
+        "/play/new?vs=greedy&scoring=banana",
+        "/play/new?vs=greedy&anti=maybe",
         "/play/move?id=none&square=f5",
     ] {
         let (status, body) = server.post(target);

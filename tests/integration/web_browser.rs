@@ -1,9 +1,9 @@
 //! `web` in a real browser (headless Chromium over the DevTools protocol, as the
 //! report viewer's suite drives it): a folder's page gains games while a run plays,
-//! and a whole game played by clicks ends as `play` ends it for the same moves;
-//! neither page loads anything from outside the server. With
-//! `REVERSI_LAB_SCREENSHOTS=DIR` set, the pages are also saved there as PNG (the
-//! pictures in docs/web.md come from this). Skipped as the viewer's suite is when
+//! a whole game played by clicks ends as `play` ends it for the same moves, and a
+//! cluster run's and a tune's pages show; no page loads anything from outside the
+//! server. With `REVERSI_LAB_SCREENSHOTS=DIR` set, the pages are also saved there as
+//! PNG (the pictures in docs/web.md come from this). Skipped as the viewer's suite is when
 //! Chromium is missing.
 
 use super::browser::{chromium, Browser};
@@ -245,4 +245,46 @@ fn a_game_played_by_clicks_in_chromium_ends_as_play_ends_it() {
         printed.contains(&format!("game over: {}", field(&now, "result"))),
         "{printed}"
     );
+}
+
+#[test]
+fn a_cluster_run_and_a_tune_show_in_chromium() {
+    let Some(chrome) = chromium() else {
+        crate::common::missing("chromium is not installed (apt-get install chromium)");
+        return;
+    };
+    let dir = Dir::new();
+    super::web_live::two_shards(dir.path());
+    let tune = super::web_live::a_tune(dir.path());
+    // The tune as it stands half-way, before its report.
+    std::fs::remove_file(tune.join("report.html")).unwrap();
+    let trace = std::fs::read_to_string(tune.join("trace.csv")).unwrap();
+    let half: Vec<&str> = trace.lines().take(4).collect();
+    std::fs::write(tune.join("trace.csv"), half.join("\n") + "\n").unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let origin = server.url.trim_end_matches('/').to_string();
+    let mut browser = Browser::launch(&chrome);
+    browser.open(&format!("{origin}/folder?path=c"));
+    let shards = browser
+        .eval("document.getElementById('shards').innerText")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        shards.contains("shard 1/2") && shards.contains("shard 2/2"),
+        "{shards}"
+    );
+    screenshot(&mut browser, "web-cluster");
+    browser.open(&format!("{origin}/folder?path=t"));
+    let text = browser
+        .eval("document.body.innerText")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("3 of 6 iterations") && text.contains("eval.corners"),
+        "{text}"
+    );
+    screenshot(&mut browser, "web-tune");
+    loaded_only_from(&browser, &origin);
 }

@@ -171,7 +171,15 @@ pub fn interrupt_flag() -> &'static AtomicBool {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\nstopping after the games in flight (Ctrl-C or SIGTERM again to quit at once)");
+        // The blank line ends a progress bar's line; with no terminal there is none.
+        let end_bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            "\n"
+        } else {
+            ""
+        };
+        eprintln!(
+            "{end_bar}stopping after the games in flight (Ctrl-C or SIGTERM again to quit at once)"
+        );
     });
     &STOP
 }

@@ -242,9 +242,15 @@ fn check_scriptable(experiment: &Experiment, recipe: &RecipeArgs, dir: &Path) ->
 
 /// Checks the split, loads the experiment, and makes the recipe's folder; for Slurm,
 /// also what the jobs will meet in `results/<name>` (a note for the user, if any).
-fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Option<String>)> {
-    reversi_lab::lab::config::check_shardable(&recipe.config, &format!("cluster {kind}"))?;
-    let experiment = Experiment::load(&recipe.config)?;
+fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Prepared, PathBuf, Option<String>)> {
+    let command =
+        reversi_lab::lab::config::shard_command(&recipe.config, &format!("cluster {kind}"))?;
+    // A sweep or an ablation shards the one experiment it plays, through its own command.
+    let experiment = match command {
+        "sweep" => reversi_lab::studies::sweep::Sweep::load(&recipe.config)?.experiment,
+        "ablate" => reversi_lab::studies::ablate::Ablation::load(&recipe.config)?.experiment,
+        _ => Experiment::load(&recipe.config)?,
+    };
     Shard::new(1, recipe.shards)
         .map_err(|e| Error::input(format!("--shards {}: {e}", recipe.shards)))?;
     if recipe.cpus_per_task == 0 || recipe.cpus_per_task > MAX_THREADS as u64 {
@@ -275,7 +281,21 @@ fn prepare(recipe: &RecipeArgs, kind: &str) -> Result<(Experiment, PathBuf, Opti
         note = earlier_results(&experiment, recipe.shards)?;
     }
     fs::create_dir_all(&dir).map_err(|e| Error::io_during("create", &dir, e))?;
-    Ok((experiment, dir, note))
+    Ok((
+        Prepared {
+            experiment,
+            command,
+        },
+        dir,
+        note,
+    ))
+}
+
+/// What a recipe's jobs play: the experiment, and the command that plays its shards
+/// and merges them (`run` and `merge`, or a study's own `--shard` and `--merge`).
+struct Prepared {
+    experiment: Experiment,
+    command: &'static str,
 }
 
 /// What `results/<name>` already holds that the recipe's jobs meet: shards of this
@@ -353,7 +373,14 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
     match &args.scheduler {
         Scheduler::Slurm(slurm) => {
             check_slurm(slurm)?;
-            let (experiment, dir, note) = prepare(&slurm.recipe, "slurm")?;
+            let (
+                Prepared {
+                    experiment,
+                    command,
+                },
+                dir,
+                note,
+            ) = prepare(&slurm.recipe, "slurm")?;
             let binary = std::env::current_exe()
                 .map_err(|e| Error::internal_from("cannot find this program's path", e))?;
             let workdir = std::env::current_dir()
@@ -361,6 +388,7 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
             let scripts = absolute(&dir)?;
             let recipe = Slurm {
                 name: &experiment.name,
+                command,
                 binary: &absolute(&binary)?,
                 config: &absolute(&slurm.recipe.config)?,
                 workdir: &workdir,
@@ -388,7 +416,14 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
         }
         Scheduler::Kubernetes(k8s) => {
             check_kubernetes(k8s)?;
-            let (experiment, dir, _) = prepare(&k8s.recipe, "kubernetes")?;
+            let (
+                Prepared {
+                    experiment,
+                    command,
+                },
+                dir,
+                _,
+            ) = prepare(&k8s.recipe, "kubernetes")?;
             let config = &k8s.recipe.config;
             let text = fs::read_to_string(config).map_err(|e| Error::unreadable(config, &e))?;
             let openings_text;
@@ -410,6 +445,7 @@ pub fn cluster(args: &ClusterArgs, out: &mut dyn Write) -> Result<Outcome> {
             };
             let recipe = Kubernetes {
                 name: &experiment.name,
+                command,
                 config: &text,
                 openings,
                 image: &k8s.image,

@@ -4,6 +4,7 @@ use super::{Outcome, Said};
 use reversi_lab::error::{Error, Result};
 use reversi_lab::lab::{run as run_experiment, Overrides, RunOptions, RunSummary, Shard, Status};
 use reversi_lab::lab::{FolderFile, ResultsFolder};
+use reversi_lab::studies::sharded::Part;
 use reversi_lab::studies::{ablate, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -73,22 +74,61 @@ pub struct RunArgs {
     pub shards: Option<u64>,
 }
 
+/// The shard `--shard I/N` names, or `--shard auto` reads from the scheduler's
+/// environment (`--shards N` for a Kubernetes Indexed Job).
+fn shard_of(text: Option<&str>, shards: Option<u64>) -> Result<Option<Shard>> {
+    match text {
+        None => Ok(None),
+        Some("auto") => Shard::from_env(|k| std::env::var(k).ok(), shards).map(Some),
+        Some(text) => {
+            let shard = Shard::parse(text)?;
+            match shards {
+                Some(n) if n != shard.count() => Err(Error::input(format!(
+                    "--shards {n} disagrees with --shard {text}: give one of them"
+                ))),
+                _ => Ok(Some(shard)),
+            }
+        }
+    }
+}
+
+/// How a study that plays one experiment (`sweep`, `ablate`) is split over machines.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct SplitArgs {
+    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N, or
+    /// `auto` to read it from a Slurm job array or a Kubernetes Indexed Job; `--merge`
+    /// joins the shards.
+    #[arg(long, value_name = "I/N|auto", allow_hyphen_values = true)]
+    pub shard: Option<String>,
+    /// The number of shards: for `--shard auto` under Kubernetes, or the split `--merge` joins.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::whole::at_least::<u64>(1))]
+    pub shards: Option<u64>,
+    /// Play no game: merge the shards under the results folder (results/<name>, or
+    /// --out DIR with the shards in DIR/shards/) and write the study's own files.
+    #[arg(long, conflicts_with_all = ["shard", "resume"])]
+    pub merge: bool,
+}
+
+impl SplitArgs {
+    /// Which part of the games to play.
+    pub fn part(&self) -> Result<Part> {
+        if self.merge {
+            return Ok(Part::Merge(self.shards));
+        }
+        match shard_of(self.shard.as_deref(), self.shards)? {
+            Some(shard) => Ok(Part::Shard(shard)),
+            None if self.shards.is_some() => Err(Error::input(
+                "--shards N goes with --shard auto or --merge: give one of them, or leave --shards out",
+            )),
+            None => Ok(Part::Whole),
+        }
+    }
+}
+
 impl RunArgs {
     /// The shard to play, if any: `--shard I/N`, or `--shard auto` from the scheduler's environment.
     pub fn shard(&self) -> Result<Option<Shard>> {
-        match self.shard.as_deref() {
-            None => Ok(None),
-            Some("auto") => Shard::from_env(|k| std::env::var(k).ok(), self.shards).map(Some),
-            Some(text) => {
-                let shard = Shard::parse(text)?;
-                match self.shards {
-                    Some(n) if n != shard.count() => Err(Error::input(format!(
-                        "--shards {n} disagrees with --shard {text}: give one of them"
-                    ))),
-                    _ => Ok(Some(shard)),
-                }
-            }
-        }
+        shard_of(self.shard.as_deref(), self.shards)
     }
 
     /// What the command line changes of the experiment.
@@ -199,24 +239,40 @@ pub struct AblateArgs {
     /// Threads (default: the file's `threads`, else one per core); no result depends on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Sharding over machines.
+    #[command(flatten)]
+    pub split: SplitArgs,
 }
 
 /// `reversi-lab ablate`: prints the run's line and the table of feature worths,
-/// and writes the report.
+/// and writes the report (a shard prints its line only).
 pub fn ablate(args: &AblateArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
-    let (summary, table) = ablate::ablate(
+    let (played, table) = ablate::ablate(
         &args.config,
         args.games,
         args.threads,
         &args.output.options(stop),
+        args.split.part()?,
     )?;
-    writeln!(out, "{}", summary.line()).said()?;
-    if summary.status == Status::Interrupted {
-        return Ok(Outcome::Interrupted);
+    writeln!(out, "{}", played.line).said()?;
+    if !played.whole {
+        return Ok(Outcome::of(played.status));
     }
-    super::write_report(&summary.out)?;
+    super::write_report(&played.out)?;
     write!(out, "{table}").said()?;
     Ok(Outcome::Finished)
+}
+
+impl Outcome {
+    /// How a command that played games (or merged them) ended.
+    #[must_use]
+    pub fn of(status: Status) -> Self {
+        if status == Status::Interrupted {
+            Outcome::Interrupted
+        } else {
+            Outcome::Finished
+        }
+    }
 }
 
 impl From<&RunSummary> for Outcome {

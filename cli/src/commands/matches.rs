@@ -135,7 +135,7 @@ pub fn play_match(args: &MatchArgs, out: &mut dyn Write) -> Result<Outcome> {
         OutputFormat::Json => writeln!(
             out,
             "{}",
-            summary_json(&tally, &args.options(), seconds, threads)
+            summary_json(&tally, &args.options(), seconds, threads, broken.as_ref())
         )
         .said()?,
     };

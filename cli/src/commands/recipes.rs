@@ -44,6 +44,8 @@ pub fn yaml_quote(text: &str) -> String {
 pub struct Slurm<'a> {
     /// The experiment's name.
     pub name: &'a str,
+    /// The command that plays a shard of the file (`run`, `sweep`, `ablate`).
+    pub command: &'a str,
     /// The reversi-lab binary.
     pub binary: &'a Path,
     /// The experiment file.
@@ -109,10 +111,16 @@ impl Slurm<'_> {
         s += "# left (a fresh shard starts from its first game, a finished one does nothing).\n";
         let _ = writeln!(
             s,
-            "exec {} run {} --shard auto --resume --threads \"${{SLURM_CPUS_PER_TASK:-{}}}\" --no-report",
+            "exec {} {} {} --shard auto --resume --threads \"${{SLURM_CPUS_PER_TASK:-{}}}\"{}",
             shell_quote(&self.binary.display().to_string()),
+            self.command,
             shell_quote(&self.config.display().to_string()),
-            self.cpus
+            self.cpus,
+            if self.command == "run" {
+                " --no-report"
+            } else {
+                ""
+            }
         );
         s
     }
@@ -130,11 +138,21 @@ impl Slurm<'_> {
         s += "#SBATCH --cpus-per-task=1\n#SBATCH --ntasks=1\nset -euo pipefail\n";
         // Only this recipe's split: a folder may hold shards of an earlier one, and
         // merged results the same as these (a recipe submitted again) change nothing.
+        // A study's merge also writes its own file from the merged games: its command
+        // reads the study's file again (`sweep FILE --merge`).
+        let what = if self.command == "run" {
+            format!("merge {}", shell_quote(&format!("results/{}", self.name)))
+        } else {
+            format!(
+                "{} {} --merge",
+                self.command,
+                shell_quote(&self.config.display().to_string())
+            )
+        };
         let _ = writeln!(
             s,
-            "exec {} merge {} --shards {} --quiet",
+            "exec {} {what} --shards {} --quiet",
             shell_quote(&self.binary.display().to_string()),
-            shell_quote(&format!("results/{}", self.name)),
             self.shards
         );
         s
@@ -191,6 +209,8 @@ echo "$array $merge" > "$scripts/jobs"
 pub struct Kubernetes<'a> {
     /// The experiment's name (also the Job's, made DNS-safe).
     pub name: &'a str,
+    /// The command that plays a shard of the file (`run`, `sweep`, `ablate`).
+    pub command: &'a str,
     /// The experiment file's text.
     pub config: &'a str,
     /// The openings file the experiment reads, if any: its path as the config writes
@@ -321,9 +341,9 @@ impl Kubernetes<'_> {
                 self.claim()
             );
         }
-        let command: Vec<String> = [
+        let mut command: Vec<String> = [
             "reversi-lab",
-            "run",
+            self.command,
             "/config/experiment.toml",
             "--shard",
             "auto",
@@ -332,11 +352,13 @@ impl Kubernetes<'_> {
             "--resume",
             "--threads",
             &self.cpus.to_string(),
-            "--no-report",
         ]
         .iter()
         .map(|s| (*s).to_string())
         .collect();
+        if self.command == "run" {
+            command.push("--no-report".into());
+        }
         let _ = write!(
             s,
             "---\n# Pod i plays shard i+1 of {n} (JOB_COMPLETION_INDEX); a pod that fails is replaced with\n# the same index, and --resume continues the games its shard already wrote.\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {job}\nspec:\n  completionMode: Indexed\n  completions: {n}\n  parallelism: {p}\n  backoffLimitPerIndex: {r}\n  maxFailedIndexes: {n}\n  template:\n    spec:\n      restartPolicy: Never\n{pod}",
@@ -352,17 +374,17 @@ impl Kubernetes<'_> {
     #[must_use]
     pub fn merge(&self) -> String {
         let job = dns_name(self.name);
-        let command: Vec<String> = [
-            "reversi-lab",
-            "merge",
-            &format!("results/{}", self.name),
-            "--shards",
-            &self.shards.to_string(),
-            "--quiet",
-        ]
-        .iter()
-        .map(|s| (*s).to_string())
-        .collect();
+        // A study's merge also writes its own file: its command reads the file again.
+        let what = if self.command == "run" {
+            ["merge".to_string(), format!("results/{}", self.name)]
+        } else {
+            [self.command.to_string(), "/config/experiment.toml".into()]
+        };
+        let mut command: Vec<String> = vec!["reversi-lab".into(), what[0].clone(), what[1].clone()];
+        if self.command != "run" {
+            command.push("--merge".into());
+        }
+        command.extend(["--shards".into(), self.shards.to_string(), "--quiet".into()]);
         format!(
             "# Written by `reversi-lab cluster kubernetes`: merges the shards of '{name}'. Apply it once job {job} is complete:\n#   kubectl wait --for=condition=complete job/{job} --timeout=168h && kubectl apply -f merge.yaml\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {job}-merge\nspec:\n  completions: 1\n  backoffLimit: 2\n  template:\n    spec:\n      restartPolicy: Never\n{pod}",
             name = self.name,

@@ -1,11 +1,10 @@
 //! `reversi-lab sweep`: plays a sweep's variants, prints each one's rating and
 //! cost, and writes the report with the sweep's charts.
 
-use super::lab::OutputArgs;
+use super::lab::{OutputArgs, SplitArgs};
 use super::Outcome;
 use super::Said;
 use reversi_lab::error::Result;
-use reversi_lab::lab::Status;
 use reversi_lab::studies::sweep::{self, SweepRow};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,6 +25,9 @@ pub struct SweepArgs {
     /// Threads, overriding the file (results do not depend on it).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Sharding over machines.
+    #[command(flatten)]
+    pub split: SplitArgs,
 }
 
 /// One line per variant: `depth=3  +112 [+80, +144]  gain +95.0/unit  1234.5 nodes/move`.
@@ -45,24 +47,25 @@ fn line(row: &SweepRow) -> String {
 
 /// `reversi-lab sweep`: prints the run's line and each variant's rating, and writes the report.
 pub fn sweep(args: &SweepArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
-    let (summary, rows) = sweep::sweep(
+    let (played, rows) = sweep::sweep(
         &args.config,
         args.games,
         args.threads,
         &args.output.options(stop),
+        args.split.part()?,
     )?;
-    writeln!(out, "{}", summary.line()).said()?;
-    if summary.status == Status::Interrupted {
-        return Ok(Outcome::Interrupted);
+    writeln!(out, "{}", played.line).said()?;
+    if !played.whole {
+        return Ok(Outcome::of(played.status));
     }
-    super::write_report(&summary.out)?;
+    super::write_report(&played.out)?;
     for row in &rows {
         writeln!(out, "{}", line(row)).said()?;
     }
     writeln!(
         out,
         "report: {}",
-        reversi_lab::report::page(&summary.out).display()
+        reversi_lab::report::page(&played.out).display()
     )
     .said()?;
     Ok(Outcome::Finished)

@@ -151,23 +151,40 @@ pub fn in_file(origin: &str, error: Error) -> Error {
     }
 }
 
-/// Which kind of config has these keys, and the command that reads it.
-/// Refuses to shard a study file (a sweep, tune or ablation): only a run's experiment
-/// shards and merges. `how` is what asked (`--shard`, `cluster slurm`).
+/// Refuses to shard anything but an experiment with `run --shard`: a sweep or an
+/// ablation shards through its own command, and a tune does not shard. `how` is what
+/// asked (`--shard`).
 pub fn check_shardable(path: &Path, how: &str) -> Result<()> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(()); // The experiment's loading says what is wrong with the file.
-    };
-    let Ok(keys) = toml::from_str::<toml::Table>(&text) else {
-        return Ok(());
-    };
-    match kind_of(|key| keys.contains_key(key)) {
-        Some((kind, command)) if command != "run" => Err(Error::input(format!(
-            "{}: {how} plays shards of an experiment, but this is {kind} file, which does not shard: run `reversi-lab {command} {}` on one machine (docs/cluster.md says what shards)",
+    match shard_command(path, how)? {
+        "run" => Ok(()),
+        command => Err(Error::input(format!(
+            "{}: this is {} file, not an experiment: play its shards with `reversi-lab {command} {} {how} I/N` and join them with `reversi-lab {command} {} --merge`",
+            path.display(),
+            if command == "sweep" { "a sweep" } else { "an ablation" },
             path.display(),
             path.display()
         ))),
-        _ => Ok(()),
+    }
+}
+
+/// The command that plays shards of the file at `path` and merges them: `run` for an
+/// experiment, `sweep` and `ablate` for theirs; a tune file does not shard, refused in
+/// one line naming what to do (docs/cluster.md). `how` is what asked (`cluster slurm`).
+pub fn shard_command(path: &Path, how: &str) -> Result<&'static str> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok("run"); // The experiment's loading says what is wrong with the file.
+    };
+    let Ok(keys) = toml::from_str::<toml::Table>(&text) else {
+        return Ok("run");
+    };
+    match kind_of(|key| keys.contains_key(key)) {
+        Some((kind, command)) if command == "tune" => Err(Error::input(format!(
+            "{}: {how} plays shards of an experiment, a sweep or an ablation, but this is {kind} file, which does not shard (each step needs the last one's games): run `reversi-lab {command} {}` on one machine (docs/cluster.md says what shards)",
+            path.display(),
+            path.display()
+        ))),
+        Some((_, command)) => Ok(command),
+        None => Ok("run"),
     }
 }
 

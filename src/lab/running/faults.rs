@@ -29,7 +29,24 @@ pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
             "cannot keep engine logs in {}: {e}; {fix}",
             engines.display()
         ))
-    })
+    })?;
+    // Logs are appended to (a resume, a `match --logs` folder used again): a line
+    // marks where this session's part begins, so that old faults are not read as new.
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now());
+    for entry in std::fs::read_dir(&engines).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let written = entry.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+        if written && path.extension().is_some_and(|e| e == "log") {
+            if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(&path) {
+                use std::io::Write as _;
+                let _ = writeln!(
+                    file,
+                    "reversi-lab: ---- a new session starts here ({now}); the lines above are an earlier one's ----"
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Faults in a row per player, over the games in the order they are recorded.

@@ -522,15 +522,27 @@ pub fn cost_line(costs: &[Cost]) -> String {
     format!("cost: {}; {}", side("A", &costs[0]), side("B", &costs[1]))
 }
 
-/// The match as one JSON object (the `--format json` output; its keys are stable).
+/// The match as one JSON object (the `--format json` output; its keys are stable):
+/// `stopped` names the broken side when three faults in a row stopped play, else null.
 #[must_use]
 pub fn summary_json(
     tally: &MatchTally,
     args: &MatchOptions,
     seconds: f64,
     threads: usize,
+    broken: Option<&Broken>,
 ) -> String {
-    summary_value(tally, args, seconds, threads).to_string()
+    let mut value = summary_value(tally, args, seconds, threads);
+    // Always there (null when the match played out), so that a reader need not guess
+    // whether a short tally is the whole match.
+    value["stopped"] = broken.map_or(serde_json::Value::Null, |b| {
+        serde_json::json!({
+            "player": b.player,
+            "termination": b.last.name(),
+            "logs": b.logs.join(format!("{}-*.log", b.player)).display().to_string(),
+        })
+    });
+    value.to_string()
 }
 
 /// The object [`summary_json`] prints, as a value (the Python package's `Match.info`).

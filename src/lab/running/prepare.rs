@@ -160,6 +160,7 @@ pub(super) fn prepare(
             .name(&OUT),
         ));
     }
+    crate::lab::folder::check_no_stranded_aside(out)?;
     let mut aside = None;
     if out.exists() && asked.force {
         aside = Some(move_aside(out)?);

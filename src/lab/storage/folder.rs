@@ -437,6 +437,45 @@ pub fn holds_anything(dir: &Path) -> Result<bool> {
     Ok(false)
 }
 
+/// Refuses to start over `dir` while a folder an earlier `--force` moved aside
+/// (`DIR.replaced-PID`) is still there and its process is gone: a second Ctrl-C or a
+/// kill left it, and it holds the old results, which no later command would name.
+pub fn check_no_stranded_aside(dir: &Path) -> Result<()> {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Ok(());
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let prefix = format!("{}.replaced-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        let alive = pid.parse::<u32>().is_ok_and(|pid| {
+            pid != std::process::id() && Path::new(&format!("/proc/{pid}")).exists()
+        });
+        if !alive && entry.path().is_dir() {
+            let aside = dir.with_file_name(&file);
+            return Err(Error::input(format!(
+                "{} holds the results an interrupted --force moved aside from {}: put them back (remove {} and rename {} to it) or remove {}, then run again",
+                aside.display(),
+                dir.display(),
+                dir.display(),
+                aside.display(),
+                aside.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Moves `dir` aside for `--force` (it is deleted once the new run has written its
 /// first files), refusing while another run writes it. Returns where it went.
 pub fn move_aside(dir: &Path) -> Result<PathBuf> {

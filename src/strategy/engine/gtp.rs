@@ -276,18 +276,38 @@ impl Gtp {
             .map(|((command, _), id)| format!("{id} {command}"))
             .collect();
         self.process.send_lines(&lines)?;
-        // Untimed, the plays before the move get a command's deadline at least; on a
-        // clock the time control's deadline is the whole of it.
-        let deadline = if self.time.is_some() {
+        // Untimed, the plays before the move get a command's deadline at least, and the
+        // move its own stall deadline from when the engine has taken them (so a
+        // stall_timeout shorter than start_timeout holds); on a clock the time
+        // control's deadline is the whole of it.
+        let timed = self.time.is_some();
+        let sent = Instant::now();
+        let stall = deadline.saturating_duration_since(sent);
+        let setup_by = if timed {
             deadline
         } else {
-            deadline.max(Instant::now() + self.command_time)
+            deadline.max(sent + self.command_time)
         };
         let mut fault = None;
         let mut answer = String::new();
         for ((command, purpose), id) in batch.iter().zip(first..) {
+            let asked = Instant::now();
+            let by = match purpose {
+                Purpose::Move if !timed => asked + stall,
+                _ => setup_by,
+            };
+            let stalled = |failure| match failure {
+                Failure::Stalled(_) if timed => {
+                    Failure::Stalled(format!("no answer to '{command}' before its time ran out"))
+                }
+                Failure::Stalled(_) => Failure::Stalled(format!(
+                    "no answer to '{command}' within {:.1} s",
+                    by.saturating_duration_since(asked).as_secs_f64()
+                )),
+                other => other,
+            };
             let reply = loop {
-                let (reply_id, reply) = self.reply(deadline)?;
+                let (reply_id, reply) = self.reply(by).map_err(stalled)?;
                 // Replies to earlier commands (late answers) are dropped by their id.
                 if reply_id.is_none_or(|r| r >= id) {
                     break reply;

@@ -6,6 +6,7 @@
 //! [`Mcts`] is the one small piece of glue.
 
 mod leaf;
+mod reuse;
 mod search;
 mod spec;
 #[cfg(test)]
@@ -19,6 +20,7 @@ pub use tree::{Node, Tree};
 use super::{random_square, Answer, Choice, Context, Evaluator, Solver, Strategy};
 use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
+use reuse::Kept;
 use search::Search;
 use std::time::Instant;
 
@@ -30,33 +32,58 @@ const ROOT_SOLVER_BITS: u32 = 18;
 pub struct Mcts<G: Geometry> {
     /// The search's settings.
     pub settings: Settings,
-    leaf: Leaf<G>,
+    pub(crate) leaf: Leaf<G>,
     prior: Option<Box<dyn Evaluator<G>>>,
 }
 
 impl<G: Geometry> Mcts<G> {
-    /// Searches `board` (considering `moves`) within the budgets and the clock's
+    /// Searches `board` (considering `moves`) afresh within the budgets and the clock's
     /// deadline: the tree grown.
     pub fn search(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Tree<G> {
-        let deadline = context
+        let mut tree = Tree::new(board, moves, self.capacity(), self.settings.rave > 0);
+        self.grow(&mut tree, context);
+        tree
+    }
+
+    /// Searches on from the tree kept from the game's previous move when it holds the
+    /// line played since (`reuse`), else afresh.
+    fn search_on(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Tree<G> {
+        let history = context.history;
+        let kept = context
             .memory
-            .clock
-            .deadline_with(self.settings.time, Instant::now());
-        let capacity = self
-            .settings
+            .find_state::<Kept<G>>()
+            .and_then(|kept| kept.take(board, moves, &history, self.capacity()));
+        match kept {
+            Some(mut tree) => {
+                self.grow(&mut tree, context);
+                tree
+            }
+            None => self.search(board, moves, context),
+        }
+    }
+
+    /// The nodes reserved ahead for a search: a few a budgeted iteration.
+    fn capacity(&self) -> usize {
+        self.settings
             .iterations
             .into_iter()
             .chain(self.settings.nodes)
             .min()
-            .map_or(1 << 16, |n| (n as usize).saturating_mul(4).min(1 << 24));
-        let mut tree = Tree::new(board, moves, capacity, self.settings.rave > 0);
+            .map_or(1 << 16, |n| (n as usize).saturating_mul(4).min(1 << 24))
+    }
+
+    /// Runs iterations on `tree` until a budget or the clock's deadline is spent.
+    fn grow(&self, tree: &mut Tree<G>, context: &mut Context<'_, G>) {
+        let deadline = context
+            .memory
+            .clock
+            .deadline_with(self.settings.time, Instant::now());
         let search = Search {
             settings: &self.settings,
             leaf: &self.leaf,
             prior: self.prior.as_deref(),
         };
-        search.run(&mut tree, deadline, context);
-        tree
+        search.run(tree, deadline, context);
     }
 }
 
@@ -68,7 +95,11 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             let square = random_square(solver.solve(board, context.memory).best, context.rng);
             return Ok(Choice::of(square).timed_from(began));
         }
-        let tree = self.search(board, moves, context);
+        let tree = if self.settings.reuse {
+            self.search_on(board, moves, context)
+        } else {
+            self.search(board, moves, context)
+        };
         // A search that ran out of budget before its first iteration (a clock nearly
         // spent, `nodes` below a playout) plays the first legal move.
         let square = tree
@@ -79,6 +110,13 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             .iter()
             .find(|m| m.square == square)
             .map_or(0.5, |m| m.mean);
+        if self.settings.reuse {
+            let history = context.history;
+            context
+                .memory
+                .state(|_| true, Kept::default)
+                .keep(tree, &history);
+        }
         Ok(Choice::valued(square, (mean * 1000.0).round() as i32).timed_from(began))
     }
 

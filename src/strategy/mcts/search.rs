@@ -3,7 +3,7 @@
 //! an iteration, node or time budget; then the move to play.
 
 use super::leaf::{logistic, Leaf};
-use super::tree::{Amaf, Node, Tree};
+use super::tree::{Node, Tree, NO_TABLE};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::{Context, Evaluator, Solver};
@@ -41,8 +41,14 @@ pub struct Settings {
     pub c: f64,
     /// What results are.
     pub objective: Objective,
-    /// RAVE's equivalence visits (0: off).
+    /// GRAVE's reference count (0: off).
     pub rave: u32,
+    /// GRAVE's bias in its all-moves-as-first weight.
+    pub rave_bias: f64,
+    /// Progressive bias's weight (0: PUCT with a prior).
+    pub bias: f64,
+    /// A playout's weight in a leaf's value beside an evaluation's.
+    pub mix: f64,
     /// Solve leaves with at most this many empties (0: only finished games are proven).
     pub solve: u32,
     /// The prior softmax's temperature.
@@ -51,6 +57,8 @@ pub struct Settings {
     pub final_move: Final,
     /// The rules games are scored under.
     pub rules: Rules,
+    /// Whether the tree is kept between a game's moves.
+    pub reuse: bool,
 }
 
 /// The solver's table size for leaf solves: small solves, quickly cleared.
@@ -126,12 +134,14 @@ impl<G: Geometry> Search<'_, G> {
 
     /// One iteration: down to a leaf, its value, and back up.
     fn iterate(&self, tree: &mut Tree<G>, context: &mut Context<'_, G>) {
-        let rave = self.settings.rave > 0;
+        let rave = tree.grave();
         tree.path.clear();
         tree.path.push(0);
         let mut board = tree.root;
         let mut played = [G::Bits::ZERO; 2];
         let mut index = 0usize;
+        // GRAVE's reference: the deepest node so far with a table, and its depth.
+        let mut reference = None;
         // The result for the side that moved into the last node of the path, and
         // whether that node's bounds changed.
         let (result, proved) = loop {
@@ -165,7 +175,11 @@ impl<G: Geometry> Search<'_, G> {
                 }
                 self.expand(tree, index, board, moves);
             }
-            let child = self.select(tree, index);
+            let depth = tree.path.len() - 1;
+            if let Some(place) = tree.table_of(index) {
+                reference = Some((place, depth));
+            }
+            let child = self.select(tree, index, reference.map(|(p, d)| (p, depth - d)));
             let square = tree.nodes[child].square;
             match square {
                 Some(square) => {
@@ -188,23 +202,33 @@ impl<G: Geometry> Search<'_, G> {
         depth: usize,
         context: &mut Context<'_, G>,
     ) -> f64 {
+        // With both, each is weighed by `mix`; one weighed 0 is not computed.
+        let (rollout, value) = match (&self.leaf.rollout, &self.leaf.value) {
+            (Some(_), Some(_)) if self.settings.mix >= 1.0 => (self.leaf.rollout.as_ref(), None),
+            (Some(_), Some(_)) if self.settings.mix <= 0.0 => (None, self.leaf.value.as_ref()),
+            (rollout, value) => (rollout.as_ref(), value.as_ref()),
+        };
+        let weight = if value.is_none() {
+            1.0
+        } else if rollout.is_none() {
+            0.0
+        } else {
+            self.settings.mix
+        };
         let mut sum = 0.0;
-        let mut count = 0.0;
-        if let Some(rollout) = &self.leaf.rollout {
+        if let Some(rollout) = rollout {
             let ending = rollout.play_out(board, context);
             let score = self.settings.rules.final_score(ending.board);
             let own = if ending.same_side { score } else { -score };
-            sum += self.result(-own);
-            count += 1.0;
+            sum += weight * self.result(-own);
             played[depth % 2] |= ending.played[0];
             played[(depth + 1) % 2] |= ending.played[1];
         }
-        if let Some(eval) = &self.leaf.value {
+        if let Some(eval) = value {
             let value = f64::from(eval.evaluate(board));
-            sum += 1.0 - logistic(value, self.leaf.scale);
-            count += 1.0;
+            sum += (1.0 - weight) * (1.0 - logistic(value, self.leaf.scale));
         }
-        sum / count
+        sum
     }
 
     /// Sets a node's bounds to an exact margin.
@@ -227,8 +251,8 @@ impl<G: Geometry> Search<'_, G> {
                 self.set_priors(&mut tree.nodes[first..], board, prior);
             }
         }
-        if !tree.amaf.is_empty() {
-            tree.amaf.resize(tree.nodes.len(), Amaf::default());
+        if tree.grave() {
+            tree.table.resize(tree.nodes.len(), NO_TABLE);
         }
         let children = (tree.nodes.len() - first) as u8;
         let node = &mut tree.nodes[index];
@@ -261,8 +285,14 @@ impl<G: Geometry> Search<'_, G> {
         }
     }
 
-    /// The child to descend to.
-    fn select(&self, tree: &Tree<G>, index: usize) -> usize {
+    /// The child to descend to. `reference`: GRAVE's table to use (the first record's
+    /// place) and how many plies above this node its node is.
+    pub(super) fn select(
+        &self,
+        tree: &Tree<G>,
+        index: usize,
+        reference: Option<(usize, usize)>,
+    ) -> usize {
         let node = tree.nodes[index];
         let range = node.child_range();
         let children = &tree.nodes[range.clone()];
@@ -270,7 +300,11 @@ impl<G: Geometry> Search<'_, G> {
         let parent_visits = f64::from(node.visits.max(1));
         let log = parent_visits.ln();
         let root_sqrt = parent_visits.sqrt();
-        let rave = f64::from(self.settings.rave);
+        // The reference table's records for this node's mover.
+        let amaf = reference.map(|(place, above)| {
+            &tree.amaf[place + (above % 2) * G::CELLS as usize..][..G::CELLS as usize]
+        });
+        let bias = self.settings.rave_bias;
         let first_play = 1.0 - node.mean();
         let mut best = range.start;
         let mut best_score = f64::NEG_INFINITY;
@@ -285,21 +319,22 @@ impl<G: Geometry> Search<'_, G> {
             } else {
                 child.mean()
             };
-            if rave > 0.0 {
-                let amaf = tree.amaf[place];
-                if amaf.visits > 0 {
-                    let beta = (rave / (3.0 * visits + rave)).sqrt();
-                    let amaf_mean = f64::from(amaf.total) / f64::from(amaf.visits);
-                    mean = (1.0 - beta) * mean + beta * amaf_mean;
+            if let (Some(amaf), Some(square)) = (amaf, child.square) {
+                let record = amaf[square.index() as usize];
+                if record.visits > 0 {
+                    let a = f64::from(record.visits);
+                    let beta = a / (a + visits + bias * a * visits);
+                    mean = (1.0 - beta) * mean + beta * f64::from(record.total) / a;
                 }
             }
-            let score = if self.prior.is_some() {
+            let score = if self.prior.is_some() && self.settings.bias == 0.0 {
                 mean + self.settings.c * f64::from(child.prior) * root_sqrt / (1.0 + visits)
             } else if child.visits == 0 {
                 // Every move once before any twice (UCB1), in the children's order.
                 f64::INFINITY
             } else {
                 mean + self.settings.c * (log / visits).sqrt()
+                    + self.settings.bias * f64::from(child.prior) / (1.0 + visits)
             };
             if score > best_score {
                 best_score = score;
@@ -325,15 +360,34 @@ impl<G: Geometry> Search<'_, G> {
                 proving = self.bound(tree, index);
             }
             if let Some(played) = played {
-                let node = tree.nodes[index];
-                let mine = played[depth % 2];
-                for place in node.child_range() {
-                    let moved = tree.nodes[place].square;
-                    if moved.is_some_and(|s| mine.has(s.index())) {
-                        tree.amaf[place].visits += 1;
-                        tree.amaf[place].total += result as f32;
-                    }
-                }
+                self.record(
+                    tree,
+                    index,
+                    result,
+                    [played[depth % 2], played[(depth + 1) % 2]],
+                );
+            }
+        }
+    }
+
+    /// GRAVE: gives a node that has reached the reference count its table, and adds
+    /// the iteration to its table: `result` for its side to move, who played `played[0]`
+    /// (the other side `played[1]`) there or below.
+    fn record(&self, tree: &mut Tree<G>, index: usize, result: f64, played: [G::Bits; 2]) {
+        let node = tree.nodes[index];
+        if tree.table_of(index).is_none() {
+            if node.visits < self.settings.rave || node.first.is_none() {
+                return;
+            }
+            tree.add_table(index);
+        }
+        let place = tree.table_of(index).expect("just made");
+        for (side, (moves, result)) in played.into_iter().zip([result, 1.0 - result]).enumerate() {
+            let records = &mut tree.amaf[place + side * G::CELLS as usize..][..G::CELLS as usize];
+            for square in squares(moves) {
+                let record = &mut records[square.index() as usize];
+                record.visits += 1;
+                record.total += result as f32;
             }
         }
     }

@@ -20,8 +20,10 @@ pub const MAX_ITERATIONS: u64 = 1_000_000_000;
 /// The deepest `solve` accepted: each leaf with that many empties is solved exactly,
 /// and a solve of 20 empties takes a tenth of a second.
 pub const SOLVE: RangeInclusive<u32> = 0..=20;
-/// The `rave` equivalence counts accepted (0: off).
+/// The `rave` reference counts accepted (0: off).
 pub const RAVE: RangeInclusive<u32> = 0..=1_000_000;
+/// GRAVE's bias when none is written: Ludii's and Cazenave's order of magnitude.
+pub const RAVE_BIAS: f64 = 1e-6;
 
 params! {
     /// Parameters of `mcts`.
@@ -58,12 +60,20 @@ params! {
             => "PUCT: priors from this evaluation, a softmax over the moves' standardised values" (default "none: UCB1"),
         temperature: f64 = 1.0
             => "the prior softmax's temperature, in standard deviations of the moves' values",
+        bias: f64 = 0.0
+            => "progressive bias: with a prior, UCB1 plus this weight times the move's prior over (visits + 1) instead of PUCT (0 to 100; 0: off)",
+        mix: f64 = 0.5
+            => "with both rollout and value: the playout result's weight in a leaf's value, the evaluation's being 1 - mix (0 to 1)",
         rave: u32 = 0, range RAVE
-            => "RAVE: the visits at which a move's own and all-moves-as-first values weigh equally (0: off)",
+            => "GRAVE: all-moves-as-first values from the nearest node above with at least this many visits, the reference count (1: plain RAVE; 0: off)",
+        rave_bias: f64 = RAVE_BIAS
+            => "GRAVE's bias b: a move's all-moves-as-first weight is a / (a + n + b a n) for a such and n own visits (0 to 1)",
         solve: u32 = 0, range SOLVE
             => "MCTS-Solver: solve leaves with at most this many empties exactly, and back proven values up (0: only finished games)",
         final_move: String = "visits".to_string()
             => "the move played: visits (the most visited, robust child) or value (the best mean)",
+        reuse: bool = false
+            => "keep the tree between a game's moves: the next search starts from the subtree after the opponent's reply",
     }
 }
 
@@ -96,6 +106,9 @@ impl MctsSpec {
                 Objective::Win
             },
             rave: self.rave,
+            rave_bias: self.rave_bias,
+            bias: self.bias,
+            mix: self.mix,
             solve: self.solve,
             temperature: self.temperature,
             final_move: if self.final_move == "value" {
@@ -104,6 +117,7 @@ impl MctsSpec {
                 Final::Visits
             },
             rules,
+            reuse: self.reuse,
         }
     }
 
@@ -176,6 +190,18 @@ impl Kind for MctsSpec {
         in_float_range("epsilon", spec.epsilon, 0.0, 1.0)?;
         in_float_range("scale", spec.scale, 1e-6, 1e9)?;
         in_float_range("temperature", spec.temperature, 1e-3, 1e3)?;
+        in_float_range("bias", spec.bias, 0.0, 100.0)?;
+        in_float_range("mix", spec.mix, 0.0, 1.0)?;
+        in_float_range("rave_bias", spec.rave_bias, 0.0, 1.0)?;
+        if spec.bias > 0.0 && spec.prior.is_none() {
+            return Err(SpecError::BadValue {
+                kind,
+                message: format!(
+                    "bias = {} needs the moves' priors: add prior = (EVAL), such as prior = (pattern)",
+                    spec.bias
+                ),
+            });
+        }
         for (param, value, known) in [
             ("objective", &spec.objective, ["win", "margin"]),
             ("final_move", &spec.final_move, ["visits", "value"]),
@@ -216,9 +242,12 @@ impl Kind for MctsSpec {
     }
 
     fn scale(&self) -> Option<crate::strategy::scale::Scale> {
-        Some(crate::strategy::scale::Scale::points(
-            "thousandths",
-            "each move's mean result for the mover, in thousandths (1000: a sure win)",
-        ))
+        // What 1000 means follows the objective: a won game, or the largest margin.
+        let note = if self.objective == "margin" {
+            "each move's mean result for the mover, in thousandths (1000: the largest margin, 500: even)"
+        } else {
+            "each move's mean result for the mover, in thousandths (1000: a sure win, 500: even)"
+        };
+        Some(crate::strategy::scale::Scale::points("thousandths", note))
     }
 }

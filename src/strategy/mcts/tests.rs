@@ -284,6 +284,10 @@ fn bad_parameters_are_refused_in_one_line_naming_the_range() {
         ("mcts:epsilon=2", "strategy 'mcts': epsilon = 2 is out of range: use 0 to 1"),
         ("mcts:solve=21", "strategy 'mcts': solve = 21 is out of range: use 0 to 20"),
         ("mcts:rave=2000000", "strategy 'mcts': rave = 2000000 is out of range: use 0 to 1000000"),
+        ("mcts:rave_bias=2", "strategy 'mcts': rave_bias = 2 is out of range: use 0 to 1"),
+        ("mcts:mix=1.5", "strategy 'mcts': mix = 1.5 is out of range: use 0 to 1"),
+        ("mcts:bias=-1", "strategy 'mcts': bias = -1 is out of range: use 0 to 100"),
+        ("mcts:bias=2", "strategy 'mcts': bias = 2 needs the moves' priors: add prior = (EVAL), such as prior = (pattern)"),
         ("mcts:objective=score", "strategy 'mcts': objective = score is not known: use win or margin"),
         ("mcts:final_move=best", "strategy 'mcts': final_move = best is not known: use visits or value"),
         ("mcts:time=5x", "strategy 'mcts': time = 5x is not a time: write it like time=100ms or time=2s"),
@@ -303,6 +307,7 @@ fn specs_read_back_as_written() {
         "mcts:iterations=10000",
         "mcts:time=200ms,prior=(pattern),value=(pattern),solve=14",
         "mcts:rollout=(weighted:preset=classic),epsilon=0.1,rave=300,objective=margin",
+        "mcts:prior=(pattern),bias=2,rave=50,rave_bias=0.001,value=(pattern),mix=0.3,reuse=true",
     ] {
         let spec = StrategySpec::parse(text).unwrap();
         let again = StrategySpec::from_table(&spec.to_table()).unwrap();
@@ -332,4 +337,171 @@ fn a_search_with_no_iteration_plays_a_legal_move() {
     };
     let choice = player.choose(start.board, moves, &mut context).unwrap();
     assert!(moves.has(choice.square.index()));
+}
+
+/// A search of `text` from `board` with the generator seeded by `seed`.
+fn searched<G: Geometry>(text: &str, board: Board<G>, seed: u64) -> Tree<G> {
+    let mcts = player::<G>(text, Rules::default());
+    let mut rng = GameRng::seed_from_u64(seed);
+    let mut memory = Memory::new();
+    let mut context = Context {
+        rng: &mut rng,
+        memory: &mut memory,
+        history: crate::strategy::History::from_start(&[]),
+    };
+    mcts.search(board, board.moves(), &mut context)
+}
+
+#[test]
+fn grave_tables_go_to_nodes_with_the_reference_count() {
+    let board = random_position::<Size8>(2, 44).unwrap();
+    let reference = 40;
+    let tree = searched(&format!("mcts:iterations=3000,rave={reference}"), board, 5);
+    let mut tables = 0;
+    for (index, node) in tree.nodes.iter().enumerate() {
+        let wanted = node.visits >= reference && node.first.is_some();
+        assert_eq!(tree.table_of(index).is_some(), wanted, "{node:?}");
+        tables += usize::from(wanted);
+    }
+    assert!(tables > 10, "{tables}");
+    assert_eq!(tree.amaf.len(), tables * 2 * 64);
+    // Each iteration through a root move played it: once the root had its table, the
+    // move's all-moves-as-first count grew with its own, and more (played later).
+    let root = tree.table_of(0).unwrap();
+    for (_, child) in tree.root_children() {
+        let record = tree.amaf[root + child.square.unwrap().index() as usize];
+        assert!(
+            record.visits + reference >= child.visits,
+            "{record:?} {child:?}"
+        );
+        assert!(record.total <= record.visits as f32);
+    }
+    // A reference count no node reaches leaves the search plain UCT.
+    let plain = searched("mcts:iterations=500", board, 5).stats();
+    assert_eq!(
+        searched("mcts:iterations=500,rave=1000", board, 5).stats(),
+        plain
+    );
+    assert_ne!(
+        searched("mcts:iterations=500,rave=20", board, 5).stats(),
+        plain
+    );
+}
+
+/// Selection reads the reference node's table for the mover: its own side's records
+/// at an even distance, the other side's at an odd one.
+#[test]
+fn grave_selects_by_the_reference_tables_records() {
+    use super::search::Search;
+    let board = Board::<Size8>::start();
+    let mcts = player::<Size8>("mcts:iterations=5,rave=1,c=0.1", Rules::default());
+    let mut tree = Tree::new(board, board.moves(), 16, true);
+    let mut rng = GameRng::seed_from_u64(1);
+    let mut memory = Memory::new();
+    let mut context = Context {
+        rng: &mut rng,
+        memory: &mut memory,
+        history: crate::strategy::History::from_start(&[]),
+    };
+    let search = Search {
+        settings: &mcts.settings,
+        leaf: &mcts.leaf,
+        prior: None,
+    };
+    // Expanded, each move once with an even result.
+    search.run(&mut tree, None, &mut context);
+    assert_eq!(tree.nodes[0].children, 4);
+    for (place, child) in tree.nodes.iter_mut().enumerate().skip(1).take(4) {
+        child.visits = 1;
+        child.total = 0.5;
+        tree.table[place] = super::tree::NO_TABLE;
+    }
+    tree.nodes[0].visits = 4;
+    let third = tree.nodes[3].square.unwrap().index() as usize;
+    tree.amaf.clear();
+    tree.table[0] = super::tree::NO_TABLE;
+    tree.add_table(0);
+    let place = tree.table_of(0).unwrap();
+    for square in squares(board.moves()) {
+        let good = square.index() as usize == third;
+        tree.amaf[place + square.index() as usize] = super::tree::Amaf {
+            total: if good { 90.0 } else { 10.0 },
+            visits: 100,
+        };
+    }
+    assert_eq!(search.select(&tree, 0, Some((place, 0))), 3);
+    // Two plies below, the same side moves: the same records.
+    assert_eq!(search.select(&tree, 0, Some((place, 2))), 3);
+    // One ply below the other side's (all empty here): the own means, a tie, the first.
+    assert_eq!(search.select(&tree, 0, Some((place, 1))), 1);
+    assert_eq!(search.select(&tree, 0, None), 1);
+}
+
+#[test]
+fn progressive_bias_leans_on_the_prior_and_visits_every_move() {
+    let board = random_position::<Size8>(5, 40).unwrap();
+    let count = board.moves().count();
+    let iterations = 6 * count;
+    let biased = searched(
+        &format!("mcts:iterations={iterations},prior=weighted,bias=50"),
+        board,
+        1,
+    );
+    let favourite = biased
+        .root_children()
+        .max_by(|a, b| a.1.prior.total_cmp(&b.1.prior))
+        .map(|(_, n)| n.square)
+        .unwrap();
+    let most = |tree: &Tree<Size8>| {
+        tree.root_children()
+            .max_by_key(|(_, n)| n.visits)
+            .map(|(_, n)| (n.square, n.visits))
+            .unwrap()
+    };
+    assert_eq!(most(&biased).0, favourite);
+    // UCB1's rule still holds: every move once before any twice.
+    assert!(biased.root_children().all(|(_, n)| n.visits >= 1));
+    // Plain UCT spreads the same iterations more evenly.
+    let plain = searched(&format!("mcts:iterations={iterations}"), board, 1);
+    assert!(
+        most(&plain).1 < most(&biased).1,
+        "{:?} {:?}",
+        most(&plain),
+        most(&biased)
+    );
+    // PUCT with the same prior is another rule (it need not try every move).
+    let puct = searched(
+        &format!("mcts:iterations={iterations},prior=weighted"),
+        board,
+        1,
+    );
+    assert_ne!(puct.stats(), biased.stats());
+}
+
+#[test]
+fn mix_weighs_the_playout_against_the_evaluation() {
+    let board = random_position::<Size8>(9, 40).unwrap();
+    let search = |text: &str| searched(&format!("mcts:iterations=300,{text}"), board, 4).stats();
+    let both = "rollout=random,value=(weighted),scale=20";
+    assert_eq!(search(&format!("{both},mix=1")), search("rollout=random"));
+    assert_eq!(
+        search(&format!("{both},mix=0")),
+        search("value=(weighted),scale=20")
+    );
+    assert_eq!(search(&format!("{both},mix=0.5")), search(both));
+    let quarter = search(&format!("{both},mix=0.25"));
+    assert_ne!(quarter, search(both));
+    assert_ne!(quarter, search("value=(weighted),scale=20"));
+}
+
+/// `play`'s eval says what 1000 thousandths mean under the objective in force.
+#[test]
+fn the_values_scale_follows_the_objective() {
+    let legend = |text: &str| {
+        crate::strategy::scale::Scale::of(&StrategySpec::parse(text).unwrap()).legend()
+    };
+    assert!(legend("mcts").contains("1000: a sure win"));
+    let margin = legend("mcts:objective=margin");
+    assert!(margin.contains("1000: the largest margin"), "{margin}");
+    assert!(!margin.contains("sure win"), "{margin}");
 }

@@ -28,14 +28,18 @@ pub struct Node {
     pub square: Option<Square>,
 }
 
-/// A node's all-moves-as-first statistics (RAVE), kept beside the arena only when used.
+/// One move's all-moves-as-first statistics (GRAVE) in a node's table.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Amaf {
-    /// The sum of the results of iterations where its move was played later.
+    /// The sum of the results of iterations through the node where the move was played
+    /// later by that side, for that side.
     pub total: f32,
     /// How many.
     pub visits: u32,
 }
+
+/// A node without an all-moves-as-first table.
+pub const NO_TABLE: u32 = u32::MAX;
 
 impl Node {
     /// A fresh node after `square`, nothing proven on a board of `cells` squares.
@@ -86,7 +90,12 @@ pub struct Tree<G: Geometry> {
     pub root_moves: G::Bits,
     /// The nodes; the root is the first.
     pub nodes: Vec<Node>,
-    /// RAVE's statistics, one a node (empty when RAVE is off).
+    /// GRAVE: each node's table's number, or [`NO_TABLE`] (empty when GRAVE is off).
+    /// A node gets a table once it has the reference count of visits, so only the
+    /// well-visited nodes near the root pay for one.
+    pub table: Vec<u32>,
+    /// GRAVE's tables, each `2 * cells` records: the moves of the side to move at its
+    /// node, then the other side's.
     pub amaf: Vec<Amaf>,
     /// The nodes of the current iteration, root first.
     pub path: Vec<u32>,
@@ -101,10 +110,10 @@ impl<G: Geometry> Tree<G> {
     pub fn new(root: Board<G>, moves: G::Bits, capacity: usize, rave: bool) -> Self {
         let mut nodes = Vec::with_capacity(capacity.max(1));
         nodes.push(Node::new(None, G::CELLS, 1.0));
-        let amaf = if rave {
-            let mut amaf = Vec::with_capacity(capacity.max(1));
-            amaf.push(Amaf::default());
-            amaf
+        let table = if rave {
+            let mut table = Vec::with_capacity(capacity.max(1));
+            table.push(NO_TABLE);
+            table
         } else {
             Vec::new()
         };
@@ -112,7 +121,8 @@ impl<G: Geometry> Tree<G> {
             root,
             root_moves: moves,
             nodes,
-            amaf,
+            table,
+            amaf: Vec::new(),
             path: Vec::with_capacity(2 * G::CELLS as usize + 2),
             iterations: 0,
         }
@@ -124,15 +134,45 @@ impl<G: Geometry> Tree<G> {
         range.clone().zip(&self.nodes[range])
     }
 
-    /// Bytes held per node: the record, and RAVE's beside it when on.
+    /// Bytes held per node: the record, and GRAVE's table number beside it when on
+    /// (the tables themselves are [`table_bytes`](Self::table_bytes) each).
     #[must_use]
     pub fn bytes_per_node(&self) -> usize {
         std::mem::size_of::<Node>()
-            + if self.amaf.is_empty() {
+            + if self.table.is_empty() {
                 0
             } else {
-                std::mem::size_of::<Amaf>()
+                std::mem::size_of::<u32>()
             }
+    }
+
+    /// Bytes of one GRAVE table.
+    #[must_use]
+    pub fn table_bytes() -> usize {
+        2 * G::CELLS as usize * std::mem::size_of::<Amaf>()
+    }
+
+    /// Whether GRAVE is on for this tree.
+    #[must_use]
+    pub fn grave(&self) -> bool {
+        !self.table.is_empty()
+    }
+
+    /// The table of the node at `index`, if it has one: its first record's place.
+    #[must_use]
+    pub fn table_of(&self, index: usize) -> Option<usize> {
+        match self.table.get(index) {
+            Some(&t) if t != NO_TABLE => Some(t as usize * 2 * G::CELLS as usize),
+            _ => None,
+        }
+    }
+
+    /// Gives the node at `index` a table of its own, empty.
+    pub fn add_table(&mut self, index: usize) {
+        let number = self.amaf.len() / (2 * G::CELLS as usize);
+        self.table[index] = u32::try_from(number).expect("fewer tables than nodes");
+        self.amaf
+            .resize(self.amaf.len() + 2 * G::CELLS as usize, Amaf::default());
     }
 }
 

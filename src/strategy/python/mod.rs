@@ -186,6 +186,32 @@ fn bad(message: String) -> SpecError {
     }
 }
 
+/// A host program's callables by name, for `name` specs that no [`PythonSpec::host`]
+/// call filled: those made from text on the way (a config file's players, a sweep's
+/// variants, a tune's candidates). Given the name, the spec's `params` and the role; None
+/// when it has no callable of that name, else the host or why the callable cannot be
+/// called so (one line).
+pub type Resolver =
+    dyn Fn(&str, &toml::Table, Role) -> Option<Result<Arc<dyn Host>, String>> + Send + Sync;
+
+static RESOLVER: std::sync::RwLock<Option<Arc<Resolver>>> = std::sync::RwLock::new(None);
+
+/// Sets the process's [`Resolver`] (None: none), returning the one it replaces.
+pub fn set_resolver(resolver: Option<Arc<Resolver>>) -> Option<Arc<Resolver>> {
+    let mut slot = RESOLVER
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    std::mem::replace(&mut *slot, resolver)
+}
+
+fn resolve(name: &str, params: &toml::Table, role: Role) -> Option<Result<Arc<dyn Host>, String>> {
+    let resolver = RESOLVER
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()?;
+    resolver(name, params, role)
+}
+
 /// The refusal of a `name` spec that no host filled.
 pub const NAME_WITHOUT_HOST: &str = "only the Python package can hand over a callable by name; use callable = \"module:function\" in a config file";
 
@@ -236,7 +262,11 @@ impl PythonSpec {
         }
         let p = &self.params;
         if let Some(name) = &p.name {
-            return Err(bad(format!("name = \"{name}\": {NAME_WITHOUT_HOST}")));
+            return match resolve(name, &p.params, role) {
+                Some(Ok(host)) => Ok(Source::Host(host, role)),
+                Some(Err(why)) => Err(bad(why)),
+                None => Err(bad(format!("name = \"{name}\": {NAME_WITHOUT_HOST}"))),
+            };
         }
         let callable = p.callable.clone().unwrap_or_default();
         let source = WorkerSource {

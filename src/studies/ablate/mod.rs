@@ -6,11 +6,12 @@ use crate::error::{Error, Result, Source};
 use crate::lab::config::read_config;
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::rows::csv_bytes;
-use crate::lab::{Experiment, PairRow, RunOptions, RunSummary, Setup, Status};
+use crate::lab::{Experiment, PairRow, RunOptions, Setup};
 use crate::numbers::elo_interval;
 use crate::stats::holm;
 use crate::strategy::spec::{ParamPath, ParamValue};
 use crate::strategy::{Feature, StrategySpec};
+use crate::studies::sharded::{self, Played};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -462,14 +463,16 @@ fn markdown(name: &str, worths: &[Worth]) -> String {
     text
 }
 
-/// Runs the ablation and writes `ablation.csv`, `ablation.md` and its charts next
-/// to the usual results. Returns the run's summary and the tables.
+/// Runs the ablation (or one shard of it, or merges its shards, as `part` says) and
+/// writes `ablation.csv`, `ablation.md` and its charts next to the usual results once
+/// the games are whole. Returns what was played and the tables.
 pub fn ablate(
     path: &Path,
     games: Option<u64>,
     threads: Option<usize>,
     options: &RunOptions<'_>,
-) -> Result<(RunSummary, String)> {
+    part: sharded::Part,
+) -> Result<(Played, String)> {
     let mut ablation = Ablation::load(path)?;
     if let Some(games) = games {
         ablation.experiment.games_per_pair =
@@ -480,20 +483,20 @@ pub fn ablate(
         ablation.experiment.setup.threads = Some(threads);
     }
     // The ablation's own files are written under the run's lock, through the one
-    // write path.
-    let (summary, _lock) = crate::lab::runner::run_locked(&ablation.experiment, options)?;
-    if summary.status == Status::Interrupted {
-        return Ok((summary, String::new()));
+    // write path, once the games are whole (a run, or the merge of its shards).
+    let played = sharded::play(&ablation.experiment, options, part)?;
+    if !played.whole {
+        return Ok((played, String::new()));
     }
-    let dir = summary.out.clone();
-    let worths = worths(&ablation, &summary.pairs)?;
+    let dir = played.out.clone();
+    let worths = worths(&ablation, &played.pairs)?;
     let csv_path = dir.join(ABLATION_FILE);
     crate::lab::folder::write_atomically(&csv_path, &csv_bytes(&worths, &csv_path)?)?;
     // The file's figures, as `report` reads them again: printed and written from the
     // same rounded values, never rounded twice (+110 in ablation.md, +109 printed).
     let worths: Vec<Worth> = crate::lab::rows::read_rows(&csv_path)?;
     write_outputs(&dir, &ablation.experiment.name, &worths)?;
-    Ok((summary, table_text(&worths)))
+    Ok((played, table_text(&worths)))
 }
 
 /// Writes `ablation.md` and draws the charts from the worths (`report` calls it

@@ -12,6 +12,10 @@ use std::path::Path;
 pub struct Ablation;
 
 impl RunStudy for Ablation {
+    fn name(&self) -> &'static str {
+        "ablation"
+    }
+
     fn is_yours(&self, dir: &Path) -> bool {
         dir.join(super::ABLATION_FILE).is_file()
     }

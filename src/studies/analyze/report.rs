@@ -12,6 +12,10 @@ use std::path::Path;
 pub struct Quality;
 
 impl RunStudy for Quality {
+    fn name(&self) -> &'static str {
+        "analysis"
+    }
+
     fn is_yours(&self, dir: &Path) -> bool {
         dir.join(super::QUALITY_FILE).is_file()
     }

@@ -10,12 +10,11 @@ use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::folder::write_atomically;
 use crate::lab::rows::{csv_bytes, ResumeGiven};
-use crate::lab::runner::{default_out, run_locked};
-use crate::lab::{
-    Experiment, Format, ResultsFolder, RunOptions, RunSummary, Setup, StandingRow, Status,
-};
+use crate::lab::runner::default_out;
+use crate::lab::{Experiment, Format, ResultsFolder, RunOptions, Setup, StandingRow};
 use crate::strategy::spec::{ParamPath, ParamValue, PathError};
 use crate::strategy::StrategySpec;
+use crate::studies::sharded::{self, Part, Played};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::{Spanned, Value};
@@ -423,22 +422,28 @@ pub fn read_rows(dir: &Path) -> Result<Option<Vec<SweepRow>>> {
     crate::lab::rows::read_rows(&path).map(Some)
 }
 
-/// Runs the sweep and writes `sweep.csv` next to the usual results (the report,
+/// Runs the sweep (or one shard of it, or merges its shards, as `part` says) and
+/// writes `sweep.csv` next to the usual results once the games are whole (the report,
 /// drawn by the caller, adds its charts). `games` and `threads` override the file.
 pub fn sweep(
     path: &Path,
     games: Option<u64>,
     threads: Option<usize>,
     options: &RunOptions<'_>,
-) -> Result<(RunSummary, Vec<SweepRow>)> {
+    part: Part,
+) -> Result<(Played, Vec<SweepRow>)> {
     let mut sweep = Sweep::load(path)?;
     if options.resume {
         // As `run --resume` does: the threads the sweep was started with, unless given
         // again.
+        let shard = match part {
+            Part::Shard(shard) => Some(shard),
+            _ => None,
+        };
         let out = options
             .out
             .clone()
-            .unwrap_or_else(|| default_out(&sweep.experiment.name, None));
+            .unwrap_or_else(|| default_out(&sweep.experiment.name, shard));
         if let Some(record) = ResultsFolder::at(&out).record_if_any()? {
             record.resume_settings(
                 &mut sweep.experiment,
@@ -463,14 +468,14 @@ pub fn sweep(
         )?);
     }
     // The sweep's own file is written under the run's lock, through the one write path.
-    let (summary, _lock) = run_locked(&sweep.experiment, options)?;
-    if summary.status == Status::Interrupted {
-        return Ok((summary, Vec::new()));
+    let played = sharded::play(&sweep.experiment, options, part)?;
+    if !played.whole {
+        return Ok((played, Vec::new()));
     }
-    let rows = rows(&sweep, &summary.standings, &summary.out)?;
-    let csv_path = summary.out.join(SWEEP_FILE);
+    let rows = rows(&sweep, &played.standings, &played.out)?;
+    let csv_path = played.out.join(SWEEP_FILE);
     write_atomically(&csv_path, &csv_bytes(&rows, &csv_path)?)?;
-    Ok((summary, rows))
+    Ok((played, rows))
 }
 
 #[cfg(test)]

@@ -317,6 +317,10 @@ fn explanation(rows: &[SweepRow], panel: &[(String, f64)], direct: bool) -> Vec<
 pub struct Sweep;
 
 impl RunStudy for Sweep {
+    fn name(&self) -> &'static str {
+        "sweep"
+    }
+
     fn is_yours(&self, dir: &Path) -> bool {
         dir.join(super::SWEEP_FILE).is_file()
     }

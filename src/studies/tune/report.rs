@@ -134,6 +134,65 @@ fn settings(tune: &Tune, raw: &toml::Table) -> Vec<(String, String)> {
     rows
 }
 
+/// Each parameter's start, tuned value, final iteration's value and bounds.
+fn parameters_table(tune: &Tune, tuned: &[f64], last: &[f64]) -> Table {
+    Table::new(
+        &["parameter", "start", "tuned", "final iteration", "bounds"],
+        tune.params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                vec![
+                    p.name.clone(),
+                    tick(p.start),
+                    fixed(tuned[i], 3),
+                    fixed(last[i], 3),
+                    format!("[{}, {}]", tick(p.min), tick(p.max)),
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// The parameters and their traces as they stand, the charts drawn into `chart_dir`
+/// (not the folder's): what a live view shows while the tune runs. The full report
+/// ([`report`]) also reads the validation runs and draws into the folder.
+pub fn traces(dir: &Path, chart_dir: &Path) -> Result<Document> {
+    let (tune, _) = load(dir)?;
+    let trace_path = ResultsFolder::at(dir).path(FolderFile::Trace);
+    let rows = if trace_path.is_file() {
+        trace::read(&trace_path, &tune)?
+    } else {
+        Vec::new()
+    };
+    let start = tune.start();
+    let tuned = trace::tail_mean(&rows).unwrap_or_else(|| start.clone());
+    let last = rows
+        .last()
+        .map_or_else(|| start.clone(), |r| r.theta.clone());
+    let mut trace_section = Section::new("trace", "Trace");
+    if !rows.is_empty() {
+        for chart in charts::draw(&tune, &rows, chart_dir)? {
+            trace_section = trace_section.with(Block::Chart(chart));
+        }
+    }
+    Ok(Document {
+        title: format!("Tune: {}", tune.name),
+        warning: Some(format!(
+            "{} of {} iterations of {} games so far; the tuned values are the mean of the last 10% of them.",
+            rows.len(),
+            tune.iterations,
+            tune.games
+        )),
+        sections: vec![
+            Section::new("parameters", "Parameters").with(Block::Table(parameters_table(
+                &tune, &tuned, &last,
+            ))),
+            trace_section,
+        ],
+    })
+}
+
 /// Draws the tune's charts (and redraws each validation run's report through
 /// `run_report`, which returns that report's warnings) and builds its report;
 /// returns the validation reports' warnings with it.
@@ -175,22 +234,7 @@ pub fn report(
         intro
             .push_str(" best.toml holds the tuned player, ready to paste into an experiment file.");
     }
-    let parameters = Table::new(
-        &["parameter", "start", "tuned", "final iteration", "bounds"],
-        tune.params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                vec![
-                    p.name.clone(),
-                    tick(p.start),
-                    fixed(tuned[i], 3),
-                    fixed(last[i], 3),
-                    format!("[{}, {}]", tick(p.min), tick(p.max)),
-                ]
-            })
-            .collect(),
-    );
+    let parameters = parameters_table(&tune, &tuned, &last);
 
     // The validation, from the runs' folders.
     let mut lines = Vec::new();

@@ -225,3 +225,121 @@ fn a_resume_takes_new_deadlines_and_names_any_other_change() {
     );
     assert!(!stderr.contains("timeout"), "{stderr}");
 }
+
+/// Item 52.16: the new deadline of a fixed engine is what `run.toml` records once the
+/// resumed run goes on (the broken-engine stop, then a longer `stall_timeout`).
+#[test]
+fn a_resumed_run_records_the_engines_new_deadline() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let marker = d.join("broken").display().to_string();
+    fs::write(&marker, "").unwrap();
+    let script = misbehave();
+    let engine = served_gtp(&script, "while-exit", "3", &marker);
+    let config = |stall: &str| experiment(&engine, &format!(", stall_timeout = \"{stall}\""), 8);
+    fs::write(d.join("e.toml"), config("5s")).unwrap();
+    let args = [
+        "run",
+        "e.toml",
+        "--out",
+        "r",
+        "--quiet",
+        "--no-report",
+        "--threads",
+        "1",
+    ];
+    let (code, _, stderr) = run_in(d, &args);
+    assert_eq!(code, 2, "{stderr}");
+    let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
+    assert!(record.contains("stall_timeout = \"5s\""), "{record}");
+    fs::remove_file(&marker).unwrap();
+    fs::write(d.join("e.toml"), config("90s")).unwrap();
+    ok(d, &[&args[..], &["--resume"]].concat());
+    let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
+    assert!(record.contains("status = \"complete\""), "{record}");
+    assert!(record.contains("stall_timeout = \"1m 30s\""), "{record}");
+    assert_eq!(games(&d.join("r")).len(), 8);
+}
+
+/// A walk's leftover of item 52.3: a `stall_timeout` shorter than `start_timeout`
+/// holds for a move (a stalled move waited for the longer of the two), and the log
+/// names the command and the deadline that passed.
+#[test]
+fn a_short_stall_timeout_holds_under_a_longer_start_timeout() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "sleep", "5", &marker);
+    let extra = ", stall_timeout = \"1s\", start_timeout = \"20s\"";
+    fs::write(d.join("e.toml"), experiment(&engine, extra, 6)).unwrap();
+    ok(
+        d,
+        &[
+            "run",
+            "e.toml",
+            "--out",
+            "r",
+            "--quiet",
+            "--no-report",
+            "--threads",
+            "1",
+        ],
+    );
+    let logs = one_game_lost_by(&d.join("r"), "sleep", "stalled");
+    // The deadline that passed is the stall's: it was the longer start_timeout's.
+    assert!(
+        logs.contains("no answer to '")
+            && logs.contains("genmove")
+            && logs.contains("within 1.0 s"),
+        "{logs}"
+    );
+}
+
+/// Walk leftovers of item 52.9: after the three-fault stop, `match --format json` says
+/// it stopped (and whom for), where the JSON had no such field; a `--logs` folder used
+/// again marks where the new session's lines begin.
+#[test]
+fn a_stopped_match_says_so_in_json_and_reused_logs_are_marked() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let marker = d.join("m").display().to_string();
+    let script = misbehave();
+    let engine = served_gtp(&script, "always-exit", "2", &marker);
+    let spec = format!("gtp:{}", engine.join(" "));
+    let args = [
+        "match",
+        &spec,
+        "greedy",
+        "--games",
+        "20",
+        "--threads",
+        "1",
+        "--logs",
+        "logs",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = run_in(d, &args);
+    assert_eq!(code, 2, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["games"], 3, "{stdout}");
+    assert_eq!(json["stopped"]["player"], "A", "{stdout}");
+    assert_eq!(json["stopped"]["termination"], "crash", "{stdout}");
+    let (code, stdout, _) = run_in(d, &args);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("\"stopped\":{"), "{stdout}");
+    let logs = engine_logs(&d.join("logs/engines"));
+    assert_eq!(
+        logs.matches("a new session starts here").count(),
+        1,
+        "{logs}"
+    );
+    let (_, stdout, _) = run_in(
+        d,
+        &[
+            "match", "greedy", "random", "--games", "2", "--format", "json",
+        ],
+    );
+    assert!(stdout.contains("\"stopped\":null"), "{stdout}");
+}

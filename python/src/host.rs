@@ -1,0 +1,443 @@
+//! Python callables handed to the library in this process: the package's side of the
+//! `python` kind's [`Host`] hook. A `{kind = "python", name = "mine"}` spec gets the
+//! callable the caller passed under that name (`rl.match(my_choose, ...)`,
+//! `rl.run(..., players={"mine": my_choose})`, `Strategy(..., eval=my_value)`); the
+//! library's player then asks a [`Session`] of this module for each move, on the
+//! driver's threads, each call taking the interpreter lock for itself alone.
+
+use crate::board::Board;
+use crate::errors::FaultWarning;
+use crate::state::{self, AnyState};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString};
+use pyo3::{ffi, intern};
+use reversi_lab::board::Square;
+use reversi_lab::game::Rules;
+use reversi_lab::lab::setup::size_of_obf;
+use reversi_lab::strategy::kind::{Kind, VisitMut};
+use reversi_lab::strategy::python::{
+    set_resolver, Failure, Host, PythonSpec, Resolver, Role, Session, Turn,
+};
+use reversi_lab::strategy::StrategySpec;
+use std::ffi::CString;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+/// The package's helpers shared with the worker processes (`reversi_lab._worker`): one
+/// way to show an exception and to check parameters, in a process or out of it.
+fn worker<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let module = MODULE.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("reversi_lab._worker")?.unbind())
+    })?;
+    module.bind(py).getattr(name)
+}
+
+/// An exception as the last line of its traceback (`ValueError: no move`), on one line.
+pub fn last_line(py: Python<'_>, error: &PyErr) -> String {
+    worker(py, "_last_line")
+        .and_then(|f| f.call1((error.value(py),)))
+        .and_then(|line| line.extract::<String>())
+        .unwrap_or_else(|_| {
+            let kind = error
+                .get_type(py)
+                .name()
+                .map_or_else(|_| "Exception".to_string(), |n| n.to_string());
+            format!("{kind}: {}", error.value(py))
+        })
+}
+
+/// A driver thread's own Python thread state, kept from call to call: made by the
+/// first call on a thread Python does not know, and let go when the thread ends.
+/// Without it every call made and dropped one (in CPython 3.11 with a frame stack
+/// mapped and unmapped), which cost many times the call itself.
+struct KeptState {
+    kept: std::cell::Cell<Option<(ffi::PyGILState_STATE, *mut ffi::PyThreadState)>>,
+}
+
+impl KeptState {
+    fn keep(&self) {
+        if self.kept.get().is_some() {
+            return;
+        }
+        // SAFETY: the interpreter is running (this module was imported), and this
+        // thread neither holds the lock nor has a state of its own: `PyGILState_Ensure`
+        // makes one and takes the lock, `PyEval_SaveThread` lets the lock go and keeps
+        // the state, which `Python::attach` then finds on every call.
+        unsafe {
+            if !ffi::PyGILState_GetThisThreadState().is_null() {
+                return;
+            }
+            let state = ffi::PyGILState_Ensure();
+            let saved = ffi::PyEval_SaveThread();
+            self.kept.set(Some((state, saved)));
+        }
+    }
+}
+
+impl Drop for KeptState {
+    fn drop(&mut self) {
+        if let Some((state, saved)) = self.kept.take() {
+            // SAFETY: the state was made on this thread by `keep`, which let the lock
+            // go; it is taken back and released the way it was made.
+            unsafe {
+                if ffi::Py_IsInitialized() != 0 {
+                    ffi::PyEval_RestoreThread(saved);
+                    ffi::PyGILState_Release(state);
+                }
+            }
+        }
+    }
+}
+
+thread_local! {
+    static KEPT: KeptState = const {
+        KeptState {
+            kept: std::cell::Cell::new(None),
+        }
+    };
+}
+
+/// Runs `f` with the interpreter lock, on a thread that keeps its Python state.
+fn attached<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
+    KEPT.with(KeptState::keep);
+    Python::attach(f)
+}
+
+/// `random.Random`, looked up once.
+fn random_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    CLASS.import(py, "random", "Random")
+}
+
+/// A callable with its parameters, as one spec hands it over.
+struct Callable {
+    /// The name it was handed over by.
+    name: String,
+    /// What it is, for `run.toml` and messages: `module.qualname`.
+    describe: String,
+    /// `choose(board, rng, **params)` or `value(board, **params)`.
+    call: Py<PyAny>,
+    /// `new_game()`, when the object has one.
+    new_game: Option<Py<PyAny>>,
+    /// The spec's `params`, as keyword arguments; None when there are none.
+    params: Option<Py<PyDict>>,
+}
+
+/// The host of one `name` spec: its callable and parameters.
+struct PyHost {
+    callable: Arc<Callable>,
+}
+
+impl Host for PyHost {
+    fn describe(&self) -> String {
+        self.callable.describe.clone()
+    }
+
+    fn session(&self, role: Role) -> Result<Box<dyn Session>, String> {
+        let _ = role;
+        Ok(Box::new(PySession {
+            callable: self.callable.clone(),
+            game: None,
+            rules: Rules::default(),
+            rng: None,
+        }))
+    }
+}
+
+/// One playing thread's calls: the game so far, and its `random.Random`.
+struct PySession {
+    callable: Arc<Callable>,
+    game: Option<Box<dyn AnyState>>,
+    rules: Rules,
+    rng: Option<Py<PyAny>>,
+}
+
+impl PySession {
+    fn raised(py: Python<'_>) -> impl Fn(PyErr) -> Failure + '_ {
+        move |error| Failure::Raised(last_line(py, &error))
+    }
+
+    /// Starts a game: a fresh board, the generator seeded, `new_game()` called.
+    fn start(&mut self, py: Python<'_>, seed: u64, size: u32, start: Option<&str>) -> PyResult<()> {
+        self.game = Some(match start {
+            Some(obf) => {
+                state::from_obf(obf, size).map_err(|e| PyValueError::new_err(e.to_string()))?
+            }
+            None => state::start(size),
+        });
+        match &self.rng {
+            Some(rng) => {
+                rng.bind(py).call_method1(intern!(py, "seed"), (seed,))?;
+            }
+            None => self.rng = Some(random_class(py)?.call1((seed,))?.unbind()),
+        }
+        if let Some(new_game) = &self.callable.new_game {
+            new_game.bind(py).call0()?;
+        }
+        Ok(())
+    }
+
+    /// Plays the plies the library tells of.
+    fn follow(&mut self, plies: &[&str]) -> Result<(), String> {
+        let game = self
+            .game
+            .as_mut()
+            .ok_or("a move was asked before the game started")?;
+        let size = game.size();
+        for ply in plies {
+            let played = if *ply == "pass" {
+                game.push_pass()
+            } else {
+                let square =
+                    Square::parse(ply, size).ok_or_else(|| format!("'{ply}' is not a square"))?;
+                game.push(square.index())
+            };
+            played.map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// Faults of in-process callables, one line each (`mine: error after 12 moves:
+/// ValueError: no move`), in the order they happened, until `warn_faults` says them.
+/// Shared by every call in the process: two matches at once from two Python threads
+/// would each say the other's too.
+static FAULTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Says every fault noted since the last call as a `reversi_lab.FaultWarning`,
+/// attributed to the caller of the package's function.
+pub fn warn_faults(py: Python<'_>) -> PyResult<()> {
+    let lines = std::mem::take(&mut *FAULTS.lock().unwrap_or_else(PoisonError::into_inner));
+    let category = py.get_type::<FaultWarning>();
+    for line in lines {
+        let message = CString::new(line.replace('\0', " ")).unwrap_or_default();
+        PyErr::warn(py, &category, &message, 3)?;
+    }
+    Ok(())
+}
+
+impl Session for PySession {
+    fn note(&self, text: &str) {
+        FAULTS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(format!("{}: {text}", self.callable.name));
+    }
+
+    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+        attached(|py| {
+            if let Some(new) = &turn.new_game {
+                self.rules = new.rules;
+                self.start(py, new.seed, new.size, new.start.as_deref())
+                    .map_err(Self::raised(py))?;
+            }
+            self.follow(turn.plies)
+                .map_err(|why| Failure::Raised(format!("the game went astray: {why}")))?;
+            let game = self.game.as_ref().expect("followed above");
+            let board = Bound::new(py, Board::of(game.copied(true), self.rules))
+                .map_err(Self::raised(py))?;
+            let rng = self.rng.as_ref().expect("made on a new game").bind(py);
+            let params = self.callable.params.as_ref().map(|p| p.bind(py));
+            let answer = self
+                .callable
+                .call
+                .bind(py)
+                .call((board, rng), params)
+                .map_err(Self::raised(py))?;
+            // Anything but a str is shown as Python writes it, so that the refusal
+            // quotes what came back (None, 19, ...).
+            Ok(match answer.cast::<PyString>() {
+                Ok(text) => text.to_cow().map(|t| t.into_owned()).unwrap_or_default(),
+                Err(_) => answer
+                    .repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string()),
+            })
+        })
+    }
+
+    fn value(&mut self, obf: &str, _deadline: Instant) -> Result<f64, Failure> {
+        attached(|py| {
+            let size = size_of_obf(obf).map_err(|e| Failure::Raised(e.to_string()))?;
+            let position =
+                state::from_obf(obf, size).map_err(|e| Failure::Raised(e.to_string()))?;
+            let board =
+                Bound::new(py, Board::of(position, self.rules)).map_err(Self::raised(py))?;
+            let params = self.callable.params.as_ref().map(|p| p.bind(py));
+            let value = self
+                .callable
+                .call
+                .bind(py)
+                .call((board,), params)
+                .map_err(Self::raised(py))?;
+            value.extract::<f64>().map_err(|_| {
+                let shown = value
+                    .repr()
+                    .map_or_else(|_| "?".to_string(), |r| r.to_string());
+                Failure::Raised(format!("TypeError: value returned {shown}, not a number"))
+            })
+        })
+    }
+}
+
+/// Where a callable's `python` spec sits: its role unless the spec says one.
+#[derive(Clone, Copy)]
+enum Seat {
+    /// A player of its own.
+    Player,
+    /// Inside another strategy (a search's `eval`, `value` or `prior`).
+    Nested,
+}
+
+/// `target` made ready to be called with `params` in `role`: its method (`choose` or
+/// `value` on an object), `new_game`, and a refusal in one line when `params` are not
+/// keywords it takes.
+fn prepare(
+    py: Python<'_>,
+    name: &str,
+    target: &Bound<'_, PyAny>,
+    role: Role,
+    params: &toml::Table,
+) -> PyResult<Callable> {
+    let json = serde_json::to_value(params).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let kwargs = crate::values::to_python(py, &json)?;
+    let prepared = py.import("reversi_lab._host")?.getattr("prepare")?.call1((
+        name,
+        target,
+        role.name(),
+        &kwargs,
+    ))?;
+    let (call, new_game, describe): (Py<PyAny>, Option<Py<PyAny>>, String) = prepared.extract()?;
+    let kwargs = kwargs.cast_into::<PyDict>()?;
+    Ok(Callable {
+        name: name.to_string(),
+        describe,
+        call,
+        new_game,
+        params: (!kwargs.is_empty()).then(|| kwargs.unbind()),
+    })
+}
+
+/// Gives every `python` spec with a `name` in `spec`, at any depth, the callable of
+/// that name from `hosted`; a name `hosted` lacks is refused in one line.
+pub fn host_all(
+    py: Python<'_>,
+    spec: &mut StrategySpec,
+    hosted: &Bound<'_, PyDict>,
+) -> PyResult<()> {
+    host_at(py, spec, hosted, Seat::Player)
+}
+
+fn host_at(
+    py: Python<'_>,
+    spec: &mut StrategySpec,
+    hosted: &Bound<'_, PyDict>,
+    seat: Seat,
+) -> PyResult<()> {
+    struct Hosting<'a, 'py> {
+        py: Python<'py>,
+        hosted: &'a Bound<'py, PyDict>,
+        seat: Seat,
+    }
+    impl VisitMut for Hosting<'_, '_> {
+        type Out = PyResult<()>;
+        fn kind<K: Kind>(self, spec: &mut K) -> PyResult<()> {
+            let any: &mut dyn std::any::Any = spec;
+            if let Some(python) = any.downcast_mut::<PythonSpec>() {
+                return host_one(self.py, python, self.hosted, self.seat);
+            }
+            for nested in spec.nested_mut() {
+                host_at(self.py, nested, self.hosted, Seat::Nested)?;
+            }
+            Ok(())
+        }
+    }
+    spec.visit_mut(Hosting { py, hosted, seat })
+}
+
+/// The refusal of a name no callable was handed over by, naming those that were.
+fn missing(name: &str, hosted: &Bound<'_, PyDict>) -> String {
+    let known: Vec<String> = hosted.keys().iter().map(|k| k.to_string()).collect();
+    format!(
+        "no callable is named '{name}': pass it as players={{'{name}': my_function}}{}",
+        if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (given: {})", known.join(", "))
+        }
+    )
+}
+
+fn host_one(
+    py: Python<'_>,
+    spec: &mut PythonSpec,
+    hosted: &Bound<'_, PyDict>,
+    seat: Seat,
+) -> PyResult<()> {
+    let Some(name) = spec.host_name().map(str::to_string) else {
+        return Ok(());
+    };
+    let Some(target) = hosted.get_item(&name)? else {
+        return Err(PyValueError::new_err(missing(&name, hosted)));
+    };
+    let role = spec.role().unwrap_or(match seat {
+        Seat::Player => Role::Strategy,
+        Seat::Nested => Role::Evaluation,
+    });
+    let callable = prepare(py, &name, &target, role, &spec.params.params)?;
+    spec.host(Arc::new(PyHost {
+        callable: Arc::new(callable),
+    }));
+    Ok(())
+}
+
+/// Whether a run hands callables over by name now: one at a time (see [`resolving`]).
+static RESOLVING: (Mutex<bool>, std::sync::Condvar) =
+    (Mutex::new(false), std::sync::Condvar::new());
+
+/// While alive, `name` specs made from text (a config's players, a sweep's variants,
+/// a tune's candidates) find their callables in the dict it was made with.
+pub struct Resolving(());
+
+impl Drop for Resolving {
+    fn drop(&mut self) {
+        set_resolver(None);
+        let (busy, freed) = &RESOLVING;
+        *busy.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        freed.notify_one();
+    }
+}
+
+/// Hands `players`' callables to the library by name until the guard is dropped; a
+/// second call from another Python thread waits for the first to end.
+pub fn resolving(py: Python<'_>, players: &Bound<'_, PyDict>) -> Resolving {
+    py.detach(|| {
+        let (busy, freed) = &RESOLVING;
+        let mut busy = busy.lock().unwrap_or_else(PoisonError::into_inner);
+        while *busy {
+            busy = freed.wait(busy).unwrap_or_else(PoisonError::into_inner);
+        }
+        *busy = true;
+    });
+    let players = players.clone().unbind();
+    let resolver: Arc<Resolver> = Arc::new(move |name, params, role| {
+        attached(|py| {
+            let Some(target) = players.bind(py).get_item(name).ok().flatten() else {
+                return Some(Err(missing(name, players.bind(py))));
+            };
+            Some(
+                prepare(py, name, &target, role, params)
+                    .map(|callable| {
+                        Arc::new(PyHost {
+                            callable: Arc::new(callable),
+                        }) as Arc<dyn Host>
+                    })
+                    .map_err(|e| e.value(py).to_string()),
+            )
+        })
+    });
+    set_resolver(Some(resolver));
+    Resolving(())
+}

@@ -1,0 +1,196 @@
+"""Your own strategy in Python, in this process: callables and objects as players in
+match and run, evaluations inside the searches, parameters, faults, determinism."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import reversi_lab as rl
+
+
+def random_mover(board, rng):
+    return rng.choice(board.legal_moves)
+
+
+def corner_lover(board, rng, corner=1.0):
+    corners = [m for m in board.legal_moves if m in ("a1", "a8", "h1", "h8")]
+    if corner > 0 and corners:
+        return corners[0]
+    return rng.choice(board.legal_moves)
+
+
+def disc_count(board):
+    black, white = board.discs()
+    return black - white if board.turn == "black" else white - black
+
+
+def test_a_function_plays_a_match_in_parallel():
+    m = rl.match(random_mover, "greedy", games=200, seed=3, threads=2, progress=False)
+    assert m.wins + m.draws + m.losses == 200
+    assert m.a == "python:name=random_mover"
+    games = m.games
+    assert set(games["black"][:2]) == {"python:name=random_mover", "greedy"}
+    assert set(games["termination"]) == {"normal"}
+    # Every game replays to its recorded end: the moves were legal.
+    for row in games.head(20).itertuples():
+        board = rl.Board.from_transcript(row.moves)
+        if not board.is_game_over():
+            board.push_pass()
+        assert board.outcome().margin == row.margin
+
+
+def test_it_sees_the_game_and_a_seeded_generator():
+    seen = []
+
+    def watcher(board, rng):
+        seen.append((len(board.move_stack), board.turn, rng.random()))
+        return board.legal_moves[0]
+
+    rl.match(watcher, "random", games=2, seed=5, threads=1, progress=False)
+    # The board holds the game so far (A is black in game 0: its first move is ply 0).
+    assert seen[0][0] == 0 and seen[0][1] == "black"
+    again = []
+
+    def watcher_again(board, rng):
+        again.append((len(board.move_stack), board.turn, rng.random()))
+        return board.legal_moves[0]
+
+    rl.match(watcher_again, "random", games=2, seed=5, threads=2, progress=False)
+    # The two games interleave on two threads, each one's draws its own.
+    assert sorted(again) == sorted(seen)
+
+
+def test_an_object_with_new_game():
+    class Counter:
+        def __init__(self):
+            self.games = 0
+            self.moves = 0
+
+        def new_game(self):
+            self.games += 1
+
+        def choose(self, board, rng):
+            self.moves += 1
+            return rng.choice(board.legal_moves)
+
+    player = Counter()
+    m = rl.match(player, "greedy", games=10, threads=1, progress=False)
+    assert m.a == "python:name=Counter"
+    assert player.games == 10 and player.moves > 10 * 10
+
+
+def test_params_are_keyword_arguments_and_bad_ones_refused_before_a_game():
+    strategy = rl.Strategy(corner_lover, params={"corner": 1.0})
+    assert strategy.spec == '{ kind = "python", name = "corner_lover", params = { corner = 1.0 } }'
+    rl.match(strategy, "random", games=4, progress=False)
+    calls = []
+
+    def counted(board, rng, corner=1.0):
+        calls.append(1)
+        return board.legal_moves[0]
+
+    with pytest.raises(ValueError, match=r"'counted' .* cannot be called as choose\(board, rng, \*\*params\) with params \['edge'\]"):
+        rl.match(rl.Strategy(counted, params={"edge": 2.0}), "random", games=4, progress=False)
+    with pytest.raises(ValueError, match="cannot be called as choose"):
+        rl.match(lambda board: "d3", "random", games=4, progress=False)
+    assert calls == []
+    with pytest.raises(TypeError, match="params= and name= are for a Python callable"):
+        rl.Strategy("greedy", params={"corner": 1.0})
+
+
+def test_an_exception_or_an_illegal_move_is_a_forfeit_and_a_warning():
+    def sometimes(board, rng):
+        if len(board.move_stack) == 11:
+            raise ValueError("no idea")
+        if len(board.move_stack) == 21:
+            return "a1" if "a1" not in board.legal_moves else "pass"
+        return rng.choice(board.legal_moves)
+
+    with pytest.warns(rl.FaultWarning) as caught:
+        m = rl.match(sometimes, "greedy", games=6, threads=2, progress=False)
+    terminations = set(m.games["termination"])
+    assert terminations <= {"normal", "error", "illegal"} and "error" in terminations
+    lines = [str(w.message) for w in caught]
+    assert any("ValueError: no idea" in line for line in lines), lines
+    assert all(line.startswith("sometimes: ") for line in lines), lines
+    # The faults lose the games for the player at fault.
+    for row in m.games.itertuples():
+        if row.termination != "normal":
+            loser = "black" if row.black.startswith("python") else "white"
+            assert row.result == ("white" if loser == "black" else "black")
+
+
+def test_three_faults_in_a_row_stop_the_match():
+    def broken(board, rng):
+        raise RuntimeError("always")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rl.FaultWarning)
+        with pytest.raises(ValueError, match="python:name=broken|A"):
+            rl.match(broken, "greedy", games=50, threads=1, progress=False)
+
+
+def test_same_games_on_any_thread_count(tmp_path: Path):
+    experiment = {
+        "name": "own",
+        "games_per_pair": 40,
+        "seed": 11,
+        "openings": {"random_plies": 2},
+        "players": [
+            {"name": "mine", "strategy": {"kind": "python", "name": "mine"}},
+            {"name": "greedy", "strategy": "greedy"},
+            {"name": "random", "strategy": "random"},
+        ],
+    }
+    folders = []
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        rl.run(experiment, out=out, threads=threads, players={"mine": random_mover}, report=False, progress=False)
+        folders.append(out)
+    one, two = ((f / "games.csv").read_bytes() for f in folders)
+    assert one == two and one.count(b"\n") == 1 + 3 * 40
+    one = rl.match(random_mover, "mobility", games=40, seed=2, threads=1, openings=2, progress=False)
+    two = rl.match(random_mover, "mobility", games=40, seed=2, threads=2, openings=2, progress=False)
+    pd.testing.assert_frame_equal(one.games, two.games)
+
+
+def test_run_refuses_a_name_it_was_not_given(tmp_path: Path):
+    experiment = {
+        "name": "own",
+        "players": [
+            {"name": "mine", "strategy": {"kind": "python", "name": "mine"}},
+            {"name": "greedy", "strategy": "greedy"},
+        ],
+    }
+    with pytest.raises(ValueError, match=r"no callable is named 'mine': pass it as players=\{'mine': my_function\}"):
+        rl.run(experiment, out=tmp_path / "x", report=False, progress=False)
+    assert not (tmp_path / "x" / "games.csv").exists()
+
+
+def test_an_evaluation_inside_alphabeta():
+    board = rl.Board()
+    for move in ("f5", "d6", "c3", "d3", "c4"):
+        board.push(move)
+    python = rl.Strategy("alphabeta:depth=3", eval=disc_count)
+    builtin = rl.Strategy("alphabeta:depth=3,eval=greedy")
+    # The same disc count in thousandths: the same search, the same values.
+    assert python.scores(board) == {m: v * 1000 for m, v in builtin.scores(board).items()}
+    assert python.choose(board, seed=4) == builtin.choose(board, seed=4)
+    m = rl.match(python, "greedy", games=4, threads=2, progress=False)
+    assert m.wins + m.draws + m.losses == 4
+    with pytest.raises(ValueError, match="strategy 'greedy' takes no eval"):
+        rl.Strategy("greedy", eval=disc_count)
+
+
+def test_a_python_strategy_chooses_and_pickles():
+    strategy = rl.Strategy(corner_lover, params={"corner": 1.0})
+    board = rl.Board()
+    assert strategy.choose(board, seed=1) in board.legal_moves
+    again = pickle.loads(pickle.dumps(strategy))
+    assert again == strategy and again.hosted == {"corner_lover": corner_lover}
+    assert rl.Strategy(corner_lover) != rl.Strategy(random_mover, name="corner_lover")

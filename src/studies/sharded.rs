@@ -1,0 +1,138 @@
+//! A study that plays one experiment (a sweep, an ablation) plays it whole, as one
+//! shard of a split, or merges its shards, as `run` and `merge` do: the study's own
+//! file is then written from the merged games, so it equals the unsharded study's.
+
+use crate::error::{Error, Result};
+use crate::lab::folder::FolderLock;
+use crate::lab::merge::{merge, MergeOptions};
+use crate::lab::runner::{default_out, run_locked};
+use crate::lab::shard::experiment_hash;
+use crate::lab::{
+    Experiment, FolderFile, PairRow, ResultsFolder, RunOptions, Shard, StandingRow, Status,
+};
+use std::path::PathBuf;
+
+/// Which part of a study's games an invocation plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Part {
+    /// Every game, on this machine.
+    #[default]
+    Whole,
+    /// One shard of a split (into `results/<name>/shards/I-of-N` by default).
+    Shard(Shard),
+    /// No game: merge the shards under the results folder (of the split of this many
+    /// shards, when there are several).
+    Merge(Option<u64>),
+}
+
+/// What the games came to.
+pub struct Played {
+    /// The results folder.
+    pub out: PathBuf,
+    /// The run's or the merge's closing line.
+    pub line: String,
+    /// How the run (or the merged run) stands.
+    pub status: Status,
+    /// Whether the study's own files are due: the games are whole and finished
+    /// (not a shard, whose figures would describe a sample, nor an interrupted run).
+    pub whole: bool,
+    /// The rows of `pairs.csv`.
+    pub pairs: Vec<PairRow>,
+    /// The rows of `standings.csv`.
+    pub standings: Vec<StandingRow>,
+    /// The folder's lock, held while the study writes its own files.
+    pub lock: Option<FolderLock>,
+}
+
+/// Plays `experiment` (or merges its shards) as `part` says.
+pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Result<Played> {
+    let split = match part {
+        Part::Merge(split) => split,
+        Part::Whole | Part::Shard(_) => {
+            let shard = match part {
+                Part::Shard(shard) => Some(shard),
+                _ => None,
+            };
+            let options = RunOptions {
+                out: options.out.clone(),
+                shard,
+                ..*options
+            };
+            let (summary, lock) = run_locked(experiment, &options)?;
+            return Ok(Played {
+                line: summary.line().to_string(),
+                status: summary.status,
+                whole: shard.is_none() && summary.status != Status::Interrupted,
+                out: summary.out,
+                pairs: summary.pairs,
+                standings: summary.standings,
+                lock: Some(lock),
+            });
+        }
+    };
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&experiment.name, None));
+    check_shards_match(experiment, &out, split)?;
+    let summary = merge(
+        std::slice::from_ref(&out),
+        &MergeOptions {
+            out: None,
+            force: options.force,
+            quiet: options.quiet,
+            split,
+        },
+    )?;
+    // The study's own files go in under the folder's lock, as after a run.
+    let lock = FolderLock::acquire(&summary.out)?;
+    Ok(Played {
+        line: summary.line(),
+        status: summary.status,
+        whole: true,
+        out: summary.out,
+        pairs: summary.pairs,
+        standings: summary.standings,
+        lock: Some(lock),
+    })
+}
+
+/// Refuses shards played from another file (or other `--games`) than the one given to
+/// merge them: the study's own file would describe other players than the games'.
+fn check_shards_match(
+    experiment: &Experiment,
+    out: &std::path::Path,
+    split: Option<u64>,
+) -> Result<()> {
+    let shards = ResultsFolder::at(out).path(FolderFile::Shards);
+    let Ok(entries) = std::fs::read_dir(&shards) else {
+        return Err(Error::input(format!(
+            "{} holds no shards: play them first (the same command with --shard I/N), or give --out the folder whose shards/ holds them",
+            out.display()
+        )));
+    };
+    let hash = experiment_hash(experiment);
+    let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    dirs.sort();
+    for dir in dirs {
+        let Some(record) = ResultsFolder::at(&dir).record_if_any().ok().flatten() else {
+            continue;
+        };
+        let count = record
+            .run
+            .shard
+            .as_deref()
+            .and_then(|s| Shard::parse(s).ok())
+            .map(|s| s.count());
+        if split.is_some() && count != split {
+            continue;
+        }
+        if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
+            return Err(Error::input(format!(
+                "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and --games the shards were played with",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! `web` over folders that change under it: a run killed with `kill -9` (its record
+//! still says running, its lock is gone), the shards of a cluster run shown together,
+//! a tune's traces drawn as they grow, and play's searches held to the server's time.
+
+use super::web::{field, Server};
+use crate::common::{binary, reversi_lab, Dir};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Polls `target` until its body holds `want` (at most `within`); the last body.
+fn wait_for(server: &Server, target: &str, want: &str, within: Duration) -> String {
+    let started = Instant::now();
+    loop {
+        let (status, body) = server.get(target);
+        if status == 200 && body.contains(want) {
+            return body;
+        }
+        assert!(
+            started.elapsed() < within,
+            "{target} never showed {want}: {status} {body}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_run_killed_with_kill_9_is_not_shown_running() {
+    let dir = Dir::new();
+    let config = dir.path().join("slow.toml");
+    std::fs::write(
+        &config,
+        "name = \"slow\"\ngames_per_pair = 2000\nthreads = 1\n\
+         [[players]]\nname = \"a\"\nstrategy = \"alphabeta:depth=3\"\n\
+         [[players]]\nname = \"b\"\nstrategy = \"alphabeta:depth=2\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("results/slow");
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let mut run = std::process::Command::new(binary())
+        .args(["run", "--quiet", "--no-report", "--out"])
+        .arg(&out)
+        .arg(&config)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let live = wait_for(
+        &server,
+        "/live.json?path=slow",
+        "\"status\":\"running\"",
+        Duration::from_secs(60),
+    );
+    assert!(!live.contains("killed"), "{live}");
+    run.kill().unwrap(); // SIGKILL: the run cannot close its record
+    run.wait().unwrap();
+    assert!(std::fs::read_to_string(out.join("run.toml"))
+        .unwrap()
+        .contains("status = \"running\""));
+    let live = wait_for(
+        &server,
+        "/live.json?path=slow",
+        "interrupted (killed)",
+        Duration::from_secs(40),
+    );
+    assert!(!live.contains("\"status\":\"running\""), "{live}");
+    let (_, index) = server.get("/");
+    assert!(index.contains("interrupted (killed)"), "{index}");
+}
+
+/// Shard `i` of `n` of the round robin `e.toml` in `d/results/c/shards/i-of-n`.
+pub(super) fn shard(d: &Path, i: u32, n: u32) {
+    reversi_lab()
+        .current_dir(d)
+        .args(["run", "e.toml", "--quiet", "--no-report", "--shard"])
+        .arg(format!("{i}/{n}"))
+        .arg("--out")
+        .arg(format!("results/c/shards/{i}-of-{n}"))
+        .assert()
+        .success();
+}
+
+/// The two shards of a small round robin in `d/results/c/shards`.
+pub(super) fn two_shards(d: &Path) {
+    std::fs::write(
+        d.join("e.toml"),
+        "name = \"c\"\nsize = 6\ngames_per_pair = 6\n\
+         [[players]]\nname = \"random\"\nstrategy = \"random\"\n\
+         [[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n",
+    )
+    .unwrap();
+    shard(d, 1, 2);
+    shard(d, 2, 2);
+}
+
+/// The small tune of [`TUNE`] played to its end in `d/results/t`.
+pub(super) fn a_tune(d: &Path) -> std::path::PathBuf {
+    std::fs::write(d.join("t.toml"), TUNE).unwrap();
+    let out = d.join("results/t");
+    reversi_lab()
+        .arg("tune")
+        .arg(d.join("t.toml"))
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .assert()
+        .success();
+    out
+}
+
+#[test]
+fn the_shards_of_a_cluster_run_are_shown_together_and_each_on_its_own() {
+    let dir = Dir::new();
+    let d = dir.path();
+    two_shards(d);
+    let server = Server::start(&d.join("results"), &[]);
+    let (status, index) = server.get("/");
+    assert_eq!(status, 200);
+    let row = index
+        .lines()
+        .find(|l| l.contains("<a href=\"/folder?path=c\">"))
+        .unwrap_or_else(|| panic!("the cluster run is listed: {index}"));
+    assert!(
+        row.contains("cluster run (2 shards)")
+            && row.contains("6 of 6")
+            && row.contains("complete"),
+        "{row}"
+    );
+    for i in 1..=2 {
+        assert!(
+            index.contains(&format!("c/shards/{i}-of-2")),
+            "each shard too: {index}"
+        );
+    }
+    let (status, page) = server.get("/folder?path=c");
+    assert_eq!(status, 200, "{page}");
+    let shards = page.split("<table id=\"shards\">").nth(1).unwrap();
+    assert!(
+        shards.contains("shard 1/2") && shards.contains("shard 2/2"),
+        "{shards}"
+    );
+    assert!(page.contains("reversi-lab merge"), "{page}");
+
+    // A shard that a node's kill left half done: the run is no longer complete.
+    let second = d.join("results/c/shards/2-of-2");
+    let games = std::fs::read_to_string(second.join("games.csv")).unwrap();
+    let kept: Vec<&str> = games.lines().take(2).collect();
+    std::fs::write(second.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let record = std::fs::read_to_string(second.join("run.toml")).unwrap();
+    std::fs::write(
+        second.join("run.toml"),
+        record.replace("status = \"complete\"", "status = \"running\""),
+    )
+    .unwrap();
+    let page = wait_for(
+        &server,
+        "/folder?path=c",
+        "interrupted",
+        Duration::from_secs(40),
+    );
+    assert!(page.contains("5 of 6"), "4 + 1 games: {page}");
+}
+
+pub(super) const TUNE: &str = r#"
+name = "t"
+seed = 4
+iterations = 6
+games_per_iteration = 4
+[openings]
+random_plies = 4
+[player]
+kind = "alphabeta"
+depth = 1
+eval = { kind = "eval", discs = 1, mobility = 0, potential_mobility = 0, frontier = 0, corners = 0, x_squares = 0, c_squares = 0, stable = 0, parity = 0 }
+[[params]]
+name = "eval.corners"
+min = -20
+max = 80
+step = 4
+[validation]
+games = 0
+"#;
+
+#[test]
+fn a_tunes_traces_are_drawn_as_they_grow() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let out = a_tune(d);
+    // The tune as it stood after 3 iterations, before it wrote its report.
+    std::fs::remove_file(out.join("report.html")).unwrap();
+    let trace = std::fs::read_to_string(out.join("trace.csv")).unwrap();
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(lines.len(), 1 + 6, "{trace}");
+    std::fs::write(out.join("trace.csv"), lines[..4].join("\n") + "\n").unwrap();
+    let listed: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+
+    let server = Server::start(&d.join("results"), &[]);
+    let (status, page) = server.get("/folder?path=t");
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("3 of 6 iterations"), "{page}");
+    assert!(
+        page.contains("<h1>t <span class=\"muted\">(tune)</span>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("eval.corners") && page.contains("<svg"),
+        "{page}"
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(out.join("trace.csv"))
+        .unwrap();
+    std::io::Write::write_all(&mut file, format!("{}\n", lines[4]).as_bytes()).unwrap();
+    drop(file);
+    wait_for(
+        &server,
+        "/folder?path=t",
+        "4 of 6 iterations",
+        Duration::from_secs(15),
+    );
+    let now: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(listed.len(), now.len(), "nothing written into the folder");
+}
+
+#[test]
+fn play_holds_a_search_to_the_servers_time() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    // The computer moves first with an hour a move of its own; the server gives 5 s.
+    let started = Instant::now();
+    let (status, state) = server.post("/play/new?vs=alphabeta:time=1h&colour=white");
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(field(&state, "your_turn"), "true", "{state}");
+    assert!(
+        took < Duration::from_secs(12),
+        "the first move took {took:?}"
+    );
+}
