@@ -258,6 +258,56 @@ pub fn put_in_place(temporary: &Path, target: &Path, path: &Path) -> Result<()> 
     fs::rename(temporary, target).map_err(|e| Error::io_during("rename", path, e))
 }
 
+/// An output a stream fills over time through a file it opens itself (a merge's
+/// games file): the one write path's temporary beside `path` (or `path` itself where
+/// [`write_output`] writes directly), put in place whole by [`Staged::finish`] or
+/// removed by [`Staged::discard`], so the old output stays whole until the new one is.
+#[derive(Debug)]
+pub struct Staged {
+    /// Where the stream writes.
+    writing: PathBuf,
+    /// The file replaced, when written through a temporary.
+    target: Option<PathBuf>,
+    /// The path as named, for messages.
+    named: PathBuf,
+}
+
+impl Staged {
+    /// Stages `path` (a folder is refused): see [`Placement`].
+    pub fn new(path: &Path) -> Result<Self> {
+        let (writing, target) = match placement(path)? {
+            Placement::Replace { target, temporary } => (temporary, Some(target)),
+            Placement::Direct => (path.to_path_buf(), None),
+        };
+        Ok(Staged {
+            writing,
+            target,
+            named: path.to_path_buf(),
+        })
+    }
+
+    /// The file the stream writes.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.writing
+    }
+
+    /// Puts the finished output in place.
+    pub fn finish(self) -> Result<()> {
+        match &self.target {
+            Some(target) => put_in_place(&self.writing, target, &self.named),
+            None => Ok(()),
+        }
+    }
+
+    /// Drops the output written so far (nothing of it stays behind).
+    pub fn discard(self) {
+        if self.target.is_some() {
+            let _ = fs::remove_file(&self.writing);
+        }
+    }
+}
+
 /// Refuses to replace the existing file `path` (given by `flag`) unless `force`.
 pub fn check_replaceable(path: &Path, flag: &str, force: bool) -> Result<()> {
     if path.exists() && !force {
@@ -607,4 +657,30 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table, again: &[&'static 
         said = said.and(difference);
     }
     said
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_staged_output_replaces_the_old_whole_or_leaves_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        fs::write(&path, "old\n").unwrap();
+        let staged = Staged::new(&path).unwrap();
+        assert_ne!(staged.path(), path);
+        fs::write(staged.path(), "new, half\n").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old\n");
+        let left = staged.path().to_path_buf();
+        staged.discard();
+        assert!(!left.exists());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old\n");
+        let staged = Staged::new(&path).unwrap();
+        fs::write(staged.path(), "new\n").unwrap();
+        staged.finish().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(Staged::new(dir.path()).is_err());
+    }
 }

@@ -3,7 +3,7 @@
 //! equals, byte for byte, what one machine would have written.
 
 use super::folder::write_atomically;
-use super::folder::{check_not_in_a_shard, holder, FolderLock};
+use super::folder::{check_not_in_a_shard, holder, FolderLock, Staged};
 use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
@@ -381,18 +381,23 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
             return Err(other());
         }
     }
-    let name = experiment.compress.file_name();
-    let games_path = out.join(name);
+    let games_path = out.join(experiment.compress.file_name());
     let created = !out.exists();
     fs::create_dir_all(&out).map_err(|e| Error::io_during("create", &out, e))?;
     let lock = FolderLock::acquire(&out)?;
-    let temporary = out.join(format!("{name}.merging"));
-    let merged = stream(&parts, experiment, &schedule, &temporary, options.quiet);
-    let (games, played, tallies) = match merged {
+    let merged = Staged::new(&games_path).and_then(|staged| {
+        match stream(&parts, experiment, &schedule, staged.path(), options.quiet) {
+            Ok(done) => Ok((staged, done)),
+            Err(error) => {
+                // Nothing of a failed merge stays behind.
+                staged.discard();
+                Err(error)
+            }
+        }
+    });
+    let (staged, (games, played, tallies)) = match merged {
         Ok(done) => done,
         Err(error) => {
-            // Nothing of a failed merge stays behind.
-            let _ = fs::remove_file(&temporary);
             drop(lock);
             if created {
                 let _ = fs::remove_dir_all(&out);
@@ -401,8 +406,8 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     };
     if let Some(existing) = &existing {
-        let same = same_bytes(&temporary, existing);
-        let _ = fs::remove_file(&temporary);
+        let same = same_bytes(staged.path(), existing);
+        staged.discard();
         if !same? {
             return Err(Error::input(format!(
                 "{} holds other merged games than these shards give (an earlier merge of other shards?): pass --force to replace them, or --out DIR",
@@ -425,7 +430,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         // A forced merge replaces the games file in either form.
         let _ = fs::remove_file(out.join(other.file_name()));
     }
-    fs::rename(&temporary, &games_path).map_err(|e| Error::io_during("rename", &games_path, e))?;
+    staged.finish()?;
     let (pairs, standings) = write_tables(experiment, &tallies, &out)?;
     merge_costs(&parts, experiment, &out)?;
     let status = tallies.sprt_done.unwrap_or(Status::Complete);
