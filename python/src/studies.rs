@@ -129,7 +129,7 @@ pub fn run_tune<'py>(
     let done = PyDict::new(py);
     done.set_item("out", &summary.out)?;
     done.set_item("best", best)?;
-    done.set_item("lines", summary.lines.iter().cloned().collect::<Vec<_>>())?;
+    done.set_item("lines", &summary.lines)?;
     done.set_item("validations", &summary.validations)?;
     done.set_item("interrupted", summary.interrupted)?;
     Ok(done)
