@@ -183,28 +183,9 @@ impl From<SettingError> for Error {
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// The closest of `known` to `unknown` by edit distance, if it is close enough
-/// to be a likely typo.
-#[must_use]
-pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let known: Vec<&'a str> = known.into_iter().collect();
-    // A name's first word ("games" for `games_per_pair`) is a likelier slip than
-    // any name a letter or two away ("name").
-    let first_word = known.iter().copied().find(|k| {
-        unknown.len() >= 3
-            && k.strip_prefix(unknown)
-                .is_some_and(|rest| rest.starts_with('_'))
-    });
-    if first_word.is_some() {
-        return first_word;
-    }
-    known
-        .into_iter()
-        .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
-        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
-}
+// Declared beside the settings, whose refusals suggest names too; here for the
+// messages that name no setting.
+pub use crate::setting::closest;
 
 /// "unknown KIND 'x' (did you mean 'y'? known: a, b, c)".
 #[must_use]

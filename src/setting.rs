@@ -303,7 +303,7 @@ impl SettingError {
             } => {
                 let list = known.join(", ");
                 let said = Said::default().given(setting, value).then(" is unknown");
-                match crate::error::closest(value, known.iter().copied()) {
+                match closest(value, known.iter().copied()) {
                     Some(best) => said.then(format!(" (did you mean '{best}'? known: {list})")),
                     None => said.then(format!(" (known: {list})")),
                 }
@@ -351,6 +351,29 @@ impl fmt::Display for SettingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.said().fmt(f)
     }
+}
+
+/// The closest of `known` to `unknown` by edit distance, if it is close enough
+/// to be a likely typo.
+#[must_use]
+pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let known: Vec<&'a str> = known.into_iter().collect();
+    // A name's first word ("games" for `games_per_pair`) is a likelier slip than
+    // any name a letter or two away ("name").
+    let first_word = known.iter().copied().find(|k| {
+        unknown.len() >= 3
+            && k.strip_prefix(unknown)
+                .is_some_and(|rest| rest.starts_with('_'))
+    });
+    if first_word.is_some() {
+        return first_word;
+    }
+    known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(unknown, k), k))
+        .filter(|&(d, k)| d <= 2.max(k.len() / 3))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
 }
 
 #[cfg(test)]

@@ -118,7 +118,7 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
 const WHOLE: [(Option<&str>, &Setting); 4] = [
     (None, &super::setup::SEED),
     (None, &super::setup::THREADS),
-    (None, &super::experiment::GAMES_PER_PAIR),
+    (None, &super::setup::GAMES_PER_PAIR),
     (Some("openings"), &super::setup::RANDOM_PLIES),
 ];
 

@@ -344,12 +344,9 @@ impl ExperimentBuilder {
     }
 }
 
-/// The most games per pair accepted: a trillion games is years of play on any cluster.
-pub const MAX_GAMES_PER_PAIR: u64 = 1_000_000_000_000;
-
-/// Games per pair: `games_per_pair`, `--games` (`run`, `sweep`, `ablate`).
-pub static GAMES_PER_PAIR: Setting =
-    Setting::new("games_per_pair", "--games", "games").whole(2, MAX_GAMES_PER_PAIR);
+// Declared with the other settings every config file shares, which the config reader
+// checks too (it sits below this file).
+pub use super::setup::{GAMES_PER_PAIR, MAX_GAMES_PER_PAIR};
 
 /// Games per pair must be even and at least 2; `setting` is what gave them
 /// ([`GAMES_PER_PAIR`], a tune's `[validation] games`).

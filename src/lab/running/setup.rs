@@ -10,6 +10,13 @@ use crate::with_geometry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The most games per pair accepted: a trillion games is years of play on any cluster.
+pub const MAX_GAMES_PER_PAIR: u64 = 1_000_000_000_000;
+
+/// Games per pair: `games_per_pair`, `--games` (`run`, `sweep`, `ablate`).
+pub static GAMES_PER_PAIR: Setting =
+    Setting::new("games_per_pair", "--games", "games").whole(2, MAX_GAMES_PER_PAIR);
+
 /// The seed: `seed`, `--seed`.
 pub static SEED: Setting = Setting::new("seed", "--seed", "seed").whole(0, MAX_SEED);
 /// Worker threads: `threads`, `--threads`.
