@@ -1,6 +1,6 @@
 //! Whole games: rules and scoring, automatic passes, outcomes and transcripts (`f5d6c3...`).
 
-use crate::board::{squares, Bits, Board, Color, Geometry, Position, Square, SIZES};
+use crate::board::{square_names, Bits, Board, Color, Geometry, Position, Square, SIZES};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -372,10 +372,7 @@ impl<G: Geometry> Game<G> {
             return Err(MoveError::Illegal {
                 square: square.name(G::SIZE),
                 side: self.position.side,
-                legal: squares(moves)
-                    .map(|s| s.name(G::SIZE))
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                legal: square_names(moves, G::SIZE),
             });
         }
         self.play_unchecked(square);
@@ -504,7 +501,7 @@ impl<G: Geometry> fmt::Display for Game<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Size10, Size4, Size8};
+    use crate::board::{squares, Size10, Size4, Size8};
 
     #[test]
     fn scoring_names_are_serdes_and_parse_back() {

@@ -259,6 +259,16 @@ pub fn squares<B: Bits>(bits: B) -> impl ExactSizeIterator<Item = Square> {
     Indices(bits).map(Square::new)
 }
 
+/// The names of a bitboard's squares on a board of `size`, space-separated (a
+/// message's list of legal moves).
+#[must_use]
+pub fn square_names<B: Bits>(bits: B, size: u32) -> String {
+    squares(bits)
+        .map(|s| s.name(size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -570,10 +570,7 @@ impl Engine {
                     "'{}' is not a legal move for {} (legal: {})",
                     text.trim(),
                     color.name(),
-                    crate::board::squares(moves)
-                        .map(|s| s.name(self.size))
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    crate::board::square_names(moves, self.size)
                 ),
             )),
         }

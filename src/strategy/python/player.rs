@@ -150,10 +150,7 @@ impl PythonPlayer {
             "it returned '{}', not a legal move for {} (legal: {})",
             text.trim(),
             side.name(),
-            crate::board::squares(moves)
-                .map(|s| s.name(self.size))
-                .collect::<Vec<_>>()
-                .join(" ")
+            crate::board::square_names(moves, self.size)
         )
     }
 }
