@@ -58,6 +58,15 @@ macro_rules! shaped {
     };
 }
 
+/// A time of more than nothing, as a config writes it (the shape of every time
+/// parameter, so that its refusal names its own key).
+fn is_time(value: &toml::Value) -> bool {
+    value
+        .as_str()
+        .and_then(crate::strategy::clock::parse_time)
+        .is_some_and(|time| !time.is_zero())
+}
+
 fn whole<T: TryFrom<i64>>(value: &toml::Value) -> bool {
     value.as_integer().is_some_and(|i| T::try_from(i).is_ok())
 }
@@ -70,7 +79,7 @@ shaped! {
     bool => Some("true or false"), toml::Value::is_bool;
     String => Some("text in quotes"), toml::Value::is_str;
     std::path::PathBuf => Some("text in quotes"), toml::Value::is_str;
-    std::time::Duration => Some("text in quotes"), toml::Value::is_str;
+    std::time::Duration => Some("a time in quotes, like \"100ms\" or \"2s\""), is_time;
     Vec<String> => Some("a list in brackets, such as [1, 2]"), toml::Value::is_array;
     std::collections::BTreeMap<String, String> => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
     toml::Table => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;

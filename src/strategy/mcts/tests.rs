@@ -290,7 +290,7 @@ fn bad_parameters_are_refused_in_one_line_naming_the_range() {
         ("mcts:bias=2", "strategy 'mcts': bias = 2 needs the moves' priors: add prior = (EVAL), such as prior = (pattern)"),
         ("mcts:objective=score", "strategy 'mcts': objective = score is not known: use win or margin"),
         ("mcts:final_move=best", "strategy 'mcts': final_move = best is not known: use visits or value"),
-        ("mcts:time=5x", "strategy 'mcts': time = 5x is not a time: write it like time=100ms or time=2s"),
+        ("mcts:time=5x", "strategy 'mcts': time = \"5x\" is not accepted: use a time in quotes, like \"100ms\" or \"2s\""),
         ("mcts:prior=random", "mcts prior: 'random' is not an evaluation: use weighted, mobility, stability, pattern, eval, python or greedy (disc count)"),
         ("mcts:rollout=(alphabeta:depth=0)", "mcts rollout: strategy 'alphabeta': depth = 0 is out of range: use 1 to 60"),
     ] {
