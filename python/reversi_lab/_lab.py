@@ -371,9 +371,9 @@ def sweep(
     """Plays a sweep file's variants, as ``reversi-lab sweep`` does, into ``out`` (default
     ``results/<name>``), then writes its report. ``games`` (per pair) and ``threads``
     override the file's. The :class:`Results` have ``sweep`` (``sweep.csv``: each
-    variant's rating, gain and cost) beside the usual tables. A sweep over a Python
-    strategy's parameter names it ``params.corner`` in a base ``{ kind = "python",
-    name = "mine", params = { corner = 25.0 } }``, with ``players={"mine": my_choose}``."""
+    variant's rating, gain and cost) beside the usual tables. A Python player handed
+    over by ``players={"mine": my_choose}`` can play in it, but the sweep cannot yet vary
+    its own ``params``: :func:`tune` can (``[[params]] name = "params.corner"``)."""
     _check_backend(backend)
     update, bar = _progress(progress, "games")
     try:

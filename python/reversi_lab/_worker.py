@@ -97,6 +97,9 @@ def _start(role: str, spec: str, params: dict) -> tuple[Callable, Optional[Calla
 
 def main(argv: list[str]) -> int:
     out = sys.stdout.buffer
+    # Standard output is the protocol's channel: what the user's code prints (at import
+    # or in a call) goes to standard error instead, which is the player's log.
+    sys.stdout = sys.stderr
     if len(argv) != 3:
         out.write(b"no usage: python -m reversi_lab._worker ROLE MODULE:CALLABLE PARAMS_JSON\n")
         return 2
