@@ -220,13 +220,16 @@ impl PythonEval {
             None => self.source.session(None)?,
         };
         let value = session.value(obf, Instant::now() + self.stall_timeout);
-        match value {
-            Ok(v) if v.is_finite() => {
-                if let Ok(mut idle) = self.idle.lock() {
-                    idle.push(session);
-                }
-                Ok(v)
+        // A session that answered, even with an exception or a number that is not one,
+        // is kept: a new worker process for every failing call would make the search
+        // crawl. Only one that crashed, stalled or spoke garbage is dropped.
+        if matches!(value, Ok(_) | Err(Failure::Raised(_))) {
+            if let Ok(mut idle) = self.idle.lock() {
+                idle.push(session);
             }
+        }
+        match value {
+            Ok(v) if v.is_finite() => Ok(v),
             Ok(v) => Err(format!("it returned {v}, not a finite number")),
             Err(Failure::Raised(line)) => Err(format!("it raised {line}")),
             Err(Failure::Process(

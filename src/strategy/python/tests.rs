@@ -178,3 +178,47 @@ fn a_host_fills_name_specs_and_they_play_and_evaluate() {
     let eval = eval.build_evaluator::<Size8>().unwrap();
     assert_eq!(eval.evaluate(crate::board::Board::start()), 1500);
 }
+
+/// A host whose evaluation always raises, counting the sessions it is asked for.
+struct Raising(std::sync::atomic::AtomicUsize);
+
+impl Host for Raising {
+    fn describe(&self) -> String {
+        "raising".into()
+    }
+    fn session(&self, _role: Role) -> Result<Box<dyn Session>, String> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(Box::new(RaisingSession))
+    }
+}
+
+struct RaisingSession;
+
+impl Session for RaisingSession {
+    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+        Err(Failure::Raised("ValueError: boom".into()))
+    }
+    fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
+        Err(Failure::Raised("ValueError: boom".into()))
+    }
+}
+
+#[test]
+fn an_evaluation_that_raises_keeps_its_session() {
+    let raising = Arc::new(Raising(std::sync::atomic::AtomicUsize::new(0)));
+    let host: Arc<dyn Host> = raising.clone();
+    let mut eval = read("python:name=mine,role=evaluation").unwrap();
+    fill(&mut eval, &host);
+    let eval = eval.build_evaluator::<Size8>().unwrap();
+    let made = raising.0.load(std::sync::atomic::Ordering::Relaxed);
+    for _ in 0..20 {
+        // A failing call values the position 0 and the search goes on.
+        assert_eq!(eval.evaluate(crate::board::Board::start()), 0);
+    }
+    // One session at most for the calls (a worker process each, in a config file).
+    let after = raising.0.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        after - made <= 1,
+        "{made} sessions before the calls, {after} after"
+    );
+}
