@@ -532,10 +532,11 @@ fn every_strategy_plays_every_size_and_the_anti_rules() {
             scoring: Scoring::Count,
             anti: true,
         };
-        // External engines play in tests/integration/engines.rs (they need a program).
+        // External engines and Python callables need a program: they play in
+        // tests/integration/engines.rs and python_worker.rs.
         for kind in reversi_lab::strategy::spec::KINDS
             .iter()
-            .filter(|k| k.name != "engine")
+            .filter(|k| !["engine", "python"].contains(&k.name))
         {
             if kind.name == "pattern" && G::SIZE != 8 {
                 let refused = StrategySpec::parse("pattern").unwrap().build::<G>(rules);
