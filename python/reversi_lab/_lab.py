@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional, Union
 
 from . import _core
-from ._core import Strategy
+from ._core import Board, Strategy
 
 _BACKENDS = ("pandas", "polars")
 # The text columns of games.csv, from its row type: text whatever they read like.
@@ -139,9 +139,18 @@ def _strategy(strategy: Any) -> Strategy:
     return strategy if isinstance(strategy, Strategy) else Strategy(strategy)
 
 
+def _side(strategy: Any) -> Any:
+    """A side of a match as its spec and the callables it hands over: a spec's text is
+    passed on as it is, so that the library names the side in its refusal."""
+    if isinstance(strategy, str):
+        return strategy, {}
+    strategy = _strategy(strategy)
+    return strategy.spec, strategy.hosted
+
+
 def match(
-    a: Union[str, Strategy, Callable[..., str], Any],
-    b: Union[str, Strategy, Callable[..., str], Any],
+    a: Union[str, Strategy, Callable[[Board, Any], str], Any],
+    b: Union[str, Strategy, Callable[[Board, Any], str], Any],
     *,
     games: int = 1000,
     seed: int = 1,
@@ -169,12 +178,12 @@ def match(
     legal) is a forfeit said as a :class:`FaultWarning`, and three in a row stop the
     match with a ValueError."""
     _check_backend(backend)
-    a, b = _strategy(a), _strategy(b)
+    (a, a_hosted), (b, b_hosted) = _side(a), _side(b)
     update, bar = _progress(progress, "games")
     try:
         raw = _core.play_match(
-            a.spec,
-            b.spec,
+            a,
+            b,
             games=games,
             seed=seed,
             threads=threads,
@@ -184,7 +193,7 @@ def match(
             openings=openings,
             keep_games=keep_games,
             progress=update,
-            hosted=(a.hosted, b.hosted),
+            hosted=(a_hosted, b_hosted),
         )
     finally:
         if bar is not None:
