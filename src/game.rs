@@ -1,8 +1,12 @@
-//! Whole games: rules and scoring, automatic passes, outcomes and transcripts (`f5d6c3...`).
+//! Whole games: rules and scoring, outcomes and transcripts (`f5d6c3...`); the driver's
+//! [`Game`] with automatic passes, and the [`Line`] with every turn kept.
 
 use crate::board::{square_names, Bits, Board, Color, Geometry, Position, Square, SIZES};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod line;
+pub use line::{Line, Turn};
 
 /// What happens to the squares still empty when a game ends early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -202,7 +206,7 @@ pub struct TranscriptError {
     pub reason: String,
 }
 
-/// An illegal move offered to [`Game::play`].
+/// An illegal move or pass offered to [`Game::play`] or a [`Line`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The game has ended.
@@ -218,6 +222,52 @@ pub enum MoveError {
         /// The legal moves, space separated.
         legal: String,
     },
+    /// A move offered to a [`Line`] while the side to move has none and must pass.
+    #[error("{side} has no legal move and must pass")]
+    MustPass {
+        /// The side to move.
+        side: Color,
+    },
+    /// A pass offered to a [`Line`] while a move is legal.
+    #[error("{side} cannot pass: it has legal moves ({legal})")]
+    CannotPass {
+        /// The side to move.
+        side: Color,
+        /// The legal moves, space separated.
+        legal: String,
+    },
+}
+
+/// Feeds the squares of a transcript (`f5d6c3...`; whitespace is ignored) to `play`,
+/// numbering them from `played + 1` in errors.
+fn each_square<G: Geometry>(
+    text: &str,
+    played: usize,
+    mut play: impl FnMut(Square) -> Result<(), MoveError>,
+) -> Result<(), TranscriptError> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut rest = compact.as_str();
+    let mut ply = played;
+    while !rest.is_empty() {
+        ply += 1;
+        let first = rest.chars().next().map_or(1, char::len_utf8);
+        let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
+        let token = &rest[..first + digits];
+        let square = Square::parse(token, G::SIZE).ok_or_else(|| TranscriptError {
+            ply,
+            reason: format!(
+                "'{token}' is not a square of the {0}x{0} board (write moves like f5d6, columns a-{1}, rows 1-{0})",
+                G::SIZE,
+                (b'a' + G::SIZE as u8 - 1) as char
+            ),
+        })?;
+        play(square).map_err(|err| TranscriptError {
+            ply,
+            reason: err.to_string(),
+        })?;
+        rest = &rest[token.len()..];
+    }
+    Ok(())
 }
 
 /// The squares of the largest board: no game has more moves.
@@ -323,29 +373,8 @@ impl<G: Geometry> Game<G> {
 
     /// Plays the moves of a transcript (`f5d6c3...`; whitespace is ignored).
     pub fn play_transcript(&mut self, text: &str) -> Result<(), TranscriptError> {
-        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let mut rest = compact.as_str();
-        let mut ply = self.moves.as_slice().len();
-        while !rest.is_empty() {
-            ply += 1;
-            let first = rest.chars().next().map_or(1, char::len_utf8);
-            let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
-            let token = &rest[..first + digits];
-            let square = Square::parse(token, G::SIZE).ok_or_else(|| TranscriptError {
-                ply,
-                reason: format!(
-                    "'{token}' is not a square of the {0}x{0} board (write moves like f5d6, columns a-{1}, rows 1-{0})",
-                    G::SIZE,
-                    (b'a' + G::SIZE as u8 - 1) as char
-                ),
-            })?;
-            self.play(square).map_err(|err| TranscriptError {
-                ply,
-                reason: err.to_string(),
-            })?;
-            rest = &rest[token.len()..];
-        }
-        Ok(())
+        let played = self.moves.as_slice().len();
+        each_square::<G>(text, played, |square| self.play(square))
     }
 
     #[inline(always)]

@@ -3,7 +3,7 @@
 
 use crate::args;
 use crate::errors::{py_error, value_error, IllegalMoveError};
-use crate::state::{self, AnyState, PlayError};
+use crate::state::{self, AnyState};
 use crate::svg::Picture;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -11,7 +11,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 use reversi_lab::board::{Bits, Indices, Square, Symmetry, SIZES};
-use reversi_lab::game::{Rules, Scoring};
+use reversi_lab::game::{MoveError, Rules, Scoring};
 use reversi_lab::lab::setup::check_size;
 use reversi_lab::lab::setup::size_of_obf;
 
@@ -94,11 +94,10 @@ impl Board {
         Square::parse(text.trim(), size)
             .map(|s| Some(s.index()))
             .ok_or_else(|| {
-                illegal(PlayError::NotASquare {
-                    text: text.to_string(),
-                    size,
-                    last: (b'a' + size as u8 - 1) as char,
-                })
+                IllegalMoveError::new_err(format!(
+                    "'{text}' is not a square of the {size}x{size} board (write a move like f5: columns a-{}, rows 1-{size})",
+                    (b'a' + size as u8 - 1) as char
+                ))
             })
     }
 
@@ -157,8 +156,14 @@ fn result_text(outcome: &reversi_lab::game::Outcome, rules: Rules) -> String {
     format!("{} wins {points}-{other}", winner.name())
 }
 
-fn illegal(error: PlayError) -> PyErr {
-    IllegalMoveError::new_err(error.to_string())
+/// A refused move or pass in Python's words: a move while a pass is due names the
+/// method that passes.
+fn illegal(error: MoveError) -> PyErr {
+    let text = match error {
+        MoveError::MustPass { .. } => format!("{error}: call push_pass()"),
+        _ => error.to_string(),
+    };
+    IllegalMoveError::new_err(text)
 }
 
 #[pymethods]

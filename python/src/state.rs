@@ -1,118 +1,12 @@
-//! A game in progress on a board of any size, behind `Board`: the position, its legal
-//! moves and a move stack with explicit passes, so that `pop` can take back anything.
+//! A game in progress on a board of any size, behind `Board`: the library's game line
+//! (`game::Line`: the position, its legal moves and every turn with explicit passes, so
+//! that `pop` can take back anything), its geometry erased.
 
-use reversi_lab::board::{squares, Bits, Color, Drawing, Geometry, Position, Square, Symmetry};
-use reversi_lab::game::{format_transcript, Game, Outcome, Rules};
+use reversi_lab::board::{Bits, Color, Drawing, Geometry, Position, Square, Symmetry};
+use reversi_lab::game::{Line, MoveError, Outcome, Rules};
 use reversi_lab::perft::perft;
 use reversi_lab::with_geometry;
 use std::any::Any;
-
-/// Why a move or a pass was refused: `IllegalMoveError` in Python.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlayError {
-    /// Nothing more can be played.
-    #[error("the game is over")]
-    GameOver,
-    /// The square is taken or flips nothing (the message of the CLI's transcripts).
-    #[error("{square} is not a legal move for {side} (legal: {legal})")]
-    Illegal {
-        /// The square offered.
-        square: String,
-        /// The side to move.
-        side: Color,
-        /// The legal moves, space separated.
-        legal: String,
-    },
-    /// The side to move has no move but the game goes on.
-    #[error("{side} has no legal move and must pass: call push_pass()")]
-    MustPass {
-        /// The side to move.
-        side: Color,
-    },
-    /// A pass offered while a move is legal.
-    #[error("{side} cannot pass: it has legal moves ({legal})")]
-    CannotPass {
-        /// The side to move.
-        side: Color,
-        /// The legal moves, space separated.
-        legal: String,
-    },
-    /// Text that names no square of this board.
-    #[error("'{text}' is not a square of the {size}x{size} board (write a move like f5: columns a-{last}, rows 1-{size})")]
-    NotASquare {
-        /// What was given.
-        text: String,
-        /// The board size.
-        size: u32,
-        /// The last column letter.
-        last: char,
-    },
-}
-
-/// A move of the stack: the position before it, and the square (None: a pass).
-#[derive(Clone, Copy, Debug)]
-struct Step<G: Geometry> {
-    before: Position<G>,
-    square: Option<Square>,
-}
-
-/// A game from `root` with every move and pass since, for one board geometry.
-#[derive(Clone, Debug)]
-pub struct State<G: Geometry> {
-    root: Position<G>,
-    position: Position<G>,
-    legal: G::Bits,
-    over: bool,
-    stack: Vec<Step<G>>,
-}
-
-impl<G: Geometry> State<G> {
-    /// A game from `root`, nothing played yet.
-    #[must_use]
-    pub fn new(root: Position<G>) -> Self {
-        let mut state = State {
-            root,
-            position: root,
-            legal: G::Bits::ZERO,
-            over: false,
-            stack: Vec::with_capacity(G::CELLS as usize),
-        };
-        state.refresh();
-        state
-    }
-
-    /// The current position.
-    #[must_use]
-    pub fn position(&self) -> Position<G> {
-        self.position
-    }
-
-    /// Recomputes what depends on the position, once per change, since a playout
-    /// asks for both after every move.
-    fn refresh(&mut self) {
-        self.legal = self.position.board.moves();
-        self.over = self.legal.is_empty() && !self.position.board.pass().can_move();
-    }
-
-    fn names(&self, bits: G::Bits) -> String {
-        squares(bits)
-            .map(|s| s.name(G::SIZE))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    fn advance(&mut self, square: Option<Square>) {
-        self.stack.push(Step {
-            before: self.position,
-            square,
-        });
-        self.position = match square {
-            Some(square) => self.position.play(square),
-            None => self.position.pass(),
-        };
-        self.refresh();
-    }
-}
 
 /// What `Board` needs of a game, whatever the board size: bit sets travel as `u128`.
 pub trait AnyState: Send + Sync {
@@ -125,9 +19,9 @@ pub trait AnyState: Send + Sync {
     /// Whether neither side can move.
     fn is_over(&self) -> bool;
     /// Plays square `index` (below the number of squares) for the side to move.
-    fn push(&mut self, index: u32) -> Result<(), PlayError>;
+    fn push(&mut self, index: u32) -> Result<(), MoveError>;
     /// Passes, when the side to move has no move and the game goes on.
-    fn push_pass(&mut self) -> Result<(), PlayError>;
+    fn push_pass(&mut self) -> Result<(), MoveError>;
     /// Takes back the last move or pass and returns it (None: the stack was empty).
     fn pop(&mut self) -> Option<Option<Square>>;
     /// The moves and passes since the root, oldest first.
@@ -155,125 +49,94 @@ pub trait AnyState: Send + Sync {
     fn transformed(&self, symmetry: Symmetry) -> Box<dyn AnyState>;
     /// A copy, with or without the move stack.
     fn copied(&self, with_stack: bool) -> Box<dyn AnyState>;
-    /// The concrete `State<G>`, for code generic over the geometry.
+    /// The concrete `Line<G>`, for code generic over the geometry.
     fn as_any(&self) -> &dyn Any;
 }
 
-impl<G: Geometry> AnyState for State<G> {
+impl<G: Geometry> AnyState for Line<G> {
     fn size(&self) -> u32 {
         G::SIZE
     }
 
     fn legal(&self) -> u128 {
-        self.legal.to_u128()
+        self.legal_moves().to_u128()
     }
 
     fn side(&self) -> Color {
-        self.position.side
+        Line::side(self)
     }
 
     fn is_over(&self) -> bool {
-        self.over
+        Line::is_over(self)
     }
 
-    fn push(&mut self, index: u32) -> Result<(), PlayError> {
-        if self.legal.has(index) {
-            self.advance(Some(Square::new(index)));
-            return Ok(());
-        }
-        let side = self.position.side;
-        Err(if self.over {
-            PlayError::GameOver
-        } else if self.legal.is_empty() {
-            PlayError::MustPass { side }
-        } else {
-            PlayError::Illegal {
-                square: Square::new(index).name(G::SIZE),
-                side,
-                legal: self.names(self.legal),
-            }
-        })
+    fn push(&mut self, index: u32) -> Result<(), MoveError> {
+        self.play(Square::new(index))
     }
 
-    fn push_pass(&mut self) -> Result<(), PlayError> {
-        if self.over {
-            return Err(PlayError::GameOver);
-        }
-        if !self.legal.is_empty() {
-            return Err(PlayError::CannotPass {
-                side: self.position.side,
-                legal: self.names(self.legal),
-            });
-        }
-        self.advance(None);
-        Ok(())
+    fn push_pass(&mut self) -> Result<(), MoveError> {
+        self.pass()
     }
 
     fn pop(&mut self) -> Option<Option<Square>> {
-        let step = self.stack.pop()?;
-        self.position = step.before;
-        self.refresh();
-        Some(step.square)
+        self.undo().map(|turn| turn.square)
     }
 
     fn stack(&self) -> Vec<Option<Square>> {
-        self.stack.iter().map(|step| step.square).collect()
+        self.turns().iter().map(|turn| turn.square).collect()
     }
 
     fn transcript(&self) -> String {
-        let moves: Vec<Square> = self.stack.iter().filter_map(|step| step.square).collect();
-        format_transcript(&moves, G::SIZE)
+        Line::transcript(self)
     }
 
     fn discs(&self) -> (u128, u128) {
-        (
-            self.position.black().to_u128(),
-            self.position.white().to_u128(),
-        )
+        let position = self.position();
+        (position.black().to_u128(), position.white().to_u128())
     }
 
     fn planes(&self) -> (u128, u128) {
-        let board = self.position.board;
+        let board = self.board();
         (board.player.to_u128(), board.opponent.to_u128())
     }
 
     fn empties(&self) -> u32 {
-        self.position.board.empty_count()
+        self.board().empty_count()
     }
 
     fn outcome(&self, rules: Rules) -> Option<Outcome> {
-        self.over.then(|| rules.outcome(&self.position))
+        Line::outcome(self, rules)
     }
 
     fn obf(&self) -> String {
-        self.position.to_obf()
+        self.position().to_obf()
     }
 
     fn root_obf(&self) -> String {
-        self.root.to_obf()
+        self.start().to_obf()
     }
 
     fn drawing(&self) -> String {
-        Drawing::new(self.position).status(false).to_string()
+        Drawing::new(self.position()).status(false).to_string()
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        perft(self.position.board, depth)
+        perft(self.board(), depth)
     }
 
     fn transformed(&self, symmetry: Symmetry) -> Box<dyn AnyState> {
         let position = Position {
-            board: self.position.board.transform(symmetry),
-            side: self.position.side,
+            board: self.board().transform(symmetry),
+            side: Line::side(self),
         };
-        Box::new(State::new(position))
+        Box::new(Line::new(position))
     }
 
     fn copied(&self, with_stack: bool) -> Box<dyn AnyState> {
         if with_stack {
             Box::new(self.clone())
         } else {
-            Box::new(State::new(self.position))
+            Box::new(Line::new(self.position()))
         }
     }
 
@@ -285,7 +148,7 @@ impl<G: Geometry> AnyState for State<G> {
 /// The start position of a board of `size` (already checked).
 #[must_use]
 pub fn start(size: u32) -> Box<dyn AnyState> {
-    with_geometry!(size, G => Box::new(State::new(Position::<G>::start())))
+    with_geometry!(size, G => Box::new(Line::new(Position::<G>::start())))
 }
 
 /// The position of an OBF line, on the board its square count gives (already checked).
@@ -295,7 +158,7 @@ pub fn from_obf(
 ) -> Result<Box<dyn AnyState>, reversi_lab::board::ParsePositionError> {
     with_geometry!(size, G => {
         let position = Position::<G>::from_obf(line)?;
-        Ok(Box::new(State::new(position)) as Box<dyn AnyState>)
+        Ok(Box::new(Line::new(position)) as Box<dyn AnyState>)
     })
 }
 
@@ -307,14 +170,8 @@ pub fn from_transcript(
     size: u32,
 ) -> Result<Box<dyn AnyState>, reversi_lab::game::TranscriptError> {
     with_geometry!(size, G => {
-        let game = Game::<G>::from_transcript(text)?;
-        let mut state = State::new(Position::<G>::start());
-        for &square in game.moves() {
-            if state.legal.is_empty() {
-                state.advance(None);
-            }
-            state.advance(Some(square));
-        }
-        Ok(Box::new(state) as Box<dyn AnyState>)
+        let mut line = Line::new(Position::<G>::start());
+        line.play_transcript(text)?;
+        Ok(Box::new(line) as Box<dyn AnyState>)
     })
 }

@@ -4,7 +4,6 @@
 use crate::args;
 use crate::board::Board;
 use crate::errors::value_error;
-use crate::state::State;
 use crate::table::to_toml;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -129,7 +128,7 @@ impl Strategy {
         })?;
         Ok(state
             .as_any()
-            .downcast_ref::<State<G>>()
+            .downcast_ref::<reversi_lab::game::Line<G>>()
             .expect("the board's own size")
             .position())
     }

@@ -230,10 +230,10 @@ fn answer<G: Geometry>(
                 return ok("");
             }
             let mut line = engine.line.clone();
-            if side != line.position().side && line.must_pass() {
-                line.play(None, true).expect("a forced pass is legal");
+            if side != line.side() {
+                line.pass_if_forced();
             }
-            if side != line.position().side || line.play(square, false).is_err() {
+            if side != line.side() || line.play_turn(square).is_err() {
                 return Answer::Fail("illegal move");
             }
             engine.line = line;
@@ -268,10 +268,10 @@ fn answer<G: Geometry>(
                 return ok("pass");
             }
             let mut line = engine.line.clone();
-            if side != line.position().side && line.must_pass() {
-                line.play(None, true).expect("a forced pass is legal");
+            if side != line.side() {
+                line.pass_if_forced();
             }
-            if side != line.position().side {
+            if side != line.side() {
                 return Answer::Fail("wrong color");
             }
             let kept = std::mem::replace(&mut engine.line, line);
@@ -286,13 +286,13 @@ fn answer<G: Geometry>(
                 .square;
             engine
                 .line
-                .play(square, false)
+                .play_turn(square)
                 .expect("strategies choose legal moves");
             session.games.begin();
             ok(name_of::<G>(square))
         }
         "undo" => {
-            if engine.line.undo() {
+            if engine.line.take_back() {
                 ok("")
             } else {
                 Answer::Fail("cannot undo")
@@ -303,7 +303,7 @@ fn answer<G: Geometry>(
             Drawing::new(engine.line.position()),
             clock_text(&session.clock)
         )),
-        "final_score" => match engine.line.black_margin() {
+        "final_score" => match engine.line.outcome(RULES).map(|o| o.margin) {
             Some(0) => ok("0"),
             Some(margin) if margin > 0 => ok(format!("B+{margin}")),
             Some(margin) => ok(format!("W+{}", -margin)),

@@ -18,7 +18,7 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::board::{Bits, Board, Color, Geometry, Position, Size8, Square, SIZES};
-use crate::game::Rules;
+use crate::game::{Line, Rules};
 use crate::lab::schedule::{game_rng, Seeds};
 use crate::strategy::{
     proven_margin, Context, GameRng, History, Memory, SpecError, Strategy, StrategySpec,
@@ -119,109 +119,6 @@ impl Games {
     /// Marks the current game as begun (a move was played or searched).
     pub fn begin(&mut self) {
         self.begun = true;
-    }
-}
-
-/// One turn of a line: the position before it and the move (None: a pass).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Turn<G: Geometry> {
-    /// The position the turn was played from.
-    pub before: Position<G>,
-    /// The square, or None for a pass.
-    pub square: Option<Square>,
-    /// Whether the server put the pass in itself (GTP: a colour told to play while
-    /// the other must pass); undone together with the turn after it.
-    pub inserted: bool,
-}
-
-/// A move or pass that the side to move may not play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Illegal;
-
-/// A game from any start, passes explicit (unlike `Game`, which passes by itself:
-/// both protocols name passes, and GTP clients take them back with `undo`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line<G: Geometry> {
-    start: Position<G>,
-    turns: Vec<Turn<G>>,
-    position: Position<G>,
-}
-
-impl<G: Geometry> Line<G> {
-    /// A line from `start`, no turn played.
-    #[must_use]
-    pub fn new(start: Position<G>) -> Self {
-        Line {
-            start,
-            turns: Vec::new(),
-            position: start,
-        }
-    }
-
-    /// The start.
-    #[must_use]
-    pub const fn start(&self) -> Position<G> {
-        self.start
-    }
-
-    /// The position now.
-    #[must_use]
-    pub const fn position(&self) -> Position<G> {
-        self.position
-    }
-
-    /// The turns so far.
-    #[must_use]
-    pub fn turns(&self) -> &[Turn<G>] {
-        &self.turns
-    }
-
-    /// Whether neither side can move.
-    #[must_use]
-    pub fn is_over(&self) -> bool {
-        self.position.board.is_game_over()
-    }
-
-    /// Whether the side to move has no move while the other has.
-    #[must_use]
-    pub fn must_pass(&self) -> bool {
-        !self.position.board.can_move() && !self.is_over()
-    }
-
-    /// Plays `square` (None: a pass) for the side to move if it is legal.
-    pub fn play(&mut self, square: Option<Square>, inserted: bool) -> Result<(), Illegal> {
-        let before = self.position;
-        self.position = match square {
-            Some(s) if before.board.moves().has(s.index()) => before.play(s),
-            None if self.must_pass() => before.pass(),
-            _ => return Err(Illegal),
-        };
-        self.turns.push(Turn {
-            before,
-            square,
-            inserted,
-        });
-        Ok(())
-    }
-
-    /// Takes back the last turn, and the passes the server put in before it.
-    /// False when there is nothing to take back.
-    pub fn undo(&mut self) -> bool {
-        let Some(last) = self.turns.pop() else {
-            return false;
-        };
-        self.position = last.before;
-        while let Some(turn) = self.turns.last().filter(|t| t.inserted) {
-            self.position = turn.before;
-            self.turns.pop();
-        }
-        true
-    }
-
-    /// Black's final margin once the game is over (normal rules, empties to the winner).
-    #[must_use]
-    pub fn black_margin(&self) -> Option<i32> {
-        self.is_over().then(|| RULES.outcome(&self.position).margin)
     }
 }
 

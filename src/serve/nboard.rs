@@ -5,9 +5,10 @@
 //! Lines the server does not know are ignored, as NBoard engines do; a game or move
 //! it cannot read is answered with a `status` line naming the problem.
 
-use super::{check, finish, is_size, read_line, with_depth, Engine, Eval, Games, Line, NAME};
+use super::{check, finish, is_size, read_line, with_depth, Engine, Eval, Games, NAME};
 use crate::board::{Geometry, Position, Square};
 use crate::error::{Error, Result};
+use crate::game::Line;
 use crate::lab::export::ggf::{read_games, GgfGame};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -184,10 +185,10 @@ fn replay<G: Geometry>(game: &GgfGame) -> std::result::Result<Line<G>, String> {
                     .ok_or_else(|| format!("turn {}: '{name}' is not a square", i + 1))?,
             ),
         };
-        if *side != line.position().side && line.must_pass() {
-            line.play(None, false).expect("a forced pass is legal");
+        if *side != line.side() {
+            line.pass_if_forced();
         }
-        if *side != line.position().side || line.play(square, false).is_err() {
+        if *side != line.side() || line.play_turn(square).is_err() {
             return Err(format!(
                 "turn {}: {} is not a legal move for {}",
                 i + 1,
@@ -242,10 +243,10 @@ fn play_move<G: Geometry>(
         }
     };
     let mut line = engine.line.clone();
-    if square.is_some() && line.must_pass() {
-        line.play(None, false).expect("a forced pass is legal");
+    if square.is_some() {
+        line.pass_if_forced();
     }
-    if line.play(square, false).is_err() {
+    if line.play_turn(square).is_err() {
         return send(
             out,
             &format!("status {NAME}: {word} is not a legal move here"),

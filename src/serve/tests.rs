@@ -1,7 +1,8 @@
-//! The engine against the built strategy, the game line, seeds and the GGF board.
+//! The engine against the built strategy, seeds and the GGF board (the game line's
+//! passes and undo are tested in `game::line`).
 
 use super::*;
-use crate::board::{Size4, Size6};
+use crate::board::Size6;
 use crate::strategy::random_square;
 use crate::strategy::spec::{GreedySpec, MAX_UNBUDGETED_DEPTH};
 use crate::with_geometry;
@@ -57,7 +58,7 @@ fn engine_play<G: Geometry>(spec: &str, seed: u64, meddle: bool) -> Vec<Option<S
             let _ = engine.peek();
         }
         let square = engine.choose().square;
-        engine.line.play(square, false).unwrap();
+        engine.line.play_turn(square).unwrap();
     }
     engine.line.turns().iter().map(|t| t.square).collect()
 }
@@ -93,41 +94,6 @@ fn games_are_numbered_once_begun() {
     games.begin();
     assert_eq!(games.new_game(), Seeds(5).game(0, 1));
     assert_eq!((games.number(), games.seed()), (1, Seeds(5).game(0, 1)));
-}
-
-#[test]
-fn lines_pass_explicitly_and_undo_inserted_passes() {
-    let turns = (0..)
-        .map(|seed| self_play::<Size4>("random", seed))
-        .find(|turns| turns.contains(&None))
-        .unwrap();
-    let mut line = Line::<Size4>::new(Position::start());
-    for (i, turn) in turns.iter().enumerate() {
-        match turn {
-            Some(square) => {
-                assert!(line.play(None, false).is_err(), "a pass with moves to play");
-                line.play(Some(*square), false).unwrap();
-            }
-            None => {
-                assert!(line.must_pass());
-                assert!(line.play(Some(Square::new(0)), false).is_err());
-                line.play(None, true).unwrap();
-                // Undoing the move after a pass the server put in takes both back.
-                let mut back = line.clone();
-                if let Some(Some(next)) = turns.get(i + 1) {
-                    back.play(Some(*next), false).unwrap();
-                    assert!(back.undo());
-                    assert!(back.must_pass(), "{turns:?}");
-                }
-            }
-        }
-    }
-    assert!(line.is_over());
-    let margin = line.black_margin().unwrap();
-    assert_eq!(margin, RULES.outcome(&line.position()).margin);
-    while line.undo() {}
-    assert_eq!(line.position(), Position::start());
-    assert!(line.black_margin().is_none());
 }
 
 #[test]

@@ -200,6 +200,15 @@ impl<G: Geometry> History<'_, G> {
         }
     }
 
+    /// The game of a line: its start and its moves.
+    #[must_use]
+    pub fn of(line: &crate::game::Line<G>) -> History<'_, G> {
+        History {
+            start: line.start(),
+            moves: line.moves(),
+        }
+    }
+
     /// A game from the standard start with `moves` played.
     #[must_use]
     pub fn from_start(moves: &[Square]) -> History<'_, G> {

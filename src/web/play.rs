@@ -6,7 +6,7 @@
 
 use super::http::{Reply, Want};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
-use crate::game::{Game, Outcome, Rules, Scoring};
+use crate::game::{Line, Outcome, Rules, Scoring};
 use crate::lab::schedule::{game_rng, Seeds};
 use crate::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
 use crate::with_geometry;
@@ -261,11 +261,11 @@ struct Session<G: Geometry> {
     setup: Setup,
     opponent: Option<Box<dyn Strategy<G>>>,
     fallback: (StrategySpec, Box<dyn Strategy<G>>),
-    start: Position<G>,
     /// The moves played before the game began (undo stops there).
     fixed: usize,
-    initial: Game<G>,
-    game: Game<G>,
+    initial: Line<G>,
+    /// The game, passes made as soon as a side has no move, as `play` makes them.
+    game: Line<G>,
     round: u64,
     you: Color,
     rng: GameRng,
@@ -274,11 +274,12 @@ struct Session<G: Geometry> {
 
 impl<G: Geometry> Session<G> {
     fn new(setup: Setup) -> Result<Self, Reply> {
-        let start = Position::<G>::start();
-        let mut initial = Game::from_position(start);
+        let mut initial = Line::new(Position::<G>::start());
+        initial.pass_if_forced();
         initial
             .play_transcript(&setup.moves)
             .map_err(|e| Reply::error(400, &format!("moves {}: {e}", setup.moves)))?;
+        initial.pass_if_forced();
         let empties = initial.board().empty_count();
         let opponent = match (&setup.spec, &setup.text) {
             (Some(spec), Some(text)) => Some(
@@ -298,7 +299,6 @@ impl<G: Geometry> Session<G> {
             fixed: initial.moves().len(),
             game: initial.clone(),
             initial,
-            start,
             opponent,
             fallback: (fallback_spec, fallback),
             round: 0,
@@ -348,10 +348,7 @@ impl<G: Geometry> Session<G> {
                 let mut context = Context {
                     rng: &mut self.rng,
                     memory: &mut self.memory,
-                    history: History {
-                        start: self.start,
-                        moves: self.game.moves(),
-                    },
+                    history: History::of(&self.game),
                 };
                 let answer = strategy.choose(self.game.board(), moves, &mut context);
                 self.memory.clock.deadline = None;
@@ -365,22 +362,8 @@ impl<G: Geometry> Session<G> {
             self.game
                 .play(square)
                 .expect("strategies choose legal moves");
+            self.game.pass_if_forced();
         }
-    }
-
-    /// Who played each move so far (replayed: passes make it no simple alternation).
-    fn movers(&self) -> Vec<Color> {
-        let mut game = Game::from_position(self.start);
-        self.game
-            .moves()
-            .iter()
-            .map(|&square| {
-                let by = game.side();
-                game.play(square)
-                    .expect("a move played before is legal again");
-                by
-            })
-            .collect()
     }
 }
 
@@ -459,13 +442,17 @@ impl<G: Geometry> Table for Session<G> {
         self.game
             .play(square)
             .map_err(|e| Reply::error(400, &e.to_string()))?;
+        self.game.pass_if_forced();
         self.computer_moves();
         Ok(())
     }
 
     /// Takes back the person's last move and the replies after it, as `play`'s `undo`.
     fn undo(&mut self) -> Result<(), Reply> {
-        let movers = self.movers();
+        let movers: Vec<Color> = (self.game.turns().iter())
+            .filter(|t| t.square.is_some())
+            .map(|t| t.side())
+            .collect();
         let own = movers.iter().rposition(|&by| self.human(by));
         let Some(index) = own.filter(|&i| i >= self.fixed) else {
             return Err(Reply::error(
@@ -473,13 +460,7 @@ impl<G: Geometry> Table for Session<G> {
                 "nothing to undo (undo goes back no further than the start of the game)",
             ));
         };
-        let moves = self.game.moves()[..index].to_vec();
-        let mut game = Game::from_position(self.start);
-        for square in moves {
-            game.play(square)
-                .expect("a move played before is legal again");
-        }
-        self.game = game;
+        self.game.back_to_move(index);
         Ok(())
     }
 
@@ -496,10 +477,7 @@ impl<G: Geometry> Table for Session<G> {
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
-            history: History {
-                start: self.start,
-                moves: self.game.moves(),
-            },
+            history: History::of(&self.game),
         };
         let own = match (&self.opponent, &self.setup.spec, &self.setup.text) {
             (Some(s), Some(spec), Some(text)) => s

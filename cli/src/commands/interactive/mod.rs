@@ -12,136 +12,65 @@ pub use replay::{replay, ReplayArgs};
 pub use reversi_lab::strategy::scale::Scale;
 pub use watch::{watch, WatchArgs};
 
-use reversi_lab::board::{Bits, Color, Drawing, Geometry, Position, Square};
+use reversi_lab::board::{Bits, Drawing, Geometry, Position, Square};
 use reversi_lab::error::{Error, Result};
-use reversi_lab::game::{Game, MoveError, Outcome, Rules, Scoring};
+use reversi_lab::game::{Line, MoveError, Outcome, Rules, Scoring};
 use std::io::{self, BufRead, IsTerminal, Write};
 
-/// One move of a game: where, by whom, what it flipped and whether the other
-/// side then had to pass.
-#[derive(Clone, Copy, Debug)]
-pub struct Ply<G: Geometry> {
-    /// The square played.
-    pub square: Square,
-    /// Who played it.
-    pub by: Color,
-    /// The discs it flipped.
-    pub flipped: G::Bits,
-    /// Whether the other side could not move after it (and the game went on).
-    pub pass_after: bool,
+/// A game line from `start` as the interactive commands keep it: a side with no move
+/// passes at once, so the side to move has a move unless the game is over.
+#[must_use]
+pub fn line_from<G: Geometry>(start: Position<G>) -> Line<G> {
+    let mut line = Line::new(start);
+    line.pass_if_forced();
+    line
 }
 
-/// A game from a start position with every move's details, so that any earlier
-/// point can be returned to (undo, stepping back in a replay) by playing again
-/// from the start: a game is at most 100 moves, so that is instant.
-#[derive(Clone, Debug)]
-pub struct Track<G: Geometry> {
-    start: Position<G>,
-    game: Game<G>,
-    plies: Vec<Ply<G>>,
+/// Plays a legal move, then the pass it forces on the other side, if any.
+pub fn play_move<G: Geometry>(line: &mut Line<G>, square: Square) -> Result<(), MoveError> {
+    line.play(square)?;
+    line.pass_if_forced();
+    Ok(())
 }
 
-impl<G: Geometry> Track<G> {
-    /// The position the game started from.
-    #[must_use]
-    pub fn start(&self) -> Position<G> {
-        self.start
-    }
+/// Plays a transcript's moves (`f5d6...`); `source` says where they came from, for
+/// the message when one is illegal (`--moves`, `game 3 of results/x`), and then
+/// nothing is played.
+pub fn play_transcript<G: Geometry>(line: &mut Line<G>, text: &str, source: &str) -> Result<()> {
+    line.play_transcript(text)
+        .map_err(|e| Error::input(format!("{e} (in {source})")))?;
+    line.pass_if_forced();
+    Ok(())
+}
 
-    /// A game from `start` (passing at once if the side to move cannot move).
-    #[must_use]
-    pub fn new(start: Position<G>) -> Self {
-        Track {
-            start,
-            game: Game::from_position(start),
-            plies: Vec::new(),
-        }
-    }
-
-    /// Plays a move for the side to move.
-    pub fn play(&mut self, square: Square) -> Result<Ply<G>, MoveError> {
-        let before = *self.game.position();
-        self.game.play(square)?;
-        let ply = Ply {
-            square,
-            by: before.side,
-            flipped: before.board.flips(square),
-            pass_after: !self.game.is_over() && self.game.side() == before.side,
-        };
-        self.plies.push(ply);
-        Ok(ply)
-    }
-
-    /// Plays a transcript's moves (`f5d6...`); `source` says where they came from,
-    /// for the message when one is illegal (`--moves`, `game 3 of results/x`).
-    pub fn play_transcript(&mut self, text: &str, source: &str) -> Result<()> {
-        let mut probe = self.game.clone();
-        probe
-            .play_transcript(text)
-            .map_err(|e| Error::input(format!("{e} (in {source})")))?;
-        for &square in &probe.moves()[self.plies.len()..] {
-            self.play(square).expect("checked by playing them above");
-        }
-        Ok(())
-    }
-
-    /// Goes back to the point after the first `plies` moves.
-    pub fn truncate(&mut self, plies: usize) {
-        let moves: Vec<Square> = self.plies.iter().take(plies).map(|p| p.square).collect();
-        *self = Track::new(self.start);
-        for square in moves {
-            self.play(square)
-                .expect("a move played before is legal again");
-        }
-    }
-
-    /// The game so far.
-    #[must_use]
-    pub fn game(&self) -> &Game<G> {
-        &self.game
-    }
-
-    /// Every move so far.
-    #[must_use]
-    pub fn plies(&self) -> &[Ply<G>] {
-        &self.plies
-    }
-
-    /// Whether the side to move at the start had to pass at once.
-    #[must_use]
-    pub fn passed_at_start(&self) -> bool {
-        self.plies.is_empty() && self.game.side() != self.start.side
-    }
-
-    /// The drawing of the current position with the last move marked and `marks`
-    /// (hints) shown, without the status line.
-    pub fn drawing(&self, marks: G::Bits, colour: bool) -> Drawing<G> {
-        let last = self.plies.last();
-        Drawing::new(*self.game.position())
-            .marks(marks)
-            .last_move(
-                last.map(|p| p.square),
-                last.map_or(G::Bits::ZERO, |p| p.flipped),
-            )
-            .colour(colour)
-            .status(false)
-    }
-
-    /// `discs: black 4, white 1; white to move` (or `game over`).
-    #[must_use]
-    pub fn status(&self) -> String {
-        let position = self.game.position();
-        let turn = if self.game.is_over() {
-            "game over".to_string()
-        } else {
-            format!("{} to move", self.game.side())
-        };
-        format!(
-            "discs: black {}, white {}; {turn}",
-            position.black().count(),
-            position.white().count()
+/// The drawing of the current position with the last move marked and `marks`
+/// (hints) shown, without the status line.
+pub fn drawing<G: Geometry>(line: &Line<G>, marks: G::Bits, colour: bool) -> Drawing<G> {
+    let last = line.last_move().map(|(turn, _)| turn);
+    Drawing::new(line.position())
+        .marks(marks)
+        .last_move(
+            last.and_then(|t| t.square),
+            last.map_or(G::Bits::ZERO, |t| t.flipped()),
         )
-    }
+        .colour(colour)
+        .status(false)
+}
+
+/// `discs: black 4, white 1; white to move` (or `game over`).
+#[must_use]
+pub fn status<G: Geometry>(line: &Line<G>) -> String {
+    let position = line.position();
+    let turn = if line.is_over() {
+        "game over".to_string()
+    } else {
+        format!("{} to move", line.side())
+    };
+    format!(
+        "discs: black {}, white {}; {turn}",
+        position.black().count(),
+        position.white().count()
+    )
 }
 
 /// What the rules say in words, for result lines.
@@ -178,8 +107,8 @@ pub fn result_text(outcome: &Outcome, rules: Rules) -> String {
 
 /// The transcript for people: `(no moves)` when empty.
 #[must_use]
-pub fn transcript_text<G: Geometry>(game: &Game<G>) -> String {
-    let text = game.transcript();
+pub fn transcript_text<G: Geometry>(line: &Line<G>) -> String {
+    let text = line.transcript();
     if text.is_empty() {
         "(no moves)".to_string()
     } else {
@@ -269,24 +198,20 @@ impl std::fmt::Display for EngineFault {
 
 impl std::error::Error for EngineFault {}
 
-/// A strategy's move in `game` (which started from `start`), shown the game so far;
-/// a fault (an engine's) ends the session with an [`EngineFault`].
+/// A strategy's move in the game of `line`, shown the game so far; a fault (an
+/// engine's) ends the session with an [`EngineFault`].
 pub fn choose_move<G: Geometry>(
     strategy: &dyn reversi_lab::strategy::Strategy<G>,
-    start: Position<G>,
-    game: &reversi_lab::game::Game<G>,
+    line: &Line<G>,
     rng: &mut reversi_lab::strategy::GameRng,
     memory: &mut reversi_lab::strategy::Memory<G>,
 ) -> io::Result<Square> {
     let mut context = reversi_lab::strategy::Context {
         rng,
         memory,
-        history: reversi_lab::strategy::History {
-            start,
-            moves: game.moves(),
-        },
+        history: reversi_lab::strategy::History::of(line),
     };
-    match strategy.choose(game.board(), game.legal_moves(), &mut context) {
+    match strategy.choose(line.board(), line.legal_moves(), &mut context) {
         Ok(choice) => Ok(choice.square),
         Err(fault) => Err(io::Error::other(EngineFault(format!(
             "the engine lost the game by a fault ({}: {}); the game cannot go on",
@@ -306,28 +231,34 @@ pub fn pause(milliseconds: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reversi_lab::board::{Size4, Size8};
+    use reversi_lab::board::{squares, Color, Size4, Size8};
 
     #[test]
-    fn track_undoes_by_replaying_and_sees_passes() {
-        let mut track = Track::<Size8>::new(Position::start());
-        track.play_transcript("f5d6c3d3c4", "a test").unwrap();
-        let after = track.game().clone();
-        track.play(Square::parse("f4", 8).unwrap()).unwrap();
-        track.truncate(5);
-        assert_eq!(track.game(), &after);
-        assert_eq!(track.plies().len(), 5);
-        assert_eq!(track.plies()[1].by, Color::White);
-        assert!(track.play_transcript("a1", "a test").is_err());
-        assert_eq!(track.plies().len(), 5, "a bad transcript plays nothing");
-        // Some 4x4 game has a pass: find one through every game of first moves.
-        let mut track = Track::<Size4>::new(Position::start());
-        let mut passes = 0;
-        while !track.game().is_over() {
-            let square = Square::new(track.game().legal_moves().lowest());
-            passes += u32::from(track.play(square).unwrap().pass_after);
-        }
-        assert_eq!(passes, track.game().passes());
+    fn moves_pass_for_the_other_side_and_a_bad_transcript_plays_nothing() {
+        let mut line = line_from::<Size8>(Position::start());
+        play_transcript(&mut line, "f5d6c3d3c4", "a test").unwrap();
+        let after = line.clone();
+        play_move(&mut line, Square::parse("f4", 8).unwrap()).unwrap();
+        line.back_to_move(5);
+        assert_eq!(line, after);
+        assert_eq!(line.turns()[1].side(), Color::White);
+        let err = play_transcript(&mut line, "a1", "a test").unwrap_err();
+        assert!(err.to_string().ends_with("(in a test)"), "{err}");
+        assert_eq!(line, after, "a bad transcript plays nothing");
+        // Some 4x4 game has a pass: it comes right after the move that forces it.
+        let found = (0..64u32).any(|k| {
+            let mut line = line_from::<Size4>(Position::start());
+            let mut passes = 0;
+            while !line.is_over() {
+                let moves: Vec<Square> = squares(line.legal_moves()).collect();
+                let turn = line.turns().len() as u32;
+                play_move(&mut line, moves[(k >> (turn % 6)) as usize % moves.len()]).unwrap();
+                passes += usize::from(line.last_move().unwrap().1);
+            }
+            assert_eq!(passes, line.passes());
+            passes > 0
+        });
+        assert!(found, "no 4x4 game with a pass");
     }
 
     #[test]

@@ -2,14 +2,17 @@
 //! move by move at a prompt.
 
 use super::play_commands::{parse_command, Command, HELP};
-use super::{finish_output, prompt, result_text, rules_text, transcript_text, Input, Scale, Track};
+use super::{
+    drawing, finish_output, line_from, play_move, play_transcript, prompt, result_text, rules_text,
+    status, transcript_text, Input, Scale,
+};
 use crate::commands::position::{parse_position, PositionArgs};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
 use rand::Rng;
 use reversi_lab::board::{squares, Bits, Color, Geometry, Square, COLOUR_LEGEND, PLAIN_LEGEND};
 use reversi_lab::error::{Error, Result};
-use reversi_lab::game::Rules;
+use reversi_lab::game::{Line, Rules};
 use reversi_lab::lab::schedule::{game_rng, Seeds};
 use reversi_lab::strategy::engine::Protocol;
 use reversi_lab::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
@@ -174,8 +177,8 @@ enum End {
 
 /// A session at the prompt: one game after another from the same start.
 struct Session<'a, G: Geometry> {
-    initial: Track<G>,
-    track: Track<G>,
+    initial: Line<G>,
+    line: Line<G>,
     opponent: Option<(&'a str, &'a dyn Strategy<G>)>,
     /// The scales of the opponent's move values and of the fallback's (`eval`).
     scales: [Scale; 2],
@@ -212,7 +215,7 @@ impl<G: Geometry> Session<'_, G> {
     }
 
     fn round(&mut self, round: u64, input: &mut Input<'_>, out: &mut dyn Write) -> io::Result<End> {
-        self.track = self.initial.clone();
+        self.line = self.initial.clone();
         self.rng = game_rng(Seeds(self.seed).game(0, round));
         self.memory.new_game();
         let you = match self.choice {
@@ -245,12 +248,12 @@ impl<G: Geometry> Session<'_, G> {
         }
         writeln!(out, "type a square such as f5 to play, or help")?;
         self.draw(out)?;
-        if self.track.passed_at_start() {
-            let passer = self.track.game().side().opposite();
+        if self.line.moves().is_empty() && self.line.passes() > 0 {
+            let passer = self.line.side().opposite();
             writeln!(out, "{passer} has no legal move and passes")?;
         }
         loop {
-            let game = self.track.game();
+            let game = &self.line;
             if let Some(outcome) = game.outcome(self.rules) {
                 let verdict = match (self.opponent, outcome.winner) {
                     (None, _) => "",
@@ -291,7 +294,7 @@ impl<G: Geometry> Session<'_, G> {
     fn obey(&mut self, line: &str, out: &mut dyn Write) -> io::Result<bool> {
         let legal = self.legal_text();
         match parse_command(line, G::SIZE) {
-            Command::Move(square) => match self.track.play(square) {
+            Command::Move(square) => match play_move(&mut self.line, square) {
                 Ok(_) => self.announce(out)?,
                 Err(e) => writeln!(out, "{e}")?,
             },
@@ -307,7 +310,7 @@ impl<G: Geometry> Session<'_, G> {
             Command::Eval => self.eval(out)?,
             Command::Undo => self.undo(out)?,
             Command::Save(path, replace) => {
-                let text = format!("{}\n", self.track.game().transcript());
+                let text = format!("{}\n", self.line.transcript());
                 // A new file unless told: a typo must not replace a config or a game.
                 let written = std::fs::OpenOptions::new()
                     .write(true)
@@ -337,8 +340,7 @@ impl<G: Geometry> Session<'_, G> {
                 writeln!(out, "{HELP}\nboard: {legend}")?;
             }
             Command::Quit => {
-                let game = self.track.game();
-                writeln!(out, "transcript so far: {}", transcript_text(game))?;
+                writeln!(out, "transcript so far: {}", transcript_text(&self.line))?;
                 return Ok(true);
             }
             Command::Empty => writeln!(out, "legal moves: {legal} (help lists the commands)")?,
@@ -366,47 +368,47 @@ impl<G: Geometry> Session<'_, G> {
     }
 
     fn legal_text(&self) -> String {
-        squares(self.track.game().legal_moves())
+        squares(self.line.legal_moves())
             .map(|s| s.name(G::SIZE))
             .collect::<Vec<_>>()
             .join(" ")
     }
 
     fn draw(&self, out: &mut dyn Write) -> io::Result<()> {
-        let game = self.track.game();
-        let show = self.hints && !game.is_over() && self.human[seat(game.side())];
+        let line = &self.line;
+        let show = self.hints && !line.is_over() && self.human[seat(line.side())];
         let marks = if show {
-            game.legal_moves()
+            line.legal_moves()
         } else {
             G::Bits::ZERO
         };
-        writeln!(out, "{}", self.track.drawing(marks, self.colour))?;
-        writeln!(out, "{}", self.track.status())
+        writeln!(out, "{}", drawing(line, marks, self.colour))?;
+        writeln!(out, "{}", status(line))
     }
 
     /// Says what the last move was, draws the board and says if the other side passed.
     fn announce(&self, out: &mut dyn Write) -> io::Result<()> {
-        let ply = *self.track.plies().last().expect("a move was just played");
-        let flipped: Vec<String> = squares(ply.flipped).map(|s| s.name(G::SIZE)).collect();
+        let (turn, pass_after) = self.line.last_move().expect("a move was just played");
+        let flipped: Vec<String> = squares(turn.flipped()).map(|s| s.name(G::SIZE)).collect();
+        let by = turn.side();
         let who = match self.opponent {
-            Some((name, _)) if !self.human[seat(ply.by)] => format!(" ({name})"),
+            Some((name, _)) if !self.human[seat(by)] => format!(" ({name})"),
             Some(_) => " (you)".to_string(),
             None => String::new(),
         };
+        let square = turn.square.expect("the last move is a move");
         writeln!(
             out,
-            "{}{who} plays {}, flipping {}",
-            ply.by,
-            ply.square.name(G::SIZE),
+            "{by}{who} plays {}, flipping {}",
+            square.name(G::SIZE),
             flipped.join(" ")
         )?;
         self.draw(out)?;
-        if ply.pass_after {
-            let passer = ply.by.opposite();
+        if pass_after {
+            let passer = by.opposite();
             writeln!(
                 out,
-                "{passer} has no legal move and passes: {} moves again",
-                ply.by
+                "{passer} has no legal move and passes: {by} moves again"
             )?;
         }
         Ok(())
@@ -414,34 +416,27 @@ impl<G: Geometry> Session<'_, G> {
 
     fn computer_moves(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let (_, strategy) = self.opponent.expect("only a strategy moves by itself");
-        let game = self.track.game();
-        let moves = game.legal_moves();
+        let moves = self.line.legal_moves();
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
-            let start = self.track.start();
-            super::choose_move(strategy, start, game, &mut self.rng, &mut self.memory)?
+            super::choose_move(strategy, &self.line, &mut self.rng, &mut self.memory)?
         };
-        self.track
-            .play(square)
-            .expect("strategies choose legal moves");
+        play_move(&mut self.line, square).expect("strategies choose legal moves");
         self.announce(out)
     }
 
     /// Each legal move's value for the side to move, best first: the opponent's
     /// own values, or the fallback search's.
     fn eval(&self, out: &mut dyn Write) -> io::Result<()> {
-        let game = self.track.game();
+        let game = &self.line;
         let (board, moves) = (game.board(), game.legal_moves());
         let mut memory = Memory::new();
         let mut rng = game_rng(self.seed);
         let mut context = Context {
             rng: &mut rng,
             memory: &mut memory,
-            history: History {
-                start: self.track.start(),
-                moves: game.moves(),
-            },
+            history: History::of(game),
         };
         let own = self.opponent.and_then(|(name, s)| {
             Some((
@@ -477,17 +472,20 @@ impl<G: Geometry> Session<'_, G> {
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let fixed = self.initial.plies().len();
-        let plies = self.track.plies();
-        let own = plies.iter().rposition(|p| self.human[seat(p.by)]);
+        let fixed = self.initial.moves().len();
+        let movers: Vec<Color> = (self.line.turns().iter())
+            .filter(|t| t.square.is_some())
+            .map(|t| t.side())
+            .collect();
+        let own = movers.iter().rposition(|&by| self.human[seat(by)]);
         match own.filter(|&i| i >= fixed) {
             None => writeln!(
                 out,
                 "nothing to undo (undo goes back no further than the start of the game)"
             ),
             Some(index) => {
-                let count = plies.len() - index;
-                self.track.truncate(index);
+                let count = movers.len() - index;
+                self.line.back_to_move(index);
                 writeln!(
                     out,
                     "took back {}",
@@ -522,11 +520,11 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
     ];
     let colour = super::colour_wanted();
     with_geometry!(size, G => {
-        let mut initial = Track::<G>::new(parse_position::<G>(obf.as_deref())?);
+        let mut initial = line_from::<G>(parse_position::<G>(obf.as_deref())?);
         if let Some(moves) = &args.moves {
-            initial.play_transcript(moves, "--moves")?;
+            play_transcript(&mut initial, moves, "--moves")?;
         }
-        let empties = initial.game().board().empty_count();
+        let empties = initial.board().empty_count();
         if let (Some(StrategySpec::Engine(engine)), Some(text)) = (&spec, text) {
             if engine.protocol == Protocol::Gtp && initial.start() != reversi_lab::board::Position::start() {
                 return Err(Error::input(format!(
@@ -546,7 +544,7 @@ pub fn play(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Re
             .build::<G>(rules)
             .map_err(|e| Error::internal_from(fallback_text, e))?;
         let mut session = Session {
-            track: initial.clone(),
+            line: initial.clone(),
             initial,
             opponent: text.zip(strategy.as_deref()),
             scales,

@@ -2,14 +2,15 @@
 //! transcript) forwards and backwards, line by line or on a timer.
 
 use super::{
-    finish_output, pause, prompt, result_text, transcript_text, Input, Track, CLEAR_SCREEN,
+    drawing, finish_output, line_from, pause, play_transcript, prompt, result_text, status,
+    transcript_text, Input, CLEAR_SCREEN,
 };
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
 use crate::commands::Said;
-use reversi_lab::board::{Bits, Geometry, Position, Square};
+use reversi_lab::board::{Bits, Geometry, Position};
 use reversi_lab::error::{Error, Result};
-use reversi_lab::game::Rules;
+use reversi_lab::game::{Line, Rules};
 use reversi_lab::lab::folder::{check_not_an_input, check_output_file};
 use reversi_lab::lab::recorded::load_game;
 use reversi_lab::lab::setup::check_size;
@@ -118,10 +119,9 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
     }
     let terminal = std::io::stdout().is_terminal();
     with_geometry!(size, G => {
-        let mut whole = Track::<G>::new(Position::start());
-        whole.play_transcript(&moves, &source)?;
-        let plies: Vec<Square> = whole.plies().iter().map(|p| p.square).collect();
-        let viewer = Viewer { whole, plies, rules, title, terminal };
+        let mut whole = line_from::<G>(Position::start());
+        play_transcript(&mut whole, &moves, &source)?;
+        let viewer = Viewer { whole, rules, title, terminal };
         finish_output(match args.auto {
             Some(delay) => viewer.auto(delay, out),
             None => viewer.step(&mut Input::new(input), out),
@@ -131,8 +131,7 @@ pub fn replay(args: &ReplayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -
 }
 
 struct Viewer<G: Geometry> {
-    whole: Track<G>,
-    plies: Vec<Square>,
+    whole: Line<G>,
     rules: Rules,
     title: String,
     terminal: bool,
@@ -141,22 +140,22 @@ struct Viewer<G: Geometry> {
 impl<G: Geometry> Viewer<G> {
     /// Draws the game after `ply` moves.
     fn show(&self, ply: usize, out: &mut dyn Write) -> io::Result<()> {
-        let mut track = self.whole.clone();
-        track.truncate(ply);
+        let mut line = self.whole.clone();
+        line.back_to_move(ply);
         if self.terminal {
             write!(out, "{CLEAR_SCREEN}")?;
         }
         writeln!(out, "{}", self.title)?;
-        let total = self.plies.len();
-        match track.plies().last() {
+        let total = self.whole.moves().len();
+        match line.last_move() {
             None => writeln!(out, "move 0 of {total}: the start")?,
-            Some(last) => writeln!(
+            Some((last, pass_after)) => writeln!(
                 out,
                 "move {ply} of {total}: {} {}{}",
-                last.by,
-                last.square.name(G::SIZE),
-                if last.pass_after {
-                    format!("; {} passes", last.by.opposite())
+                last.side(),
+                last.square.map_or_else(String::new, |s| s.name(G::SIZE)),
+                if pass_after {
+                    format!("; {} passes", last.side().opposite())
                 } else {
                     String::new()
                 }
@@ -165,10 +164,14 @@ impl<G: Geometry> Viewer<G> {
         writeln!(
             out,
             "{}",
-            track.drawing(G::Bits::ZERO, self.terminal && super::colour_wanted())
+            drawing(
+                &line,
+                G::Bits::ZERO,
+                self.terminal && super::colour_wanted()
+            )
         )?;
-        writeln!(out, "{}", track.status())?;
-        let game = track.game();
+        writeln!(out, "{}", status(&line))?;
+        let game = &line;
         if let Some(outcome) = game.outcome(self.rules) {
             writeln!(out, "result: {}", result_text(&outcome, self.rules))?;
         } else if ply == total {
@@ -181,7 +184,7 @@ impl<G: Geometry> Viewer<G> {
     }
 
     fn auto(&self, delay: u64, out: &mut dyn Write) -> io::Result<()> {
-        for ply in 0..=self.plies.len() {
+        for ply in 0..=self.whole.moves().len() {
             if ply > 0 {
                 pause(delay);
             }
@@ -191,7 +194,7 @@ impl<G: Geometry> Viewer<G> {
     }
 
     fn step(&self, input: &mut Input<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let total = self.plies.len();
+        let total = self.whole.moves().len();
         let mut ply = 0;
         self.show(ply, out)?;
         loop {

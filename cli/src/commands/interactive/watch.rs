@@ -1,6 +1,9 @@
 //! `reversi-lab watch`: two strategies play one game, drawn move by move.
 
-use super::{finish_output, pause, result_text, transcript_text, Scale, Track, CLEAR_SCREEN};
+use super::{
+    drawing, finish_output, line_from, pause, play_move, play_transcript, result_text, status,
+    transcript_text, Scale, CLEAR_SCREEN,
+};
 use crate::commands::Outcome;
 use crate::commands::RulesArgs;
 use reversi_lab::board::{squares, Bits, Color, Geometry, Position, Square};
@@ -76,9 +79,8 @@ fn show_game<G: Geometry>(
 ) -> io::Result<()> {
     let rules = plan.setup.rules;
     let (_, opening, deal) = plan.schedule.deal::<G>(0);
-    let mut track = Track::new(Position::<G>::start());
-    track
-        .play_transcript(&opening, "the match's opening")
+    let mut track = line_from(Position::<G>::start());
+    play_transcript(&mut track, &opening, "the match's opening")
         .expect("the schedule's openings are legal");
     let mut rng = game_rng(deal.seed);
     // The players' memories as in a match; the values shown come from a scratch
@@ -108,11 +110,11 @@ fn show_game<G: Geometry>(
         writeln!(
             out,
             "{}",
-            track.drawing(G::Bits::ZERO, terminal && super::colour_wanted())
+            drawing(&track, G::Bits::ZERO, terminal && super::colour_wanted())
         )?;
-        writeln!(out, "{}", track.status())?;
+        writeln!(out, "{}", status(&track))?;
         out.flush()?;
-        let game = track.game();
+        let game = &track;
         if let Some(outcome) = game.outcome(rules) {
             writeln!(out, "result: {}", result_text(&outcome, rules))?;
             return writeln!(out, "transcript: {}", transcript_text(game));
@@ -127,10 +129,7 @@ fn show_game<G: Geometry>(
             let mut context = Context {
                 rng: &mut rng,
                 memory: scratch,
-                history: History {
-                    start: track.start(),
-                    moves: game.moves(),
-                },
+                history: History::of(game),
             };
             player
                 .move_values(board, moves, &mut context)?
@@ -141,7 +140,7 @@ fn show_game<G: Geometry>(
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
-            super::choose_move(player, track.start(), game, &mut rng, &mut memories[seat])?
+            super::choose_move(player, game, &mut rng, &mut memories[seat])?
         };
         // One scale for the whole game: discs where the values are discs, estimated or
         // solved (see `Scale`), and the unit said with each value.
@@ -149,15 +148,16 @@ fn show_game<G: Geometry>(
         let score = value(square, &mut scratch).map_or(String::new(), |v| {
             format!(" (its value {})", scale.said(v, board.empty_count()))
         });
-        let ply = track.play(square).expect("strategies choose legal moves");
-        let flipped: Vec<String> = squares(ply.flipped).map(|s| s.name(G::SIZE)).collect();
+        play_move(&mut track, square).expect("strategies choose legal moves");
+        let (turn, pass_after) = track.last_move().expect("a move was just played");
+        let flipped: Vec<String> = squares(turn.flipped()).map(|s| s.name(G::SIZE)).collect();
         line = format!(
             "move {}: {side} ({}) plays {}{score}, flipping {}{}",
-            track.plies().len(),
+            track.moves().len(),
             names[deal.seats[seat]],
             square.name(G::SIZE),
             flipped.join(" "),
-            if ply.pass_after {
+            if pass_after {
                 format!("; {} has no legal move and passes", side.opposite())
             } else {
                 String::new()

@@ -13,10 +13,9 @@
 //! and a pass is written `PA` (read: any word starting with `p`, as GGS's own `pass`).
 //! In a value, `\` takes the next character as it is (`PB[a\]b]` names `a]b`).
 
-use super::Turn;
 use crate::board::{Bits, Color, Geometry, Position, Square, SIZES};
 use crate::error::{Error, Result};
-use crate::game::Rules;
+use crate::game::{Line, Rules};
 use crate::lab::rows::GameRow;
 use crate::with_geometry;
 use std::fmt::Write as _;
@@ -77,7 +76,7 @@ pub fn write_game<G: Geometry>(
     record: &GameRow<'_>,
     rules: Rules,
     date: &str,
-    turns: &[Turn<G>],
+    line: &Line<G>,
     out: &mut String,
 ) -> Result<()> {
     check_value(&record.black, "player name")?;
@@ -89,11 +88,11 @@ pub fn write_game<G: Geometry>(
         record.white,
         f64::from(record.margin),
         game_type(G::SIZE, rules),
-        board(&Position::<G>::start())
+        board(&line.start())
     )
     .expect("writing to a String cannot fail");
-    for turn in turns {
-        out.push_str(match turn.side {
+    for turn in line.turns() {
+        out.push_str(match turn.side() {
             Color::Black => "B[",
             Color::White => "W[",
         });

@@ -4,9 +4,9 @@
 
 pub mod ggf;
 
-use crate::board::{Bits, Color, Geometry, Position, Square};
+use crate::board::{Bits, Color, Geometry, Position};
 use crate::error::{Error, Result};
-use crate::game::{Game, Rules};
+use crate::game::{Line, Rules};
 use crate::lab::storage::games_file;
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::{csv_header, csv_row, GameRow, MoveRow};
@@ -22,44 +22,6 @@ pub enum Format {
     Ggf,
     /// One CSV row per turn ([`MoveRow`]).
     CsvMoves,
-}
-
-/// One turn of a game: who moved, the square (None: a pass) and the position after it.
-#[derive(Clone, Copy, Debug)]
-pub struct Turn<G: Geometry> {
-    /// The colour whose turn it was.
-    pub side: Color,
-    /// The square played, or None for a pass.
-    pub square: Option<Square>,
-    /// The position after the turn.
-    pub after: Position<G>,
-}
-
-/// Every turn of a game played from the start, passes written out: a pass comes
-/// wherever the side to move has no move and the game is not over.
-#[must_use]
-pub fn turns<G: Geometry>(moves: &[Square]) -> Vec<Turn<G>> {
-    let mut out = Vec::with_capacity(moves.len() + 4);
-    let mut position = Position::<G>::start();
-    for &square in moves {
-        if !position.board.can_move() {
-            let side = position.side;
-            position = position.pass();
-            out.push(Turn {
-                side,
-                square: None,
-                after: position,
-            });
-        }
-        let side = position.side;
-        position = position.play(square);
-        out.push(Turn {
-            side,
-            square: Some(square),
-            after: position,
-        });
-    }
-    out
 }
 
 /// The size and rules a results folder's games were played under, and the date its
@@ -122,6 +84,9 @@ fn stream<G: Geometry>(
         buffer.extend_from_slice(&csv_header::<MoveRow>());
     }
     let mut games = 0u64;
+    // One line for every game, its room kept. Its passes come wherever the side to
+    // move has no move before a move: a game lost by a fault ends on a move.
+    let mut line = Line::<G>::new(Position::start());
     for row in reader.deserialize::<GameRow>() {
         let row = match row {
             Ok(row) => row,
@@ -129,22 +94,22 @@ fn stream<G: Geometry>(
             Err(_) if !recorded.finished => break,
             Err(e) => return Err(games_file::row_error(path, &e)),
         };
-        let game = Game::<G>::from_transcript(&row.moves).map_err(|e| {
+        line.restart(Position::start());
+        line.play_transcript(&row.moves).map_err(|e| {
             Error::input(format!(
                 "{}: game {} cannot be replayed: {e} (is the folder's run.toml the one that played it?)",
                 path.display(),
                 row.game_id
             ))
         })?;
-        let turns = turns::<G>(game.moves());
         match format {
             Format::Ggf => {
                 text.clear();
-                ggf::write_game::<G>(&row, recorded.rules, &date, &turns, &mut text)?;
+                ggf::write_game::<G>(&row, recorded.rules, &date, &line, &mut text)?;
                 text.push('\n');
                 buffer.extend_from_slice(text.as_bytes());
             }
-            Format::CsvMoves => move_rows::<G>(&row, &turns, &mut buffer),
+            Format::CsvMoves => move_rows::<G>(&row, &line, &mut buffer),
         }
         games += 1;
         if buffer.len() >= 1 << 16 {
@@ -163,13 +128,13 @@ fn stream<G: Geometry>(
 }
 
 /// Appends a game's rows of `csv-moves` to `into`.
-fn move_rows<G: Geometry>(row: &GameRow<'_>, turns: &[Turn<G>], into: &mut Vec<u8>) {
+fn move_rows<G: Geometry>(row: &GameRow<'_>, line: &Line<G>, into: &mut Vec<u8>) {
     let mut name = String::with_capacity(3);
     // The opening is a prefix of the transcript: its turns are those whose squares'
     // names fit inside its text (passes in an opening belong to it too).
     let mut written = 0usize;
     let opening_length = row.opening.len();
-    for (i, turn) in turns.iter().enumerate() {
+    for (i, turn) in line.turns().iter().enumerate() {
         name.clear();
         let (square, in_opening) = match turn.square {
             Some(square) => {
@@ -179,17 +144,17 @@ fn move_rows<G: Geometry>(row: &GameRow<'_>, turns: &[Turn<G>], into: &mut Vec<u
             }
             None => (Cow::Borrowed("pass"), written < opening_length),
         };
-        let player = match turn.side {
+        let player = match turn.side() {
             Color::Black => &row.black,
             Color::White => &row.white,
         };
-        let counts = &turn.after;
+        let counts = line.after(i);
         csv_row(
             &MoveRow {
                 game_id: row.game_id,
                 ply: i as u32 + 1,
                 player: Cow::Borrowed(player),
-                colour: Cow::Borrowed(turn.side.name()),
+                colour: Cow::Borrowed(turn.side().name()),
                 square,
                 opening: in_opening,
                 black_discs: counts.black().count(),
@@ -208,27 +173,50 @@ mod tests {
     /// Game 1 of tests/golden/round-robin: 60 moves, 2 passes, 24 to 40.
     const GOLDEN: &str = "f5f4e3d2g3d6c1g4c5g2h4d3d7c7g1h2e6g5g6f2b8f6e1h6g7e2f3e7e8c2d1b6a7f8g8h7c3b5a5c6b7h8f7d8h5b4a3b2c4b1f1c8a2a1b3h3h1a8a6a4";
 
+    fn golden() -> Line<Size8> {
+        let mut line = Line::new(Position::start());
+        line.play_transcript(GOLDEN).unwrap();
+        line
+    }
+
     #[test]
     fn passes_are_written_out_where_the_rules_make_them() {
-        let game = Game::<Size8>::from_transcript(GOLDEN).unwrap();
-        let turns = turns::<Size8>(game.moves());
-        let passes: Vec<&Turn<Size8>> = turns.iter().filter(|t| t.square.is_none()).collect();
-        assert_eq!(passes.len(), 2);
+        let line = golden();
+        let turns = line.turns();
+        assert_eq!(turns.iter().filter(|t| t.square.is_none()).count(), 2);
         assert_eq!(turns.len(), 62);
         // Turns alternate colours strictly once passes are in: what GGF needs.
-        assert!(turns.windows(2).all(|w| w[0].side != w[1].side));
+        assert!(turns.windows(2).all(|w| w[0].side() != w[1].side()));
         // A pass leaves the board as it was.
         for (i, t) in turns.iter().enumerate().skip(1) {
             if t.square.is_none() {
-                assert_eq!(t.after.black(), turns[i - 1].after.black());
+                assert_eq!(line.after(i).black(), line.after(i - 1).black());
             }
         }
     }
 
     #[test]
     fn the_last_turn_has_the_final_counts() {
-        let game = Game::<Size8>::from_transcript(GOLDEN).unwrap();
-        let last = turns::<Size8>(game.moves()).last().unwrap().after;
+        let line = golden();
+        let last = line.after(line.turns().len() - 1);
         assert_eq!((last.black().count(), last.white().count()), (24, 40));
+    }
+
+    #[test]
+    fn a_game_that_stops_before_a_forced_pass_ends_on_its_move() {
+        // Up to the move before the first pass: a game lost by a fault there ends on
+        // the move, as the driver's record does, with no pass written after it.
+        let full = golden();
+        let pass = full
+            .turns()
+            .iter()
+            .position(|t| t.square.is_none())
+            .unwrap();
+        let mut line = Line::<Size8>::new(Position::start());
+        line.play_transcript(&crate::game::format_transcript(&full.moves()[..pass], 8))
+            .unwrap();
+        assert!(line.must_pass());
+        assert_eq!(line.turns().len(), pass);
+        assert!(line.turns().last().unwrap().square.is_some());
     }
 }

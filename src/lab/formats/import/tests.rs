@@ -182,8 +182,8 @@ fn bad_games_are_refused_by_file_game_and_move_or_skipped() {
 fn ggf_games_are_replayed_and_sizes_do_not_mix() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let game = Game::<Size8>::from_transcript(WITH_PASSES).unwrap();
-    let turns = crate::lab::export::turns::<Size8>(game.moves());
+    let mut line = crate::game::Line::<Size8>::new(crate::board::Position::start());
+    line.play_transcript(WITH_PASSES).unwrap();
     let row = GameRow {
         black: "Saio".into(),
         white: "Zebra".into(),
@@ -191,7 +191,7 @@ fn ggf_games_are_replayed_and_sizes_do_not_mix() {
         ..GameRow::default()
     };
     let mut text = String::new();
-    ggf::write_game::<Size8>(&row, Rules::default(), "2003.12.15", &turns, &mut text).unwrap();
+    ggf::write_game::<Size8>(&row, Rules::default(), "2003.12.15", &line, &mut text).unwrap();
     text.push('\n');
     let resigned = "(;GM[Othello]PB[a]PW[b]TY[8]RE[-64.000:r]B[f5]W[d6];)\n";
     fs::write(dir.join("g.ggf"), format!("{text}{resigned}")).unwrap();
