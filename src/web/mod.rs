@@ -7,6 +7,7 @@
 //! `docs/web.md` for why), with server-sent events for the live updates.
 
 mod folders;
+mod gone;
 mod http;
 mod live;
 mod pages;
@@ -69,6 +70,8 @@ pub(crate) struct State {
     scratch: tempdir::Scratch,
     play: play::Sessions,
     busy: AtomicUsize,
+    /// The port listened on (a request's connection is found by it).
+    port: u16,
 }
 
 mod tempdir {
@@ -202,6 +205,7 @@ impl Web {
                 scratch,
                 play: play::Sessions::new(options.play),
                 busy: AtomicUsize::new(0),
+                port: address.port(),
             }),
         })
     }
@@ -397,7 +401,12 @@ fn handle(state: &State, request: tiny_http::Request) {
             Err(reply) => http::send(request, reply),
         };
     }
-    let reply = route(state, &want).unwrap_or_else(|reply| reply);
+    // A search for a page that has closed stops (and plays nothing).
+    let watch = (want.post && want.path != "/play/undo" && want.path != "/play/state")
+        .then(|| gone::Watch::start(request.remote_addr().copied(), state.port));
+    let reply =
+        route(state, &want, watch.as_ref().map(gone::Watch::flag)).unwrap_or_else(|reply| reply);
+    drop(watch);
     let reply = match want.set_cookie {
         Some(token) => reply.with_cookie(&token),
         None => reply,
@@ -405,7 +414,11 @@ fn handle(state: &State, request: tiny_http::Request) {
     http::send(request, reply);
 }
 
-fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
+fn route(
+    state: &State,
+    want: &Want,
+    gone: Option<&Arc<std::sync::atomic::AtomicBool>>,
+) -> std::result::Result<Reply, Reply> {
     let post = want.post;
     match (want.path.as_str(), post) {
         ("/", false) => Ok(Reply::html(pages::index(
@@ -438,9 +451,9 @@ fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
             pages::game(state, &dir, id)
         }
         ("/play", false) => Ok(Reply::html(pages::play(state))),
-        ("/play/new", true) => state.play.start(want).map(Reply::json),
+        ("/play/new", true) => state.play.start(want, gone).map(Reply::json),
         ("/play/move" | "/play/undo" | "/play/eval" | "/play/again" | "/play/state", true) => {
-            state.play.act(want).map(Reply::json)
+            state.play.act(want, gone).map(Reply::json)
         }
         ("/" | "/folder" | "/live.json" | "/game" | "/play", true)
         | (

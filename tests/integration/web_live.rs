@@ -1,9 +1,12 @@
 //! `web` over folders that change under it: a run killed with `kill -9` (its record
 //! still says running, its lock is gone), the shards of a cluster run shown together,
-//! a tune's traces drawn as they grow, and play's searches held to the server's time.
+//! a tune's traces drawn as they grow, and play's searches held to the server's time
+//! and stopped when their page leaves.
 
 use super::web::{field, Server};
 use crate::common::{binary, reversi_lab, Dir};
+use std::io::Write;
+use std::net::TcpStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -244,4 +247,39 @@ fn play_holds_a_search_to_the_servers_time() {
         took < Duration::from_secs(12),
         "the first move took {took:?}"
     );
+}
+
+#[test]
+fn a_search_stops_when_its_page_leaves_and_plays_nothing() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, state) = server.post("/play/new?vs=alphabeta:time=1m&colour=black");
+    assert_eq!(status, 200, "{state}");
+    let id = field(&state, "id");
+    // The person's move, then the page closes while the computer thinks (the server
+    // gives it 5 s).
+    let mut page = TcpStream::connect(server.address).unwrap();
+    write!(
+        page,
+        "POST /play/move?id={id}&square=f5 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(page);
+    let left = Instant::now();
+    // The game is held while its search runs: its state comes once the search stops.
+    let (status, state) = server.post(&format!("/play/state?id={id}"));
+    let took = left.elapsed();
+    assert_eq!(status, 200, "{state}");
+    assert!(
+        took < Duration::from_secs(3),
+        "the search went on {took:?} after its page left"
+    );
+    // Nothing was played: the move can be made again, and is answered.
+    assert_eq!(field(&state, "transcript"), "", "{state}");
+    assert_eq!(field(&state, "your_turn"), "true", "{state}");
+    let (status, state) = server.post(&format!("/play/move?id={id}&square=f5"));
+    assert_eq!(status, 200, "{state}");
+    assert!(field(&state, "transcript").starts_with("f5"), "{state}");
 }
