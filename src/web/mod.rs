@@ -392,11 +392,7 @@ fn handle(state: &State, request: tiny_http::Request) {
         return match folder_of(state, &want) {
             Ok(dir) => {
                 let rel = want.query("path").unwrap_or_default();
-                live::stream(
-                    request,
-                    || tail_of(state, &dir),
-                    |snapshot| pages::live_section(snapshot, &rel),
-                );
+                live::stream(request, events(state, dir, rel));
             }
             Err(reply) => http::send(request, reply),
         };
@@ -412,6 +408,54 @@ fn handle(state: &State, request: tiny_http::Request) {
         None => reply,
     };
     http::send(request, reply);
+}
+
+/// What a folder's live stream sends at each look: the live section when the
+/// folder's state changed (a cluster run's: its shards' states); for a tune also
+/// its traces, drawn again as `trace.csv` grows (at most every 5 s, as a page load
+/// would). The first look sends the live section again (the page may be older).
+fn events(
+    state: &State,
+    dir: PathBuf,
+    rel: String,
+) -> impl FnMut() -> std::result::Result<Vec<(&'static str, String)>, Reply> + '_ {
+    let cluster = !folders::is_results_folder(&dir);
+    let tune = crate::studies::tune::report::is_tune_folder(&dir);
+    let mut shown: Option<Vec<u64>> = None;
+    let mut traces: Option<Arc<String>> = None;
+    move || {
+        let mut out = Vec::new();
+        if cluster {
+            if !dir.is_dir() {
+                return Err(Reply::error(410, "this cluster run's folder was deleted (or moved) while viewed: the index lists what is there now"));
+            }
+            let shards = folders::shards_of(state, &dir);
+            let versions: Vec<u64> = shards.iter().map(|l| l.snapshot.version).collect();
+            if shown.as_ref() != Some(&versions) {
+                shown = Some(versions);
+                out.push(("live", pages::cluster_section(state, &rel, &shards)));
+            }
+            return Ok(out);
+        }
+        let snapshot = tail_of(state, &dir)?;
+        if shown.as_deref() != Some(&[snapshot.version]) {
+            shown = Some(vec![snapshot.version]);
+            out.push(("live", pages::live_section(&snapshot, &rel)));
+        }
+        if tune {
+            let (_, body) = pages::report(state, &dir, &snapshot.status);
+            match &traces {
+                Some(before) if Arc::ptr_eq(before, &body) => {}
+                // The page drew the first it shows itself.
+                None => traces = Some(body),
+                Some(_) => {
+                    out.push(("report", body.to_string()));
+                    traces = Some(body);
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn route(
