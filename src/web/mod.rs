@@ -410,10 +410,15 @@ fn handle(state: &State, request: tiny_http::Request) {
     http::send(request, reply);
 }
 
+/// A running run's charts are sent again at most this often: each drawing reads
+/// the whole `games.csv` (the live section above them never does).
+const CHARTS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// What a folder's live stream sends at each look: the live section when the
 /// folder's state changed (a cluster run's: its shards' states); for a tune also
 /// its traces, drawn again as `trace.csv` grows (at most every 5 s, as a page load
-/// would). The first look sends the live section again (the page may be older).
+/// would); for a running run its report's charts, at most every [`CHARTS_EVERY`].
+/// The first look sends the live section again (the page may be older).
 fn events(
     state: &State,
     dir: PathBuf,
@@ -422,7 +427,8 @@ fn events(
     let cluster = !folders::is_results_folder(&dir);
     let tune = crate::studies::tune::report::is_tune_folder(&dir);
     let mut shown: Option<Vec<u64>> = None;
-    let mut traces: Option<Arc<String>> = None;
+    let mut drawn: Option<Arc<String>> = None;
+    let mut charts_looked = std::time::Instant::now();
     move || {
         let mut out = Vec::new();
         if cluster {
@@ -442,15 +448,24 @@ fn events(
             shown = Some(vec![snapshot.version]);
             out.push(("live", pages::live_section(&snapshot, &rel)));
         }
-        if tune {
+        let charts = !tune && snapshot.status == "running";
+        let due = drawn.is_none() || tune || charts_looked.elapsed() >= CHARTS_EVERY;
+        if (tune || charts) && due {
+            charts_looked = std::time::Instant::now();
             let (_, body) = pages::report(state, &dir, &snapshot.status);
-            match &traces {
+            match &drawn {
                 Some(before) if Arc::ptr_eq(before, &body) => {}
                 // The page drew the first it shows itself.
-                None => traces = Some(body),
-                Some(_) => {
+                None => drawn = Some(body),
+                Some(_) if tune => {
                     out.push(("report", body.to_string()));
-                    traces = Some(body);
+                    drawn = Some(body);
+                }
+                // A run's report holds the game viewers' script: only its charts
+                // are replaced.
+                Some(_) => {
+                    out.push(("charts", pages::charts_json(&body)));
+                    drawn = Some(body);
                 }
             }
         }

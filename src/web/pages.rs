@@ -429,7 +429,7 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
         // A tune writes no games: the stream sends its traces as they grow.
         "The tune's parameters and traces below are drawn as they stand and follow trace.csv while the page is open (with JavaScript; without it, reload the page)."
     } else {
-        "The section above follows the run; the report below is as of the page's loading."
+        "The section above follows the run; the report's charts below are drawn again every 30 s while it runs, its tables are as of the page's loading."
     };
     let shards = super::folders::shards_of(state, dir);
     let mut shard_table = String::new();
@@ -451,6 +451,29 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     .ok();
     out.push_str("</body></html>\n");
     Ok(Reply::html(out))
+}
+
+/// A report's charts as JSON, each chart's name to its SVG (the report draws each as
+/// `<h3 id="chart-NAME">` then `<div>SVG</div>`), for the stream to replace them.
+pub fn charts_json(body: &str) -> String {
+    let mut charts = serde_json::Map::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("<h3 id=\"chart-") {
+        rest = &rest[at + "<h3 id=\"chart-".len()..];
+        let Some(name_end) = rest.find('"') else {
+            break;
+        };
+        let name = &rest[..name_end];
+        let Some(svg) = rest
+            .find("<div>")
+            .map(|start| &rest[start + "<div>".len()..])
+            .and_then(|from| from.find("</div>").map(|end| &from[..end]))
+        else {
+            break;
+        };
+        charts.insert(name.to_string(), svg.into());
+    }
+    serde_json::Value::Object(charts).to_string()
 }
 
 /// One game of a folder in the step-through viewer.
@@ -544,5 +567,16 @@ mod tests {
         assert!(html.contains("data-games=\"3\"") && html.contains("3 of 10"));
         assert!(html.contains("&lt;b&gt;") && !html.contains("<b>"));
         assert!(html.contains("/game?path=a%20b&amp;id=2"));
+    }
+
+    #[test]
+    fn a_reports_charts_are_found_by_name_for_the_stream() {
+        let body = "<p>x</p><h3 id=\"chart-elo\">Elo</h3>\n<div><svg a=\"1\"></svg></div>\n\
+                    <table></table><h3 id=\"chart-score\">Score</h3>\n<div><svg b=\"2\"></svg></div>\n";
+        let charts: serde_json::Value = serde_json::from_str(&charts_json(body)).unwrap();
+        assert_eq!(charts["elo"], "<svg a=\"1\"></svg>");
+        assert_eq!(charts["score"], "<svg b=\"2\"></svg>");
+        assert_eq!(charts.as_object().unwrap().len(), 2);
+        assert_eq!(charts_json("<p>no charts</p>"), "{}");
     }
 }

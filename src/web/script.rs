@@ -5,7 +5,8 @@
 
 /// Follows a folder: each `live` event carries the live section as the server
 /// renders it (a cluster run's: its shards), each `report` a tune's traces drawn
-/// again; `gone` says the folder was deleted.
+/// again, each `charts` a running run's charts drawn again; `gone` says the folder
+/// was deleted.
 pub const LIVE: &str = r#"(function () {
   var live = document.getElementById('live');
   if (!live || !window.EventSource) return;
@@ -16,6 +17,13 @@ pub const LIVE: &str = r#"(function () {
     live.innerHTML = e.data;
     var now = document.getElementById('live-body');
     if (now && +now.getAttribute('data-games') > before) now.classList.add('new');
+  });
+  source.addEventListener('charts', function (e) {
+    var charts = JSON.parse(e.data);
+    Object.keys(charts).forEach(function (name) {
+      var title = document.getElementById('chart-' + name);
+      if (title && title.nextElementSibling) title.nextElementSibling.innerHTML = charts[name];
+    });
   });
   source.addEventListener('report', function (e) {
     var report = document.getElementById('report');
