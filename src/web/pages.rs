@@ -143,9 +143,9 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
     let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
     let sum = super::folders::combined(&snapshots);
     let mut out = String::new();
-    write!(
+    writeln!(
         out,
-        "<div id=\"live-body\" data-games=\"{}\"><p id=\"cluster\"><strong class=\"status\">{}</strong> · <span class=\"games\">{}</span> games · {} games/s</p>\n",
+        "<div id=\"live-body\" data-games=\"{}\"><p id=\"cluster\"><strong class=\"status\">{}</strong> · <span class=\"games\">{}</span> games · {} games/s</p>",
         sum.games,
         escape(&sum.status),
         games_text(&sum),
