@@ -357,6 +357,19 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         None
     }
 
+    /// Each of `moves`' value as [`Strategy::move_values`] gives it, beside the times
+    /// the search went through the move (`mcts`'s visits, what its values rest on), in
+    /// square order; None for strategies that count no visits. For `play`'s `eval`.
+    fn move_visits(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32, u64)>> {
+        let _ = (board, moves, context);
+        None
+    }
+
     /// What an external engine says it is (its `name` and `version`); None for the others.
     fn identity(&self) -> Option<String> {
         None
