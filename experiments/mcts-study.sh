@@ -2,9 +2,10 @@
 # Issue 49's study as run for docs/mcts.md on the shared 2-core machine (2026-12-05,
 # second session), at low priority and at the scale stated there. BIN: the release
 # binary (copied out of the tree, so that rebuilds do not touch it); OUT: a folder
-# outside the repository. The first target's run goes first and alone; then the runs
-# budgeted in iterations (queue B) beside the timed round robin (queue C), whose wall
-# time is set by the clock.
+# outside the repository. The first target's run went first and alone; then the rest
+# side by side (on a machine shared many ways, more of one's own threads cost the
+# others little): the runs budgeted in iterations (queue B) and the timed round robin
+# (queue C), whose wall time is set by the clock.
 set -e
 BIN=${BIN:-target/release/reversi-lab}
 OUT=${OUT:-results}
@@ -13,7 +14,9 @@ queue_b() {
     nice -n 10 "$BIN" sweep experiments/sweep-mcts-iterations.toml --threads 2 --games 20 --out "$OUT/mcts-sweep"
     nice -n 10 "$BIN" run experiments/mcts-no-evaluation.toml --threads 2 --out "$OUT/mcts-no-evaluation-6x6"
     nice -n 10 "$BIN" run experiments/mcts-no-evaluation-anti.toml --threads 2 --out "$OUT/mcts-no-evaluation-anti"
-    nice -n 10 "$BIN" run experiments/mcts-no-evaluation-10x10.toml --threads 2 --games 10 --out "$OUT/mcts-no-evaluation-10x10"
+    nice -n 10 "$BIN" run experiments/mcts-no-evaluation-10x10.toml --threads 2 --out "$OUT/mcts-no-evaluation-10x10"
+    nice -n 10 "$BIN" sweep experiments/sweep-mcts-c.toml --threads 2 --out "$OUT/mcts-sweep-c"
+    nice -n 10 "$BIN" sweep experiments/sweep-mcts-iterations.toml --threads 2 --games 40 --out "$OUT/mcts-sweep-40"
 }
 queue_c() {
     nice -n 10 "$BIN" run experiments/mcts-equal-time.toml --threads 2 --out "$OUT/mcts-equal-time"
