@@ -16,7 +16,7 @@ queue_b() {
     nice -n 10 "$BIN" run experiments/mcts-no-evaluation-anti.toml --threads 2 --out "$OUT/mcts-no-evaluation-anti"
     nice -n 10 "$BIN" run experiments/mcts-no-evaluation-10x10.toml --threads 2 --out "$OUT/mcts-no-evaluation-10x10"
     nice -n 10 "$BIN" sweep experiments/sweep-mcts-c.toml --threads 2 --out "$OUT/mcts-sweep-c"
-    nice -n 10 "$BIN" sweep experiments/sweep-mcts-iterations.toml --threads 2 --games 40 --out "$OUT/mcts-sweep-40"
+    nice -n 10 "$BIN" sweep experiments/sweep-mcts-iterations.toml --threads 2 --games 40 --out "$OUT/mcts-sweep-40"  # stopped at the deadline
 }
 queue_c() {
     nice -n 10 "$BIN" run experiments/mcts-equal-time.toml --threads 2 --out "$OUT/mcts-equal-time"
