@@ -40,7 +40,7 @@ pub fn prepare_logs(folder: &Path, fix: crate::setting::Said) -> crate::error::R
         let path = entry.path();
         let written = entry.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
         if written && path.extension().is_some_and(|e| e == "log") {
-            if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(&path) {
+            if let Ok(mut file) = crate::lab::folder::append_existing(&path) {
                 use std::io::Write as _;
                 let _ = writeln!(
                     file,

@@ -7,6 +7,8 @@ use super::results_folder::{FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
 use crate::setting::{Said, Setting};
 use std::fs;
+
+pub use super::growing::{append, append_existing, create_new, cut_to, grow_or_start, reopen};
 use std::path::{Path, PathBuf};
 
 /// Where a command writes its results: `--out`, `out=`.

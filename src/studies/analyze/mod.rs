@@ -24,7 +24,7 @@ use crate::strategy::Memory;
 use crate::with_geometry;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -433,11 +433,7 @@ fn resume_point(path: &Path, games: &[GameRow<'_>]) -> Result<usize> {
             (cut, index)
         }
     };
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    file.set_len(cut as u64).map_err(|e| Error::io(path, e))?;
+    crate::lab::folder::cut_to(path, cut as u64).map_err(|e| Error::io(path, e))?;
     Ok(first)
 }
 
@@ -459,10 +455,7 @@ fn analyse_games<G: Geometry>(
     options: &AnalyzeOptions<'_>,
 ) -> Result<(u64, u64, u64, bool)> {
     let path = out.join(ANALYSIS_FILE);
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
+    let file = crate::lab::folder::append_existing(&path).map_err(|e| Error::io(&path, e))?;
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(std::io::BufWriter::with_capacity(1 << 20, file));

@@ -165,9 +165,7 @@ impl Trace {
 
     /// Appends one row.
     pub fn append(&self, row: &TraceRow) -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&self.path)
+        let mut file = crate::lab::folder::append_existing(&self.path)
             .map_err(|e| Error::io(&self.path, e))?;
         file.write_all(&line(row))
             .map_err(|e| Error::io(&self.path, e))
