@@ -250,7 +250,16 @@ impl<'a> Source<'a> {
     pub fn toml_error(&self, error: &toml::de::Error) -> Error {
         let at = error.span().map(|s| s.start);
         // An integer past 64 bits: said from the text it is in, in the project's words.
-        let written = error.span().and_then(|s| self.text.get(s));
+        // The span may cover the number or only mark where it starts.
+        let written = error
+            .span()
+            .and_then(|s| self.text.get(s.start..))
+            .map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_digit() || "+-_".contains(c)))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            });
         if written.is_some_and(too_large) {
             let message = format!(
                 "the number is too large: a whole number here is at most {}",
