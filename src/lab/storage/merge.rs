@@ -429,7 +429,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     };
     if let Some(existing) = &existing {
-        let same = same_bytes(staged.path(), existing);
+        let same = games_file::same_bytes(staged.path(), existing);
         staged.discard();
         if !same? {
             return Err(Error::input(format!(
@@ -490,38 +490,6 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
 
 fn recorded_hash(parts: &[Part]) -> Option<String> {
     parts[0].record.run.experiment_hash.clone()
-}
-
-/// Whether two files hold the same bytes, compared in pieces.
-fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
-    let open = |p: &Path| {
-        fs::File::open(p)
-            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| Error::io_during("read", p, e))
-    };
-    let (mut x, mut y) = (open(a)?, open(b)?);
-    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
-    loop {
-        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
-        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
-        if n != m || bx[..n] != by[..m] {
-            return Ok(false);
-        }
-        if n == 0 {
-            return Ok(true);
-        }
-    }
-}
-
-fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match from.read(&mut buf[filled..])? {
-            0 => break,
-            n => filled += n,
-        }
-    }
-    Ok(filled)
 }
 
 /// Writes the sum of the shards' `costs.csv` (a shard without one adds nothing):
