@@ -597,5 +597,15 @@ fn every_resumable_command_waits_for_the_folders_lock() {
         }
     }
     drop(lock);
+    // A holder that has not written its process id yet is not called "process 0".
+    let raw = fs::File::create(d.join("r/run.lock")).unwrap();
+    raw.lock().unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "e.toml", "--out", "r", "--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("being written by another reversi-lab run: --force will not replace it"),
+        "{stderr}"
+    );
+    drop(raw);
     assert_eq!(fs::read(d.join("r/games.csv")).unwrap(), before);
 }
