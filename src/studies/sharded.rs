@@ -3,13 +3,15 @@
 //! file is then written from the merged games, so it equals the unsharded study's.
 
 use crate::error::{Error, Result};
-use crate::lab::folder::FolderLock;
+use crate::lab::folder::{FolderLock, OUT};
 use crate::lab::merge::{merge, MergeOptions};
 use crate::lab::runner::{default_out, run_locked};
 use crate::lab::shard::experiment_hash;
+use crate::lab::shard::SHARD;
 use crate::lab::{
     Experiment, FolderFile, PairRow, ResultsFolder, RunOptions, Shard, StandingRow, Status,
 };
+use crate::setting::Said;
 use std::path::PathBuf;
 
 /// Which part of a study's games an invocation plays.
@@ -131,10 +133,16 @@ fn check_shards_match(
 ) -> Result<()> {
     let shards = ResultsFolder::at(out).path(FolderFile::Shards);
     let Ok(entries) = std::fs::read_dir(&shards) else {
-        return Err(Error::input(format!(
-            "{} holds no shards: play them first (the same command with --shard I/N), or give --out the folder whose shards/ holds them",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} holds no shards: play them first (the same command with ",
+                out.display()
+            ))
+            .placeholder(&SHARD, "I/N")
+            .then("), or give ")
+            .name(&OUT)
+            .then(" the folder whose shards/ holds them"),
+        ));
     };
     let hash = experiment_hash(experiment);
     let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -153,10 +161,14 @@ fn check_shards_match(
             continue;
         }
         if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
-            return Err(Error::input(format!(
-                "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and --games the shards were played with",
-                dir.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and ",
+                    dir.display()
+                ))
+                .name(&crate::lab::setup::GAMES_PER_PAIR)
+                .then(" the shards were played with"),
+            ));
         }
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 pub use super::file_names::{find, Compression};
 use crate::error::{Error, Result};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -98,12 +98,7 @@ impl GamesWriter {
 
     /// Opens `path` to append to it, or to write it anew (`append` false).
     pub fn open(path: &Path, compression: Compression, append: bool) -> Result<Self> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .append(append)
-            .truncate(!append)
-            .open(path)
+        let file = super::folder::grow_or_start(path, append)
             .map_err(|e| Error::io_during(if append { "open" } else { "create" }, path, e))?;
         let file = BufWriter::with_capacity(1 << 20, file);
         Ok(match compression {
@@ -298,11 +293,7 @@ pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
             let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
             let keep = kept_length(&bytes, rows);
             if keep < bytes.len() {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| Error::io(path, e))?;
-                file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
+                super::folder::cut_to(path, keep as u64).map_err(|e| Error::io(path, e))?;
             }
         }
         Compression::Zstd => {

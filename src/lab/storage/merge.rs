@@ -3,11 +3,15 @@
 //! equals, byte for byte, what one machine would have written.
 
 use super::folder::write_atomically;
-use super::folder::{check_not_in_a_shard, holder, FolderLock, Staged};
+use super::folder::{
+    a_file_not_a_folder, check_not_in_a_shard, holder, FolderLock, Staged, FORCE, OUT,
+};
 use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
-use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
+use super::shard::{
+    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION, SHARD, SHARDS,
+};
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use crate::lab::running::experiment::Experiment;
@@ -16,6 +20,7 @@ use crate::lab::running::schedule::Schedule;
 use crate::lab::running::tally::Tallies;
 use crate::numbers::counted;
 use crate::progress::Progress;
+use crate::setting::Said;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -154,10 +159,14 @@ fn part(dir: &Path) -> Result<Part> {
     let path = folder.path(FolderFile::RunRecord);
     let record = folder.record("give the shard folders, or the folder holding shards/")?;
     let Some(text) = record.run.shard.as_deref() else {
-        return Err(Error::input(format!(
-            "{} is a whole run, not a shard (it was not run with --shard): merge only shard folders",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a whole run, not a shard (it was not run with ",
+                dir.display()
+            ))
+            .name(&SHARD)
+            .then("): merge only shard folders"),
+        ));
     };
     let shard = Shard::parse(text).map_err(|_| {
         Error::input(format!(
@@ -222,12 +231,16 @@ fn one_split(
             plays(study)
         ))),
         Some(n) => Ok(parts.into_iter().filter(|p| p.shard.count() == n).collect()),
-        None if counts.len() > 1 => Err(Error::input(format!(
-            "{} holds shards of {} splits ({}): pass --shards N to merge one of them",
-            shards.display(),
-            counts.len(),
-            splits(&counts)
-        ))),
+        None if counts.len() > 1 => Err(Error::said(
+            Said::text(format!(
+                "{} holds shards of {} splits ({}): pass ",
+                shards.display(),
+                counts.len(),
+                splits(&counts)
+            ))
+            .placeholder(&SHARDS, "N")
+            .then(" to merge one of them"),
+        )),
         None => Ok(parts),
     }
 }
@@ -246,10 +259,13 @@ fn check(mut parts: Vec<Part>, study: Option<&str>) -> Result<Vec<Part>> {
         let info = &p.record.run;
         let hash = experiment_hash(&p.experiment);
         if info.experiment_hash.as_deref() != Some(hash.as_str()) {
-            return Err(Error::input(format!(
-                "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with --force",
-                name(p)
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with ",
+                    name(p)
+                ))
+                .name(&FORCE),
+            ));
         }
         if p.shard.count() != count {
             return Err(Error::input(format!(
@@ -357,30 +373,34 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
     let parts = check(parts, options.study)?;
     let out = options.out.clone().or(default_out).ok_or_else(|| {
-        Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
+        Error::said(
+            Said::text("these shard folders are not under one results/<name>/shards/: give ")
+                .placeholder(&OUT, "DIR")
+                .then(" for the merged results"),
+        )
     })?;
     // Merged results written into a shard's own folder would replace the shard's files.
-    check_not_in_a_shard(&out, "--out", dirs.iter().map(PathBuf::as_path))?;
+    check_not_in_a_shard(&out, &OUT, dirs.iter().map(PathBuf::as_path))?;
     let recorded = &parts[0].record;
     let experiment = &parts[0].experiment;
     let schedule = Schedule::of(experiment);
     for p in &parts {
         let expected = p.shard.games(schedule.total());
         if p.record.run.games != Some(expected) {
-            return Err(Error::input(format!(
-                "shard {} ({}) records {} games but its share is {expected}: rerun it with --force",
-                p.shard,
-                p.dir.display(),
-                p.record.run.games.map_or("no".into(), |g| g.to_string())
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "shard {} ({}) records {} games but its share is {expected}: rerun it with ",
+                    p.shard,
+                    p.dir.display(),
+                    p.record.run.games.map_or("no".into(), |g| g.to_string())
+                ))
+                .name(&FORCE),
+            ));
         }
     }
 
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(a_file_not_a_folder(&out));
     }
     // Merged results already there: the same games again (a recipe submitted twice)
     // change nothing; others are replaced only with --force.
@@ -389,10 +409,15 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         .map(|(path, _)| path);
     if existing.is_some() {
         let other = || {
-            Error::input(format!(
-                "{} holds the results of another experiment than these shards: pass --force to replace them, or --out DIR",
-                out.display()
-            ))
+            Error::said(
+                Said::text(format!(
+                    "{} holds the results of another experiment than these shards: pass ",
+                    out.display()
+                ))
+                .name(&FORCE)
+                .then(" to replace them, or ")
+                .placeholder(&OUT, "DIR"),
+            )
         };
         let record = RunToml::load(&ResultsFolder::at(&out).path(FolderFile::RunRecord))
             .map_err(|_| other())?;
@@ -432,10 +457,15 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         let same = games_file::same_bytes(staged.path(), existing);
         staged.discard();
         if !same? {
-            return Err(Error::input(format!(
-                "{} holds other merged games than these shards give (an earlier merge of other shards?): pass --force to replace them, or --out DIR",
-                existing.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} holds other merged games than these shards give (an earlier merge of other shards?): pass ",
+                    existing.display()
+                ))
+                .name(&FORCE)
+                .then(" to replace them, or ")
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         return Ok(MergeSummary {
             out,
@@ -537,6 +567,12 @@ impl Columns {
     }
 }
 
+/// A refusal of a shard's files, `message` ending in "rerun ... with ", that the
+/// user fixes by playing the shard again over them.
+fn rerun_with_force(message: String) -> Error {
+    Error::said(Said::text(message).name(&FORCE))
+}
+
 /// A number in a CSV field.
 fn number<T: std::str::FromStr>(record: &csv::ByteRecord, index: usize) -> Option<T> {
     std::str::from_utf8(record.get(index)?).ok()?.parse().ok()
@@ -565,8 +601,8 @@ fn stream(
         .iter()
         .map(|p| {
             let (file, _) = games_file::find(&p.dir).ok_or_else(|| {
-                Error::input(format!(
-                    "shard {} ({}) has no games.csv: rerun that shard with --force",
+                rerun_with_force(format!(
+                    "shard {} ({}) has no games.csv: rerun that shard with ",
                     p.shard,
                     p.dir.display()
                 ))
@@ -575,8 +611,8 @@ fn stream(
                 games_file::reader(&file)?,
             ));
             if reader.byte_headers().ok() != Some(&header) {
-                return Err(Error::input(format!(
-                    "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with --force",
+                return Err(rerun_with_force(format!(
+                    "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with ",
                     p.shard,
                     file.display()
                 )));
@@ -605,8 +641,8 @@ fn stream(
         let (reader, file) = &mut readers[owner];
         let shard = parts[owner].shard;
         let bad = |what: String| {
-            Error::input(format!(
-                "shard {shard} ({}): {what}: rerun that shard with --force",
+            rerun_with_force(format!(
+                "shard {shard} ({}): {what}: rerun that shard with ",
                 file.display()
             ))
         };
@@ -653,8 +689,8 @@ fn stream(
     if written == total {
         for (i, (reader, file)) in readers.iter_mut().enumerate() {
             if reader.read_byte_record(&mut record).unwrap_or(true) {
-                return Err(Error::input(format!(
-                    "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with --force",
+                return Err(rerun_with_force(format!(
+                    "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with ",
                     parts[i].shard,
                     file.display()
                 )));
@@ -674,8 +710,8 @@ fn stream(
             } else {
                 "its run.toml records no digest of its games (made by an older reversi-lab, or edited)"
             };
-            return Err(Error::input(format!(
-                "shard {} ({}): {why}: rerun that shard with --force",
+            return Err(rerun_with_force(format!(
+                "shard {} ({}): {why}: rerun that shard with ",
                 part.shard,
                 file.display()
             )));
