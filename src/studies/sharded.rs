@@ -46,8 +46,15 @@ pub struct Played {
     pub lock: Option<FolderLock>,
 }
 
-/// Plays `experiment` (or merges its shards) as `part` says.
-pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Result<Played> {
+/// Plays `experiment` (or merges its shards) as `part` says, for the command `study`
+/// (`sweep`, `ablate`: what hints name). `--out DIR` names the study's folder in
+/// every part: a shard goes in `DIR/shards/I-of-N`, where `--merge --out DIR` finds it.
+pub fn play(
+    experiment: &Experiment,
+    options: &RunOptions<'_>,
+    part: Part,
+    study: &'static str,
+) -> Result<Played> {
     let split = match part {
         Part::Merge(split) => split,
         Part::Whole | Part::Shard(_) => {
@@ -56,7 +63,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
                 _ => None,
             };
             let options = RunOptions {
-                out: options.out.clone(),
+                out: Some(folder(experiment, options.out.as_deref(), shard)),
                 shard,
                 ..*options
             };
@@ -84,6 +91,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
             force: options.force,
             quiet: options.quiet,
             split,
+            study: Some(study),
         },
     )?;
     // The study's own files go in under the folder's lock, as after a run.
@@ -97,6 +105,23 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
         standings: summary.standings,
         lock: Some(lock),
     })
+}
+
+/// Where a study's games go: `--out DIR` (default `results/<name>`) is the study's
+/// folder, and shard I of N goes in its `shards/I-of-N`, where `--merge` finds it.
+#[must_use]
+pub fn folder(
+    experiment: &Experiment,
+    out: Option<&std::path::Path>,
+    shard: Option<Shard>,
+) -> PathBuf {
+    match (out, shard) {
+        (Some(out), Some(shard)) => ResultsFolder::at(out)
+            .path(FolderFile::Shards)
+            .join(shard.folder_name()),
+        (Some(out), None) => out.to_path_buf(),
+        (None, shard) => default_out(&experiment.name, shard),
+    }
 }
 
 /// Refuses shards played from another file (or other `--games`) than the one given to

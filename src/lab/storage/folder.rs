@@ -52,12 +52,17 @@ fn holder_of(path: &Path) -> Option<u32> {
     }
 }
 
-fn busy(dir: &Path, pid: u32) -> Error {
-    let process = if pid == 0 {
+/// ` (process PID)`, or nothing when the holder has not written its id yet.
+fn process(pid: u32) -> String {
+    if pid == 0 {
         String::new()
     } else {
         format!(" (process {pid})")
-    };
+    }
+}
+
+fn busy(dir: &Path, pid: u32) -> Error {
+    let process = process(pid);
     Error::said(
         Said::text(format!(
             "results folder {} is being written by another reversi-lab run{process}: wait for it to finish, or use ",
@@ -541,8 +546,9 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
     if let Some(pid) = holder(dir) {
         return Err(Error::said(
             Said::text(format!(
-                "results folder {} is being written by another reversi-lab run (process {pid}): ",
-                dir.display()
+                "results folder {} is being written by another reversi-lab run{}: ",
+                dir.display(),
+                process(pid)
             ))
             .name(&FORCE)
             .then(" will not replace it"),

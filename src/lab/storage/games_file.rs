@@ -316,6 +316,39 @@ pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
     Ok(())
 }
 
+/// Whether two files hold the same bytes, compared in pieces (a merge's games against
+/// the merged games already there).
+pub(crate) fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
+    let open = |p: &Path| {
+        fs::File::open(p)
+            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| Error::io_during("read", p, e))
+    };
+    let (mut x, mut y) = (open(a)?, open(b)?);
+    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
+        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
+        if n != m || bx[..n] != by[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match from.read(&mut buf[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,16 @@ pub struct MergeOptions {
     pub quiet: bool,
     /// Of a folder holding shards of several splits, merge the one of this many shards.
     pub split: Option<u64>,
+    /// The study command whose shards these are (`sweep`, `ablate`; None: `run`'s),
+    /// so that a hint names the command that plays a shard.
+    pub study: Option<&'static str>,
+}
+
+/// The command line that plays a shard, for hints.
+fn plays(study: Option<&str>) -> String {
+    study.map_or("reversi-lab run CONFIG".into(), |s| {
+        format!("reversi-lab {s} FILE")
+    })
 }
 
 /// What a merge wrote.
@@ -104,7 +114,10 @@ struct Part {
 
 /// The shard folders a merge reads, and the default output folder: one folder holding
 /// `shards/`, or a list of shard folders (merged into the folder above their `shards/`).
-fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
+fn shard_folders(
+    paths: &[PathBuf],
+    study: Option<&str>,
+) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
     if let [only] = paths {
         let under = ResultsFolder::at(only).path(FolderFile::Shards);
         if under.is_dir() {
@@ -116,8 +129,9 @@ fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
             dirs.sort();
             if dirs.is_empty() {
                 return Err(Error::input(format!(
-                    "{} holds no shard folders: run the shards first (reversi-lab run CONFIG --shard I/N)",
-                    under.display()
+                    "{} holds no shard folders: run the shards first ({} --shard I/N)",
+                    under.display(),
+                    plays(study)
                 )));
             }
             return Ok((dirs, Some(only.clone())));
@@ -199,16 +213,22 @@ fn unlike(a: &Part, b: &Part) -> Vec<String> {
 
 /// Of the shard folders under one `shards/`, those of one split: `split`, or the only
 /// one there is (several without `split` are refused, naming them).
-fn one_split(parts: Vec<Part>, split: Option<u64>, under: &Path) -> Result<Vec<Part>> {
+fn one_split(
+    parts: Vec<Part>,
+    split: Option<u64>,
+    under: &Path,
+    study: Option<&str>,
+) -> Result<Vec<Part>> {
     let mut counts: Vec<u64> = parts.iter().map(|p| p.shard.count()).collect();
     counts.sort_unstable();
     counts.dedup();
     let shards = ResultsFolder::at(under).path(FolderFile::Shards);
     match split {
         Some(n) if !counts.contains(&n) => Err(Error::input(format!(
-            "{} holds no shard of a {n}-shard split (it holds {}): run them first (reversi-lab run CONFIG --shard I/{n}), or give the split they have",
+            "{} holds no shard of a {n}-shard split (it holds {}): run them first ({} --shard I/{n}), or give the split they have",
             shards.display(),
-            splits(&counts)
+            splits(&counts),
+            plays(study)
         ))),
         Some(n) => Ok(parts.into_iter().filter(|p| p.shard.count() == n).collect()),
         None if counts.len() > 1 => Err(Error::said(
@@ -231,7 +251,7 @@ fn splits(counts: &[u64]) -> String {
 }
 
 /// Checks that the parts are every shard of one experiment, each complete, and puts them in order.
-fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
+fn check(mut parts: Vec<Part>, study: Option<&str>) -> Result<Vec<Part>> {
     let first = &parts[0];
     let count = first.shard.count();
     let name = |p: &Part| format!("shard {} ({})", p.shard, p.dir.display());
@@ -257,12 +277,13 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
         }
         if info.experiment_hash != first.record.run.experiment_hash {
             return Err(Error::input(format!(
-                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `reversi-lab run CONFIG --shard I/N --force` from the same experiment file), then merge again",
+                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `{} --shard I/N --force` from the same file), then merge again",
                 name(first),
                 name(p),
                 Some(unlike(first, p).join("; "))
                     .filter(|d| !d.is_empty())
-                    .unwrap_or_else(|| "their openings files differ".into())
+                    .unwrap_or_else(|| "their openings files differ".into()),
+                plays(study)
             )));
         }
         if info.version != first.record.run.version {
@@ -304,10 +325,11 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
             .collect::<Vec<_>>()
             .join(", ");
         return Err(Error::input(format!(
-            "shard{} {shown}{} missing: run {} (reversi-lab run CONFIG --shard I/N), then merge again",
+            "shard{} {shown}{} missing: run {} ({} --shard I/N), then merge again",
             if missing.len() == 1 { "" } else { "s" },
             if missing.len() > 10 { ", …" } else { "" },
-            if missing.len() == 1 { "it" } else { "them" }
+            if missing.len() == 1 { "it" } else { "them" },
+            plays(study)
         )));
     }
     for p in &parts {
@@ -321,8 +343,9 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
             }
             _ => {
                 return Err(Error::input(format!(
-                    "{} did not finish (it was interrupted or killed): continue it with `reversi-lab run CONFIG --shard {} --resume`, then merge again",
+                    "{} did not finish (it was interrupted or killed): continue it with `{} --shard {} --resume`, then merge again",
                     name(p),
+                    plays(study),
                     p.shard
                 )))
             }
@@ -334,10 +357,10 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
 /// Merges shard folders (or the one folder holding `shards/`) into one run's results.
 pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> {
     let clock = Instant::now();
-    let (dirs, default_out) = shard_folders(paths)?;
+    let (dirs, default_out) = shard_folders(paths, options.study)?;
     let mut parts: Vec<Part> = dirs.iter().map(|d| part(d)).collect::<Result<_>>()?;
     if let (Some(under), [_]) = (&default_out, paths) {
-        parts = one_split(parts, options.split, under)?;
+        parts = one_split(parts, options.split, under, options.study)?;
     } else if let Some(n) = options.split {
         if let Some(p) = parts.iter().find(|p| p.shard.count() != n) {
             return Err(Error::input(format!(
@@ -348,7 +371,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     }
     let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
-    let parts = check(parts)?;
+    let parts = check(parts, options.study)?;
     let out = options.out.clone().or(default_out).ok_or_else(|| {
         Error::said(
             Said::text("these shard folders are not under one results/<name>/shards/: give ")
@@ -431,7 +454,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     };
     if let Some(existing) = &existing {
-        let same = same_bytes(staged.path(), existing);
+        let same = games_file::same_bytes(staged.path(), existing);
         staged.discard();
         if !same? {
             return Err(Error::said(
@@ -497,38 +520,6 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
 
 fn recorded_hash(parts: &[Part]) -> Option<String> {
     parts[0].record.run.experiment_hash.clone()
-}
-
-/// Whether two files hold the same bytes, compared in pieces.
-fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
-    let open = |p: &Path| {
-        fs::File::open(p)
-            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| Error::io_during("read", p, e))
-    };
-    let (mut x, mut y) = (open(a)?, open(b)?);
-    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
-    loop {
-        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
-        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
-        if n != m || bx[..n] != by[..m] {
-            return Ok(false);
-        }
-        if n == 0 {
-            return Ok(true);
-        }
-    }
-}
-
-fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match from.read(&mut buf[filled..])? {
-            0 => break,
-            n => filled += n,
-        }
-    }
-    Ok(filled)
 }
 
 /// Writes the sum of the shards' `costs.csv` (a shard without one adds nothing):

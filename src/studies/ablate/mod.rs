@@ -484,7 +484,7 @@ pub fn ablate(
     }
     // The ablation's own files are written under the run's lock, through the one
     // write path, once the games are whole (a run, or the merge of its shards).
-    let played = sharded::play(&ablation.experiment, options, part)?;
+    let played = sharded::play(&ablation.experiment, options, part, "ablate")?;
     if !played.whole {
         return Ok((played, String::new()));
     }

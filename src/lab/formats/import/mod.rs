@@ -359,8 +359,11 @@ fn read_candidates(
     ));
     if unnamed > 0 {
         warnings.push(format!(
-            "{unnamed} GGF players are not named (no PB or PW, or an empty one): they are called `{}` and `{}`",
-            UNNAMED[0], UNNAMED[1]
+            "{} {} not named (no PB or PW, or an empty one): they are called `{}` and `{}`",
+            crate::numbers::counted(unnamed as u64, "GGF player"),
+            if unnamed == 1 { "is" } else { "are" },
+            UNNAMED[0],
+            UNNAMED[1]
         ));
     }
     Ok(candidates)
