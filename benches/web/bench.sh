@@ -8,6 +8,7 @@ BIN=$(realpath "${BIN:-$(command -v reversi-lab)}")
 cd "$(dirname "$0")"
 rows() { wc -l < root/load/games.csv; }
 rm -rf root && mkdir root
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 $BIN run --quiet --no-report --out root/load load.toml > run.log 2>&1 &
 RUN=$!
 sleep 3; c0=$(rows); sleep 30; c1=$(rows)
@@ -28,6 +29,7 @@ c1=$(rows)
 wait $STREAMS
 echo "server RSS after: $(ps -o rss= -p $SERVER) KiB, threads $(ps -o nlwp= -p $SERVER)"
 echo "under load: $(( (c1 - c0) )) games in 30 s = $(( (c1 - c0) / 30 )) games/s"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -E "Requests/sec|Latency|p50|non-2xx|Socket|requests in" wrk.log || cat wrk.log
 cat streams.log
 kill $RUN; wait $RUN

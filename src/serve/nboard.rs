@@ -7,7 +7,7 @@
 
 use super::{check, finish, is_size, read_line, with_depth, Engine, Eval, Games, Line, NAME};
 use crate::board::{Geometry, Position, Square};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lab::export::ggf::{read_games, GgfGame};
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
@@ -39,7 +39,7 @@ pub fn serve(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> Result<()> {
-    check(strategy).map_err(|e| Error::input(format!("--strategy: {e}")))?;
+    check(strategy).map_err(|e| super::refused(&e))?;
     let mut session = Session {
         spec: strategy.clone(),
         games: Games::new(seed),

@@ -91,6 +91,9 @@ pub struct Memory<G: Geometry> {
     pub nodes: u64,
     /// The side's clock under a time control (see [`clock::Timed`]).
     pub clock: clock::Clock,
+    /// Raised by whoever asked for the move once its answer is no longer wanted (a
+    /// web page closed): searches stop at their next look at the clock, as at a deadline.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -118,8 +121,17 @@ impl<G: Geometry> Memory<G> {
             states: Vec::new(),
             nodes: 0,
             clock: clock::Clock::default(),
+            cancel: None,
             geometry: std::marker::PhantomData,
         }
+    }
+
+    /// Whether the move's answer is no longer wanted (see [`Memory::cancel`]).
+    #[must_use]
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Starts a new game: every state forgets the last one (see [`PlayerState::new_game`]).

@@ -633,16 +633,16 @@ pub fn json(s: &Snapshot) -> String {
         .to_string()
 }
 
-/// Server-sent events for one page: the live section as `render` draws it whenever
-/// `look` finds a change (at once, then within half a second of a look finding new
-/// rows), a comment every 15 s so that a closed page is noticed, and `gone` when the
-/// folder is deleted. The body is chunked, so that its end after `gone` is an end
-/// the client sees at once (tiny_http keeps the connection itself open for a next
-/// request). A client that reads nothing blocks only this thread.
+/// Server-sent events for one page: each look (at once, then every 0.4 s) gives the
+/// events to send, as `(name, data)` (none when nothing changed; a folder's page
+/// gets its live section as `live`, a tune's its traces as `report`), a comment
+/// every 15 s so that a closed page is noticed, and `gone` when the folder is
+/// deleted. The body is chunked, so that its end after `gone` is an end the client
+/// sees at once (tiny_http keeps the connection itself open for a next request).
+/// A client that reads nothing blocks only this thread.
 pub fn stream(
     request: tiny_http::Request,
-    mut look: impl FnMut() -> Result<Arc<Snapshot>, Reply>,
-    render: impl Fn(&Snapshot) -> String,
+    mut look: impl FnMut() -> Result<Vec<(&'static str, String)>, Reply>,
 ) {
     let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nTransfer-Encoding: chunked\r\nX-Content-Type-Options: nosniff\r\n\r\n";
@@ -656,23 +656,21 @@ pub fn stream(
     if send("retry: 1000\n\n").is_err() {
         return;
     }
-    let mut shown = 0;
     let mut quiet = Instant::now();
     loop {
         let sent = match look() {
-            Ok(snapshot) if snapshot.version != shown => {
-                shown = snapshot.version;
-                let html = render(&snapshot).replace(['\n', '\r'], " ");
-                Some(send(&format!(
-                    "event: live\nid: {}\ndata: {html}\n\n",
-                    snapshot.games
-                )))
+            Ok(events) if !events.is_empty() => {
+                let text: String = events
+                    .iter()
+                    .map(|(name, data)| event(name, data))
+                    .collect();
+                Some(send(&text))
             }
             Ok(_) if quiet.elapsed() > Duration::from_secs(15) => Some(send(": still here\n\n")),
             Ok(_) => None,
             Err(Reply { body, .. }) => {
                 let line = String::from_utf8_lossy(&body).trim().to_string();
-                if send(&format!("event: gone\ndata: {line}\n\n")).is_ok() {
+                if send(&event("gone", &line)).is_ok() {
                     let _ = send("");
                 }
                 return;
@@ -686,4 +684,17 @@ pub fn stream(
         }
         std::thread::sleep(Duration::from_millis(400));
     }
+}
+
+/// One event: its name and its data, a `data:` line for each of its lines (the
+/// browser joins them again with line breaks).
+fn event(name: &str, data: &str) -> String {
+    let mut out = format!("event: {name}\n");
+    for line in data.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line.trim_end_matches('\r'));
+        out.push('\n');
+    }
+    out.push('\n');
+    out
 }

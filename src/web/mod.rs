@@ -7,6 +7,7 @@
 //! `docs/web.md` for why), with server-sent events for the live updates.
 
 mod folders;
+mod gone;
 mod http;
 mod live;
 mod pages;
@@ -69,6 +70,8 @@ pub(crate) struct State {
     scratch: tempdir::Scratch,
     play: play::Sessions,
     busy: AtomicUsize,
+    /// The port listened on (a request's connection is found by it).
+    port: u16,
 }
 
 mod tempdir {
@@ -202,6 +205,7 @@ impl Web {
                 scratch,
                 play: play::Sessions::new(options.play),
                 busy: AtomicUsize::new(0),
+                port: address.port(),
             }),
         })
     }
@@ -388,16 +392,17 @@ fn handle(state: &State, request: tiny_http::Request) {
         return match folder_of(state, &want) {
             Ok(dir) => {
                 let rel = want.query("path").unwrap_or_default();
-                live::stream(
-                    request,
-                    || tail_of(state, &dir),
-                    |snapshot| pages::live_section(snapshot, &rel),
-                );
+                live::stream(request, events(state, dir, rel));
             }
             Err(reply) => http::send(request, reply),
         };
     }
-    let reply = route(state, &want).unwrap_or_else(|reply| reply);
+    // A search for a page that has closed stops (and plays nothing).
+    let watch = (want.post && want.path != "/play/undo" && want.path != "/play/state")
+        .then(|| gone::Watch::start(request.remote_addr().copied(), state.port));
+    let reply =
+        route(state, &want, watch.as_ref().map(gone::Watch::flag)).unwrap_or_else(|reply| reply);
+    drop(watch);
     let reply = match want.set_cookie {
         Some(token) => reply.with_cookie(&token),
         None => reply,
@@ -405,7 +410,74 @@ fn handle(state: &State, request: tiny_http::Request) {
     http::send(request, reply);
 }
 
-fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
+/// A running run's charts are sent again at most this often: each drawing reads
+/// the whole `games.csv` (the live section above them never does).
+const CHARTS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What a folder's live stream sends at each look: the live section when the
+/// folder's state changed (a cluster run's: its shards' states); for a tune also
+/// its traces, drawn again as `trace.csv` grows (at most every 5 s, as a page load
+/// would); for a running run its report's charts, at most every [`CHARTS_EVERY`].
+/// The first look sends the live section again (the page may be older).
+fn events(
+    state: &State,
+    dir: PathBuf,
+    rel: String,
+) -> impl FnMut() -> std::result::Result<Vec<(&'static str, String)>, Reply> + '_ {
+    let cluster = !folders::is_results_folder(&dir);
+    let tune = crate::studies::tune::report::is_tune_folder(&dir);
+    let mut shown: Option<Vec<u64>> = None;
+    let mut drawn: Option<Arc<String>> = None;
+    let mut charts_looked = std::time::Instant::now();
+    move || {
+        let mut out = Vec::new();
+        if cluster {
+            if !dir.is_dir() {
+                return Err(Reply::error(410, "this cluster run's folder was deleted (or moved) while viewed: the index lists what is there now"));
+            }
+            let shards = folders::shards_of(state, &dir);
+            let versions: Vec<u64> = shards.iter().map(|l| l.snapshot.version).collect();
+            if shown.as_ref() != Some(&versions) {
+                shown = Some(versions);
+                out.push(("live", pages::cluster_section(state, &rel, &shards)));
+            }
+            return Ok(out);
+        }
+        let snapshot = tail_of(state, &dir)?;
+        if shown.as_deref() != Some(&[snapshot.version]) {
+            shown = Some(vec![snapshot.version]);
+            out.push(("live", pages::live_section(&snapshot, &rel)));
+        }
+        let charts = !tune && snapshot.status == "running";
+        let due = drawn.is_none() || tune || charts_looked.elapsed() >= CHARTS_EVERY;
+        if (tune || charts) && due {
+            charts_looked = std::time::Instant::now();
+            let (_, body) = pages::report(state, &dir, &snapshot.status);
+            match &drawn {
+                Some(before) if Arc::ptr_eq(before, &body) => {}
+                // The page drew the first it shows itself.
+                None => drawn = Some(body),
+                Some(_) if tune => {
+                    out.push(("report", body.to_string()));
+                    drawn = Some(body);
+                }
+                // A run's report holds the game viewers' script: only its charts
+                // are replaced.
+                Some(_) => {
+                    out.push(("charts", pages::charts_json(&body)));
+                    drawn = Some(body);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn route(
+    state: &State,
+    want: &Want,
+    gone: Option<&Arc<std::sync::atomic::AtomicBool>>,
+) -> std::result::Result<Reply, Reply> {
     let post = want.post;
     match (want.path.as_str(), post) {
         ("/", false) => Ok(Reply::html(pages::index(
@@ -438,9 +510,9 @@ fn route(state: &State, want: &Want) -> std::result::Result<Reply, Reply> {
             pages::game(state, &dir, id)
         }
         ("/play", false) => Ok(Reply::html(pages::play(state))),
-        ("/play/new", true) => state.play.start(want).map(Reply::json),
+        ("/play/new", true) => state.play.start(want, gone).map(Reply::json),
         ("/play/move" | "/play/undo" | "/play/eval" | "/play/again" | "/play/state", true) => {
-            state.play.act(want).map(Reply::json)
+            state.play.act(want, gone).map(Reply::json)
         }
         ("/" | "/folder" | "/live.json" | "/game" | "/play", true)
         | (

@@ -118,27 +118,38 @@ fn folder_rows(out: &mut String, listed: &[Listed]) {
 }
 
 /// The shards of a cluster run, each read from its own folder on the shared file
-/// system, and their sum; the page refreshes itself while any shard runs.
+/// system, and their sum; the live stream sends the section again as shards change.
 pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
     let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
     let sum = super::folders::combined(&snapshots);
     let shown = if rel.is_empty() { "." } else { rel };
     let mut out = head(&format!("{shown} ({})", sum.kind), "");
-    if sum.status == "running" {
-        out = out.replace(
-            "<title>",
-            "<meta http-equiv=\"refresh\" content=\"5\"><title>",
-        );
-    }
     write!(
         out,
-        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<p id=\"cluster\"><strong class=\"status\">{}</strong> · <span class=\"games\">{}</span> games · {} games/s{}</p>\n",
+        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n<p class=\"muted\">The shards above follow their folders while the page is open (with JavaScript; without it, reload the page).</p>\n<script>{}</script>\n</body></html>\n",
         escape(shown),
         escape(&sum.kind),
+        escape(&encode(rel)),
+        cluster_section(state, rel, shards),
+        script::LIVE
+    )
+    .ok();
+    out
+}
+
+/// The part of a cluster run's page that follows its shards: their sum, each
+/// shard's state, and what merges them once all have ended.
+pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
+    let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
+    let sum = super::folders::combined(&snapshots);
+    let mut out = String::new();
+    writeln!(
+        out,
+        "<div id=\"live-body\" data-games=\"{}\"><p id=\"cluster\"><strong class=\"status\">{}</strong> · <span class=\"games\">{}</span> games · {} games/s</p>",
+        sum.games,
         escape(&sum.status),
         games_text(&sum),
         rate_text(sum.rate),
-        if sum.status == "running" { " (the page refreshes every 5 s)" } else { "" }
     )
     .ok();
     out.push_str("<h3>Shards</h3><table id=\"shards\">");
@@ -153,7 +164,7 @@ pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
         )
         .ok();
     }
-    out.push_str("</body></html>\n");
+    out.push_str("</div>");
     out
 }
 
@@ -286,7 +297,7 @@ fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The report's style and body: drawn in memory for a run's folder (a running
 /// tune's: its traces), else the folder's own `report.html` when it has one.
-fn report(state: &State, dir: &Path, live_status: &str) -> (Arc<String>, Arc<String>) {
+pub(super) fn report(state: &State, dir: &Path, live_status: &str) -> (Arc<String>, Arc<String>) {
     let cache = {
         let mut reports = locked(&state.reports);
         if reports.len() > 256 {
@@ -414,17 +425,11 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     let (style, body) = report(state, dir, &snapshot.status);
     let shown = if rel.is_empty() { "." } else { rel };
     let mut out = head(&format!("{shown} ({})", snapshot.kind), &style);
-    let tune_running = snapshot.kind == "tune" && snapshot.status == "running";
-    let note = if tune_running {
-        // A tune writes no games: its traces grow in the report, drawn again on
-        // each visit, so the page comes back every 10 s.
-        out = out.replace(
-            "<title>",
-            "<meta http-equiv=\"refresh\" content=\"10\"><title>",
-        );
-        "The tune is running: its parameters and traces below are drawn as they stand and the page refreshes every 10 s."
+    let note = if snapshot.kind == "tune" {
+        // A tune writes no games: the stream sends its traces as they grow.
+        "The tune's parameters and traces below are drawn as they stand and follow trace.csv while the page is open (with JavaScript; without it, reload the page)."
     } else {
-        "The section above follows the run; the report below is as of the page's loading."
+        "The section above follows the run; the report's charts below are drawn again every 30 s while it runs, its tables are as of the page's loading."
     };
     let shards = super::folders::shards_of(state, dir);
     let mut shard_table = String::new();
@@ -435,7 +440,7 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     }
     write!(
         out,
-        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n{shard_table}<p class=\"muted\" id=\"live-note\">{note}</p>\n{}\n<script>{}</script>\n",
+        "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n{shard_table}<p class=\"muted\" id=\"live-note\">{note}</p>\n<div id=\"report\">{}</div>\n<script>{}</script>\n",
         escape(shown),
         escape(&snapshot.kind),
         escape(&encode(rel)),
@@ -446,6 +451,29 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     .ok();
     out.push_str("</body></html>\n");
     Ok(Reply::html(out))
+}
+
+/// A report's charts as JSON, each chart's name to its SVG (the report draws each as
+/// `<h3 id="chart-NAME">` then `<div>SVG</div>`), for the stream to replace them.
+pub fn charts_json(body: &str) -> String {
+    let mut charts = serde_json::Map::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("<h3 id=\"chart-") {
+        rest = &rest[at + "<h3 id=\"chart-".len()..];
+        let Some(name_end) = rest.find('"') else {
+            break;
+        };
+        let name = &rest[..name_end];
+        let Some(svg) = rest
+            .find("<div>")
+            .map(|start| &rest[start + "<div>".len()..])
+            .and_then(|from| from.find("</div>").map(|end| &from[..end]))
+        else {
+            break;
+        };
+        charts.insert(name.to_string(), svg.into());
+    }
+    serde_json::Value::Object(charts).to_string()
 }
 
 /// One game of a folder in the step-through viewer.
@@ -539,5 +567,16 @@ mod tests {
         assert!(html.contains("data-games=\"3\"") && html.contains("3 of 10"));
         assert!(html.contains("&lt;b&gt;") && !html.contains("<b>"));
         assert!(html.contains("/game?path=a%20b&amp;id=2"));
+    }
+
+    #[test]
+    fn a_reports_charts_are_found_by_name_for_the_stream() {
+        let body = "<p>x</p><h3 id=\"chart-elo\">Elo</h3>\n<div><svg a=\"1\"></svg></div>\n\
+                    <table></table><h3 id=\"chart-score\">Score</h3>\n<div><svg b=\"2\"></svg></div>\n";
+        let charts: serde_json::Value = serde_json::from_str(&charts_json(body)).unwrap();
+        assert_eq!(charts["elo"], "<svg a=\"1\"></svg>");
+        assert_eq!(charts["score"], "<svg b=\"2\"></svg>");
+        assert_eq!(charts.as_object().unwrap().len(), 2);
+        assert_eq!(charts_json("<p>no charts</p>"), "{}");
     }
 }

@@ -13,6 +13,7 @@ use crate::with_geometry;
 use rand::Rng;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -59,7 +60,17 @@ trait Table: Send {
     fn play(&mut self, square: &str) -> Result<(), Reply>;
     fn undo(&mut self) -> Result<(), Reply>;
     fn eval(&self) -> Value;
-    fn again(&mut self);
+    fn again(&mut self) -> Result<(), Reply>;
+    /// The flag a search stops at once the page has gone (None: no longer watched).
+    fn watch(&mut self, gone: Option<&Arc<AtomicBool>>);
+}
+
+/// The reply to a page that left while the computer thought (nobody reads it).
+fn left() -> Reply {
+    Reply::error(
+        503,
+        "the page closed while the computer thought: nothing was played",
+    )
 }
 
 impl Sessions {
@@ -76,7 +87,7 @@ impl Sessions {
 
     /// A new session: `vs` (a spec, or `human`) or `level`, `size`, `anti`,
     /// `scoring=count`, `colour`, `seed`, `moves` (played before the game begins).
-    pub fn start(&self, want: &Want) -> Result<String, Reply> {
+    pub fn start(&self, want: &Want, gone: Option<&Arc<AtomicBool>>) -> Result<String, Reply> {
         let size = match want.query("size").as_deref() {
             None | Some("") => 8,
             Some(s) => match s.parse::<u32>() {
@@ -168,7 +179,9 @@ impl Sessions {
             choice,
             moves,
         };
-        let table: Box<dyn Table> = with_geometry!(size, G => Box::new(Session::<G>::new(setup)?));
+        let mut table: Box<dyn Table> =
+            with_geometry!(size, G => Box::new(Session::<G>::new(setup, gone)?));
+        table.watch(None);
         let id = format!("{:032x}", rand::random::<u128>());
         let state = table.state();
         let mut open = self
@@ -189,7 +202,7 @@ impl Sessions {
     }
 
     /// An action on a session: `/play/move?id=..&square=f5`, `undo`, `eval`, `again`, `state`.
-    pub fn act(&self, want: &Want) -> Result<String, Reply> {
+    pub fn act(&self, want: &Want, gone: Option<&Arc<AtomicBool>>) -> Result<String, Reply> {
         let id = want
             .query("id")
             .ok_or_else(|| Reply::error(400, "give the game as ?id= (from /play/new)"))?;
@@ -207,7 +220,16 @@ impl Sessions {
         let mut table = table
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut state = match want.path.as_str() {
+        table.watch(gone);
+        let state = Self::action(&mut **table, want);
+        table.watch(None);
+        let mut state = state?;
+        state["id"] = json!(id);
+        Ok(state.to_string())
+    }
+
+    fn action(table: &mut dyn Table, want: &Want) -> Result<Value, Reply> {
+        Ok(match want.path.as_str() {
             "/play/move" => {
                 let square = want
                     .query("square")
@@ -220,7 +242,7 @@ impl Sessions {
                 table.state()
             }
             "/play/again" => {
-                table.again();
+                table.again()?;
                 table.state()
             }
             "/play/eval" => {
@@ -229,9 +251,7 @@ impl Sessions {
                 state
             }
             _ => table.state(),
-        };
-        state["id"] = json!(id);
-        Ok(state.to_string())
+        })
     }
 }
 
@@ -273,7 +293,7 @@ struct Session<G: Geometry> {
 }
 
 impl<G: Geometry> Session<G> {
-    fn new(setup: Setup) -> Result<Self, Reply> {
+    fn new(setup: Setup, gone: Option<&Arc<AtomicBool>>) -> Result<Self, Reply> {
         let start = Position::<G>::start();
         let mut initial = Game::from_position(start);
         initial
@@ -307,7 +327,11 @@ impl<G: Geometry> Session<G> {
             memory: Memory::new(),
             setup,
         };
+        session.memory.cancel = gone.cloned();
         session.begin();
+        if session.memory.cancelled() {
+            return Err(left());
+        }
         Ok(session)
     }
 
@@ -355,6 +379,9 @@ impl<G: Geometry> Session<G> {
                 };
                 let answer = strategy.choose(self.game.board(), moves, &mut context);
                 self.memory.clock.deadline = None;
+                if self.memory.cancelled() {
+                    return;
+                }
                 match answer {
                     Ok(choice) => choice.square,
                     // Only an external engine faults, and play refuses those: stop
@@ -456,10 +483,16 @@ impl<G: Geometry> Table for Session<G> {
                 ),
             )
         })?;
+        let before = (self.game.clone(), self.rng.clone());
         self.game
             .play(square)
             .map_err(|e| Reply::error(400, &e.to_string()))?;
         self.computer_moves();
+        if self.memory.cancelled() {
+            // As if never asked: the person's move can be made again.
+            (self.game, self.rng) = before;
+            return Err(left());
+        }
         Ok(())
     }
 
@@ -492,6 +525,7 @@ impl<G: Geometry> Table for Session<G> {
         }
         let mut memory = Memory::new();
         memory.clock.deadline = Some(Instant::now() + MOVE_TIME);
+        memory.cancel.clone_from(&self.memory.cancel);
         let mut rng = game_rng(self.setup.seed);
         let mut context = Context {
             rng: &mut rng,
@@ -535,8 +569,18 @@ impl<G: Geometry> Table for Session<G> {
         json!({ "by": by, "legend": (self.setup.book.value_legend)(spec), "side": self.game.side().to_string(), "values": list })
     }
 
-    fn again(&mut self) {
+    fn again(&mut self) -> Result<(), Reply> {
+        let before = (self.game.clone(), self.rng.clone(), self.round, self.you);
         self.round += 1;
         self.begin();
+        if self.memory.cancelled() {
+            (self.game, self.rng, self.round, self.you) = before;
+            return Err(left());
+        }
+        Ok(())
+    }
+
+    fn watch(&mut self, gone: Option<&Arc<AtomicBool>>) {
+        self.memory.cancel = gone.cloned();
     }
 }

@@ -4,7 +4,9 @@
 //! server's state and sends the clicks.
 
 /// Follows a folder: each `live` event carries the live section as the server
-/// renders it; `gone` says the folder was deleted.
+/// renders it (a cluster run's: its shards), each `report` a tune's traces drawn
+/// again, each `charts` a running run's charts drawn again; `gone` says the folder
+/// was deleted.
 pub const LIVE: &str = r#"(function () {
   var live = document.getElementById('live');
   if (!live || !window.EventSource) return;
@@ -15,6 +17,17 @@ pub const LIVE: &str = r#"(function () {
     live.innerHTML = e.data;
     var now = document.getElementById('live-body');
     if (now && +now.getAttribute('data-games') > before) now.classList.add('new');
+  });
+  source.addEventListener('charts', function (e) {
+    var charts = JSON.parse(e.data);
+    Object.keys(charts).forEach(function (name) {
+      var title = document.getElementById('chart-' + name);
+      if (title && title.nextElementSibling) title.nextElementSibling.innerHTML = charts[name];
+    });
+  });
+  source.addEventListener('report', function (e) {
+    var report = document.getElementById('report');
+    if (report) report.innerHTML = e.data;
   });
   source.addEventListener('gone', function (e) {
     source.close();

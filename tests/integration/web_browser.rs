@@ -1,7 +1,8 @@
 //! `web` in a real browser (headless Chromium over the DevTools protocol, as the
 //! report viewer's suite drives it): a folder's page gains games while a run plays,
 //! a whole game played by clicks ends as `play` ends it for the same moves, and a
-//! cluster run's and a tune's pages show; no page loads anything from outside the
+//! cluster run's and a tune's pages follow their folders through the live stream;
+//! no page loads anything from outside the
 //! server. With `REVERSI_LAB_SCREENSHOTS=DIR` set, the pages are also saved there as
 //! PNG (the pictures in docs/web.md come from this). Skipped as the viewer's suite is when
 //! Chromium is missing.
@@ -255,6 +256,11 @@ fn a_cluster_run_and_a_tune_show_in_chromium() {
     };
     let dir = Dir::new();
     super::web_live::two_shards(dir.path());
+    // The second shard half done, to grow while the page is open.
+    let second = dir.path().join("results/c/shards/2-of-2/games.csv");
+    let games = std::fs::read_to_string(&second).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    std::fs::write(&second, lines[..2].join("\n") + "\n").unwrap();
     let tune = super::web_live::a_tune(dir.path());
     // The tune as it stands half-way, before its report.
     std::fs::remove_file(tune.join("report.html")).unwrap();
@@ -274,17 +280,43 @@ fn a_cluster_run_and_a_tune_show_in_chromium() {
         shards.contains("shard 1/2") && shards.contains("shard 2/2"),
         "{shards}"
     );
+    let refreshes = "document.querySelectorAll('meta[http-equiv=refresh]').length";
+    assert_eq!(browser.eval(refreshes), json!(0));
+    // The page follows the shard through the live stream, without reloading.
+    browser.eval("window.kept = 'this page'");
+    std::fs::write(&second, games).unwrap();
+    let text = |browser: &mut Browser, what: &str| {
+        browser.eval(what).as_str().unwrap_or_default().to_string()
+    };
+    poll(
+        "the cluster page gaining games",
+        Duration::from_secs(20),
+        || {
+            let shown = text(&mut browser, "document.getElementById('cluster').innerText");
+            shown.contains("6 of 6").then_some(())
+        },
+    );
+    assert_eq!(browser.eval("window.kept"), json!("this page"));
     screenshot(&mut browser, "web-cluster");
     browser.open(&format!("{origin}/folder?path=t"));
-    let text = browser
-        .eval("document.body.innerText")
-        .as_str()
-        .unwrap()
-        .to_string();
+    let shown = text(&mut browser, "document.body.innerText");
     assert!(
-        text.contains("3 of 6 iterations") && text.contains("eval.corners"),
-        "{text}"
+        shown.contains("3 of 6 iterations") && shown.contains("eval.corners"),
+        "{shown}"
     );
+    assert_eq!(browser.eval(refreshes), json!(0));
+    browser.eval("window.kept = 'this page'");
+    // The tune's traces grow on the page as trace.csv does.
+    std::fs::write(tune.join("trace.csv"), trace).unwrap();
+    poll(
+        "the tune page drawing its traces again",
+        Duration::from_secs(30),
+        || {
+            let shown = text(&mut browser, "document.getElementById('report').innerText");
+            shown.contains("6 of 6 iterations").then_some(())
+        },
+    );
+    assert_eq!(browser.eval("window.kept"), json!("this page"));
     screenshot(&mut browser, "web-tune");
     loaded_only_from(&browser, &origin);
 }

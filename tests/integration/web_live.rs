@@ -1,9 +1,12 @@
 //! `web` over folders that change under it: a run killed with `kill -9` (its record
 //! still says running, its lock is gone), the shards of a cluster run shown together,
-//! a tune's traces drawn as they grow, and play's searches held to the server's time.
+//! a tune's traces drawn as they grow, and play's searches held to the server's time
+//! and stopped when their page leaves.
 
 use super::web::{field, Server};
 use crate::common::{binary, reversi_lab, Dir};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -244,4 +247,122 @@ fn play_holds_a_search_to_the_servers_time() {
         took < Duration::from_secs(12),
         "the first move took {took:?}"
     );
+}
+
+#[test]
+fn a_search_stops_when_its_page_leaves_and_plays_nothing() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, state) = server.post("/play/new?vs=alphabeta:time=1m&colour=black");
+    assert_eq!(status, 200, "{state}");
+    let id = field(&state, "id");
+    // The person's move, then the page closes while the computer thinks (the server
+    // gives it 5 s).
+    let mut page = TcpStream::connect(server.address).unwrap();
+    write!(
+        page,
+        "POST /play/move?id={id}&square=f5 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(page);
+    let left = Instant::now();
+    // The game is held while its search runs: its state comes once the search stops.
+    let (status, state) = server.post(&format!("/play/state?id={id}"));
+    let took = left.elapsed();
+    assert_eq!(status, 200, "{state}");
+    assert!(
+        took < Duration::from_secs(3),
+        "the search went on {took:?} after its page left"
+    );
+    // Nothing was played: the move can be made again, and is answered.
+    assert_eq!(field(&state, "transcript"), "", "{state}");
+    assert_eq!(field(&state, "your_turn"), "true", "{state}");
+    let (status, state) = server.post(&format!("/play/move?id={id}&square=f5"));
+    assert_eq!(status, 200, "{state}");
+    assert!(field(&state, "transcript").starts_with("f5"), "{state}");
+}
+
+/// Reads server-sent events until one named `name` whose data holds `want`; its data.
+fn event_with(reader: &mut BufReader<TcpStream>, name: &str, want: &str) -> String {
+    let (mut event, mut data) = (String::new(), String::new());
+    loop {
+        let mut line = String::new();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "the stream ended");
+        let line = line.trim_end_matches(['\r', '\n']);
+        if let Some(e) = line.strip_prefix("event: ") {
+            event = e.to_string();
+        } else if let Some(d) = line.strip_prefix("data: ") {
+            data.push_str(d);
+            data.push('\n');
+        } else if line.is_empty() {
+            if event == name && data.contains(want) {
+                return data;
+            }
+            (event, data) = (String::new(), String::new());
+        }
+    }
+}
+
+/// The live stream of `path`, its head read.
+fn stream_of(server: &Server, path: &str) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /events?path={path} HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    )
+    .unwrap();
+    BufReader::new(stream)
+}
+
+#[test]
+fn a_cluster_page_and_a_tune_page_follow_through_the_live_stream() {
+    let dir = Dir::new();
+    let d = dir.path();
+    two_shards(d);
+    // The second shard cut to 1 of its 2 games (5 of 6 in all); the tune after 3 of
+    // its 6 iterations.
+    let second = d.join("results/c/shards/2-of-2/games.csv");
+    let games = std::fs::read_to_string(&second).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    std::fs::write(&second, lines[..2].join("\n") + "\n").unwrap();
+    let tune = a_tune(d);
+    std::fs::remove_file(tune.join("report.html")).unwrap();
+    let trace = std::fs::read_to_string(tune.join("trace.csv")).unwrap();
+    let iterations: Vec<&str> = trace.lines().collect();
+    std::fs::write(tune.join("trace.csv"), iterations[..4].join("\n") + "\n").unwrap();
+    let server = Server::start(&d.join("results"), &[]);
+
+    // Server-rendered as they stand (readable with JavaScript off), no meta refresh.
+    let (status, page) = server.get("/folder?path=c");
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("5 of 6") && page.contains("shard 2/2"),
+        "{page}"
+    );
+    let (status, tune_page) = server.get("/folder?path=t");
+    assert_eq!(status, 200, "{tune_page}");
+    assert!(tune_page.contains("3 of 6 iterations"), "{tune_page}");
+    for page in [&page, &tune_page] {
+        assert!(!page.contains("http-equiv=\"refresh\""), "{page}");
+        assert!(page.contains("<section id=\"live\""), "{page}");
+    }
+
+    // The cluster run's stream: its shards as they are, then as the shard grows.
+    let mut cluster = stream_of(&server, "c");
+    event_with(&mut cluster, "live", "5 of 6");
+    std::fs::write(&second, games).unwrap();
+    let grown = event_with(&mut cluster, "live", "6 of 6");
+    assert!(grown.contains("<table id=\"shards\">"), "{grown}");
+
+    // The tune's: its traces drawn again once trace.csv has grown.
+    let mut traces = stream_of(&server, "t");
+    event_with(&mut traces, "live", "tune");
+    std::fs::write(tune.join("trace.csv"), trace).unwrap();
+    let drawn = event_with(&mut traces, "report", "6 of 6 iterations");
+    assert!(drawn.contains("eval.corners"), "{drawn}");
 }

@@ -22,13 +22,16 @@ pub fn at_fault<G: Geometry>(game: &Game<G>, seats: [usize; 2]) -> Option<(usize
 /// Makes `folder/engines`, where external engines write their logs, before any game:
 /// a folder that cannot hold them is the user's to change (`fix` says how), not a crash
 /// of every engine at its first write.
-pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
+pub fn prepare_logs(folder: &Path, fix: crate::setting::Said) -> crate::error::Result<()> {
     let engines = crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs);
     std::fs::create_dir_all(&engines).map_err(|e| {
-        crate::error::Error::input(format!(
-            "cannot keep engine logs in {}: {e}; {fix}",
-            engines.display()
-        ))
+        crate::error::Error::said(
+            crate::setting::Said::text(format!(
+                "cannot keep engine logs in {}: {e}; ",
+                engines.display()
+            ))
+            .and(fix),
+        )
     })?;
     // Logs are appended to (a resume, a `match --logs` folder used again): a line
     // marks where this session's part begins, so that old faults are not read as new.
@@ -37,7 +40,7 @@ pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
         let path = entry.path();
         let written = entry.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
         if written && path.extension().is_some_and(|e| e == "log") {
-            if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(&path) {
+            if let Ok(mut file) = crate::lab::folder::append_existing(&path) {
                 use std::io::Write as _;
                 let _ = writeln!(
                     file,

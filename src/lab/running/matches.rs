@@ -11,7 +11,7 @@ use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile, THREADS};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
 use crate::numbers::counted;
-use crate::setting::{Setting, SettingError};
+use crate::setting::{Said, Setting, SettingError};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::clock::{held_to, CLOCK, MARGIN, MOVE_TIME};
 use crate::strategy::{Strategy, StrategySpec};
@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A match's games: `--games`, `games=`.
 pub static GAMES: Setting = Setting::new("", "--games", "games");
+/// Where a match's engines keep their logs: `--logs DIR`.
+pub static LOGS: Setting = Setting::new("", "--logs", "logs");
 
 /// What a match plays: the `match` command's options, as values.
 #[derive(Clone, Debug)]
@@ -440,7 +442,10 @@ impl MatchPlan {
             });
         }
         if external {
-            prepare_logs(logs, "choose another --logs folder")?;
+            prepare_logs(
+                logs,
+                Said::text("choose another ").name(&LOGS).then(" folder"),
+            )?;
         }
         for (player, side) in players.iter().zip(SIDES) {
             player.attach(logs, side);

@@ -375,7 +375,11 @@ fn play<G: Geometry>(
     let folder = games_path.parent().unwrap_or(Path::new("."));
     // External engines (those that say what they are) log to the folder.
     if strategies.iter().any(|s| s.identity().is_some()) {
-        prepare_logs(folder, "remove what stands there, or choose another --out")?;
+        prepare_logs(
+            folder,
+            crate::setting::Said::text("remove what stands there, or choose another ")
+                .name(&crate::lab::storage::folder::OUT),
+        )?;
     }
     for (strategy, player) in strategies.iter().zip(&experiment.players) {
         strategy.attach(folder, &player.name);

@@ -87,6 +87,8 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
     nodes_limit: u64,
     /// When to give up, if the move is timed.
     deadline: Option<Instant>,
+    /// The memory's flag for an answer no longer wanted (read with the clock).
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Whether the budget ran out: every value since is meaningless.
     pub aborted: bool,
     /// Multi-ProbCut's lines and confidence, while cuts may be tried (not inside
@@ -107,6 +109,7 @@ pub(super) struct Search<'a, G: Geometry, E: Evaluator<G>> {
 impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// A fresh search (no budget) for `player` with `memory`.
     pub fn new(player: &'a AlphaBeta<G, E>, memory: &'a mut Memory<G>) -> Self {
+        let cancel = memory.cancel.clone();
         let table = player
             .table
             .then(|| TranspositionTable::kept(memory, player.table_bits));
@@ -127,6 +130,7 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
             budget: u64::MAX,
             nodes_limit: u64::MAX,
             deadline: None,
+            cancel,
             aborted: false,
             probcut: player.probcut.map(|t| (Table::shipped(), t)),
             history: [0; 128],
@@ -146,16 +150,21 @@ impl<'a, G: Geometry, E: Evaluator<G>> Search<'a, G, E> {
     /// The node count of the next look at the limits: the budget, or sooner where
     /// there is a clock to read (reading it at every node would cost a tenth of a search).
     fn next_look(&self) -> u64 {
-        match self.deadline {
-            Some(_) => self.nodes.saturating_add(CLOCK_EVERY).min(self.nodes_limit),
-            None => self.nodes_limit,
+        if self.deadline.is_some() || self.cancel.is_some() {
+            self.nodes.saturating_add(CLOCK_EVERY).min(self.nodes_limit)
+        } else {
+            self.nodes_limit
         }
     }
 
     /// Past `budget`: whether a limit is reached (then the search is `aborted`).
     #[cold]
     fn out_of_budget(&mut self) -> bool {
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
         if late || self.nodes > self.nodes_limit {
             self.aborted = true;
         } else {

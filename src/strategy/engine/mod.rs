@@ -4,6 +4,7 @@
 //! move) loses the game for its side (see `Game::forfeit`) rather than stopping the
 //! run.
 
+pub mod groups;
 pub mod gtp;
 pub mod nboard;
 pub mod process;

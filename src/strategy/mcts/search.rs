@@ -85,12 +85,10 @@ impl<G: Geometry> Search<'_, G> {
             if self.proven(&tree.nodes[0]) {
                 break;
             }
-            if let Some(deadline) = deadline {
-                if (tree.iterations - start).is_multiple_of(CLOCK_EVERY)
-                    && Instant::now() >= deadline
-                {
-                    break;
-                }
+            if (tree.iterations - start).is_multiple_of(CLOCK_EVERY)
+                && (deadline.is_some_and(|d| Instant::now() >= d) || context.memory.cancelled())
+            {
+                break;
             }
             self.iterate(tree, context);
             tree.iterations += 1;
