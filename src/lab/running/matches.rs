@@ -428,6 +428,7 @@ impl MatchPlan {
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         // External engines (those that say what they are) can fault and log.
         let external = players.iter().any(|p| p.identity().is_some());
+        let logged = players.map(|p| p.keeps_log());
         let watched = watch.stop.is_some() || watch.played.is_some();
         if rows.is_none() && !watched && !external {
             // Nothing to write and no fault to watch: the plain sum is the fastest.
@@ -439,7 +440,7 @@ impl MatchPlan {
                 broken: None,
             });
         }
-        if external {
+        if logged.contains(&true) {
             prepare_logs(logs, "choose another --logs folder")?;
         }
         for (player, side) in players.iter().zip(SIDES) {
@@ -488,7 +489,7 @@ impl MatchPlan {
                     played.store(counted, Ordering::Relaxed);
                 }
                 if let Some((side, last)) = faults.record(seats, fault) {
-                    broken = Some(Broken::new(SIDES[side], last, logs));
+                    broken = Some(Broken::new(SIDES[side], last, logged[side].then_some(logs)));
                     return Ok(Flow::Stop);
                 }
                 Ok(Flow::Continue)
@@ -539,7 +540,7 @@ pub fn summary_json(
         serde_json::json!({
             "player": b.player,
             "termination": b.last.name(),
-            "logs": b.logs.join(format!("{}-*.log", b.player)).display().to_string(),
+            "logs": b.log_pattern().map(|l| l.display().to_string()),
         })
     });
     value.to_string()
