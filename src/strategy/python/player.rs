@@ -117,9 +117,10 @@ impl PythonPlayer {
         &self,
         moves: G::Bits,
         context: &mut Context<'_, G>,
+        began: Instant,
     ) -> Result<Square, (Termination, String)> {
+        let mut asked = began;
         if context.memory.find_state::<Kept<G>>().is_none() {
-            let began = Instant::now();
             let session = self
                 .source
                 .session(self.log())
@@ -136,14 +137,16 @@ impl PythonPlayer {
                 },
             );
             // Starting (or restarting) is not thinking: no clock counts it.
-            context.memory.clock.pause(began.elapsed());
+            let started = began.elapsed();
+            context.memory.clock.pause(started);
+            asked += started;
         }
         let history = context.history;
         let clock = context.memory.clock;
         let timed = clock.limit.is_some();
-        let deadline = clock
-            .limit
-            .unwrap_or_else(|| Instant::now() + self.stall_timeout);
+        // From the move's start (after any start-up): a clock read a move less, a third
+        // of a fast move's.
+        let deadline = clock.limit.unwrap_or(asked + self.stall_timeout);
         let fresh = context
             .memory
             .find_state::<Kept<G>>()
@@ -207,7 +210,7 @@ impl PythonPlayer {
 impl<G: Geometry> Strategy<G> for PythonPlayer {
     fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let began = Instant::now();
-        match self.try_choose(moves, context) {
+        match self.try_choose(moves, context, began) {
             Ok(square) => Ok(Choice::of(square).timed_from(began)),
             Err((termination, why)) => {
                 let game = context.history.moves.len();
