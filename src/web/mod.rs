@@ -109,7 +109,11 @@ const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 /// connection inherits (Linux copies them). `tiny_http` sets none, and its pool of
 /// connection threads can queue a new connection behind threads that wait on clients
 /// sending nothing (a race between its count of idle threads and their waking): the
-/// timeout frees such a thread within 5 s (with a 408), so nobody waits longer.
+/// timeout frees such a thread within 5 s, so nobody waits longer.
+///
+/// On Linux the read timeout also bounds `accept` itself: after 5 s without a new
+/// connection `tiny_http`'s accept thread gets `EAGAIN` and ends. [`Web::run`] starts
+/// a new `tiny_http` server on the same socket then (see there).
 #[cfg(target_os = "linux")]
 fn socket_timeouts(listener: &std::net::TcpListener) {
     use std::os::fd::AsRawFd;
@@ -139,7 +143,8 @@ fn socket_timeouts(_listener: &std::net::TcpListener) {}
 
 /// A bound server: its address and token, then [`Web::run`].
 pub struct Web {
-    server: Arc<tiny_http::Server>,
+    /// The bound socket; each `tiny_http` server accepts on a copy of it.
+    listener: std::net::TcpListener,
     state: Arc<State>,
     address: SocketAddr,
 }
@@ -179,15 +184,11 @@ impl Web {
         };
         let listener = std::net::TcpListener::bind(address).map_err(|e| cannot(&e))?;
         socket_timeouts(&listener);
-        let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
-        let address = server
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| Error::internal("the server listens on no IP address"))?;
+        let address = listener.local_addr().map_err(|e| cannot(&e))?;
         let scratch = tempdir::Scratch::new()
             .map_err(|e| Error::io_during("create", std::env::temp_dir(), e))?;
         Ok(Web {
-            server: Arc::new(server),
+            listener,
             address,
             state: Arc::new(State {
                 root_shown: options.root,
@@ -233,38 +234,147 @@ impl Web {
 
     /// Serves until the process ends: each request on a thread of its own, so that
     /// a client that reads nothing holds only its own.
+    ///
+    /// `tiny_http`'s accept thread ends at its first failed `accept` (after 5 s with
+    /// no new connection, as the socket's read timeout bounds `accept` too; or out of
+    /// file descriptors), and its server then answers nothing more. So each failure
+    /// starts a new `tiny_http` server on a copy of the same socket, which accepts
+    /// from then on (connections waiting in the kernel's backlog included), while the
+    /// old one is drained on a thread of its own: its live connections (a keep-alive
+    /// page, a live stream) still hand their requests to it, and each is answered.
     pub fn run(self) -> Result<()> {
+        let mut server = self.serve()?;
         loop {
-            let request = match self.server.recv() {
-                Ok(r) => r,
+            match server.recv() {
+                Ok(request) => dispatch(&self.state, &server.work, request),
                 Err(e) => {
-                    return Err(Error::io_during(
-                        "accept a connection on",
-                        self.address.to_string(),
-                        e,
-                    ))
+                    if e.kind() != std::io::ErrorKind::WouldBlock {
+                        // Not the idle timeout (too many open files, say): not again at once.
+                        std::thread::sleep(std::time::Duration::from_millis(100));
+                    }
+                    let old = std::mem::replace(&mut server, self.serve()?);
+                    let state = Arc::clone(&self.state);
+                    let drained = std::thread::Builder::new()
+                        .name("web-drain".into())
+                        .stack_size(256 * 1024)
+                        .spawn(move || old.drain(&state));
+                    if let Err(e) = drained {
+                        return Err(Error::io_during(
+                            "drain connections on",
+                            self.address.to_string(),
+                            e,
+                        ));
+                    }
                 }
-            };
-            let state = Arc::clone(&self.state);
-            if state.busy.fetch_add(1, Ordering::SeqCst) >= MOST_REQUESTS {
-                state.busy.fetch_sub(1, Ordering::SeqCst);
-                http::send(
-                    request,
-                    Reply::error(503, "the server is busy: try again in a moment"),
-                );
-                continue;
-            }
-            let spawned = std::thread::Builder::new()
-                .name("web".into())
-                .stack_size(256 * 1024)
-                .spawn(move || {
-                    handle(&state, request);
-                    state.busy.fetch_sub(1, Ordering::SeqCst);
-                });
-            if spawned.is_err() {
-                self.state.busy.fetch_sub(1, Ordering::SeqCst);
             }
         }
+    }
+
+    /// A new `tiny_http` server accepting on the socket.
+    fn serve(&self) -> Result<Generation> {
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::io_during(
+                "accept connections on",
+                self.address.to_string(),
+                std::io::Error::other(e.to_string()),
+            )
+        };
+        let listener = self.listener.try_clone().map_err(|e| cannot(&e))?;
+        let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
+        Ok(Generation {
+            server,
+            work: Arc::new(Work {
+                busy: AtomicUsize::new(0),
+                last: Mutex::new(std::time::Instant::now()),
+            }),
+        })
+    }
+}
+
+/// One `tiny_http` server on the socket, and what its requests are doing.
+struct Generation {
+    server: tiny_http::Server,
+    work: Arc<Work>,
+}
+
+/// The requests of one generation being handled, and when the last one ended.
+struct Work {
+    busy: AtomicUsize,
+    last: Mutex<std::time::Instant>,
+}
+
+impl Generation {
+    fn recv(&self) -> std::io::Result<tiny_http::Request> {
+        self.server.recv()
+    }
+
+    /// Answers the requests its connections still hand it, until none can come:
+    /// none is being handled, and for longer than a connection may stay silent
+    /// (the read timeout) none has ended or arrived, so each connection has timed
+    /// out or closed. Only a client that trickles a request's head a byte at a time
+    /// for longer than that would find it gone (and get an empty 500).
+    fn drain(self, state: &Arc<State>) {
+        let quiet = READ_TIMEOUT * 2;
+        let mut arrived = std::time::Instant::now();
+        loop {
+            match self.server.recv_timeout(std::time::Duration::from_secs(1)) {
+                Ok(Some(request)) => {
+                    arrived = std::time::Instant::now();
+                    dispatch(state, &self.work, request);
+                }
+                Ok(None) => {
+                    let ended = *self
+                        .work
+                        .last
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if self.work.busy.load(Ordering::SeqCst) == 0
+                        && arrived.elapsed() > quiet
+                        && ended.elapsed() > quiet
+                    {
+                        return;
+                    }
+                }
+                // Its accept thread has ended already: no other error can come.
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+/// Hands a request to a thread of its own (or answers 503 when too many are).
+fn dispatch(state: &Arc<State>, work: &Arc<Work>, request: tiny_http::Request) {
+    if state.busy.fetch_add(1, Ordering::SeqCst) >= MOST_REQUESTS {
+        state.busy.fetch_sub(1, Ordering::SeqCst);
+        http::send(
+            request,
+            Reply::error(503, "the server is busy: try again in a moment"),
+        );
+        return;
+    }
+    work.busy.fetch_add(1, Ordering::SeqCst);
+    let done = {
+        let (state, work) = (Arc::clone(state), Arc::clone(work));
+        move || {
+            *work
+                .last
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = std::time::Instant::now();
+            work.busy.fetch_sub(1, Ordering::SeqCst);
+            state.busy.fetch_sub(1, Ordering::SeqCst);
+        }
+    };
+    let thread_state = Arc::clone(state);
+    let finish = done.clone();
+    let spawned = std::thread::Builder::new()
+        .name("web".into())
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            handle(&thread_state, request);
+            finish();
+        });
+    if spawned.is_err() {
+        done();
     }
 }
 

@@ -569,3 +569,59 @@ fn many_clients_at_once_get_no_error_and_slow_clients_stall_nobody() {
     );
     drop(idle);
 }
+
+/// One request on a connection kept open: (status, body), read by its length.
+fn request_kept(reader: &mut BufReader<TcpStream>, target: &str) -> (u16, String) {
+    write!(
+        reader.get_mut(),
+        "GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    )
+    .unwrap();
+    let mut status = String::new();
+    reader.read_line(&mut status).unwrap();
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let status = status.split(' ').nth(1).and_then(|s| s.parse().ok());
+    (
+        status.unwrap_or(0),
+        String::from_utf8_lossy(&body).into_owned(),
+    )
+}
+
+#[test]
+fn the_server_answers_after_long_without_a_connection_and_keeps_its_open_ones() {
+    // The socket's read timeout (5 s) bounds accept too: the server used to stop
+    // accepting, and then answer nothing, after 5 s without a new connection.
+    let dir = Dir::new();
+    a_run(dir.path(), "quiet", 2);
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let kept = TcpStream::connect(server.address).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut kept = BufReader::new(kept);
+    // A connection kept open across the server's change of accept thread, asking
+    // every 2 s (within the 5 s a connection may stay silent): each one answered.
+    for round in 0..4 {
+        std::thread::sleep(Duration::from_secs(2));
+        let (status, body) = request_kept(&mut kept, "/live.json?path=quiet");
+        assert_eq!(status, 200, "round {round}: {body}");
+        assert!(body.contains("\"games\""), "round {round}: {body}");
+    }
+    // More than 6 s since the last new connection: a new one is answered.
+    let (status, body) = server.get("/");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("quiet"), "{body}");
+}

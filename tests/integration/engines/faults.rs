@@ -35,15 +35,11 @@ fn replies_without_ids_are_read_whatever_their_first_word() {
         experiment(&engine, ", start_timeout = \"20s\"", 4),
     )
     .unwrap();
-    let began = Instant::now();
+    // A reply taken as late would leave the start-up waiting out its 20 s and fail:
+    // the run succeeding with every game normal is the proof, with no clock read.
     ok(
         d,
         &["run", "e.toml", "--out", "r", "--quiet", "--no-report"],
-    );
-    assert!(
-        began.elapsed() < Duration::from_secs(15),
-        "{:?}",
-        began.elapsed()
     );
     let rows = games(&d.join("r"));
     assert_eq!(rows.len(), 4);

@@ -166,14 +166,16 @@ fn an_nboard_engine_that_cannot_start_or_play_the_size_is_refused() {
         &["greedy"],
     ]
     .concat();
-    let extra = ", protocol = \"nboard\", start_timeout = \"1s\"";
+    // Long enough for the script to have printed its first line under a loaded test
+    // run, so that the message quotes it.
+    let extra = ", protocol = \"nboard\", start_timeout = \"5s\"";
     fs::write(d.join("e.toml"), experiment(&never_pongs, extra, 2)).unwrap();
     let (code, _, stderr) = run_in(d, &["run", "e.toml", "--out", "r", "--quiet"]);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr
-            .contains("no 'pong 1' to 'ping 1' within 1.0 s; it printed 'set myname reversi-lab'"),
+            .contains("no 'pong 1' to 'ping 1' within 5.0 s; it printed 'set myname reversi-lab'"),
         "{stderr}"
     );
     assert!(
