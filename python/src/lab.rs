@@ -94,7 +94,7 @@ pub fn run_experiment<'py>(
     };
     let players = players.unwrap_or_else(|| PyDict::new(py));
     // Its `python` players by name, from the config's text on.
-    let _resolving = crate::host::resolving(py, &players);
+    let resolving = crate::host::resolving(py, &players);
     let mut experiment = match table {
         Some(table) => Experiment::parse_made(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .and_then(|e| overrides.apply(e, true)),
@@ -116,7 +116,7 @@ pub fn run_experiment<'py>(
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
         .map_err(py_error);
-    crate::host::warn_faults(py)?;
+    resolving.faults.warn(py)?;
     let summary = summary?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {

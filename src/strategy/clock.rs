@@ -381,6 +381,10 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
     fn identity(&self) -> Option<String> {
         self.inner.identity()
     }
+
+    fn keeps_log(&self) -> bool {
+        self.inner.keeps_log()
+    }
 }
 
 #[cfg(test)]

@@ -393,6 +393,13 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         let _ = (folder, player);
     }
 
+    /// Whether it writes a log under the folder [`attach`](Self::attach) names, so that
+    /// a message about its faults may point there (a Python callable in this process
+    /// writes none: its faults go to the host, the Python package's warnings).
+    fn keeps_log(&self) -> bool {
+        self.identity().is_some()
+    }
+
     /// Whether it plays [`random_square`] of the legal moves and nothing else, so that
     /// the game loop may make that draw itself (a random game is mostly the loop).
     fn uniform_random(&self) -> bool {

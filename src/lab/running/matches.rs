@@ -430,6 +430,7 @@ impl MatchPlan {
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         // External engines (those that say what they are) can fault and log.
         let external = players.iter().any(|p| p.identity().is_some());
+        let logged = players.map(|p| p.keeps_log());
         let watched = watch.stop.is_some() || watch.played.is_some();
         if rows.is_none() && !watched && !external {
             // Nothing to write and no fault to watch: the plain sum is the fastest.
@@ -441,7 +442,7 @@ impl MatchPlan {
                 broken: None,
             });
         }
-        if external {
+        if logged.contains(&true) {
             prepare_logs(
                 logs,
                 Said::text("choose another ").name(&LOGS).then(" folder"),
@@ -493,7 +494,7 @@ impl MatchPlan {
                     played.store(counted, Ordering::Relaxed);
                 }
                 if let Some((side, last)) = faults.record(seats, fault) {
-                    broken = Some(Broken::new(SIDES[side], last, logs));
+                    broken = Some(Broken::new(SIDES[side], last, logged[side].then_some(logs)));
                     return Ok(Flow::Stop);
                 }
                 Ok(Flow::Continue)
@@ -544,7 +545,7 @@ pub fn summary_json(
         serde_json::json!({
             "player": b.player,
             "termination": b.last.name(),
-            "logs": b.logs.join(format!("{}-*.log", b.player)).display().to_string(),
+            "logs": b.log_pattern().map(|l| l.display().to_string()),
         })
     });
     value.to_string()

@@ -107,7 +107,11 @@ fn swept(spec: &StrategySpec, path: &str) -> std::result::Result<ParamPath, Stri
             "`{walked}` of {kind} is not a strategy with parameters of its own: name one of {kind}'s parameters"
         ),
     })?;
-    if parameter.is_entry() {
+    // A Python callable's `params` are its keyword arguments, each a parameter of its
+    // own; other tables' entries (a weighted table's classes) are not swept one by one.
+    let python = parameter.kind()
+        == <crate::strategy::python::PythonSpec as crate::strategy::kind::Kind>::NAME;
+    if parameter.is_entry() && !python {
         let walked = path.rsplit_once('.').map_or(path, |(head, _)| head);
         return Err(format!(
             "`{walked}` of {} is not a strategy with parameters of its own: name one of {}'s parameters",
