@@ -8,7 +8,10 @@
 //! `cargo bench --bench playouts -- --once WHICH GAMES` plays GAMES games once and
 //! exits, for instruction counts under `valgrind --tool=callgrind`, which the shared
 //! machine's load does not disturb. WHICH: `plain`, `match` or `mcts` (GAMES
-//! iterations from the start; prints the tree's nodes and bytes a node).
+//! iterations from the start; prints the tree's nodes and bytes a node). `--once budget
+//! MOVES`: MOVES moves of `mcts:time=4ms` (half of them played at random, so that the
+//! positions vary), their wall time a move: mean, 99th percentile and longest against
+//! the budget and its margin, the timing figure the unit test (timed by CPU) leaves out.
 
 use criterion::{criterion_group, Criterion, Throughput};
 use reversi_lab::board::{Bits, Board, Size8, Square};
@@ -118,8 +121,60 @@ fn once(which: &str, games: &str) {
                 tree.bytes_per_node()
             );
         }
-        other => panic!("--once {other}: use plain, match or mcts"),
+        "budget" => time_budget(games),
+        other => panic!("--once {other}: use plain, match, mcts or budget"),
     }
+}
+
+/// `moves` moves of `mcts:time=4ms` by the wall clock: mean, 99th percentile and
+/// longest, printed beside the budget and the margin a move may take past it.
+fn time_budget(moves: u64) {
+    use reversi_lab::strategy::clock::TIME_MARGIN;
+    use reversi_lab::strategy::random_square;
+    use std::time::{Duration, Instant};
+    let mcts = StrategySpec::parse("mcts:time=4ms")
+        .unwrap()
+        .build::<Size8>(Rules::default())
+        .unwrap();
+    let mut rng = game_rng(5);
+    let mut memory = Memory::new();
+    let mut board = Board::<Size8>::start();
+    let mut times = Vec::new();
+    while (times.len() as u64) < moves {
+        if board.is_game_over() {
+            board = Board::start();
+        }
+        let legal = board.moves();
+        if legal == 0 {
+            board = board.pass();
+            continue;
+        }
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+            history: History::from_start(&[]),
+        };
+        let started = Instant::now();
+        let square = mcts.choose(board, legal, &mut context).unwrap().square;
+        times.push(started.elapsed());
+        let random = times.len() % 2 == 0;
+        board = board.play(if random {
+            random_square(legal, &mut rng)
+        } else {
+            square
+        });
+    }
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    println!(
+        "{} moves of mcts:time=4ms: mean {:.2} ms, p99 {:.2} ms, longest {:.2} ms (budget 4 ms, margin {} ms)",
+        times.len(),
+        ms(mean),
+        ms(times[times.len() * 99 / 100]),
+        ms(times[times.len() - 1]),
+        TIME_MARGIN.as_millis()
+    );
 }
 
 criterion_group!(benches, playouts);

@@ -55,7 +55,7 @@ def bench_match(games: int, runs: int, cli: str | None, threads: int) -> None:
     python_rates, cli_rates, frame_rates = [], [], []
     for run in range(runs):
         started = time.perf_counter()
-        m = rl.match("greedy", "greedy", games=games, threads=threads, progress=False)
+        m = rl.match("greedy", "greedy", games=games, threads=threads or None, progress=False)
         call = time.perf_counter() - started
         m.games  # the DataFrame, built on first use
         with_frame = time.perf_counter() - started
@@ -65,7 +65,7 @@ def bench_match(games: int, runs: int, cli: str | None, threads: int) -> None:
         if cli:
             started = time.perf_counter()
             subprocess.run(
-                [cli, "match", "greedy", "greedy", "--games", str(games), "--threads", str(threads)],
+                [cli, "match", "greedy", "greedy", "--games", str(games)] + (["--threads", str(threads)] if threads else []),
                 check=True,
                 capture_output=True,
             )
@@ -90,12 +90,22 @@ def bench_python(games: int, runs: int, threads: int) -> None:
     """The issue's one-line random mover against built-in greedy through ``match``:
     the Python calls take the interpreter lock one at a time, the rest plays in Rust
     on every thread."""
-    rates = []
+    rates, cpu = [], []
     for run in range(runs):
-        m = rl.match(random_mover, "greedy", games=games, threads=threads, seed=run, progress=False, keep_games=False)
+        started = time.process_time()
+        m = rl.match(random_mover, "greedy", games=games, threads=threads or None, seed=run, progress=False, keep_games=False)
+        # CPU time of the whole process (every thread) a game: what a loaded machine
+        # changes least, beside the wall-clock rate.
+        cpu.append((time.process_time() - started) / games)
         rates.append(games / m.seconds)
-        print(f"  run {run + 1}: {games} games in {m.seconds:.2f} s on {m.threads} threads: {games / m.seconds:,.0f} games/s")
-    print(f"Python random mover vs greedy: median {statistics.median(rates):,.0f} games/s")
+        print(
+            f"  run {run + 1}: {games} games in {m.seconds:.2f} s on {m.threads} threads: {games / m.seconds:,.0f} games/s, "
+            f"{cpu[-1] * 1e6:.1f} us of CPU a game"
+        )
+    print(
+        f"Python random mover vs greedy: median {statistics.median(rates):,.0f} games/s, "
+        f"{statistics.median(cpu) * 1e6:.1f} us of CPU a game"
+    )
 
 
 def bench_eval(runs: int) -> None:
@@ -153,7 +163,7 @@ def main() -> None:
     parser.add_argument("what", choices=["playout", "match", "python", "eval"])
     parser.add_argument("--games", type=int, help="games per run (playout: 10000, match: 200000, python: 20000)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=0, help="match threads (0: one per core)")
+    parser.add_argument("--threads", type=int, default=0, help="match threads (0: one per core, threads=None)")
     parser.add_argument("--cli", help="the reversi-lab binary (default: on PATH, else target/release)")
     args = parser.parse_args()
     if args.what == "playout":

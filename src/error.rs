@@ -204,9 +204,22 @@ pub struct Source<'a> {
     pub origin: &'a str,
     /// Its contents.
     pub text: &'a str,
+    /// Whether its lines are the user's: text made from a Python dict is not, so its
+    /// errors name no line and column.
+    pub located: bool,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    /// A file the user wrote, named `origin`.
+    #[must_use]
+    pub fn new(origin: &'a str, text: &'a str) -> Self {
+        Source {
+            origin,
+            text,
+            located: true,
+        }
+    }
+
     /// Line and column (1-based) of a byte offset.
     #[must_use]
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
@@ -222,7 +235,7 @@ impl Source<'_> {
     /// A bad-input error at `offset` (or for the whole file).
     #[must_use]
     pub fn error(&self, offset: Option<usize>, message: &str) -> Error {
-        match offset {
+        match offset.filter(|_| self.located) {
             Some(offset) => {
                 let (line, column) = self.line_column(offset);
                 Error::input(format!("{}:{line}:{column}: {message}", self.origin))
@@ -231,113 +244,54 @@ impl Source<'_> {
         }
     }
 
-    /// A TOML or serde error as one located line, with "did you mean" for unknown keys.
+    /// A TOML syntax error (or one of the few serde errors the shape checks before
+    /// it leave: a type's own refusal) as one located line.
     #[must_use]
     pub fn toml_error(&self, error: &toml::de::Error) -> Error {
-        self.error(error.span().map(|s| s.start), &suggest(error.message()))
-    }
-}
-
-/// What serde's "..., expected u64" asks for, in the project's words.
-#[must_use]
-pub fn wanted(message: &str) -> Option<&'static str> {
-    let (_, expected) = message.split_once(", expected ")?;
-    match expected.lines().next().unwrap_or_default().trim() {
-        "u32" | "u64" | "usize" => Some("a whole number of at least 0"),
-        "i32" | "i64" => Some("a whole number"),
-        "f64" | "f32" => Some("a number"),
-        "a boolean" => Some("true or false"),
-        "a string" => Some("text in quotes"),
-        "a sequence" => Some("a list in brackets, such as [1, 2]"),
-        other if other.starts_with("struct ") || other == "a map" => {
-            Some("a table in braces, such as { key = 1 }")
+        let at = error.span().map(|s| s.start);
+        // An integer past 64 bits: said from the text it is in, in the project's words.
+        // The span may cover the number or only mark where it starts.
+        let written = error
+            .span()
+            .and_then(|s| self.text.get(s.start..))
+            .map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_digit() || "+-_".contains(c)))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            });
+        if written.is_some_and(too_large) {
+            let message = format!(
+                "the number is too large: a whole number here is at most {}",
+                i64::MAX
+            );
+            return self.error(at, &message);
         }
-        _ => None,
+        self.error(at, &one_line(error.message()))
     }
 }
 
-/// Joins a multi-line message into one line and adds "did you mean" to serde's
-/// "unknown field `x`, expected one of `a`, `b`".
-fn suggest(message: &str) -> String {
-    let joined = message
+/// A message of several lines as one, its lines joined by ": ".
+fn one_line(message: &str) -> String {
+    message
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
-        .join(": ");
-    let names: Vec<&str> = joined.split('`').skip(1).step_by(2).collect();
-    if (joined.starts_with("unknown field") || joined.starts_with("unknown variant"))
-        && names.len() > 1
-    {
-        if let Some(best) = closest(names[0], names[1..].iter().copied()) {
-            return format!("{joined} (did you mean `{best}`?)");
-        }
-    }
-    // serde's "invalid value: integer `-1`, expected u64" (or `string "four"`) in the
-    // project's words.
-    if let Some(refusal) = Refusal::of(&joined) {
-        if let (Some(wanted), Some(value)) = (refusal.wanted, refusal.value) {
-            if refusal.got.starts_with("invalid value") || refusal.got.starts_with("invalid type") {
-                return format!("{value} is not accepted here: use {wanted}");
-            }
-        }
-    }
-    // TOML's own text for an integer past 64 bits.
-    if joined.starts_with("number too large") {
-        return format!(
-            "the number is too large: a whole number here is at most {}",
-            i64::MAX
-        );
-    }
-    joined
+        .join(": ")
 }
 
-/// serde's "invalid value: integer `-2`, expected u32", taken apart once for every
-/// place that words a refused value: the config reader and the strategy parser.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal<'a> {
-    /// Before ", expected ": "invalid value: integer `-2`".
-    pub got: &'a str,
-    /// After it: "u32".
-    pub expected: &'a str,
-    /// The value as written (`-2`), when serde's text names one.
-    pub value: Option<String>,
-    /// What to write instead, in the project's words, when the type is a familiar one.
-    pub wanted: Option<&'static str>,
-}
-
-impl<'a> Refusal<'a> {
-    /// Takes apart serde's message; None when it is not a refused value.
-    #[must_use]
-    pub fn of(message: &'a str) -> Option<Self> {
-        let (got, expected) = message.split_once(", expected ")?;
-        Some(Refusal {
-            got,
-            expected,
-            value: given_value(got),
-            wanted: wanted(message),
-        })
-    }
-}
-
-/// The value in serde's "invalid type: string \"four\"" or "integer `-1`", as written,
-/// a long float in exponent form.
-#[must_use]
-fn given_value(got: &str) -> Option<String> {
-    let rest = got
-        .trim_start_matches("invalid type: ")
-        .trim_start_matches("invalid value: ");
-    let rest = ["string ", "integer ", "floating point ", "boolean "]
-        .iter()
-        .fold(rest, |r, kind| r.strip_prefix(kind).unwrap_or(r));
-    let value = rest.trim().trim_matches('`');
-    if value.is_empty() {
-        return None;
-    }
-    Some(match value.parse::<f64>() {
-        Ok(x) if value.len() > 12 => crate::numbers::plain(x),
-        _ => value.to_string(),
-    })
+/// Whether `written` is a whole number that no 64-bit integer holds.
+fn too_large(written: &str) -> bool {
+    let digits: String = written
+        .trim()
+        .trim_start_matches(['+', '-'])
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<i64>().is_err()
 }
 
 #[cfg(test)]
@@ -356,25 +310,8 @@ mod tests {
             closest("games", ["name", "games_per_pair", "seed"]),
             Some("games_per_pair")
         );
-        assert_eq!(
-            suggest("invalid value: integer `-1`, expected u64"),
-            "-1 is not accepted here: use a whole number of at least 0"
-        );
-        assert_eq!(
-            suggest("invalid type: string \"four\", expected u64"),
-            "\"four\" is not accepted here: use a whole number of at least 0"
-        );
-        assert_eq!(
-            suggest("invalid type: string \"yes\", expected a boolean"),
-            "\"yes\" is not accepted here: use true or false"
-        );
-        let huge = format!(
-            "invalid type: floating point `1{}.0`, expected u64",
-            "0".repeat(300)
-        );
-        assert_eq!(
-            suggest(&huge),
-            "1e300 is not accepted here: use a whole number of at least 0"
-        );
+        assert!(too_large("99999999999999999999") && too_large("-9_999_999_999_999_999_999"));
+        assert!(!too_large("9223372036854775807") && !too_large("1.5") && !too_large(""));
+        assert_eq!(one_line("a\n  b\n\n"), "a: b");
     }
 }

@@ -5,6 +5,7 @@ are handed over by."""
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 from typing import Any, Callable, Optional
@@ -40,15 +41,36 @@ def is_callable_strategy(target: Any) -> bool:
     return callable(target) or hasattr(target, "choose")
 
 
-def prepare(name: str, target: Any, role: str, params: dict) -> tuple[Callable, Optional[Callable], str]:
-    """The function to call in ``role``, the ``new_game`` hook if any, and what it is;
-    a ValueError in one line when it cannot be called so with ``params``."""
+def _is_object(target: Any) -> bool:
+    """Whether ``target`` is an object that may keep state (not a function or a class):
+    each playing thread then plays its own copy."""
+    return not inspect.isroutine(target) and not inspect.isclass(target)
+
+
+def _methods(target: Any, role: str) -> tuple[Any, Optional[Callable]]:
+    """The function to call in ``role`` (``target`` itself, or its method), and its
+    ``new_game`` hook if any."""
     method = _METHODS[role]
-    function, new_game = target, None
     if not inspect.isroutine(target) and hasattr(target, method):
-        function = getattr(target, method)
         hook = getattr(target, "new_game", None)
-        new_game = hook if callable(hook) else None
+        return getattr(target, method), hook if callable(hook) else None
+    return target, None
+
+
+def for_thread(target: Any, role: str) -> tuple[Callable, Optional[Callable]]:
+    """One playing thread's own copy of an object (``copy.deepcopy``): its function and
+    ``new_game``. Games on two threads at once never share the object's state, so that
+    a strategy that starts afresh in ``new_game`` plays the same games on any thread
+    count."""
+    return _methods(copy.deepcopy(target), role)
+
+
+def prepare(name: str, target: Any, role: str, params: dict) -> tuple[Callable, Optional[Callable], str, bool]:
+    """The function to call in ``role``, the ``new_game`` hook if any, what it is, and
+    whether each playing thread plays a copy (see :func:`for_thread`); a ValueError in
+    one line when it cannot be called so with ``params``, or cannot be copied."""
+    method = _METHODS[role]
+    function, new_game = _methods(target, role)
     if not callable(function):
         raise ValueError(f"'{name}' is not callable: give a function, or an object with {method}()")
     try:
@@ -64,4 +86,14 @@ def prepare(name: str, target: Any, role: str, params: dict) -> tuple[Callable, 
             raise ValueError(
                 f"'{name}' ({describe(target)}) cannot be called as {method}{_WANTED[role]}{given}: {e}"
             ) from None
-    return function, new_game, describe(target)
+    copied = _is_object(target)
+    if copied:
+        try:
+            copy.deepcopy(target)
+        except Exception as e:
+            raise ValueError(
+                f"'{name}' ({describe(target)}) cannot be copied for each playing thread "
+                f"(copy.deepcopy raised {type(e).__name__}: {e}): give its class a __deepcopy__, "
+                "returning self if one object may play on every thread at once"
+            ) from None
+    return function, new_game, describe(target), copied

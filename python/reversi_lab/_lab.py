@@ -154,7 +154,7 @@ def match(
     *,
     games: int = 1000,
     seed: int = 1,
-    threads: Optional[int] = 0,
+    threads: Optional[int] = None,
     size: int = 8,
     anti: bool = False,
     scoring: str = "winner-gets-empties",
@@ -165,8 +165,8 @@ def match(
 ) -> Match:
     """Plays ``games`` games of A against B, as ``reversi-lab match`` does: colours
     alternate (A is black in even games), games 2k and 2k+1 are a colour-swapped pair
-    from the start or from ``openings`` random plies; ``threads=0`` (or None) means one
-    per core. A side that loses three games in a row by a fault (an external engine's)
+    from the start or from ``openings`` random plies; ``threads=None`` means one per
+    core (``threads=0`` is refused, as ``--threads 0`` is). A side that loses three games in a row by a fault (an external engine's)
     stops the match with a ValueError, as the CLI's ``match`` stops.
     Returns a :class:`Match` with the CLI's summary and a DataFrame of the games
     (``keep_games=False`` keeps none, for very long matches).

@@ -50,6 +50,9 @@ pub struct Board {
     /// `legal_moves` of the current position, made once per position: a playout
     /// loop reads it after every move.
     legal: Option<Py<PyTuple>>,
+    /// Whether Python code changed it (`push`, `pop`): a Python strategy's board is
+    /// handed to its next call again only when it was not (see `host::PySession`).
+    touched: bool,
 }
 
 impl Board {
@@ -58,7 +61,24 @@ impl Board {
             state,
             rules,
             legal: None,
+            touched: false,
         }
+    }
+
+    /// Whether Python code changed it since it was made.
+    pub(crate) fn touched(&self) -> bool {
+        self.touched
+    }
+
+    /// Plays the move at `index` (None: a pass) as the game it follows went on, not as
+    /// a change by Python code.
+    pub(crate) fn follow(&mut self, index: Option<u32>) -> Result<(), MoveError> {
+        match index {
+            Some(index) => self.state.push(index)?,
+            None => self.state.push_pass()?,
+        }
+        self.legal = None;
+        Ok(())
     }
 
     /// The game behind the board.
@@ -103,6 +123,7 @@ impl Board {
 
     fn changed(&mut self) {
         self.legal = None;
+        self.touched = true;
     }
 
     fn move_name<'py>(py: Python<'py>, size: u32, square: Option<Square>) -> Bound<'py, PyString> {

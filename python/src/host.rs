@@ -118,17 +118,51 @@ struct Callable {
     name: String,
     /// What it is, for `run.toml` and messages: `module.qualname`.
     describe: String,
-    /// `choose(board, rng, **params)` or `value(board, **params)`.
+    /// What was handed over: a function, or an object that each session copies.
+    target: Py<PyAny>,
+    /// Whether each session plays its own copy of `target` (an object, which may keep
+    /// state: see `_host.for_thread`).
+    copied: bool,
+    /// `choose(board, rng, **params)` or `value(board, **params)` of `target`.
     call: Py<PyAny>,
-    /// `new_game()`, when the object has one.
+    /// `new_game()` of `target`, when the object has one.
     new_game: Option<Py<PyAny>>,
     /// The spec's `params`, as keyword arguments; None when there are none.
     params: Option<Py<PyDict>>,
 }
 
-/// The host of one `name` spec: its callable and parameters.
+/// The faults of in-process callables, one line each (`mine: error after 12 moves:
+/// ValueError: no move`), in the order they happened, until [`Faults::warn`] says them.
+/// One record per match or study, so that two at once from two Python threads each say
+/// only their own.
+#[derive(Clone, Default)]
+pub struct Faults(Arc<Mutex<Vec<String>>>);
+
+impl Faults {
+    fn note(&self, line: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(line);
+    }
+
+    /// Says every fault noted since the last call as a `reversi_lab.FaultWarning`,
+    /// attributed to the caller of the package's function.
+    pub fn warn(&self, py: Python<'_>) -> PyResult<()> {
+        let lines = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        let category = py.get_type::<FaultWarning>();
+        for line in lines {
+            let message = CString::new(line.replace('\0', " ")).unwrap_or_default();
+            PyErr::warn(py, &category, &message, 3)?;
+        }
+        Ok(())
+    }
+}
+
+/// The host of one `name` spec: its callable and parameters, and where its faults go.
 struct PyHost {
     callable: Arc<Callable>,
+    faults: Faults,
 }
 
 impl Host for PyHost {
@@ -137,20 +171,62 @@ impl Host for PyHost {
     }
 
     fn session(&self, role: Role) -> Result<Box<dyn Session>, String> {
-        let _ = role;
+        let callable = &self.callable;
+        let (call, new_game) = if callable.copied {
+            attached(|py| {
+                worker_copy(py, callable, role).map_err(|e| {
+                    format!(
+                        "'{}' could not be copied for a playing thread: {}",
+                        callable.name,
+                        last_line(py, &e)
+                    )
+                })
+            })?
+        } else {
+            attached(|py| {
+                (
+                    callable.call.clone_ref(py),
+                    callable.new_game.as_ref().map(|f| f.clone_ref(py)),
+                )
+            })
+        };
         Ok(Box::new(PySession {
-            callable: self.callable.clone(),
+            callable: callable.clone(),
+            call,
+            new_game,
+            faults: self.faults.clone(),
             game: None,
+            board: None,
             rules: Rules::default(),
             rng: None,
         }))
     }
 }
 
-/// One playing thread's calls: the game so far, and its `random.Random`.
+/// A session's own copy of an object's methods (`_host.for_thread`).
+fn worker_copy(
+    py: Python<'_>,
+    callable: &Callable,
+    role: Role,
+) -> PyResult<(Py<PyAny>, Option<Py<PyAny>>)> {
+    py.import("reversi_lab._host")?
+        .getattr("for_thread")?
+        .call1((callable.target.bind(py), role.name()))?
+        .extract()
+}
+
+/// One playing thread's calls: its own function (of its own copy of an object), the
+/// game so far, and its `random.Random`.
 struct PySession {
     callable: Arc<Callable>,
+    call: Py<PyAny>,
+    new_game: Option<Py<PyAny>>,
+    faults: Faults,
     game: Option<Box<dyn AnyState>>,
+    /// The board the last call was given, when nothing else holds it and Python code
+    /// did not change it: the next call gets it again, moved on, instead of a copy of
+    /// the game (a new board a call was a good part of a random mover's time).
+    board: Option<Py<Board>>,
     rules: Rules,
     rng: Option<Py<PyAny>>,
 }
@@ -162,6 +238,7 @@ impl PySession {
 
     /// Starts a game: a fresh board, the generator seeded, `new_game()` called.
     fn start(&mut self, py: Python<'_>, seed: u64, size: u32, start: Option<&str>) -> PyResult<()> {
+        self.board = None;
         self.game = Some(match start {
             Some(obf) => {
                 state::from_obf(obf, size).map_err(|e| PyValueError::new_err(e.to_string()))?
@@ -174,57 +251,47 @@ impl PySession {
             }
             None => self.rng = Some(random_class(py)?.call1((seed,))?.unbind()),
         }
-        if let Some(new_game) = &self.callable.new_game {
+        if let Some(new_game) = &self.new_game {
             new_game.bind(py).call0()?;
         }
         Ok(())
     }
 
-    /// Plays the plies the library tells of.
-    fn follow(&mut self, plies: &[&str]) -> Result<(), String> {
+    /// Plays the plies the library tells of, on the game and on the kept board.
+    fn follow(&mut self, py: Python<'_>, plies: &[&str]) -> Result<(), String> {
         let game = self
             .game
             .as_mut()
             .ok_or("a move was asked before the game started")?;
         let size = game.size();
         for ply in plies {
-            let played = if *ply == "pass" {
-                game.push_pass()
+            let index = if *ply == "pass" {
+                None
             } else {
                 let square =
                     Square::parse(ply, size).ok_or_else(|| format!("'{ply}' is not a square"))?;
-                game.push(square.index())
+                Some(square.index())
             };
-            played.map_err(|e| e.to_string())?;
+            match index {
+                Some(index) => game.push(index),
+                None => game.push_pass(),
+            }
+            .map_err(|e| e.to_string())?;
+            let kept = self
+                .board
+                .as_ref()
+                .map(|b| b.bind(py).borrow_mut().follow(index));
+            if matches!(kept, Some(Err(_))) {
+                self.board = None;
+            }
         }
         Ok(())
     }
 }
 
-/// Faults of in-process callables, one line each (`mine: error after 12 moves:
-/// ValueError: no move`), in the order they happened, until `warn_faults` says them.
-/// Shared by every call in the process: two matches at once from two Python threads
-/// would each say the other's too.
-static FAULTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Says every fault noted since the last call as a `reversi_lab.FaultWarning`,
-/// attributed to the caller of the package's function.
-pub fn warn_faults(py: Python<'_>) -> PyResult<()> {
-    let lines = std::mem::take(&mut *FAULTS.lock().unwrap_or_else(PoisonError::into_inner));
-    let category = py.get_type::<FaultWarning>();
-    for line in lines {
-        let message = CString::new(line.replace('\0', " ")).unwrap_or_default();
-        PyErr::warn(py, &category, &message, 3)?;
-    }
-    Ok(())
-}
-
 impl Session for PySession {
     fn note(&self, text: &str) {
-        FAULTS
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(format!("{}: {text}", self.callable.name));
+        self.faults.note(format!("{}: {text}", self.callable.name));
     }
 
     fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
@@ -234,19 +301,29 @@ impl Session for PySession {
                 self.start(py, new.seed, new.size, new.start.as_deref())
                     .map_err(Self::raised(py))?;
             }
-            self.follow(turn.plies)
+            self.follow(py, turn.plies)
                 .map_err(|why| Failure::Raised(format!("the game went astray: {why}")))?;
-            let game = self.game.as_ref().expect("followed above");
-            let board = Bound::new(py, Board::of(game.copied(true), self.rules))
-                .map_err(Self::raised(py))?;
+            let board = match self.board.take() {
+                Some(board) => board.into_bound(py),
+                None => {
+                    let game = self.game.as_ref().expect("followed above");
+                    Bound::new(py, Board::of(game.copied(true), self.rules))
+                        .map_err(Self::raised(py))?
+                }
+            };
             let rng = self.rng.as_ref().expect("made on a new game").bind(py);
             let params = self.callable.params.as_ref().map(|p| p.bind(py));
             let answer = self
-                .callable
                 .call
                 .bind(py)
-                .call((board, rng), params)
+                .call((&board, rng), params)
                 .map_err(Self::raised(py))?;
+            // Held by nothing else and unchanged: it is the game, for the next call.
+            // SAFETY: `board` is a live object this thread holds, with the lock.
+            let held = unsafe { ffi::Py_REFCNT(board.as_ptr()) };
+            if held == 1 && !board.borrow().touched() {
+                self.board = Some(board.unbind());
+            }
             // Anything but a str is shown as Python writes it, so that the refusal
             // quotes what came back (None, 19, ...).
             Ok(match answer.cast::<PyString>() {
@@ -267,7 +344,6 @@ impl Session for PySession {
                 Bound::new(py, Board::of(position, self.rules)).map_err(Self::raised(py))?;
             let params = self.callable.params.as_ref().map(|p| p.bind(py));
             let value = self
-                .callable
                 .call
                 .bind(py)
                 .call((board,), params)
@@ -309,11 +385,14 @@ fn prepare(
         role.name(),
         &kwargs,
     ))?;
-    let (call, new_game, describe): (Py<PyAny>, Option<Py<PyAny>>, String) = prepared.extract()?;
+    let (call, new_game, describe, copied): (Py<PyAny>, Option<Py<PyAny>>, String, bool) =
+        prepared.extract()?;
     let kwargs = kwargs.cast_into::<PyDict>()?;
     Ok(Callable {
         name: name.to_string(),
         describe,
+        target: target.clone().unbind(),
+        copied,
         call,
         new_game,
         params: (!kwargs.is_empty()).then(|| kwargs.unbind()),
@@ -322,23 +401,27 @@ fn prepare(
 
 /// Gives every `python` spec with a `name` in `spec`, at any depth, the callable of
 /// that name from `hosted`; a name `hosted` lacks is refused in one line.
+/// Their faults go to `faults`.
 pub fn host_all(
     py: Python<'_>,
     spec: &mut StrategySpec,
     hosted: &Bound<'_, PyDict>,
+    faults: &Faults,
 ) -> PyResult<()> {
-    host_at(py, spec, hosted, Seat::Player)
+    host_at(py, spec, hosted, faults, Seat::Player)
 }
 
 fn host_at(
     py: Python<'_>,
     spec: &mut StrategySpec,
     hosted: &Bound<'_, PyDict>,
+    faults: &Faults,
     seat: Seat,
 ) -> PyResult<()> {
     struct Hosting<'a, 'py> {
         py: Python<'py>,
         hosted: &'a Bound<'py, PyDict>,
+        faults: &'a Faults,
         seat: Seat,
     }
     impl VisitMut for Hosting<'_, '_> {
@@ -346,15 +429,20 @@ fn host_at(
         fn kind<K: Kind>(self, spec: &mut K) -> PyResult<()> {
             let any: &mut dyn std::any::Any = spec;
             if let Some(python) = any.downcast_mut::<PythonSpec>() {
-                return host_one(self.py, python, self.hosted, self.seat);
+                return host_one(self.py, python, self.hosted, self.faults, self.seat);
             }
             for nested in spec.nested_mut() {
-                host_at(self.py, nested, self.hosted, Seat::Nested)?;
+                host_at(self.py, nested, self.hosted, self.faults, Seat::Nested)?;
             }
             Ok(())
         }
     }
-    spec.visit_mut(Hosting { py, hosted, seat })
+    spec.visit_mut(Hosting {
+        py,
+        hosted,
+        faults,
+        seat,
+    })
 }
 
 /// The refusal of a name no callable was handed over by, naming those that were.
@@ -374,6 +462,7 @@ fn host_one(
     py: Python<'_>,
     spec: &mut PythonSpec,
     hosted: &Bound<'_, PyDict>,
+    faults: &Faults,
     seat: Seat,
 ) -> PyResult<()> {
     let Some(name) = spec.host_name().map(str::to_string) else {
@@ -389,6 +478,7 @@ fn host_one(
     let callable = prepare(py, &name, &target, role, &spec.params.params)?;
     spec.host(Arc::new(PyHost {
         callable: Arc::new(callable),
+        faults: faults.clone(),
     }));
     Ok(())
 }
@@ -398,8 +488,12 @@ static RESOLVING: (Mutex<bool>, std::sync::Condvar) =
     (Mutex::new(false), std::sync::Condvar::new());
 
 /// While alive, `name` specs made from text (a config's players, a sweep's variants,
-/// a tune's candidates) find their callables in the dict it was made with.
-pub struct Resolving(());
+/// a tune's candidates) find their callables in the dict it was made with; their faults
+/// go to its own record.
+pub struct Resolving {
+    /// The faults of the callables handed over.
+    pub faults: Faults,
+}
 
 impl Drop for Resolving {
     fn drop(&mut self) {
@@ -422,6 +516,8 @@ pub fn resolving(py: Python<'_>, players: &Bound<'_, PyDict>) -> Resolving {
         *busy = true;
     });
     let players = players.clone().unbind();
+    let faults = Faults::default();
+    let record = faults.clone();
     let resolver: Arc<Resolver> = Arc::new(move |name, params, role| {
         attached(|py| {
             let Some(target) = players.bind(py).get_item(name).ok().flatten() else {
@@ -432,6 +528,7 @@ pub fn resolving(py: Python<'_>, players: &Bound<'_, PyDict>) -> Resolving {
                     .map(|callable| {
                         Arc::new(PyHost {
                             callable: Arc::new(callable),
+                            faults: record.clone(),
                         }) as Arc<dyn Host>
                     })
                     .map_err(|e| e.value(py).to_string()),
@@ -439,5 +536,5 @@ pub fn resolving(py: Python<'_>, players: &Bound<'_, PyDict>) -> Resolving {
         })
     });
     set_resolver(Some(resolver));
-    Resolving(())
+    Resolving { faults }
 }

@@ -30,24 +30,6 @@ fn toml_text(experiment: &Bound<'_, PyAny>) -> PyResult<String> {
     toml::to_string(&value).map_err(|e| PyValueError::new_err(format!("{DICT_ORIGIN}: {e}")))
 }
 
-/// An error in a dict's experiment without the line and column, which would point
-/// into the TOML made from the dict rather than anything the user wrote.
-fn without_position(error: Error) -> Error {
-    let Error::Input(message) = error else {
-        return error;
-    };
-    // "ORIGIN:5:12: message" becomes "ORIGIN: message".
-    let tail = message.strip_prefix(DICT_ORIGIN).and_then(|rest| {
-        let (line, rest) = rest.strip_prefix(':')?.split_once(':')?;
-        let (column, rest) = rest.split_once(':')?;
-        (line.parse::<u32>().is_ok() && column.parse::<u32>().is_ok()).then_some(rest)
-    });
-    match tail {
-        Some(tail) => Error::Input(format!("{DICT_ORIGIN}:{tail}")),
-        None => Error::Input(message),
-    }
-}
-
 /// `resume=True` with `force=True`, refused as the CLI's clap refuses `--resume --force`
 /// before the runner, which would quietly replace the folder.
 pub fn check_resume(resume: bool, force: bool) -> PyResult<()> {
@@ -112,10 +94,9 @@ pub fn run_experiment<'py>(
     };
     let players = players.unwrap_or_else(|| PyDict::new(py));
     // Its `python` players by name, from the config's text on.
-    let _resolving = crate::host::resolving(py, &players);
+    let resolving = crate::host::resolving(py, &players);
     let mut experiment = match table {
-        Some(table) => Experiment::parse(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
-            .map_err(without_position)
+        Some(table) => Experiment::parse_made(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .and_then(|e| overrides.apply(e, true)),
         None => overrides.load(config.as_deref()),
     }
@@ -135,7 +116,7 @@ pub fn run_experiment<'py>(
     };
     let summary = in_background(py, &watch, progress.as_ref(), || run(&experiment, &options))?
         .map_err(py_error);
-    crate::host::warn_faults(py)?;
+    resolving.faults.warn(py)?;
     let summary = summary?;
     let mut written = 0;
     if report && summary.status != Status::Interrupted {

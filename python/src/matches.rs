@@ -203,8 +203,8 @@ pub fn play_match(
 ) -> PyResult<MatchResult> {
     let games = args::unsigned(games, "games", "play at least 1 game")?;
     let seed = args::seed(seed)?;
-    // 0 or None: one per core.
-    let threads = args::threads(threads, args::ONE_PER_CORE)?.filter(|&t| t > 0);
+    // None: one per core; 0 is refused by the plan's check, as `--threads 0` is.
+    let threads = args::threads(threads, "use a number of threads, or None for one per core")?;
     let size = args::size(size)?;
     let openings = args::unsigned(
         openings,
@@ -222,9 +222,10 @@ pub fn play_match(
         ..MatchOptions::new(a, b)
     };
     let mut plan = MatchPlan::new(&options).map_err(py_error)?;
+    let faults = crate::host::Faults::default();
     if let Some(hosted) = &hosted {
         for (spec, hosted) in plan.specs.iter_mut().zip(hosted) {
-            crate::host::host_all(py, spec, hosted)?;
+            crate::host::host_all(py, spec, hosted, &faults)?;
         }
     }
     let names = [options.a.as_str(), options.b.as_str()];
@@ -243,7 +244,7 @@ pub fn play_match(
         plan.play_watched(names, out, &logs, watched)
     })?
     .map_err(py_error);
-    crate::host::warn_faults(py)?;
+    faults.warn(py)?;
     let played = played?;
     let seconds = started.elapsed().as_secs_f64();
     let MatchPlayed {

@@ -70,7 +70,8 @@ impl Strategy {
     /// A strategy from its spec's text and the callables it names, hosted.
     fn made(text: String, hosted: Bound<'_, PyDict>) -> PyResult<Self> {
         let mut spec = StrategySpec::parse(&text).map_err(value_error)?;
-        crate::host::host_all(hosted.py(), &mut spec, &hosted)?;
+        // Its faults are said by `choose` raising, not as warnings.
+        crate::host::host_all(hosted.py(), &mut spec, &hosted, &Default::default())?;
         Ok(Strategy {
             text,
             spec,
@@ -194,6 +195,21 @@ impl Strategy {
             if !parsed.info().params.iter().any(|p| p.name == *key) {
                 return Err(PyValueError::new_err(format!(
                     "strategy '{}' takes no {key}: a Python evaluation goes into alphabeta's eval, or mcts's value or prior",
+                    parsed.kind()
+                )));
+            }
+            // A second evaluation would silently replace the one the spec names.
+            let given = parsed.to_table().get(*key).cloned();
+            let default = StrategySpec::parse(parsed.kind())
+                .ok()
+                .and_then(|d| d.to_table().get(*key).cloned());
+            if let Some(given) = given.filter(|g| Some(g) != default.as_ref()) {
+                let shown = given
+                    .get("kind")
+                    .and_then(toml::Value::as_str)
+                    .map_or_else(|| given.to_string(), str::to_string);
+                return Err(PyValueError::new_err(format!(
+                    "strategy '{}' already has {key} = {shown}: give one evaluation, in the spec or as {key}=",
                     parsed.kind()
                 )));
             }

@@ -47,7 +47,7 @@ pub fn run_sweep<'py>(
     let games = args::optional(games.as_ref(), "games", "play at least 2 games per pair")?;
     let threads = self::threads(threads.as_ref())?;
     let players = players.unwrap_or_else(|| PyDict::new(py));
-    let _resolving = host::resolving(py, &players);
+    let resolving = host::resolving(py, &players);
     // The bar's total; a file that does not load is refused by the sweep itself.
     let total = Sweep::load(&config).map_or(0, |s| {
         games.map_or(s.experiment.total_games(), |g| {
@@ -68,7 +68,7 @@ pub fn run_sweep<'py>(
         sweep::sweep(&config, games, threads, &options, Default::default())
     })?
     .map_err(py_error);
-    host::warn_faults(py)?;
+    resolving.faults.warn(py)?;
     let (summary, rows) = swept?;
     if report && summary.status != Status::Interrupted {
         report_warned(py, &summary.out)?;
@@ -100,7 +100,7 @@ pub fn run_tune<'py>(
     check_resume(resume, force)?;
     let threads = self::threads(threads.as_ref())?;
     let players = players.unwrap_or_else(|| PyDict::new(py));
-    let _resolving = host::resolving(py, &players);
+    let resolving = host::resolving(py, &players);
     let names: Vec<String> = Tune::load(&config)
         .map(|t| t.params.iter().map(|p| p.name.clone()).collect())
         .unwrap_or_default();
@@ -117,7 +117,7 @@ pub fn run_tune<'py>(
     };
     let tuned = in_background(py, &watch, None, || tune::tune(&config, threads, &options))?
         .map_err(py_error);
-    host::warn_faults(py)?;
+    resolving.faults.warn(py)?;
     let summary = tuned?;
     if report && !summary.interrupted {
         report_warned(py, &summary.out)?;

@@ -172,7 +172,7 @@ def test_a_match_lets_other_python_threads_run():
     [
         ("games", -5, ValueError, r"^games=-5 is negative: play at least 1 game$"),
         ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 9223372036854775807$"),
-        ("threads", -1, ValueError, r"^threads=-1 is negative: use 0 for one thread per core, or a number of threads$"),
+        ("threads", -1, ValueError, r"^threads=-1 is negative: use a number of threads, or None for one per core$"),
         ("openings", -1, ValueError, r"^openings=-1 is negative: use 0 to start from the start position"),
         ("size", -8, ValueError, r"^size=-8 is negative: use one of 4, 6, 8, 10$"),
         ("games", 10.0, TypeError, r"^games=10\.0 is not an integer \(float\): give a whole number$"),

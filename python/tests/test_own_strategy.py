@@ -3,7 +3,11 @@ match and run, evaluations inside the searches, parameters, faults, determinism.
 
 from __future__ import annotations
 
+import os
 import pickle
+import shutil
+import tempfile
+import threading
 import warnings
 from pathlib import Path
 
@@ -65,23 +69,55 @@ def test_it_sees_the_game_and_a_seeded_generator():
     assert sorted(again) == sorted(seen)
 
 
-def test_an_object_with_new_game():
-    class Counter:
-        def __init__(self):
-            self.games = 0
-            self.moves = 0
+class Streaky:
+    """Plays a move that depends on how many it has played this game: state that
+    ``new_game`` starts afresh."""
 
-        def new_game(self):
-            self.games += 1
+    def __init__(self):
+        self.games = 0
+        self.moves = 0
+
+    def new_game(self):
+        self.games += 1
+        self.moves = 0
+
+    def choose(self, board, rng):
+        self.moves += 1
+        moves = board.legal_moves
+        return moves[(self.moves * 7) % len(moves)]
+
+
+def test_an_object_with_new_game_plays_a_copy_on_each_thread():
+    player = Streaky()
+    one = rl.match(player, "random", games=40, seed=3, threads=1, progress=False)
+    two = rl.match(player, "random", games=40, seed=3, threads=2, progress=False)
+    assert one.a == "python:name=Streaky"
+    # Two games at once never share the object's state: the same games on any thread count.
+    pd.testing.assert_frame_equal(one.games, two.games)
+    assert set(one.games["termination"]) == {"normal"}
+    # Each thread played its own copy; the object handed over is the template, untouched.
+    assert player.games == 0 and player.moves == 0
+
+
+def test_an_object_that_cannot_be_copied_is_refused_before_a_game():
+    class Locked:
+        def __init__(self):
+            self.lock = threading.Lock()
 
         def choose(self, board, rng):
-            self.moves += 1
-            return rng.choice(board.legal_moves)
+            return board.legal_moves[0]
 
-    player = Counter()
-    m = rl.match(player, "greedy", games=10, threads=1, progress=False)
-    assert m.a == "python:name=Counter"
-    assert player.games == 10 and player.moves > 10 * 10
+    with pytest.raises(
+        ValueError,
+        match=r"^'Locked' \(.*Locked\) cannot be copied for each playing thread \(copy.deepcopy raised TypeError: .*\): give its class a __deepcopy__, returning self if one object may play on every thread at once$",
+    ):
+        rl.match(Locked(), "random", games=2, progress=False)
+
+    class Shared(Locked):
+        def __deepcopy__(self, memo):
+            return self
+
+    assert rl.match(Shared(), "random", games=2, progress=False).games.shape[0] == 2
 
 
 def test_params_are_keyword_arguments_and_bad_ones_refused_before_a_game():
@@ -129,10 +165,61 @@ def test_three_faults_in_a_row_stop_the_match():
     def broken(board, rng):
         raise RuntimeError("always")
 
+    # In this process a fault is a warning: no log folder is made, and none is named.
+    scratch = Path(tempfile.gettempdir()) / f"reversi-lab-match-{os.getpid()}"
+    shutil.rmtree(scratch, ignore_errors=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rl.FaultWarning)
-        with pytest.raises(ValueError, match="python:name=broken|A"):
+        with pytest.raises(ValueError, match=r"^player 'A' lost 3 games in a row by a fault \(the last: error\): fix it, then play the match again$"):
             rl.match(broken, "greedy", games=50, threads=1, progress=False)
+    assert not scratch.exists()
+    m = rl.match(random_mover, "greedy", games=4, threads=2, progress=False)
+    assert m.logs is None and not scratch.exists()
+
+
+def test_two_matches_at_once_each_say_only_their_own_faults():
+    b_done = threading.Event()
+
+    def faulty(board, rng):
+        if len(board.move_stack) < 2:
+            # Game 0's first move raises; the next game waits until the other match is over.
+            if b_done.is_set() or not faulty.raised:
+                faulty.raised = True
+                raise ValueError("mine, not B's")
+            b_done.wait(30)
+        return rng.choice(board.legal_moves)
+
+    faulty.raised = False
+
+    def match_a():
+        rl.match(faulty, "greedy", games=4, threads=1, progress=False)
+
+    def match_b():
+        try:
+            rl.match("greedy", "random", games=2, threads=1, progress=False)
+        finally:
+            b_done.set()
+
+    said = []
+
+    def record(message, category, filename, lineno, file=None, line=None):
+        # Which thread's match said it: each says its warnings in its own thread.
+        said.append((threading.current_thread().name, category, str(message)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = record
+        a = threading.Thread(target=match_a, name="A")
+        a.start()
+        while not faulty.raised:
+            b_done.wait(0.01)
+        b = threading.Thread(target=match_b, name="B")
+        b.start()
+        b.join()
+        a.join()
+    faults = [(thread, message) for thread, category, message in said if issubclass(category, rl.FaultWarning)]
+    # Match B had no fault, so it said none, although A's first came before B ended.
+    assert faults and all(thread == "A" and "mine, not B's" in message for thread, message in faults), faults
 
 
 def test_same_games_on_any_thread_count(tmp_path: Path):
@@ -185,6 +272,44 @@ def test_an_evaluation_inside_alphabeta():
     assert m.wins + m.draws + m.losses == 4
     with pytest.raises(ValueError, match="strategy 'greedy' takes no eval"):
         rl.Strategy("greedy", eval=disc_count)
+    # Two evaluations for one search: refused, not one silently replaced.
+    with pytest.raises(ValueError, match=r"^strategy 'alphabeta' already has eval = mobility: give one evaluation, in the spec or as eval=$"):
+        rl.Strategy("alphabeta:depth=2,eval=mobility", eval=disc_count)
+
+
+def test_an_evaluation_that_fails_loses_the_game_for_its_search():
+    def fragile(board):
+        black, white = board.discs()
+        if black + white > 12:
+            raise ZeroDivisionError("too deep")
+        return 0.0
+
+    searcher = rl.Strategy("alphabeta:depth=2", eval=fragile)
+    with pytest.warns(rl.FaultWarning) as caught:
+        m = rl.match(searcher, "random", games=2, threads=2, progress=False)
+    games = m.games
+    assert set(games["termination"]) == {"error"}
+    # The search's side lost each game, by the exception's last line.
+    for row in games.itertuples():
+        loser = "black" if row.black.startswith("{") else "white"
+        assert row.result == ("white" if loser == "black" else "black")
+    lines = [str(w.message) for w in caught]
+    assert lines and all(line == "fragile: error in a search: ZeroDivisionError: too deep" for line in lines), lines
+    with pytest.raises(RuntimeError, match=r"^the strategy lost by a fault \(error: ZeroDivisionError: too deep\)$"):
+        board = rl.Board()
+        for move in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"):
+            board.push(move)
+        searcher.choose(board, seed=1)
+
+    def not_a_number(board):
+        return float("nan")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rl.FaultWarning)
+        with pytest.raises(ValueError, match=r"^player 'A' lost 3 games in a row by a fault \(the last: error\)"):
+            rl.match(rl.Strategy("alphabeta:depth=1", eval=not_a_number), "random", games=10, threads=1, progress=False)
+
+
 
 
 def test_a_python_strategy_chooses_and_pickles():

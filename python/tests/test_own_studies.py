@@ -55,3 +55,24 @@ def test_a_tune_of_a_python_parameter(tmp_path: Path):
     assert set(tuned.best) == {"params.corner"} and 0 <= tuned.best["params.corner"] <= 1
     assert len(tuned.trace) == 4 and (tmp_path / "out" / "best.toml").is_file()
     assert tuned.lines
+
+
+def test_a_sweep_of_a_python_strategys_own_parameter(tmp_path: Path):
+    config = tmp_path / "sweep.toml"
+    config.write_text(
+        'name = "corner-sweep"\nseed = 5\ngames_per_pair = 4\n\n[sweep]\n'
+        'base = { kind = "python", name = "mine", params = { corner = 0.0 } }\n'
+        'parameter = "params.corner"\nvalues = [0.25, 1.0]\nplays = "panel"\npanel = ["random"]\n'
+    )
+    seen = set()
+
+    def recorder(board, rng, corner=0.0):
+        seen.add(corner)
+        return corner_lover(board, rng, corner=corner)
+
+    results = rl.sweep(config, out=tmp_path / "out", threads=2, players={"mine": recorder}, report=False, progress=False)
+    assert len(results.sweep) == 2
+    games = results.games
+    assert len(games) == 2 * 4 and set(games["termination"]) == {"normal"}
+    # Each variant called the callable with its own value.
+    assert seen == {0.25, 1.0}

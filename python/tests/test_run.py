@@ -220,10 +220,12 @@ def test_player_names_that_read_like_missing_values_or_numbers_stay_names(tmp_pa
 
 
 def test_threads_and_seeds_are_taken_as_match_takes_them(tmp_path):
-    # Item 52.35: threads=0 is one thread per core for run as for match (it was refused
-    # by run), and both take seeds from 0 to the largest run.toml can record.
-    per_core = rl.match("greedy", "random", games=2, threads=0, progress=False).threads
-    assert rl.match("greedy", "random", games=2, threads=None, progress=False).threads == per_core
+    # Item 52.35: threads=0 is one thread per core for run (the experiment's own count
+    # overridden), and both take seeds from 0 to the largest run.toml can record.
+    per_core = rl.match("greedy", "random", games=2, threads=None, progress=False).threads
+    # match takes threads as the CLI's match takes --threads: 0 is refused in one line.
+    with pytest.raises(ValueError, match=r"^threads=0: use at least 1 thread, or leave it out for one per core$"):
+        rl.match("greedy", "random", games=2, threads=0, progress=False)
     results = rl.run(EXPERIMENT, out=tmp_path / "cores", threads=0, seed=2**63 - 1, report=False, progress=False)
     assert results.run["threads"] == per_core
     assert results.experiment["seed"] == 2**63 - 1

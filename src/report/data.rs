@@ -102,11 +102,15 @@ fn need(folder: &ResultsFolder, file: FolderFile) -> Result<PathBuf> {
     if folder.has(file) {
         Ok(folder.path(file))
     } else {
-        Err(Error::input(format!(
-            "{} is missing {}: not a complete results folder (run `reversi-lab run` to make one, or --resume an interrupted run)",
-            folder.dir().display(),
-            file.name()
-        )))
+        Err(Error::said(
+            crate::setting::Said::text(format!(
+                "{} is missing {}: not a complete results folder (run `reversi-lab run` to make one, or ",
+                folder.dir().display(),
+                file.name()
+            ))
+            .name(&crate::lab::folder::RESUME)
+            .then(" an interrupted run)"),
+        ))
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::{check, colour, finish, is_size, move_word, read_line, Engine, Games, NAME, RULES};
 use crate::board::{Color, Drawing, Geometry, Position};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::strategy::StrategySpec;
 use crate::with_geometry;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -70,7 +70,7 @@ pub fn serve(
     input: impl BufRead,
     output: impl Write,
 ) -> Result<()> {
-    check(strategy).map_err(|e| Error::input(format!("--strategy: {e}")))?;
+    check(strategy).map_err(|e| super::refused(&e))?;
     // Buffers of the session's own, so that it can tell whether a command is waiting
     // (see `next_line`); reading through them, standard input's own buffer stays empty.
     let mut input = BufReader::with_capacity(BUFFER, input);

@@ -24,6 +24,19 @@ use crate::strategy::{
     proven_margin, Context, GameRng, History, Memory, SpecError, Strategy, StrategySpec,
 };
 use std::io::{self, BufRead};
+
+/// The strategy the engine plays: `--strategy SPEC`.
+pub static STRATEGY: crate::setting::Setting =
+    crate::setting::Setting::new("", "--strategy", "strategy");
+
+/// `check`'s refusal, naming the setting that gave the strategy.
+fn refused(error: &SpecError) -> crate::error::Error {
+    crate::error::Error::said(
+        crate::setting::Said::default()
+            .name(&STRATEGY)
+            .then(format!(": {error}")),
+    )
+}
 use std::time::Instant;
 
 /// The strategy served when none is given: the strongest built-in player

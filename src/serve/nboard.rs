@@ -7,7 +7,7 @@
 
 use super::{check, finish, is_size, read_line, with_depth, Engine, Eval, Games, NAME};
 use crate::board::{Geometry, Position, Square};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Line;
 use crate::lab::export::ggf::{read_games, GgfGame};
 use crate::strategy::StrategySpec;
@@ -40,7 +40,7 @@ pub fn serve(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> Result<()> {
-    check(strategy).map_err(|e| Error::input(format!("--strategy: {e}")))?;
+    check(strategy).map_err(|e| super::refused(&e))?;
     let mut session = Session {
         spec: strategy.clone(),
         games: Games::new(seed),

@@ -365,12 +365,25 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         self.inner.move_values(board, moves, context)
     }
 
+    fn move_visits(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32, u64)>> {
+        self.inner.move_visits(board, moves, context)
+    }
+
     fn attach(&self, folder: &std::path::Path, player: &str) {
         self.inner.attach(folder, player);
     }
 
     fn identity(&self) -> Option<String> {
         self.inner.identity()
+    }
+
+    fn keeps_log(&self) -> bool {
+        self.inner.keeps_log()
     }
 }
 

@@ -378,6 +378,19 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         None
     }
 
+    /// Each of `moves`' value as [`Strategy::move_values`] gives it, beside the times
+    /// the search went through the move (`mcts`'s visits, what its values rest on), in
+    /// square order; None for strategies that count no visits. For `play`'s `eval`.
+    fn move_visits(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32, u64)>> {
+        let _ = (board, moves, context);
+        None
+    }
+
     /// What an external engine says it is (its `name` and `version`); None for the others.
     fn identity(&self) -> Option<String> {
         None
@@ -387,6 +400,13 @@ pub trait Strategy<G: Geometry>: Send + Sync {
     /// (`engines/<player>-<worker>.log`); nothing for the others.
     fn attach(&self, folder: &std::path::Path, player: &str) {
         let _ = (folder, player);
+    }
+
+    /// Whether it writes a log under the folder [`attach`](Self::attach) names, so that
+    /// a message about its faults may point there (a Python callable in this process
+    /// writes none: its faults go to the host, the Python package's warnings).
+    fn keeps_log(&self) -> bool {
+        self.identity().is_some()
     }
 
     /// Whether it plays [`random_square`] of the legal moves and nothing else, so that

@@ -9,6 +9,9 @@ use crate::strategy::spec::StrategySpec;
 use crate::strategy::{proven_margin, Context, GameRng, History, Memory, Strategy};
 use rand::SeedableRng;
 use rayon::prelude::*;
+
+/// The strategy that values the openings: `--eval SPEC`.
+pub static EVAL: crate::setting::Setting = crate::setting::Setting::new("", "--eval", "eval");
 use std::collections::HashMap;
 
 /// A position up to the 8 symmetries of the board: whether black is to move, then
@@ -197,10 +200,14 @@ pub fn values<G: Geometry>(
     };
     if let Some(first) = tree.classes.first() {
         if value(&mut Memory::new(), first).is_none() {
-            return Err(Error::input(format!(
-                "--eval {}: this strategy chooses by a rule and gives positions no value; use alphabeta, solver or an evaluation (greedy, weighted, mobility, stability, pattern, eval)",
-                spec.kind()
-            )));
+            return Err(Error::said(
+                crate::setting::Said::default()
+                    .given(&EVAL, spec.kind())
+                    .then(format!(
+                        ": this strategy chooses by a rule and gives positions no value; use alphabeta, solver or an evaluation ({})",
+                        crate::strategy::spec::evaluation_names(&[], crate::strategy::spec::Noted::Bare)
+                    )),
+            ));
         }
     }
     Ok(tree

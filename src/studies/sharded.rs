@@ -3,13 +3,15 @@
 //! file is then written from the merged games, so it equals the unsharded study's.
 
 use crate::error::{Error, Result};
-use crate::lab::folder::FolderLock;
+use crate::lab::folder::{FolderLock, OUT};
 use crate::lab::merge::{merge, MergeOptions};
 use crate::lab::runner::{default_out, run_locked};
 use crate::lab::shard::experiment_hash;
+use crate::lab::shard::SHARD;
 use crate::lab::{
     Experiment, FolderFile, PairRow, ResultsFolder, RunOptions, Shard, StandingRow, Status,
 };
+use crate::setting::Said;
 use std::path::PathBuf;
 
 /// Which part of a study's games an invocation plays.
@@ -44,8 +46,15 @@ pub struct Played {
     pub lock: Option<FolderLock>,
 }
 
-/// Plays `experiment` (or merges its shards) as `part` says.
-pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Result<Played> {
+/// Plays `experiment` (or merges its shards) as `part` says, for the command `study`
+/// (`sweep`, `ablate`: what hints name). `--out DIR` names the study's folder in
+/// every part: a shard goes in `DIR/shards/I-of-N`, where `--merge --out DIR` finds it.
+pub fn play(
+    experiment: &Experiment,
+    options: &RunOptions<'_>,
+    part: Part,
+    study: &'static str,
+) -> Result<Played> {
     let split = match part {
         Part::Merge(split) => split,
         Part::Whole | Part::Shard(_) => {
@@ -54,7 +63,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
                 _ => None,
             };
             let options = RunOptions {
-                out: options.out.clone(),
+                out: Some(folder(experiment, options.out.as_deref(), shard)),
                 shard,
                 ..*options
             };
@@ -82,6 +91,7 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
             force: options.force,
             quiet: options.quiet,
             split,
+            study: Some(study),
         },
     )?;
     // The study's own files go in under the folder's lock, as after a run.
@@ -97,6 +107,23 @@ pub fn play(experiment: &Experiment, options: &RunOptions<'_>, part: Part) -> Re
     })
 }
 
+/// Where a study's games go: `--out DIR` (default `results/<name>`) is the study's
+/// folder, and shard I of N goes in its `shards/I-of-N`, where `--merge` finds it.
+#[must_use]
+pub fn folder(
+    experiment: &Experiment,
+    out: Option<&std::path::Path>,
+    shard: Option<Shard>,
+) -> PathBuf {
+    match (out, shard) {
+        (Some(out), Some(shard)) => ResultsFolder::at(out)
+            .path(FolderFile::Shards)
+            .join(shard.folder_name()),
+        (Some(out), None) => out.to_path_buf(),
+        (None, shard) => default_out(&experiment.name, shard),
+    }
+}
+
 /// Refuses shards played from another file (or other `--games`) than the one given to
 /// merge them: the study's own file would describe other players than the games'.
 fn check_shards_match(
@@ -106,10 +133,16 @@ fn check_shards_match(
 ) -> Result<()> {
     let shards = ResultsFolder::at(out).path(FolderFile::Shards);
     let Ok(entries) = std::fs::read_dir(&shards) else {
-        return Err(Error::input(format!(
-            "{} holds no shards: play them first (the same command with --shard I/N), or give --out the folder whose shards/ holds them",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} holds no shards: play them first (the same command with ",
+                out.display()
+            ))
+            .placeholder(&SHARD, "I/N")
+            .then("), or give ")
+            .name(&OUT)
+            .then(" the folder whose shards/ holds them"),
+        ));
     };
     let hash = experiment_hash(experiment);
     let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -128,10 +161,14 @@ fn check_shards_match(
             continue;
         }
         if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
-            return Err(Error::input(format!(
-                "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and --games the shards were played with",
-                dir.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and ",
+                    dir.display()
+                ))
+                .name(&crate::lab::setup::GAMES_PER_PAIR)
+                .then(" the shards were played with"),
+            ));
         }
     }
     Ok(())

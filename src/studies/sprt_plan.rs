@@ -6,6 +6,7 @@ use crate::chart::{both, register_fonts, tick, Chart, FONT};
 use crate::error::{Error, Result};
 use crate::lab::folder::{check_output_folder, write_atomically};
 use crate::lab::rows::{csv_bytes, decimals, read_rows, PairRow};
+use crate::setting::{Said, Setting};
 use crate::stats::{pairs_from_draw_ratio, plan, PlanError, PlanPoint, SprtDesign};
 use plotters::prelude::*;
 use serde::Serialize;
@@ -73,35 +74,58 @@ pub fn grid(design: &SprtDesign) -> Vec<f64> {
         .collect()
 }
 
+/// The Elo difference of the null hypothesis: `--elo0`.
+pub static ELO0: Setting = Setting::new("", "--elo0", "elo0");
+/// The Elo difference of the alternative: `--elo1`.
+pub static ELO1: Setting = Setting::new("", "--elo1", "elo1");
+/// The false-positive rate: `--alpha`.
+pub static ALPHA: Setting = Setting::new("", "--alpha", "alpha");
+/// The false-negative rate: `--beta`.
+pub static BETA: Setting = Setting::new("", "--beta", "beta");
+/// A finished run whose game pairs give the shape: `--from DIR`.
+pub static FROM: Setting = Setting::new("", "--from", "from");
+/// Which pair of players of `--from`: `--pair A,B`.
+pub static PAIR: Setting = Setting::new("", "--pair", "pair");
+/// The share of drawn games, instead of `--from`: `--draw-ratio`.
+pub static DRAW_RATIO: Setting = Setting::new("", "--draw-ratio", "draw_ratio");
+
 /// Checks the design as a run's `[sprt]` is checked.
 fn check(design: &SprtDesign) -> Result<()> {
-    for (flag, value) in [
-        ("--elo0", design.elo0),
-        ("--elo1", design.elo1),
-        ("--alpha", design.alpha),
-        ("--beta", design.beta),
+    for (setting, value) in [
+        (&ELO0, design.elo0),
+        (&ELO1, design.elo1),
+        (&ALPHA, design.alpha),
+        (&BETA, design.beta),
     ] {
         if !value.is_finite() {
-            return Err(Error::input(format!(
-                "{flag} {value}: give a finite number, such as 5"
-            )));
+            return Err(Error::said(
+                Said::default()
+                    .given(setting, value)
+                    .then(": give a finite number, such as 5"),
+            ));
         }
     }
     if design.elo0.partial_cmp(&design.elo1) != Some(std::cmp::Ordering::Less) {
-        return Err(Error::input(format!(
-            "--elo0 {} must be below --elo1 {}",
-            design.elo0, design.elo1
-        )));
-    }
-    if design.elo0.abs() > 1000.0 || design.elo1.abs() > 1000.0 {
-        return Err(Error::input(
-            "--elo0 and --elo1 must lie within +/-1000 Elo",
+        return Err(Error::said(
+            Said::default()
+                .given(&ELO0, design.elo0)
+                .then(" must be below ")
+                .given(&ELO1, design.elo1),
         ));
     }
-    for (key, value) in [("alpha", design.alpha), ("beta", design.beta)] {
+    if design.elo0.abs() > 1000.0 || design.elo1.abs() > 1000.0 {
+        return Err(Error::said(
+            Said::default()
+                .name(&ELO0)
+                .then(" and ")
+                .name(&ELO1)
+                .then(" must lie within +/-1000 Elo"),
+        ));
+    }
+    for (setting, value) in [(&ALPHA, design.alpha), (&BETA, design.beta)] {
         if !(value > 0.0 && value < 0.5) {
-            return Err(Error::input(format!(
-                "--{key} {value} is out of range: use a rate between 0 and 0.5, such as 0.05"
+            return Err(Error::said(Said::default().given(setting, value).then(
+                " is out of range: use a rate between 0 and 0.5, such as 0.05",
             )));
         }
     }
@@ -113,10 +137,11 @@ fn check(design: &SprtDesign) -> Result<()> {
 fn pairs_of(dir: &Path, pair: Option<&(String, String)>) -> Result<[f64; 5]> {
     let path = crate::lab::ResultsFolder::at(dir).path(crate::lab::FolderFile::Pairs);
     if !path.is_file() {
-        return Err(Error::input(format!(
-            "--from {}: no pairs.csv there: give the folder of a finished run",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::default()
+                .given(&FROM, dir.display())
+                .then(": no pairs.csv there: give the folder of a finished run"),
+        ));
     }
     let rows: Vec<PairRow> = read_rows(&path)?;
     let names = || {
@@ -129,12 +154,16 @@ fn pairs_of(dir: &Path, pair: Option<&(String, String)>) -> Result<[f64; 5]> {
         (None, [only]) => only.paired().pairs.0,
         (None, _) => {
             // Pooling pairs of players of different strengths would mix their shapes.
-            return Err(Error::input(format!(
-                "--from {}: its pairs.csv holds {} pairs of players: choose one with --pair A,B (one of {})",
-                dir.display(),
-                rows.len(),
-                names()
-            )));
+            return Err(Error::said(
+                Said::default()
+                    .given(&FROM, dir.display())
+                    .then(format!(
+                        ": its pairs.csv holds {} pairs of players: choose one with ",
+                        rows.len()
+                    ))
+                    .placeholder(&PAIR, "A,B")
+                    .then(format!(" (one of {})", names())),
+            ));
         }
         (Some((a, b)), _) => {
             let found = rows.iter().find_map(|r| {
@@ -150,19 +179,26 @@ fn pairs_of(dir: &Path, pair: Option<&(String, String)>) -> Result<[f64; 5]> {
                 }
             });
             found.ok_or_else(|| {
-                Error::input(format!(
-                    "--pair {a},{b}: {} has no such pair of players: use one of {}",
-                    path.display(),
-                    names()
-                ))
+                Error::said(
+                    Said::default()
+                        .given(&PAIR, format!("{a},{b}"))
+                        .then(format!(
+                            ": {} has no such pair of players: use one of {}",
+                            path.display(),
+                            names()
+                        )),
+                )
             })?
         }
     };
     if counts.iter().sum::<u64>() < 2 {
-        return Err(Error::input(format!(
-            "--from {}: its pairs.csv has fewer than 2 colour-swapped game pairs to take a shape from: use --draw-ratio instead",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::default()
+                .given(&FROM, dir.display())
+                .then(": its pairs.csv has fewer than 2 colour-swapped game pairs to take a shape from: use ")
+                .name(&DRAW_RATIO)
+                .then(" instead"),
+        ));
     }
     Ok(counts.map(|c| c as f64))
 }
@@ -172,9 +208,9 @@ pub fn run(options: &PlanOptions) -> Result<Plan> {
     check(&options.design)?;
     let frequencies = match &options.base {
         PlanBase::DrawRatio(d) if !(0.0..1.0).contains(d) => {
-            return Err(Error::input(format!(
-            "--draw-ratio {d} is out of range: use a share of drawn games in [0, 1), such as 0.3"
-        )))
+            return Err(Error::said(Said::default().given(&DRAW_RATIO, d).then(
+                " is out of range: use a share of drawn games in [0, 1), such as 0.3",
+            )))
         }
         PlanBase::DrawRatio(d) => pairs_from_draw_ratio(*d),
         PlanBase::Results(dir, pair) => pairs_of(dir, pair.as_ref())?,
@@ -197,7 +233,7 @@ pub fn run(options: &PlanOptions) -> Result<Plan> {
         chart: None,
     };
     if let Some(out) = &options.out {
-        check_output_folder(out, "--out")?;
+        check_output_folder(out, &crate::lab::folder::OUT)?;
         std::fs::create_dir_all(out).map_err(|e| Error::io_during("create", out, e))?;
         let rows: Vec<PlanRow> = plan.points.iter().map(row).collect();
         let path = out.join("sprt-plan.csv");

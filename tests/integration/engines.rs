@@ -18,6 +18,8 @@ use common::{ok, reversi_lab, run_in, Dir};
 mod faults;
 #[path = "engines/nboard.rs"]
 mod nboard;
+#[path = "engines/stops.rs"]
+mod stops;
 
 /// GRhino's GTP engine, or None outside CI when it is not installed (under CI a
 /// missing engine fails the test: `.ci/run` installs it).

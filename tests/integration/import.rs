@@ -254,7 +254,7 @@ fn malformed_ggf_is_refused_or_skipped_and_missing_names_are_said() {
     let (code, _, err) = run_in(dir, &["import", "unnamed.ggf", "--out", "unnamed"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("warning: 1 GGF players are not named (no PB or PW, or an empty one): they are called `unnamed black` and `unnamed white`"),
+        err.contains("warning: 1 GGF player is not named (no PB or PW, or an empty one): they are called `unnamed black` and `unnamed white`"),
         "{err}"
     );
     let rows: Vec<GameRow> = read_csv(&dir.join("unnamed/games.csv")).unwrap();

@@ -1,14 +1,9 @@
 //! `mcts` everywhere a strategy goes: the same games on any thread count through
-//! `match` (with its tree kept between moves too), its time budget held over a
-//! thousand moves, its values served in its own units.
+//! `match` (with its tree kept between moves too), its values served in its own units.
+//! `play`'s eval shows each move's visits. (Its time budget over a thousand moves is a
+//! unit test, timed by the thread's CPU.)
 
 use crate::common::{ok, reversi_lab, Dir};
-use reversi_lab::board::{Board, Size8};
-use reversi_lab::game::Rules;
-use reversi_lab::lab::schedule::game_rng;
-use reversi_lab::strategy::clock::TIME_MARGIN;
-use reversi_lab::strategy::{random_square, Context, History, Memory, StrategySpec};
-use std::time::{Duration, Instant};
 
 #[test]
 fn the_same_games_on_any_thread_count() {
@@ -40,46 +35,6 @@ fn the_same_games_on_any_thread_count() {
     assert_eq!(read("games-1-0.csv"), read("games-2-0.csv"));
     assert_eq!(read("games-1-3.csv"), read("games-2-3.csv"));
     assert_ne!(read("games-1-0.csv"), read("games-1-3.csv"));
-}
-
-#[test]
-fn the_time_budget_holds_over_a_thousand_moves() {
-    let budget = Duration::from_millis(4);
-    let mcts = StrategySpec::parse("mcts:time=4ms")
-        .unwrap()
-        .build::<Size8>(Rules::default())
-        .unwrap();
-    let mut rng = game_rng(5);
-    let mut memory = Memory::new();
-    let mut board = Board::<Size8>::start();
-    let mut longest = Duration::ZERO;
-    let mut moves = 0u32;
-    while moves < 1000 {
-        if board.is_game_over() {
-            board = Board::start();
-        }
-        let legal = board.moves();
-        if legal == 0 {
-            board = board.pass();
-            continue;
-        }
-        let mut context = Context {
-            rng: &mut rng,
-            memory: &mut memory,
-            history: History::from_start(&[]),
-        };
-        let started = Instant::now();
-        let square = mcts.choose(board, legal, &mut context).unwrap().square;
-        longest = longest.max(started.elapsed());
-        // Half the moves at random, so that the positions vary.
-        board = board.play(if moves.is_multiple_of(2) {
-            square
-        } else {
-            random_square(legal, &mut rng)
-        });
-        moves += 1;
-    }
-    assert!(longest <= budget + TIME_MARGIN, "{longest:?}");
 }
 
 /// NBoard's `hint` and `go` show a search's mean results in thousandths, its own
@@ -183,5 +138,71 @@ panel = [{ name = "greedy", strategy = "greedy" }]
     assert!(
         best.contains("kind = \"mcts\"") && best.contains("rave ="),
         "{best}"
+    );
+}
+
+/// Issue 49: served over GTP, `mcts` answers `genmove` with a legal move, and `watch`
+/// shows each of its moves' values in thousandths.
+#[test]
+fn gtp_serves_it_and_watch_shows_its_values() {
+    let output = reversi_lab()
+        .args(["gtp", "--strategy", "mcts:iterations=200", "--seed", "3"])
+        .write_stdin("boardsize 8\nclear_board\nplay black f5\n2 genmove white\nquit\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let replies: Vec<&str> = text.split_terminator("\n\n").collect();
+    let reply = replies[3].strip_prefix("=2 ").unwrap();
+    assert!(["d6", "f4", "f6"].contains(&reply), "{text}");
+    let output = reversi_lab()
+        .args(["watch", "mcts:iterations=200", "greedy", "--size", "6"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let values: Vec<i32> = text
+        .lines()
+        .filter(|l| l.contains("(mcts:iterations=200) plays"))
+        .filter_map(|l| l.split("(its value ").nth(1))
+        .map(|v| v.split([' ', ')']).next().unwrap().parse().unwrap())
+        .collect();
+    assert!(values.len() > 5, "{text}");
+    assert!(values.iter().all(|v| (0..=1000).contains(v)), "{text}");
+}
+
+/// Issue 49: against `mcts`, `eval` shows each move's visits beside its value (what
+/// the value rests on): from the start, one search's 400 iterations over the 4 moves.
+#[test]
+fn eval_against_mcts_shows_each_moves_visits_and_value() {
+    let output = reversi_lab()
+        .args(["play", "--vs", "mcts:iterations=400", "--seed", "3"])
+        .write_stdin("eval\nquit\n")
+        .assert()
+        .success();
+    let out = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.contains("eval by mcts:iterations=400 (larger is better for black; "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let list = line.rsplit("): ").next().unwrap();
+    let moves: Vec<(i32, u64)> = list
+        .split(", ")
+        .map(|item| {
+            // "d3 512 (101 visits)"
+            let (head, visits) = item.split_once(" (").unwrap_or_else(|| panic!("{line}"));
+            let value = head.split(' ').nth(1).unwrap().parse().unwrap();
+            let visits = visits
+                .strip_suffix(" visits)")
+                .unwrap_or_else(|| panic!("{line}"));
+            (value, visits.replace(',', "").parse().unwrap())
+        })
+        .collect();
+    assert_eq!(moves.len(), 4, "{line}");
+    assert_eq!(moves.iter().map(|m| m.1).sum::<u64>(), 400, "{line}");
+    assert!(moves.iter().all(|m| (0..=1000).contains(&m.0)), "{line}");
+    assert!(
+        moves.windows(2).all(|w| w[0].0 >= w[1].0),
+        "best first: {line}"
     );
 }

@@ -52,6 +52,12 @@ def discs(board):
     black, white = board.discs()
     return float(black - white)
 
+def fragile(board):
+    black, white = board.discs()
+    if black + white > 12:
+        raise ZeroDivisionError("too deep")
+    return float(black - white)
+
 def _trip(marker, once):
     if os.path.exists(marker):
         if once:
@@ -182,6 +188,78 @@ fn a_python_evaluation_inside_alphabeta_plays_as_the_built_in_one() {
         rows.into_iter().map(|r| r.moves.to_string()).collect()
     };
     assert_eq!(moves("py.csv"), moves("builtin.csv"));
+}
+
+/// Issue 50: a Python evaluation that raises loses the game for the search that
+/// called it (`error`, the exception's last line), as its own strategy's fault would;
+/// three in a row stop the match, said in one line naming no log (the worker of an
+/// evaluation keeps none).
+#[test]
+fn an_evaluation_that_raises_loses_the_game_for_its_search() {
+    let Some(py) = python() else { return };
+    let dir = folder();
+    let d = dir.path();
+    let spec = format!("alphabeta:depth=2,eval=(python:callable=mine:fragile,python={py})");
+    let (code, stdout, stderr) = run_in(
+        d,
+        &[
+            "match",
+            &spec,
+            "random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--csv",
+            "m.csv",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let rows: Vec<GameRow<'static>> = read_csv(&d.join("m.csv")).unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row.termination, "error", "{row:?}");
+        let searcher_black = row.black.starts_with("alphabeta");
+        assert_eq!(row.result, if searcher_black { "white" } else { "black" });
+    }
+    let (code, stdout, stderr) = run_in(
+        d,
+        &["match", &spec, "random", "--games", "10", "--threads", "1"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    // The match's closing line (the games before the stop), then the stop in one line.
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("player 'A' lost 3 games in a row by a fault (the last: error): fix it"),
+        "{stderr}"
+    );
+    assert!(stderr.starts_with("3 games in"), "{stderr}");
+}
+
+/// A python player's deadlines change no finished game: a run resumes after they
+/// changed, as an engine's does, and `run.toml` records the new ones.
+#[test]
+fn a_resume_takes_a_python_players_new_deadlines() {
+    let Some(py) = python() else { return };
+    let dir = folder();
+    let d = dir.path();
+    let args = ["run", "e.toml", "--out", "r", "--quiet", "--no-report"];
+    let with = |extra: &str| config(&py, "random_mover", extra, 4);
+    fs::write(d.join("e.toml"), with(", stall_timeout = \"5s\"")).unwrap();
+    common::ok(d, &args);
+    fs::write(
+        d.join("e.toml"),
+        with(", stall_timeout = \"60s\", start_timeout = \"40s\""),
+    )
+    .unwrap();
+    common::ok(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(games(&d.join("r")).len(), 4);
+    // Anything else that changes the games is still refused.
+    fs::write(d.join("e.toml"), config(&py, "weighted", "", 4)).unwrap();
+    let (code, _, stderr) = run_in(d, &[&args[..], &["--resume"]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("strategy.callable"), "{stderr}");
+    assert!(!stderr.contains("timeout"), "{stderr}");
 }
 
 /// Runs six games of `callable` against greedy on one thread, with `marker` made first

@@ -551,3 +551,59 @@ fn a_sharded_ablation_merged_equals_the_single_one() {
         );
     }
 }
+
+/// Issue 52, item 29 (a walk's leftover): `--out DIR` names the study's folder for
+/// its shards and its merge alike (shard I of N in `DIR/shards/I-of-N`, where `--merge
+/// --out DIR` finds it; before, the shard went into DIR itself and the merge found no
+/// shards), and a merge's hints name the study's own command, not `run CONFIG`.
+#[test]
+fn a_studys_out_names_one_folder_for_shards_and_merge_and_hints_name_the_study() {
+    let dir = Dir::new();
+    let d = dir.path();
+    fs::write(d.join("tiny.toml"), TINY).unwrap();
+    ok(d, &["sweep", "tiny.toml", "--out", "one", "--quiet"]);
+    let shard = |n: &'static str| {
+        [
+            "sweep",
+            "tiny.toml",
+            "--shard",
+            n,
+            "--out",
+            "split",
+            "--quiet",
+        ]
+    };
+    ok(d, &shard("1/2"));
+    assert!(d.join("split/shards/1-of-2/games.csv").is_file());
+    assert!(!d.join("split/games.csv").exists());
+    let merge = ["sweep", "tiny.toml", "--merge", "--out", "split", "--quiet"];
+    let (code, _, stderr) = run_in(d, &merge);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("shard 2/2 missing: run it (reversi-lab sweep FILE --shard I/N)"),
+        "{stderr}"
+    );
+    ok(d, &shard("2/2"));
+    ok(d, &merge);
+    for file in SAME {
+        let single = fs::read(d.join("one").join(file)).unwrap();
+        let joined = fs::read(d.join("split").join(file)).unwrap();
+        assert!(single == joined, "{file} differs from the single sweep's");
+    }
+    // An ablation's hints name `ablate`.
+    let ablation = "name = \"abl\"\ngames_per_pair = 2\nalone = true\nsize = 6\n[player]\nkind = \"eval\"\ndiscs = 1\nmobility = 5\n";
+    fs::write(d.join("abl.toml"), ablation).unwrap();
+    ok(
+        d,
+        &[
+            "ablate", "abl.toml", "--shard", "2/2", "--out", "a", "--quiet",
+        ],
+    );
+    let (code, _, stderr) = run_in(d, &["ablate", "abl.toml", "--merge", "--out", "a"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("shard 1/2 missing: run it (reversi-lab ablate FILE --shard I/N)"),
+        "{stderr}"
+    );
+}

@@ -51,7 +51,7 @@ pub fn analyze(args: &AnalyzeArgs, stop: &AtomicBool, out: &mut dyn Write) -> Re
         stop,
     };
     if let Some(dir) = &args.out {
-        check_output_folder(dir, "--out")?;
+        check_output_folder(dir, &reversi_lab::lab::folder::OUT)?;
     }
     let done = analyze::analyze(&args.results, args.out.as_deref(), &options)?;
     let per_second = |n: u64| thousands((n as f64 / done.seconds.max(1e-3)).round() as u64);

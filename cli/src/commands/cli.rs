@@ -163,13 +163,18 @@ pub enum Command {
     Nboard(ServeArgs),
 }
 
-/// A flag set by the first Ctrl-C (the run stops after the games in flight);
-/// a second Ctrl-C exits at once.
+/// A flag set by the first Ctrl-C or SIGTERM (the run stops after the games in
+/// flight). A second drops the games in flight, and the run ends as the first stop
+/// does (checkpoint, status, one line); a third, or a second where no games are in
+/// flight to drop, exits at once, as a kill would.
 pub fn interrupt_flag() -> &'static AtomicBool {
     static STOP: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+            if !reversi_lab::lab::driver::abandon_games_in_flight() {
+                std::process::exit(130);
+            }
+            return;
         }
         // The blank line ends a progress bar's line; with no terminal there is none.
         let end_bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -178,7 +183,7 @@ pub fn interrupt_flag() -> &'static AtomicBool {
             ""
         };
         eprintln!(
-            "{end_bar}stopping after the games in flight (Ctrl-C or SIGTERM again to quit at once)"
+            "{end_bar}stopping after the games in flight (Ctrl-C or SIGTERM again to drop them)"
         );
     });
     &STOP

@@ -44,6 +44,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
         force: args.force,
         quiet: args.quiet,
         split: args.split,
+        study: None,
     };
     let summary = merge_shards(&args.shards, &options)?;
     writeln!(out, "{}", summary.line()).said()?;

@@ -32,7 +32,7 @@ pub struct ImportArgs {
 /// Runs `reversi-lab import`: writes the folder, then says what it holds, and on
 /// stderr which games were left out and which recorded results disagree with the moves.
 pub fn import_games(args: &ImportArgs, out: &mut dyn Write) -> Result<Outcome> {
-    check_output_folder(&args.out, "--out")?;
+    check_output_folder(&args.out, &reversi_lab::lab::folder::OUT)?;
     let done = import(&ImportOptions {
         files: args.files.clone(),
         out: args.out.clone(),

@@ -95,9 +95,9 @@ fn shard_of(text: Option<&str>, shards: Option<u64>) -> Result<Option<Shard>> {
 /// How a study that plays one experiment (`sweep`, `ablate`) is split over machines.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct SplitArgs {
-    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N, or
-    /// `auto` to read it from a Slurm job array or a Kubernetes Indexed Job; `--merge`
-    /// joins the shards.
+    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N (with
+    /// --out DIR, DIR/shards/I-of-N), or `auto` to read it from a Slurm job array or a
+    /// Kubernetes Indexed Job; `--merge` (with the same --out) joins the shards.
     #[arg(long, value_name = "I/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// The number of shards: for `--shard auto` under Kubernetes, or the split `--merge` joins.

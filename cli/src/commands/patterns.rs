@@ -11,6 +11,7 @@ use reversi_lab::lab::folder::{
 };
 use reversi_lab::lab::ResultsFolder;
 use reversi_lab::progress::thousands;
+use reversi_lab::setting::Setting;
 use reversi_lab::strategy::pattern::Weights;
 use reversi_lab::studies::patterns::{
     built_in_weights, fit_with, named_weights, read_weights, stage_errors, FitOptions, Named,
@@ -19,6 +20,11 @@ use reversi_lab::studies::patterns::{
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The file of each stage's held-out error: `--errors`.
+static ERRORS: Setting = Setting::new("", "--errors", "");
+/// The CSV of the fitted weights: `--csv`.
+static CSV: Setting = Setting::new("", "--csv", "");
 
 /// Options of `reversi-lab fit-patterns`.
 #[derive(Clone, Debug, clap::Args)]
@@ -81,8 +87,8 @@ pub fn fit_patterns(args: &FitPatternsArgs, out: &mut dyn Write) -> Result<Outco
             "--errors names the --out file: give the errors CSV another name",
         ));
     }
-    check_replaceable(&args.out, "--out", args.force)?;
-    check_replaceable(&errors_path, "--errors", args.force)?;
+    check_replaceable(&args.out, &reversi_lab::lab::folder::OUT, args.force)?;
+    check_replaceable(&errors_path, &ERRORS, args.force)?;
     if !(1..=10_000).contains(&args.iterations) {
         return Err(Error::input(format!(
             "--iterations {} is out of range: give 1 to 10000",
@@ -180,7 +186,7 @@ pub fn pattern_error(args: &PatternErrorArgs, out: &mut dyn Write) -> Result<Out
         check_output_file(path, "--csv")?;
         let inputs = args.files.iter().chain(&args.weights).map(PathBuf::as_path);
         check_not_an_input(path, "--csv", inputs)?;
-        check_replaceable(path, "--csv", args.force)?;
+        check_replaceable(path, &CSV, args.force)?;
     }
     let asked: Vec<PathBuf> = if args.weights.is_empty() {
         vec!["shipped".into(), "ordering".into()]

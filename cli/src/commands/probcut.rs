@@ -75,7 +75,7 @@ pub fn fit_probcut(args: &FitProbCutArgs, out: &mut dyn Write) -> Result<Outcome
     // Locked before it is looked at: a second fit into the file is refused while this
     // one runs, rather than racing it to the same file.
     let _lock = FolderLock::acquire_file(&args.out, "fit-probcut")?;
-    check_replaceable(&args.out, "--out", args.force)?;
+    check_replaceable(&args.out, &reversi_lab::lab::folder::OUT, args.force)?;
     let fit = probcut::fit(&ProbCutOptions {
         inputs: args.dirs.clone(),
         depth: args.depth,

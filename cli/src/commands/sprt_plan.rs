@@ -44,8 +44,12 @@ pub struct SprtPlanArgs {
 /// Prints the plan's basis and table; writes its files with `--out`.
 pub fn sprt_plan(args: &SprtPlanArgs, out: &mut dyn Write) -> Result<Outcome> {
     if let Some(dir) = &args.out {
-        check_output_folder(dir, "--out")?;
-        check_replaceable(&dir.join("sprt-plan.csv"), "--out", args.force)?;
+        check_output_folder(dir, &reversi_lab::lab::folder::OUT)?;
+        check_replaceable(
+            &dir.join("sprt-plan.csv"),
+            &reversi_lab::lab::folder::OUT,
+            args.force,
+        )?;
     }
     let pair = match &args.pair {
         None => None,

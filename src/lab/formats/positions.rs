@@ -15,7 +15,7 @@
 //! | 20..24 | the game the position came from (its `game_id`) | `u32` |
 
 use crate::error::{Error, Result};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -220,20 +220,16 @@ pub struct Writer {
 impl Writer {
     /// Creates `path` afresh; refuses one that exists.
     pub fn create(path: &Path) -> Result<Self> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    Error::input(format!(
-                        "{} exists: resume it, or give another path",
-                        path.display()
-                    ))
-                } else {
-                    Error::io_during("create", path, e)
-                }
-            })?;
+        let file = crate::lab::folder::create_new(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::input(format!(
+                    "{} exists: resume it, or give another path",
+                    path.display()
+                ))
+            } else {
+                Error::io_during("create", path, e)
+            }
+        })?;
         let mut writer = Writer {
             path: path.to_path_buf(),
             inner: BufWriter::new(file),
@@ -251,11 +247,7 @@ impl Writer {
     /// A file holding fewer than `keep` records is refused: it is not the one a
     /// checkpoint counted.
     pub fn resume(path: &Path, keep: Option<u64>) -> Result<(Self, u64)> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map_err(|e| Error::unreadable(path, &e))?;
+        let mut file = crate::lab::folder::reopen(path).map_err(|e| Error::unreadable(path, &e))?;
         check_header(&mut file, path)?;
         let size = file
             .metadata()
@@ -356,7 +348,10 @@ mod tests {
         drop(writer);
         assert!(Writer::create(&path).is_err());
         // A kill in the middle of a record leaves a torn tail.
-        let file = OpenOptions::new().append(true).open(&path).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         (&file).write_all(&[1, 2, 3]).unwrap();
         assert!(Reader::open(&path).is_err());
         let (mut writer, records) = Writer::resume(&path, None).unwrap();

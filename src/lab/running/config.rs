@@ -7,6 +7,7 @@
 //! field names both types declare.
 
 use super::setup::SetupFile;
+use super::shape::{Node, Shape};
 use crate::error::{closest, Error, Result, Source};
 use crate::setting::{Edge, Setting};
 use crate::strategy::spec::non_finite;
@@ -99,6 +100,21 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
                     setting.given(Edge::Config, &shown(value))
                 ),
             ));
+        }
+    }
+    // Keys and values inside tables are checked against what the types declare, so
+    // that a refusal is typed rather than serde's English.
+    let shapes = [Shape::of::<T>(), Shape::of::<SetupFile>()];
+    let node: Spanned<Node> = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
+    if let Node::Table(entries) = node.get_ref() {
+        for (key, value) in entries {
+            let shape = shapes.iter().find_map(|shape| match shape {
+                Shape::Table(_, inner) => inner.get(key.get_ref().as_str()),
+                _ => None,
+            });
+            if let Some((at, misfit)) = shape.and_then(|shape| shape.misfit(value)) {
+                return Err(source.error(Some(at), &misfit.to_string()));
+            }
         }
     }
     // A NaN or infinity left in a number that may be fractional is refused as not finite.
@@ -258,10 +274,7 @@ mod tests {
     }
 
     fn read(text: &str) -> Result<WithSetup<Own>> {
-        read_config(&Source {
-            origin: "t.toml",
-            text,
-        })
+        read_config(&Source::new("t.toml", text))
     }
 
     #[test]

@@ -416,7 +416,22 @@ impl Experiment {
     /// Validates experiment text; `origin` names it in errors and `base` is the
     /// folder relative paths (the openings file) start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
-        Self::parse_in(text, origin, OpeningsFrom::Folder(base), Some(base))
+        Self::parse_in(
+            Source::new(origin, text),
+            OpeningsFrom::Folder(base),
+            Some(base),
+        )
+    }
+
+    /// As [`Experiment::parse`], for text made from something else (a Python dict):
+    /// its errors name `origin` but no line and column, which would point into the
+    /// made text rather than anything the user wrote.
+    pub fn parse_made(text: &str, origin: &str, base: &Path) -> Result<Self> {
+        let source = Source {
+            located: false,
+            ..Source::new(origin, text)
+        };
+        Self::parse_in(source, OpeningsFrom::Folder(base), Some(base))
     }
 
     /// The experiment a results folder's `run.toml` recorded (`table`), with its
@@ -435,7 +450,7 @@ impl Experiment {
             OpeningsFrom::Folder(Path::new("."))
         };
         // Its strategies' paths were rebased when the experiment was first read.
-        Self::parse_in(&text, &origin, from, None)
+        Self::parse_in(Source::new(&origin, &text), from, None)
     }
 
     /// The experiment `table` recorded, without its openings: what counting a run's
@@ -447,16 +462,19 @@ impl Experiment {
         let text = toml::to_string(&table)
             .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
         let here = Path::new(".");
-        Self::parse_in(&text, origin, OpeningsFrom::Folder(here), Some(here))
+        Self::parse_in(
+            Source::new(origin, &text),
+            OpeningsFrom::Folder(here),
+            Some(here),
+        )
     }
 
     fn parse_in(
-        text: &str,
-        origin: &str,
+        source: Source<'_>,
         from: OpeningsFrom<'_>,
         paths_from: Option<&Path>,
     ) -> Result<Self> {
-        let source = Source { origin, text };
+        let origin = source.origin;
         let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(origin, e);
         let setup = Setup::from_file_in(&file.setup, from).map_err(in_file)?;

@@ -22,13 +22,16 @@ pub fn at_fault<G: Geometry>(game: &Game<G>, seats: [usize; 2]) -> Option<(usize
 /// Makes `folder/engines`, where external engines write their logs, before any game:
 /// a folder that cannot hold them is the user's to change (`fix` says how), not a crash
 /// of every engine at its first write.
-pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
+pub fn prepare_logs(folder: &Path, fix: crate::setting::Said) -> crate::error::Result<()> {
     let engines = crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs);
     std::fs::create_dir_all(&engines).map_err(|e| {
-        crate::error::Error::input(format!(
-            "cannot keep engine logs in {}: {e}; {fix}",
-            engines.display()
-        ))
+        crate::error::Error::said(
+            crate::setting::Said::text(format!(
+                "cannot keep engine logs in {}: {e}; ",
+                engines.display()
+            ))
+            .and(fix),
+        )
     })?;
     // Logs are appended to (a resume, a `match --logs` folder used again): a line
     // marks where this session's part begins, so that old faults are not read as new.
@@ -37,7 +40,7 @@ pub fn prepare_logs(folder: &Path, fix: &str) -> crate::error::Result<()> {
         let path = entry.path();
         let written = entry.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
         if written && path.extension().is_some_and(|e| e == "log") {
-            if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(&path) {
+            if let Ok(mut file) = crate::lab::folder::append_existing(&path) {
                 use std::io::Write as _;
                 let _ = writeln!(
                     file,
@@ -96,30 +99,46 @@ pub struct Broken {
     pub player: String,
     /// How it lost its last game.
     pub last: Termination,
-    /// Where its engine's logs are (`engines/<player>-*.log` there).
-    pub logs: PathBuf,
+    /// Where its engine's logs are (`engines/<player>-*.log` there); None for a player
+    /// that keeps none (see `Strategy::keeps_log`).
+    pub logs: Option<PathBuf>,
 }
 
 impl Broken {
-    /// A broken player whose logs are under `folder`.
+    /// A broken player whose logs are under `folder`, if it keeps any.
     #[must_use]
-    pub fn new(player: &str, last: Termination, folder: &Path) -> Self {
+    pub fn new(player: &str, last: Termination, folder: Option<&Path>) -> Self {
         Broken {
             player: player.to_string(),
             last,
-            logs: crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs),
+            logs: folder.map(|folder| {
+                crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs)
+            }),
         }
+    }
+
+    /// Its logs as a pattern (`DIR/engines/<player>-*.log`), if it keeps any.
+    #[must_use]
+    pub fn log_pattern(&self) -> Option<PathBuf> {
+        let player = &self.player;
+        self.logs
+            .as_ref()
+            .map(|l| l.join(format!("{player}-*.log")))
     }
 
     /// The one line a stop is said in (and that `run.toml` records), with what to do.
     #[must_use]
     pub fn line(&self, then: impl Into<Said>) -> Said {
-        Said::text(format!(
-            "player '{}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {}; its log: {}): fix the engine, then ",
-            self.player,
-            self.last.name(),
-            self.logs.join(format!("{}-*.log", self.player)).display()
-        ))
+        let (player, last) = (&self.player, self.last.name());
+        Said::text(match self.log_pattern() {
+            Some(log) => format!(
+                "player '{player}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {last}; its log: {}): fix the engine, then ",
+                log.display()
+            ),
+            None => format!(
+                "player '{player}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {last}): fix it, then "
+            ),
+        })
         .and(then.into())
     }
 }

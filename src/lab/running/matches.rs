@@ -11,7 +11,7 @@ use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile, THREADS};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
 use crate::numbers::counted;
-use crate::setting::{Setting, SettingError};
+use crate::setting::{Said, Setting, SettingError};
 use crate::stats::{Paired, Pentanomial, Trinomial};
 use crate::strategy::clock::{held_to, CLOCK, MARGIN, MOVE_TIME};
 use crate::strategy::{Strategy, StrategySpec};
@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A match's games: `--games`, `games=`.
 pub static GAMES: Setting = Setting::new("", "--games", "games");
+/// Where a match's engines keep their logs: `--logs DIR`.
+pub static LOGS: Setting = Setting::new("", "--logs", "logs");
 
 /// What a match plays: the `match` command's options, as values.
 #[derive(Clone, Debug)]
@@ -428,6 +430,7 @@ impl MatchPlan {
         let players: [&dyn Strategy<G>; 2] = [sa.as_ref(), sb.as_ref()];
         // External engines (those that say what they are) can fault and log.
         let external = players.iter().any(|p| p.identity().is_some());
+        let logged = players.map(|p| p.keeps_log());
         let watched = watch.stop.is_some() || watch.played.is_some();
         if rows.is_none() && !watched && !external {
             // Nothing to write and no fault to watch: the plain sum is the fastest.
@@ -439,8 +442,11 @@ impl MatchPlan {
                 broken: None,
             });
         }
-        if external {
-            prepare_logs(logs, "choose another --logs folder")?;
+        if logged.contains(&true) {
+            prepare_logs(
+                logs,
+                Said::text("choose another ").name(&LOGS).then(" folder"),
+            )?;
         }
         for (player, side) in players.iter().zip(SIDES) {
             player.attach(logs, side);
@@ -488,7 +494,7 @@ impl MatchPlan {
                     played.store(counted, Ordering::Relaxed);
                 }
                 if let Some((side, last)) = faults.record(seats, fault) {
-                    broken = Some(Broken::new(SIDES[side], last, logs));
+                    broken = Some(Broken::new(SIDES[side], last, logged[side].then_some(logs)));
                     return Ok(Flow::Stop);
                 }
                 Ok(Flow::Continue)
@@ -539,7 +545,7 @@ pub fn summary_json(
         serde_json::json!({
             "player": b.player,
             "termination": b.last.name(),
-            "logs": b.logs.join(format!("{}-*.log", b.player)).display().to_string(),
+            "logs": b.log_pattern().map(|l| l.display().to_string()),
         })
     });
     value.to_string()

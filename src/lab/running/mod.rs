@@ -12,4 +12,5 @@ mod prepare;
 pub mod runner;
 pub mod schedule;
 pub mod setup;
+pub mod shape;
 pub mod tally;

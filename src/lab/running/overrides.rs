@@ -80,7 +80,12 @@ impl Overrides {
             None
         };
         if let Some(record) = record {
-            record.refuse_import(&out, "resumed (choose another --out for a run)")?;
+            record.refuse_import(
+                &out,
+                crate::setting::Said::text("resumed (choose another ")
+                    .name(&crate::lab::folder::OUT)
+                    .then(" for a run)"),
+            )?;
             if !given {
                 experiment = Experiment::recorded(&record.experiment, &out)?;
             }

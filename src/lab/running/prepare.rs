@@ -229,11 +229,20 @@ pub(super) fn prepare(
     if asked.resume && games_path.exists() && a_run {
         let recorded = RunToml::load(&run_path)?;
         let info_before = recorded.run.clone();
-        recorded.refuse_import(out, "resumed (choose another --out for a run)")?;
+        recorded.refuse_import(
+            out,
+            Said::text("resumed (choose another ")
+                .name(&OUT)
+                .then(" for a run)"),
+        )?;
         check_schedule_version(
             out,
             recorded.run.schedule_version,
-            "--force to play it again with this version, or --out DIR for a new run",
+            Said::default()
+                .name(&FORCE)
+                .then(" to play it again with this version, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" for a new run"),
         )?;
         // The thread count changes no result, so a resume may use another.
         let mut now = experiment.to_table();

@@ -373,9 +373,13 @@ fn play<G: Geometry>(
         })
         .collect::<Result<_>>()?;
     let folder = games_path.parent().unwrap_or(Path::new("."));
-    // External engines (those that say what they are) log to the folder.
-    if strategies.iter().any(|s| s.identity().is_some()) {
-        prepare_logs(folder, "remove what stands there, or choose another --out")?;
+    // Players that keep a log (engines, Python workers) log to the folder.
+    if strategies.iter().any(|s| s.keeps_log()) {
+        prepare_logs(
+            folder,
+            crate::setting::Said::text("remove what stands there, or choose another ")
+                .name(&crate::lab::storage::folder::OUT),
+        )?;
     }
     for (strategy, player) in strategies.iter().zip(&experiment.players) {
         strategy.attach(folder, &player.name);
@@ -450,7 +454,11 @@ fn play<G: Geometry>(
                 if let Some((player, last)) = faults.record(seats, at_fault) {
                     // The engine is broken: no game starts, the games in flight are
                     // dropped, and the ones kept are checkpointed before the stop.
-                    broken = Some(Broken::new(&experiment.players[player].name, last, folder));
+                    broken = Some(Broken::new(
+                        &experiment.players[player].name,
+                        last,
+                        strategies[player].keeps_log().then_some(folder),
+                    ));
                     return Ok(Flow::Stop);
                 }
                 if since_flush.is_multiple_of(1024) {

@@ -7,6 +7,8 @@ use super::results_folder::{FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
 use crate::setting::{Said, Setting};
 use std::fs;
+
+pub use super::growing::{append, append_existing, create_new, cut_to, grow_or_start, reopen};
 use std::path::{Path, PathBuf};
 
 /// Where a command writes its results: `--out`, `out=`.
@@ -50,12 +52,17 @@ fn holder_of(path: &Path) -> Option<u32> {
     }
 }
 
-fn busy(dir: &Path, pid: u32) -> Error {
-    let process = if pid == 0 {
+/// ` (process PID)`, or nothing when the holder has not written its id yet.
+fn process(pid: u32) -> String {
+    if pid == 0 {
         String::new()
     } else {
         format!(" (process {pid})")
-    };
+    }
+}
+
+fn busy(dir: &Path, pid: u32) -> Error {
+    let process = process(pid);
     Error::said(
         Said::text(format!(
             "results folder {} is being written by another reversi-lab run{process}: wait for it to finish, or use ",
@@ -308,13 +315,15 @@ impl Staged {
     }
 }
 
-/// Refuses to replace the existing file `path` (given by `flag`) unless `force`.
-pub fn check_replaceable(path: &Path, flag: &str, force: bool) -> Result<()> {
+/// Refuses to replace the existing file `path` (given by `setting`) unless `force`.
+pub fn check_replaceable(path: &Path, setting: &'static Setting, force: bool) -> Result<()> {
     if path.exists() && !force {
-        return Err(Error::input(format!(
-            "{} exists: pass --force to replace it, or choose another {flag}",
-            path.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!("{} exists: pass ", path.display()))
+                .name(&FORCE)
+                .then(" to replace it, or choose another ")
+                .name(setting),
+        ));
     }
     Ok(())
 }
@@ -351,14 +360,43 @@ pub fn check_output_file(path: &Path, flag: &str) -> Result<()> {
 }
 
 /// Checks an output folder a user named: absent, or a folder (not a file).
-pub fn check_output_folder(path: &Path, flag: &str) -> Result<()> {
+pub fn check_output_folder(path: &Path, setting: &'static Setting) -> Result<()> {
     if path.exists() && !path.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a folder: choose a folder for {flag}",
-            path.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a file, not a folder: choose a folder for ",
+                path.display()
+            ))
+            .name(setting),
+        ));
     }
     Ok(())
+}
+
+/// `out` is a file where a results folder goes: the refusal every command that
+/// writes a folder gives.
+#[must_use]
+pub fn a_file_not_a_folder(out: &Path) -> Error {
+    Error::said(
+        Said::text(format!(
+            "{} is a file, not a results folder: choose a folder with ",
+            out.display()
+        ))
+        .name(&OUT),
+    )
+}
+
+/// The results folder `out` could not be created.
+#[must_use]
+pub fn cannot_create_folder(out: &Path, error: &std::io::Error) -> Error {
+    Error::said(
+        Said::text(format!(
+            "cannot create results folder {}: {error} (choose another with ",
+            out.display()
+        ))
+        .name(&OUT)
+        .then(")"),
+    )
 }
 
 /// `path` with its links and `..` resolved, as far as it exists (the rest appended).
@@ -403,7 +441,7 @@ pub fn check_not_an_input<'a>(
 /// reads (compared with links resolved), before anything is written.
 pub fn check_not_in_a_shard<'a>(
     output: &Path,
-    flag: &str,
+    setting: &'static Setting,
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<()> {
     let out = canonical(output);
@@ -414,11 +452,15 @@ pub fn check_not_in_a_shard<'a>(
             } else {
                 "is inside"
             };
-            return Err(Error::input(format!(
-                "{flag} {} {how} the shard folder {}, which this command reads: writing there would replace its files; choose another {flag}",
-                output.display(),
-                input.display()
-            )));
+            return Err(Error::said(
+                Said::default()
+                    .given(setting, output.display())
+                    .then(format!(
+                        " {how} the shard folder {}, which this command reads: writing there would replace its files; choose another ",
+                        input.display()
+                    ))
+                    .name(setting),
+            ));
         }
     }
     Ok(())
@@ -463,14 +505,17 @@ pub fn check_no_stranded_aside(dir: &Path) -> Result<()> {
         });
         if !alive && entry.path().is_dir() {
             let aside = dir.with_file_name(&file);
-            return Err(Error::input(format!(
-                "{} holds the results an interrupted --force moved aside from {}: put them back (remove {} and rename {} to it) or remove {}, then run again",
-                aside.display(),
-                dir.display(),
-                dir.display(),
-                aside.display(),
-                aside.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!("{} holds the results an interrupted ", aside.display()))
+                    .name(&FORCE)
+                    .then(format!(
+                        " moved aside from {}: put them back (remove {} and rename {} to it) or remove {}, then run again",
+                        dir.display(),
+                        dir.display(),
+                        aside.display(),
+                        aside.display()
+                    )),
+            ));
         }
     }
     Ok(())
@@ -501,8 +546,9 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
     if let Some(pid) = holder(dir) {
         return Err(Error::said(
             Said::text(format!(
-                "results folder {} is being written by another reversi-lab run (process {pid}): ",
-                dir.display()
+                "results folder {} is being written by another reversi-lab run{}: ",
+                dir.display(),
+                process(pid)
             ))
             .name(&FORCE)
             .then(" will not replace it"),

@@ -4,7 +4,7 @@
 
 pub use super::file_names::{find, Compression};
 use crate::error::{Error, Result};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -98,12 +98,7 @@ impl GamesWriter {
 
     /// Opens `path` to append to it, or to write it anew (`append` false).
     pub fn open(path: &Path, compression: Compression, append: bool) -> Result<Self> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .append(append)
-            .truncate(!append)
-            .open(path)
+        let file = super::folder::grow_or_start(path, append)
             .map_err(|e| Error::io_during(if append { "open" } else { "create" }, path, e))?;
         let file = BufWriter::with_capacity(1 << 20, file);
         Ok(match compression {
@@ -298,11 +293,7 @@ pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
             let bytes = fs::read(path).map_err(|e| Error::io_during("read", path, e))?;
             let keep = kept_length(&bytes, rows);
             if keep < bytes.len() {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| Error::io(path, e))?;
-                file.set_len(keep as u64).map_err(|e| Error::io(path, e))?;
+                super::folder::cut_to(path, keep as u64).map_err(|e| Error::io(path, e))?;
             }
         }
         Compression::Zstd => {
@@ -323,6 +314,39 @@ pub fn recover(path: &Path, rows: Option<u64>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether two files hold the same bytes, compared in pieces (a merge's games against
+/// the merged games already there).
+pub(crate) fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
+    let open = |p: &Path| {
+        fs::File::open(p)
+            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| Error::io_during("read", p, e))
+    };
+    let (mut x, mut y) = (open(a)?, open(b)?);
+    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
+        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
+        if n != m || bx[..n] != by[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match from.read(&mut buf[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
 }
 
 #[cfg(test)]

@@ -3,11 +3,15 @@
 //! equals, byte for byte, what one machine would have written.
 
 use super::folder::write_atomically;
-use super::folder::{check_not_in_a_shard, holder, FolderLock, Staged};
+use super::folder::{
+    a_file_not_a_folder, check_not_in_a_shard, holder, FolderLock, Staged, FORCE, OUT,
+};
 use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
-use super::shard::{check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION};
+use super::shard::{
+    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION, SHARD, SHARDS,
+};
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
 use crate::lab::running::experiment::Experiment;
@@ -16,6 +20,7 @@ use crate::lab::running::schedule::Schedule;
 use crate::lab::running::tally::Tallies;
 use crate::numbers::counted;
 use crate::progress::Progress;
+use crate::setting::Said;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +37,16 @@ pub struct MergeOptions {
     pub quiet: bool,
     /// Of a folder holding shards of several splits, merge the one of this many shards.
     pub split: Option<u64>,
+    /// The study command whose shards these are (`sweep`, `ablate`; None: `run`'s),
+    /// so that a hint names the command that plays a shard.
+    pub study: Option<&'static str>,
+}
+
+/// The command line that plays a shard, for hints.
+fn plays(study: Option<&str>) -> String {
+    study.map_or("reversi-lab run CONFIG".into(), |s| {
+        format!("reversi-lab {s} FILE")
+    })
 }
 
 /// What a merge wrote.
@@ -99,7 +114,10 @@ struct Part {
 
 /// The shard folders a merge reads, and the default output folder: one folder holding
 /// `shards/`, or a list of shard folders (merged into the folder above their `shards/`).
-fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
+fn shard_folders(
+    paths: &[PathBuf],
+    study: Option<&str>,
+) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
     if let [only] = paths {
         let under = ResultsFolder::at(only).path(FolderFile::Shards);
         if under.is_dir() {
@@ -111,8 +129,9 @@ fn shard_folders(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
             dirs.sort();
             if dirs.is_empty() {
                 return Err(Error::input(format!(
-                    "{} holds no shard folders: run the shards first (reversi-lab run CONFIG --shard I/N)",
-                    under.display()
+                    "{} holds no shard folders: run the shards first ({} --shard I/N)",
+                    under.display(),
+                    plays(study)
                 )));
             }
             return Ok((dirs, Some(only.clone())));
@@ -140,10 +159,14 @@ fn part(dir: &Path) -> Result<Part> {
     let path = folder.path(FolderFile::RunRecord);
     let record = folder.record("give the shard folders, or the folder holding shards/")?;
     let Some(text) = record.run.shard.as_deref() else {
-        return Err(Error::input(format!(
-            "{} is a whole run, not a shard (it was not run with --shard): merge only shard folders",
-            dir.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is a whole run, not a shard (it was not run with ",
+                dir.display()
+            ))
+            .name(&SHARD)
+            .then("): merge only shard folders"),
+        ));
     };
     let shard = Shard::parse(text).map_err(|_| {
         Error::input(format!(
@@ -190,24 +213,34 @@ fn unlike(a: &Part, b: &Part) -> Vec<String> {
 
 /// Of the shard folders under one `shards/`, those of one split: `split`, or the only
 /// one there is (several without `split` are refused, naming them).
-fn one_split(parts: Vec<Part>, split: Option<u64>, under: &Path) -> Result<Vec<Part>> {
+fn one_split(
+    parts: Vec<Part>,
+    split: Option<u64>,
+    under: &Path,
+    study: Option<&str>,
+) -> Result<Vec<Part>> {
     let mut counts: Vec<u64> = parts.iter().map(|p| p.shard.count()).collect();
     counts.sort_unstable();
     counts.dedup();
     let shards = ResultsFolder::at(under).path(FolderFile::Shards);
     match split {
         Some(n) if !counts.contains(&n) => Err(Error::input(format!(
-            "{} holds no shard of a {n}-shard split (it holds {}): run them first (reversi-lab run CONFIG --shard I/{n}), or give the split they have",
+            "{} holds no shard of a {n}-shard split (it holds {}): run them first ({} --shard I/{n}), or give the split they have",
             shards.display(),
-            splits(&counts)
+            splits(&counts),
+            plays(study)
         ))),
         Some(n) => Ok(parts.into_iter().filter(|p| p.shard.count() == n).collect()),
-        None if counts.len() > 1 => Err(Error::input(format!(
-            "{} holds shards of {} splits ({}): pass --shards N to merge one of them",
-            shards.display(),
-            counts.len(),
-            splits(&counts)
-        ))),
+        None if counts.len() > 1 => Err(Error::said(
+            Said::text(format!(
+                "{} holds shards of {} splits ({}): pass ",
+                shards.display(),
+                counts.len(),
+                splits(&counts)
+            ))
+            .placeholder(&SHARDS, "N")
+            .then(" to merge one of them"),
+        )),
         None => Ok(parts),
     }
 }
@@ -218,7 +251,7 @@ fn splits(counts: &[u64]) -> String {
 }
 
 /// Checks that the parts are every shard of one experiment, each complete, and puts them in order.
-fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
+fn check(mut parts: Vec<Part>, study: Option<&str>) -> Result<Vec<Part>> {
     let first = &parts[0];
     let count = first.shard.count();
     let name = |p: &Part| format!("shard {} ({})", p.shard, p.dir.display());
@@ -226,10 +259,13 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
         let info = &p.record.run;
         let hash = experiment_hash(&p.experiment);
         if info.experiment_hash.as_deref() != Some(hash.as_str()) {
-            return Err(Error::input(format!(
-                "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with --force",
-                name(p)
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{}: run.toml's experiment does not match its experiment_hash (was it edited by hand?): rerun the shard with ",
+                    name(p)
+                ))
+                .name(&FORCE),
+            ));
         }
         if p.shard.count() != count {
             return Err(Error::input(format!(
@@ -241,12 +277,13 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
         }
         if info.experiment_hash != first.record.run.experiment_hash {
             return Err(Error::input(format!(
-                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `reversi-lab run CONFIG --shard I/N --force` from the same experiment file), then merge again",
+                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `{} --shard I/N --force` from the same file), then merge again",
                 name(first),
                 name(p),
                 Some(unlike(first, p).join("; "))
                     .filter(|d| !d.is_empty())
-                    .unwrap_or_else(|| "their openings files differ".into())
+                    .unwrap_or_else(|| "their openings files differ".into()),
+                plays(study)
             )));
         }
         if info.version != first.record.run.version {
@@ -288,10 +325,11 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
             .collect::<Vec<_>>()
             .join(", ");
         return Err(Error::input(format!(
-            "shard{} {shown}{} missing: run {} (reversi-lab run CONFIG --shard I/N), then merge again",
+            "shard{} {shown}{} missing: run {} ({} --shard I/N), then merge again",
             if missing.len() == 1 { "" } else { "s" },
             if missing.len() > 10 { ", …" } else { "" },
-            if missing.len() == 1 { "it" } else { "them" }
+            if missing.len() == 1 { "it" } else { "them" },
+            plays(study)
         )));
     }
     for p in &parts {
@@ -305,8 +343,9 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
             }
             _ => {
                 return Err(Error::input(format!(
-                    "{} did not finish (it was interrupted or killed): continue it with `reversi-lab run CONFIG --shard {} --resume`, then merge again",
+                    "{} did not finish (it was interrupted or killed): continue it with `{} --shard {} --resume`, then merge again",
                     name(p),
+                    plays(study),
                     p.shard
                 )))
             }
@@ -318,10 +357,10 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
 /// Merges shard folders (or the one folder holding `shards/`) into one run's results.
 pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> {
     let clock = Instant::now();
-    let (dirs, default_out) = shard_folders(paths)?;
+    let (dirs, default_out) = shard_folders(paths, options.study)?;
     let mut parts: Vec<Part> = dirs.iter().map(|d| part(d)).collect::<Result<_>>()?;
     if let (Some(under), [_]) = (&default_out, paths) {
-        parts = one_split(parts, options.split, under)?;
+        parts = one_split(parts, options.split, under, options.study)?;
     } else if let Some(n) = options.split {
         if let Some(p) = parts.iter().find(|p| p.shard.count() != n) {
             return Err(Error::input(format!(
@@ -332,32 +371,36 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     }
     let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
-    let parts = check(parts)?;
+    let parts = check(parts, options.study)?;
     let out = options.out.clone().or(default_out).ok_or_else(|| {
-        Error::input("these shard folders are not under one results/<name>/shards/: give --out DIR for the merged results")
+        Error::said(
+            Said::text("these shard folders are not under one results/<name>/shards/: give ")
+                .placeholder(&OUT, "DIR")
+                .then(" for the merged results"),
+        )
     })?;
     // Merged results written into a shard's own folder would replace the shard's files.
-    check_not_in_a_shard(&out, "--out", dirs.iter().map(PathBuf::as_path))?;
+    check_not_in_a_shard(&out, &OUT, dirs.iter().map(PathBuf::as_path))?;
     let recorded = &parts[0].record;
     let experiment = &parts[0].experiment;
     let schedule = Schedule::of(experiment);
     for p in &parts {
         let expected = p.shard.games(schedule.total());
         if p.record.run.games != Some(expected) {
-            return Err(Error::input(format!(
-                "shard {} ({}) records {} games but its share is {expected}: rerun it with --force",
-                p.shard,
-                p.dir.display(),
-                p.record.run.games.map_or("no".into(), |g| g.to_string())
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "shard {} ({}) records {} games but its share is {expected}: rerun it with ",
+                    p.shard,
+                    p.dir.display(),
+                    p.record.run.games.map_or("no".into(), |g| g.to_string())
+                ))
+                .name(&FORCE),
+            ));
         }
     }
 
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(a_file_not_a_folder(&out));
     }
     // Merged results already there: the same games again (a recipe submitted twice)
     // change nothing; others are replaced only with --force.
@@ -366,10 +409,15 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         .map(|(path, _)| path);
     if existing.is_some() {
         let other = || {
-            Error::input(format!(
-                "{} holds the results of another experiment than these shards: pass --force to replace them, or --out DIR",
-                out.display()
-            ))
+            Error::said(
+                Said::text(format!(
+                    "{} holds the results of another experiment than these shards: pass ",
+                    out.display()
+                ))
+                .name(&FORCE)
+                .then(" to replace them, or ")
+                .placeholder(&OUT, "DIR"),
+            )
         };
         let record = RunToml::load(&ResultsFolder::at(&out).path(FolderFile::RunRecord))
             .map_err(|_| other())?;
@@ -406,13 +454,18 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     };
     if let Some(existing) = &existing {
-        let same = same_bytes(staged.path(), existing);
+        let same = games_file::same_bytes(staged.path(), existing);
         staged.discard();
         if !same? {
-            return Err(Error::input(format!(
-                "{} holds other merged games than these shards give (an earlier merge of other shards?): pass --force to replace them, or --out DIR",
-                existing.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} holds other merged games than these shards give (an earlier merge of other shards?): pass ",
+                    existing.display()
+                ))
+                .name(&FORCE)
+                .then(" to replace them, or ")
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         return Ok(MergeSummary {
             out,
@@ -469,38 +522,6 @@ fn recorded_hash(parts: &[Part]) -> Option<String> {
     parts[0].record.run.experiment_hash.clone()
 }
 
-/// Whether two files hold the same bytes, compared in pieces.
-fn same_bytes(a: &Path, b: &Path) -> Result<bool> {
-    let open = |p: &Path| {
-        fs::File::open(p)
-            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| Error::io_during("read", p, e))
-    };
-    let (mut x, mut y) = (open(a)?, open(b)?);
-    let (mut bx, mut by) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
-    loop {
-        let n = read_full(&mut x, &mut bx).map_err(|e| Error::io_during("read", a, e))?;
-        let m = read_full(&mut y, &mut by).map_err(|e| Error::io_during("read", b, e))?;
-        if n != m || bx[..n] != by[..m] {
-            return Ok(false);
-        }
-        if n == 0 {
-            return Ok(true);
-        }
-    }
-}
-
-fn read_full(from: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match from.read(&mut buf[filled..])? {
-            0 => break,
-            n => filled += n,
-        }
-    }
-    Ok(filled)
-}
-
 /// Writes the sum of the shards' `costs.csv` (a shard without one adds nothing):
 /// the cost of every game the shards played, which may be more games than the
 /// merged `games.csv` keeps when an SPRT stops the merged run early.
@@ -546,6 +567,12 @@ impl Columns {
     }
 }
 
+/// A refusal of a shard's files, `message` ending in "rerun ... with ", that the
+/// user fixes by playing the shard again over them.
+fn rerun_with_force(message: String) -> Error {
+    Error::said(Said::text(message).name(&FORCE))
+}
+
 /// A number in a CSV field.
 fn number<T: std::str::FromStr>(record: &csv::ByteRecord, index: usize) -> Option<T> {
     std::str::from_utf8(record.get(index)?).ok()?.parse().ok()
@@ -574,8 +601,8 @@ fn stream(
         .iter()
         .map(|p| {
             let (file, _) = games_file::find(&p.dir).ok_or_else(|| {
-                Error::input(format!(
-                    "shard {} ({}) has no games.csv: rerun that shard with --force",
+                rerun_with_force(format!(
+                    "shard {} ({}) has no games.csv: rerun that shard with ",
                     p.shard,
                     p.dir.display()
                 ))
@@ -584,8 +611,8 @@ fn stream(
                 games_file::reader(&file)?,
             ));
             if reader.byte_headers().ok() != Some(&header) {
-                return Err(Error::input(format!(
-                    "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with --force",
+                return Err(rerun_with_force(format!(
+                    "shard {} ({}): games.csv has other columns than this reversi-lab writes: rerun that shard with ",
                     p.shard,
                     file.display()
                 )));
@@ -614,8 +641,8 @@ fn stream(
         let (reader, file) = &mut readers[owner];
         let shard = parts[owner].shard;
         let bad = |what: String| {
-            Error::input(format!(
-                "shard {shard} ({}): {what}: rerun that shard with --force",
+            rerun_with_force(format!(
+                "shard {shard} ({}): {what}: rerun that shard with ",
                 file.display()
             ))
         };
@@ -662,8 +689,8 @@ fn stream(
     if written == total {
         for (i, (reader, file)) in readers.iter_mut().enumerate() {
             if reader.read_byte_record(&mut record).unwrap_or(true) {
-                return Err(Error::input(format!(
-                    "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with --force",
+                return Err(rerun_with_force(format!(
+                    "shard {} ({}): games.csv has more games than the shard's share: rerun that shard with ",
                     parts[i].shard,
                     file.display()
                 )));
@@ -683,8 +710,8 @@ fn stream(
             } else {
                 "its run.toml records no digest of its games (made by an older reversi-lab, or edited)"
             };
-            return Err(Error::input(format!(
-                "shard {} ({}): {why}: rerun that shard with --force",
+            return Err(rerun_with_force(format!(
+                "shard {} ({}): {why}: rerun that shard with ",
                 part.shard,
                 file.display()
             )));

@@ -6,6 +6,7 @@ pub mod file_names;
 mod flat_csv;
 pub mod folder;
 pub mod games_file;
+mod growing;
 pub mod merge;
 pub mod provenance;
 pub mod results_folder;

@@ -3,6 +3,7 @@
 //! `--resume`. CSV headers come from these types; no column list is kept elsewhere.
 
 use crate::error::{Error, Result};
+use crate::setting::Said;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
@@ -506,14 +507,18 @@ impl RunToml {
 
     /// Refuses an imported folder for `what` (a command that needs the players'
     /// strategies or a run's tables), naming the commands that take it.
-    pub fn refuse_import(&self, dir: &Path, what: &str) -> Result<()> {
+    pub fn refuse_import(&self, dir: &Path, what: impl Into<Said>) -> Result<()> {
         if self.import.is_none() {
             return Ok(());
         }
-        Err(Error::input(format!(
-            "{} holds games imported by `reversi-lab import`, whose players are not strategies, so it cannot be {what}: analyze, replay, export and fit-patterns take it",
-            dir.display()
-        )))
+        Err(Error::said(
+            Said::text(format!(
+                "{} holds games imported by `reversi-lab import`, whose players are not strategies, so it cannot be ",
+                dir.display()
+            ))
+            .and(what.into())
+            .then(": analyze, replay, export and fit-patterns take it"),
+        ))
     }
 
     /// What `--resume` keeps from the run when the command line does not say it

@@ -4,12 +4,15 @@
 use crate::error::{Error, Result};
 use crate::lab::running::experiment::Experiment;
 use crate::lab::running::setup::Openings;
+use crate::setting::{Said, Setting};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;
 
 /// The share of a run this process plays: `--shard I/N`.
-pub static SHARD: crate::setting::Setting = crate::setting::Setting::new("", "--shard", "shard");
+pub static SHARD: Setting = Setting::new("", "--shard", "shard");
+/// How many shards a run is split into, where the scheduler does not say: `--shards N`.
+pub static SHARDS: Setting = Setting::new("", "--shards", "shards");
 
 /// The version of the game-numbering recipe (pairs, games, colours, openings and seeds
 /// as [`super::Schedule`] derives them, and the generator each game draws from: 1 was
@@ -39,17 +42,24 @@ const fn generator(version: u32) -> &'static str {
 /// An error unless `folder`, made with schedule version `recorded` (see
 /// [`recorded_version`]), has this build's: continuing it would mix games of two
 /// generators. `fix` ends the message (what to do instead).
-pub fn check_schedule_version(folder: &Path, recorded: Option<u32>, fix: &str) -> Result<()> {
+pub fn check_schedule_version(
+    folder: &Path,
+    recorded: Option<u32>,
+    fix: impl Into<Said>,
+) -> Result<()> {
     let version = recorded_version(recorded);
     if version == SCHEDULE_VERSION {
         return Ok(());
     }
-    Err(Error::input(format!(
-        "{} was played with schedule version {version} ({}) but this reversi-lab plays version {SCHEDULE_VERSION} ({}), whose games differ: {fix}",
-        folder.display(),
-        generator(version),
-        generator(SCHEDULE_VERSION)
-    )))
+    Err(Error::said(
+        Said::text(format!(
+            "{} was played with schedule version {version} ({}) but this reversi-lab plays version {SCHEDULE_VERSION} ({}), whose games differ: ",
+            folder.display(),
+            generator(version),
+            generator(SCHEDULE_VERSION)
+        ))
+        .and(fix.into()),
+    ))
 }
 
 /// Most shards a run may be split into.
@@ -103,8 +113,8 @@ impl Shard {
     /// Parses `I/N`.
     pub fn parse(text: &str) -> Result<Self> {
         let bad = || {
-            Error::input(format!(
-                "--shard {text} is not a shard: write I/N (for example 2/8, shards numbered from 1), or auto to read it from Slurm or Kubernetes"
+            Error::said(Said::default().given(&SHARD, text).then(
+                " is not a shard: write I/N (for example 2/8, shards numbered from 1), or auto to read it from Slurm or Kubernetes",
             ))
         };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
@@ -122,9 +132,11 @@ impl Shard {
             match var(name) {
                 None => Ok(None),
                 Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
-                    Error::input(format!(
-                        "{name}={v} is not a whole number: --shard auto needs the scheduler's own value"
-                    ))
+                    Error::said(
+                        Said::text(format!("{name}={v} is not a whole number: "))
+                            .given(&SHARD, "auto")
+                            .then(" needs the scheduler's own value"),
+                    )
                 }),
             }
         };
@@ -147,9 +159,14 @@ impl Shard {
                 )));
             }
             if let Some(n) = shards.filter(|&n| n != count) {
-                return Err(Error::input(format!(
-                    "--shards {n} disagrees with the Slurm array's {count} tasks: submit --array=1-{n}, or drop --shards"
-                )));
+                return Err(Error::said(
+                    Said::default()
+                        .given(&SHARDS, n)
+                        .then(format!(
+                            " disagrees with the Slurm array's {count} tasks: submit --array=1-{n}, or drop "
+                        ))
+                        .name(&SHARDS),
+                ));
             }
             return Self::new(id - first + 1, count).map_err(|e| {
                 Error::input(format!(
@@ -159,18 +176,29 @@ impl Shard {
         }
         if let Some(index) = number("JOB_COMPLETION_INDEX")? {
             let Some(count) = shards.or(number("REVERSI_LAB_SHARDS")?) else {
-                return Err(Error::input(
-                    "JOB_COMPLETION_INDEX is set but the shard count is not known: pass --shards N (the Job's completions)",
+                return Err(Error::said(
+                    Said::text(
+                        "JOB_COMPLETION_INDEX is set but the shard count is not known: pass ",
+                    )
+                    .placeholder(&SHARDS, "N")
+                    .then(" (the Job's completions)"),
                 ));
             };
             return Self::new(index + 1, count).map_err(|e| {
-                Error::input(format!(
-                    "JOB_COMPLETION_INDEX={index} with {count} shards: {e}; completions must equal --shards"
-                ))
+                Error::said(
+                    Said::text(format!(
+                        "JOB_COMPLETION_INDEX={index} with {count} shards: {e}; completions must equal "
+                    ))
+                    .name(&SHARDS),
+                )
             });
         }
-        Err(Error::input(
-            "--shard auto found no scheduler: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set; give --shard I/N instead",
+        Err(Error::said(
+            Said::default()
+                .given(&SHARD, "auto")
+                .then(" found no scheduler: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set; give ")
+                .placeholder(&SHARD, "I/N")
+                .then(" instead"),
         ))
     }
 

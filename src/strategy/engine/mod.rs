@@ -4,6 +4,7 @@
 //! move) loses the game for its side (see `Game::forfeit`) rather than stopping the
 //! run.
 
+pub mod groups;
 pub mod gtp;
 pub mod nboard;
 pub mod process;
@@ -124,11 +125,18 @@ params! {
 pub const RESUMABLE_KEYS: &[&str] = &["start_timeout", "stall_timeout"];
 
 /// `strategy` (a player's strategy as `run.toml` records it) without the
-/// [`RESUMABLE_KEYS`] when it is an engine: what `--resume` compares.
+/// [`RESUMABLE_KEYS`] of each engine and Python callable in it (a search's `eval`
+/// too), which have the same deadlines: what `--resume` compares.
 pub fn without_resumable_keys(strategy: &mut toml::Table) {
-    if strategy.get("kind").and_then(toml::Value::as_str) == Some("engine") {
+    let kind = strategy.get("kind").and_then(toml::Value::as_str);
+    if matches!(kind, Some("engine" | "python")) {
         for key in RESUMABLE_KEYS {
             strategy.remove(*key);
+        }
+    }
+    for (_, nested) in strategy.iter_mut() {
+        if let Some(nested) = nested.as_table_mut() {
+            without_resumable_keys(nested);
         }
     }
 }

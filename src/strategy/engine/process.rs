@@ -110,6 +110,14 @@ impl Process {
             };
             format!("cannot start engine '{program}': {e}{hint}")
         })?;
+        if !super::groups::started(child.id()) {
+            // The process is ending its games at once (a second Ctrl-C).
+            kill_group(&mut child);
+            let _ = child.wait();
+            return Err(format!(
+                "cannot start engine '{program}': the run is stopping"
+            ));
+        }
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
         let readers = Source::new(stdout, program)
@@ -589,17 +597,14 @@ fn own_group_dying_with_parent(command: &mut Command) {
 
 #[cfg(target_os = "linux")]
 fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill with a negative pid signals the process group the engine leads.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
+    super::groups::ended(child.id());
+    super::groups::kill(child.id());
     let _ = child.kill();
 }
 
 #[cfg(not(target_os = "linux"))]
 fn kill_group(child: &mut Child) {
+    super::groups::ended(child.id());
     let _ = child.kill();
 }
 

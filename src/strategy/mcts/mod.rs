@@ -24,8 +24,11 @@ use reuse::Kept;
 use search::Search;
 use std::time::Instant;
 
-/// The solver's table size when the root itself is solved.
-const ROOT_SOLVER_BITS: u32 = 18;
+/// log2 of the entries of the exact solver's table, one for the leaves' solves and the
+/// root's: the player keeps one table in its memory (`SolverTable::kept` finds it by
+/// its size), so a second size would replace it at each switch, and what the leaves'
+/// solves stored (exact bounds, valid for the whole game) would be lost.
+pub(crate) const SOLVER_BITS: u32 = 18;
 
 /// The player: settings and the means of valuing leaves; every search's state is a
 /// [`Tree`] of its own.
@@ -91,7 +94,7 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let began = Instant::now();
         if board.empty_count() <= self.settings.solve && moves == board.moves() {
-            let solver = Solver::for_play(self.settings.rules, ROOT_SOLVER_BITS);
+            let solver = Solver::for_play(self.settings.rules, SOLVER_BITS);
             let square = random_square(solver.solve(board, context.memory).best, context.rng);
             return Ok(Choice::of(square).timed_from(began));
         }
@@ -127,11 +130,25 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
         moves: G::Bits,
         context: &mut Context<'_, G>,
     ) -> Option<Vec<(Square, i32)>> {
+        let visits = self.move_visits(board, moves, context)?;
+        Some(visits.into_iter().map(|(s, v, _)| (s, v)).collect())
+    }
+
+    /// Each move's mean result for the mover, in thousandths, and its visits.
+    fn move_visits(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+    ) -> Option<Vec<(Square, i32, u64)>> {
         let tree = self.search(board, moves, context);
         Some(
             tree.stats()
                 .iter()
-                .map(|m| (m.square, (m.mean * 1000.0).round() as i32))
+                .map(|m| {
+                    let value = (m.mean * 1000.0).round() as i32;
+                    (m.square, value, u64::from(m.visits))
+                })
                 .collect(),
         )
     }

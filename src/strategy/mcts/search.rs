@@ -4,6 +4,7 @@
 
 use super::leaf::{logistic, Leaf};
 use super::tree::{Node, Tree, NO_TABLE};
+use super::SOLVER_BITS;
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::{Context, Evaluator, Solver};
@@ -61,8 +62,6 @@ pub struct Settings {
     pub reuse: bool,
 }
 
-/// The solver's table size for leaf solves: small solves, quickly cleared.
-const SOLVER_BITS: u32 = 16;
 /// Iterations between two readings of the clock.
 const CLOCK_EVERY: u64 = 16;
 

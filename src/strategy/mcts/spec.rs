@@ -24,6 +24,12 @@ pub const SOLVE: RangeInclusive<u32> = 0..=20;
 pub const RAVE: RangeInclusive<u32> = 0..=1_000_000;
 /// GRAVE's bias when none is written: Ludii's and Cazenave's order of magnitude.
 pub const RAVE_BIAS: f64 = 1e-6;
+/// The evaluation difference that is one logistic unit when none is written.
+pub const SCALE: f64 = 640.0;
+/// The playout's weight in a leaf's value beside an evaluation when none is written.
+pub const MIX: f64 = 0.5;
+/// The prior softmax's temperature when none is written.
+pub const TEMPERATURE: f64 = 1.0;
 
 params! {
     /// Parameters of `mcts`.
@@ -53,16 +59,16 @@ params! {
         #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
         value: Option<Box<StrategySpec>> = None
             => "value leaves by this evaluation instead of a playout (with rollout too: the mean of both)" (default "none"),
-        scale: f64 = 640.0
+        scale: f64 = SCALE
             => "the evaluation difference that is one logistic unit of expected result (pattern: 64 a disc)",
         #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
         prior: Option<Box<StrategySpec>> = None
             => "PUCT: priors from this evaluation, a softmax over the moves' standardised values" (default "none: UCB1"),
-        temperature: f64 = 1.0
+        temperature: f64 = TEMPERATURE
             => "the prior softmax's temperature, in standard deviations of the moves' values",
         bias: f64 = 0.0
             => "progressive bias: with a prior, UCB1 plus this weight times the move's prior over (visits + 1) instead of PUCT (0 to 100; 0: off)",
-        mix: f64 = 0.5
+        mix: f64 = MIX
             => "with both rollout and value: the playout result's weight in a leaf's value, the evaluation's being 1 - mix (0 to 1)",
         rave: u32 = 0, range RAVE
             => "GRAVE: all-moves-as-first values from the nearest node above with at least this many visits, the reference count (1: plain RAVE; 0: off)",
@@ -163,6 +169,59 @@ impl MctsSpec {
     }
 }
 
+impl MctsSpec {
+    /// Refuses a parameter written away from its default that does nothing without a
+    /// partner (`bias` without `prior`, ...), naming the partner to add: a setting that
+    /// silently does nothing would make a sweep or a study measure noise.
+    fn refuse_inert(&self) -> Result<(), SpecError> {
+        let playouts = self.rollout_policy().is_some();
+        let missing = if self.bias > 0.0 && self.prior.is_none() {
+            Some((
+                "bias",
+                self.bias,
+                "the moves' priors: add prior = (EVAL), such as prior = (pattern)",
+            ))
+        } else if self.temperature != TEMPERATURE && self.prior.is_none() {
+            Some((
+                "temperature",
+                self.temperature,
+                "the moves' priors: add prior = (EVAL), such as prior = (pattern)",
+            ))
+        } else if self.mix != MIX && self.value.is_none() {
+            Some(("mix", self.mix, "an evaluation to weigh the playouts against: add value = (EVAL), such as value = (pattern)"))
+        } else if self.mix != MIX && !playouts {
+            Some(("mix", self.mix, "playouts to weigh against the evaluation: add rollout = random (or a policy such as greedy)"))
+        } else if self.epsilon > 0.0 && self.rollout.as_ref().is_none_or(|r| r.kind() == "random") {
+            Some((
+                "epsilon",
+                self.epsilon,
+                "a playout policy to stray from: add rollout = STRATEGY, such as rollout = greedy",
+            ))
+        } else if self.scale != SCALE && self.value.is_none() {
+            Some((
+                "scale",
+                self.scale,
+                "an evaluation to scale: add value = (EVAL), such as value = (pattern)",
+            ))
+        } else if self.rave_bias != RAVE_BIAS && self.rave == 0 {
+            Some((
+                "rave_bias",
+                self.rave_bias,
+                "GRAVE: add rave = K, the reference count, such as rave = 100",
+            ))
+        } else {
+            None
+        };
+        match missing {
+            Some((param, value, needs)) => Err(SpecError::BadValue {
+                kind: Self::NAME,
+                message: format!("{param} = {value} needs {needs}"),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
 impl Kind for MctsSpec {
     const NAME: &'static str = "mcts";
     const HELP: &'static str = "Monte-Carlo tree search: UCT or PUCT, playouts or evaluated leaves, RAVE, proven values (MCTS-Solver)";
@@ -193,15 +252,7 @@ impl Kind for MctsSpec {
         in_float_range("bias", spec.bias, 0.0, 100.0)?;
         in_float_range("mix", spec.mix, 0.0, 1.0)?;
         in_float_range("rave_bias", spec.rave_bias, 0.0, 1.0)?;
-        if spec.bias > 0.0 && spec.prior.is_none() {
-            return Err(SpecError::BadValue {
-                kind,
-                message: format!(
-                    "bias = {} needs the moves' priors: add prior = (EVAL), such as prior = (pattern)",
-                    spec.bias
-                ),
-            });
-        }
+        spec.refuse_inert()?;
         for (param, value, known) in [
             ("objective", &spec.objective, ["win", "margin"]),
             ("final_move", &spec.final_move, ["visits", "value"]),

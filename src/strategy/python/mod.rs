@@ -6,9 +6,11 @@
 //! over by a host program (the Python package) through the [`Host`] hook. Either way
 //! every call goes through a [`Session`], so that faults, seeds and logs are the same.
 
+mod eval_fault;
 mod player;
 mod worker;
 
+pub use eval_fault::{building, EvalFaults};
 pub use player::{PythonEval, PythonPlayer};
 pub use worker::WorkerSource;
 

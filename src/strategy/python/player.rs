@@ -9,7 +9,7 @@ use super::{Failure, NewGame, PythonSpec, Role, Session, Source, Turn, VALUE_UNI
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
 use crate::strategy::engine::process::Failure as ProcessFailure;
-use crate::strategy::engine::{gtp, plies_from, LOG_FOLDER};
+use crate::strategy::engine::{gtp, Ply, LOG_FOLDER};
 use crate::strategy::{
     Answer, Choice, Context, Evaluator, Fault, PlayerState, SpecError, Strategy, EVAL_LIMIT,
 };
@@ -34,18 +34,60 @@ pub struct PythonPlayer {
     logs: Mutex<Logs>,
 }
 
-/// A player's session, kept in the worker's memory.
-struct Kept {
+/// A player's session, kept in the worker's memory, with the game in play as far as
+/// the session was told it: each request then reads only the moves since the last one
+/// (replaying the game from its start at every move cost more than the call itself).
+struct Kept<G: Geometry> {
     session: Box<dyn Session>,
     /// No request of the game in play yet.
     fresh: bool,
     /// Plies of the game in play the session has been told.
     told: usize,
+    /// The game's moves read so far, as plies with the passes made explicit.
+    plies: Vec<Ply>,
+    /// How many of the game's moves `plies` holds, and the position after them.
+    read: usize,
+    position: Position<G>,
 }
 
-impl PlayerState for Kept {
+impl<G: Geometry> PlayerState for Kept<G> {
     fn new_game(&mut self) {
         self.fresh = true;
+    }
+}
+
+impl<G: Geometry> Kept<G> {
+    /// `plies` brought up to the game's `moves` from `start` (read afresh on a new game).
+    fn read(&mut self, start: Position<G>, moves: &[Square]) {
+        if self.fresh || self.read > moves.len() {
+            self.plies.clear();
+            self.read = 0;
+            self.position = start;
+        }
+        for &square in &moves[self.read..] {
+            if self.position.board.moves().is_empty() {
+                self.plies.push(Ply {
+                    color: self.position.side,
+                    square: None,
+                });
+                self.position = self.position.pass();
+            }
+            self.plies.push(Ply {
+                color: self.position.side,
+                square: Some(square),
+            });
+            self.position = self.position.play(square);
+        }
+        // The opponent's pass after the last move: asked to move, the player is to move.
+        let passed = self.position.pass();
+        if self.position.board.moves().is_empty() && !passed.board.moves().is_empty() {
+            self.plies.push(Ply {
+                color: self.position.side,
+                square: None,
+            });
+            self.position = passed;
+        }
+        self.read = moves.len();
     }
 }
 
@@ -75,38 +117,47 @@ impl PythonPlayer {
         &self,
         moves: G::Bits,
         context: &mut Context<'_, G>,
+        began: Instant,
     ) -> Result<Square, (Termination, String)> {
-        if context.memory.find_state::<Kept>().is_none() {
-            let began = Instant::now();
+        let mut asked = began;
+        if context.memory.find_state::<Kept<G>>().is_none() {
             let session = self
                 .source
                 .session(self.log())
                 .map_err(|why| (Termination::Crash, why))?;
             context.memory.state(
-                |_| true,
+                |_: &Kept<G>| true,
                 || Kept {
                     session,
                     fresh: true,
                     told: 0,
+                    plies: Vec::new(),
+                    read: 0,
+                    position: Position::start(),
                 },
             );
             // Starting (or restarting) is not thinking: no clock counts it.
-            context.memory.clock.pause(began.elapsed());
+            let started = began.elapsed();
+            context.memory.clock.pause(started);
+            asked += started;
         }
         let history = context.history;
-        let plies = plies_from(history.start, history.moves);
         let clock = context.memory.clock;
         let timed = clock.limit.is_some();
-        let deadline = clock
-            .limit
-            .unwrap_or_else(|| Instant::now() + self.stall_timeout);
+        // From the move's start (after any start-up): a clock read a move less, a third
+        // of a fast move's.
+        let deadline = clock.limit.unwrap_or(asked + self.stall_timeout);
         let fresh = context
             .memory
-            .find_state::<Kept>()
+            .find_state::<Kept<G>>()
             .is_some_and(|kept| kept.fresh);
         // One draw a game, at its first request.
         let seed = if fresh { context.rng.next_u64() } else { 0 };
-        let kept = context.memory.find_state::<Kept>().expect("started above");
+        let kept = context
+            .memory
+            .find_state::<Kept<G>>()
+            .expect("started above");
+        kept.read(history.start, history.moves);
         let new_game = kept.fresh.then(|| NewGame {
             seed,
             size: self.size,
@@ -118,7 +169,7 @@ impl PythonPlayer {
         if kept.fresh {
             kept.told = 0;
         }
-        let names: Vec<String> = plies[kept.told.min(plies.len())..]
+        let names: Vec<String> = kept.plies[kept.told.min(kept.plies.len())..]
             .iter()
             .map(|p| p.square.map_or("pass".into(), |s| s.name(self.size)))
             .collect();
@@ -135,8 +186,9 @@ impl PythonPlayer {
             Failure::Process(ProcessFailure::Garbage(why)) => (Termination::Illegal, why),
         })?;
         kept.fresh = false;
-        kept.told = plies.len();
-        let side = plies
+        kept.told = kept.plies.len();
+        let side = kept
+            .plies
             .last()
             .map_or(history.start.side, |p| p.color.opposite());
         match gtp::parse_move(&text, self.size) {
@@ -158,17 +210,17 @@ impl PythonPlayer {
 impl<G: Geometry> Strategy<G> for PythonPlayer {
     fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let began = Instant::now();
-        match self.try_choose(moves, context) {
+        match self.try_choose(moves, context, began) {
             Ok(square) => Ok(Choice::of(square).timed_from(began)),
             Err((termination, why)) => {
                 let game = context.history.moves.len();
-                if let Some(kept) = context.memory.find_state::<Kept>() {
+                if let Some(kept) = context.memory.find_state::<Kept<G>>() {
                     kept.session
                         .note(&format!("{} after {game} moves: {why}", termination.name()));
                 }
                 // Started afresh for the next game, whatever the fault: after a stall or
                 // garbage its state is unknown, and a restart is cheap next to a game.
-                context.memory.drop_state::<Kept>();
+                context.memory.drop_state::<Kept<G>>();
                 Err(Box::new(Fault {
                     termination,
                     reason: why,
@@ -179,6 +231,11 @@ impl<G: Geometry> Strategy<G> for PythonPlayer {
 
     fn identity(&self) -> Option<String> {
         Some(self.source.identity())
+    }
+
+    fn keeps_log(&self) -> bool {
+        // A host's callable runs in this process: its faults go to the host.
+        matches!(self.source, Source::Worker(_))
     }
 
     fn attach(&self, folder: &std::path::Path, player: &str) {
@@ -192,57 +249,71 @@ impl<G: Geometry> Strategy<G> for PythonPlayer {
 }
 
 /// A Python callable as an evaluation: sessions taken from a pool for each call, as
-/// many as threads evaluate at once. An evaluation has no way to lose a game, so a
-/// call that fails values the position 0, its session is dropped, and the first such
-/// failure is said once on standard error.
+/// many as threads evaluate at once. A call that fails values the position 0 and
+/// leaves a fault pending on its thread, which loses the game for the player whose
+/// search called it (see [`eval_fault`](super::eval_fault)).
 pub struct PythonEval {
     source: Source,
     stall_timeout: Duration,
     idle: Mutex<Vec<Box<dyn Session>>>,
-    warned: std::sync::atomic::AtomicBool,
 }
 
 impl PythonEval {
     /// The evaluation, once its callable has shown it can be called.
     pub fn new(spec: &PythonSpec) -> Result<Self, SpecError> {
+        let source = spec.source(Role::Evaluation)?;
+        super::eval_fault::built(source.identity());
         Ok(PythonEval {
-            source: spec.source(Role::Evaluation)?,
+            source,
             stall_timeout: spec.stall_timeout(),
             idle: Mutex::new(Vec::new()),
-            warned: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
-    fn value(&self, obf: &str) -> Result<f64, String> {
+    fn value(&self, obf: &str) -> Result<f64, (Termination, String)> {
         let kept = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut session = match kept {
             Some(session) => session,
-            None => self.source.session(None)?,
+            None => self
+                .source
+                .session(None)
+                .map_err(|why| (Termination::Crash, why))?,
         };
         let value = session.value(obf, Instant::now() + self.stall_timeout);
         // A session that answered, even with an exception or a number that is not one,
         // is kept: a new worker process for every failing call would make the search
         // crawl. Only one that crashed, stalled or spoke garbage is dropped.
-        if matches!(value, Ok(_) | Err(Failure::Raised(_))) {
+        let keep = matches!(value, Ok(_) | Err(Failure::Raised(_)));
+        let value = match value {
+            Ok(v) if v.is_finite() => Ok(v),
+            Ok(v) => Err((
+                Termination::Error,
+                format!("ValueError: the evaluation returned {v}, not a finite number"),
+            )),
+            Err(Failure::Raised(line)) => Err((Termination::Error, line)),
+            Err(Failure::Process(ProcessFailure::Stalled(why))) => Err((Termination::Stalled, why)),
+            Err(Failure::Process(ProcessFailure::Crashed(why) | ProcessFailure::Garbage(why))) => {
+                Err((Termination::Crash, why))
+            }
+        };
+        if let Err((termination, why)) = &value {
+            session.note(&format!("{} in a search: {why}", termination.name()));
+        }
+        if keep {
             if let Ok(mut idle) = self.idle.lock() {
                 idle.push(session);
             }
         }
-        match value {
-            Ok(v) if v.is_finite() => Ok(v),
-            Ok(v) => Err(format!("it returned {v}, not a finite number")),
-            Err(Failure::Raised(line)) => Err(format!("it raised {line}")),
-            Err(Failure::Process(
-                ProcessFailure::Crashed(why)
-                | ProcessFailure::Stalled(why)
-                | ProcessFailure::Garbage(why),
-            )) => Err(why),
-        }
+        value
     }
 }
 
 impl<G: Geometry> Evaluator<G> for PythonEval {
     fn evaluate(&self, board: Board<G>) -> i32 {
+        // After a fault the game is lost: the rest of the search need not call Python.
+        if super::eval_fault::pending() {
+            return 0;
+        }
         // The side to move is shown as black: the value is that side's either way.
         let obf = Position {
             board,
@@ -254,13 +325,8 @@ impl<G: Geometry> Evaluator<G> for PythonEval {
                 let limit = f64::from(EVAL_LIMIT);
                 (v * VALUE_UNITS).round().clamp(-limit, limit) as i32
             }
-            Err(why) => {
-                if !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                    eprintln!(
-                        "reversi-lab: the Python evaluation {} failed ({why}); such positions are valued 0",
-                        self.source.identity()
-                    );
-                }
+            Err((termination, why)) => {
+                super::eval_fault::raise(termination, why);
                 0
             }
         }

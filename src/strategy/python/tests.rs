@@ -212,8 +212,11 @@ fn an_evaluation_that_raises_keeps_its_session() {
     let eval = eval.build_evaluator::<Size8>().unwrap();
     let made = raising.0.load(std::sync::atomic::Ordering::Relaxed);
     for _ in 0..20 {
-        // A failing call values the position 0 and the search goes on.
+        // A failing call values the position 0 and leaves its fault pending.
         assert_eq!(eval.evaluate(crate::board::Board::start()), 0);
+        let fault = eval_fault::take().expect("a pending fault");
+        assert_eq!(fault.termination, crate::game::Termination::Error);
+        assert_eq!(fault.reason, "ValueError: boom");
     }
     // One session at most for the calls (a worker process each, in a config file).
     let after = raising.0.load(std::sync::atomic::Ordering::Relaxed);
@@ -221,4 +224,126 @@ fn an_evaluation_that_raises_keeps_its_session() {
         after - made <= 1,
         "{made} sessions before the calls, {after} after"
     );
+}
+
+/// A host whose evaluation raises from its `after`-th call on, counting its calls.
+struct RaisingFrom {
+    after: usize,
+    calls: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+struct RaisingFromSession {
+    after: usize,
+    calls: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Host for RaisingFrom {
+    fn describe(&self) -> String {
+        "raising_from".into()
+    }
+    fn session(&self, _role: Role) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(RaisingFromSession {
+            after: self.after,
+            calls: self.calls.clone(),
+        }))
+    }
+}
+
+impl Session for RaisingFromSession {
+    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+        unreachable!("an evaluation")
+    }
+    fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
+        let call = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if call >= self.after {
+            Err(Failure::Raised(
+                "ZeroDivisionError: division by zero".into(),
+            ))
+        } else {
+            Ok(0.25)
+        }
+    }
+}
+
+#[test]
+fn an_evaluation_fault_loses_the_game_for_the_search_that_called_it() {
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let host: Arc<dyn Host> = Arc::new(RaisingFrom {
+        after: 5,
+        calls: calls.clone(),
+    });
+    for text in [
+        "alphabeta:depth=4,eval=(python:name=mine)",
+        "python:name=mine,role=evaluation",
+    ] {
+        calls.store(0, std::sync::atomic::Ordering::Relaxed);
+        let mut spec = read(text).unwrap();
+        fill(&mut spec, &host);
+        let player = spec.build::<Size8>(Rules::default()).unwrap();
+        // It says what its evaluation is (run.toml's engines), so a run watches its faults.
+        assert_eq!(
+            player.identity().as_deref(),
+            Some("evaluation raising_from"),
+            "{text}"
+        );
+        let mut rng = <crate::strategy::GameRng as rand::SeedableRng>::seed_from_u64(1);
+        let mut memory = crate::strategy::Memory::<Size8>::new();
+        memory.new_game();
+        let mut context = crate::strategy::Context {
+            rng: &mut rng,
+            memory: &mut memory,
+            history: crate::strategy::History::from_start(&[]),
+        };
+        let board = crate::board::Board::<Size8>::start();
+        // The first move's calls are fewer than 5 one ply deep, more at depth 4.
+        let mut faulted = None;
+        for _ in 0..5 {
+            match player.choose(board, board.moves(), &mut context) {
+                Ok(_) => continue,
+                Err(fault) => {
+                    faulted = Some(fault);
+                    break;
+                }
+            }
+        }
+        let fault = faulted.expect("a fault");
+        assert_eq!(fault.termination, crate::game::Termination::Error, "{text}");
+        assert_eq!(fault.reason, "ZeroDivisionError: division by zero");
+        // After the fault the search made no more calls: 5 that answered, 1 that raised.
+        let made = calls.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(made, 6, "{text}");
+        assert!(eval_fault::take().is_none());
+    }
+}
+
+#[test]
+fn its_deadlines_may_change_on_resume_like_an_engines() {
+    let recorded: toml::Table = toml::from_str(
+        r#"
+        kind = "alphabeta"
+        depth = 2
+        eval = { kind = "python", callable = "m:f", stall_timeout = "5s", params = { stall_timeout = 1 } }
+        "#,
+    )
+    .unwrap();
+    let mut was = recorded.clone();
+    crate::strategy::engine::without_resumable_keys(&mut was);
+    let mut now = recorded;
+    let eval = now["eval"].as_table_mut().unwrap();
+    eval.insert("stall_timeout".into(), "1m".into());
+    eval.insert("start_timeout".into(), "40s".into());
+    crate::strategy::engine::without_resumable_keys(&mut now);
+    assert_eq!(was, now);
+    // The callable's own parameters are not deadlines: a change of them is a change.
+    assert_eq!(was["eval"]["params"]["stall_timeout"].as_integer(), Some(1));
+    let mut player: toml::Table = toml::from_str(
+        r#"kind = "python"
+callable = "m:f"
+start_timeout = "3s""#,
+    )
+    .unwrap();
+    crate::strategy::engine::without_resumable_keys(&mut player);
+    assert!(!player.contains_key("start_timeout"));
 }

@@ -14,7 +14,8 @@ impl StrategySpec {
     }
 
     /// The strategy for boards of geometry `G` under `rules`. Errors name what does
-    /// not fit this board size.
+    /// not fit this board size. One over a Python evaluation loses the game when a
+    /// call of it fails (see `python::building`).
     pub fn build<G: Geometry>(&self, rules: Rules) -> Result<Box<dyn Strategy<G>>, SpecError> {
         struct Build<G>(Rules, std::marker::PhantomData<G>);
         impl<G: Geometry> Visit for Build<G> {
@@ -23,7 +24,9 @@ impl StrategySpec {
                 spec.build::<G>(self.0)
             }
         }
-        self.visit(Build::<G>(rules, std::marker::PhantomData))
+        crate::strategy::python::building(|| {
+            self.visit(Build::<G>(rules, std::marker::PhantomData))
+        })
     }
 }
 

@@ -74,7 +74,7 @@ impl Ablation {
     /// Validates ablation text; `origin` names it in errors and `base` is the
     /// folder relative paths start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
-        let source = Source { origin, text };
+        let source = Source::new(origin, text);
         let file = read_config::<AblationFile>(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(origin, e);
         let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
@@ -484,7 +484,7 @@ pub fn ablate(
     }
     // The ablation's own files are written under the run's lock, through the one
     // write path, once the games are whole (a run, or the merge of its shards).
-    let played = sharded::play(&ablation.experiment, options, part)?;
+    let played = sharded::play(&ablation.experiment, options, part, "ablate")?;
     if !played.whole {
         return Ok((played, String::new()));
     }

@@ -12,18 +12,19 @@ use crate::board::{squares, Bits, Color, Geometry};
 use crate::chart::Chart;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::lab::folder::FolderLock;
+use crate::lab::folder::{FolderLock, FORCE, OUT, RESUME};
 use crate::lab::rows::{read_csv, GameRow};
 use crate::lab::setup::check_threads;
 use crate::lab::shard::recorded_version;
 use crate::lab::{games_file, recorded_run};
 use crate::progress::Progress;
+use crate::setting::{Said, Setting, SettingError};
 use crate::strategy::solver::Solver;
 use crate::strategy::Memory;
 use crate::with_geometry;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,21 +142,42 @@ struct Settings {
     schedule_version: Option<u32>,
 }
 
+/// The emptiest positions solved exactly: `--endgame K`.
+pub static ENDGAME: Setting = Setting::new("", "--endgame", "endgame");
+/// The loss in discs that counts as a blunder: `--blunder N`.
+pub static BLUNDER: Setting = Setting::new("", "--blunder", "blunder");
+
+/// A refusal of the analysis in a folder that the user fixes by analysing again:
+/// `before`, the replacing setting, `after`.
+fn with_force(before: String, after: &'static str) -> Error {
+    Error::said(Said::text(before).name(&FORCE).then(after))
+}
+
 /// Analyses the games of results folder `dir` into `out` (default: `dir` itself).
 pub fn analyze(dir: &Path, out: Option<&Path>, options: &AnalyzeOptions<'_>) -> Result<Analysis> {
     if !ENDGAME_RANGE.contains(&options.endgame) {
-        return Err(Error::input(format!(
-            "--endgame {} is out of range: give K from {} to {} (positions with at most K empty squares are solved)",
-            options.endgame,
-            ENDGAME_RANGE.start(),
-            ENDGAME_RANGE.end()
-        )));
+        return Err(SettingError::Refused {
+            setting: &ENDGAME,
+            value: options.endgame.to_string(),
+            why: format!(
+                " is out of range: give K from {} to {} (positions with at most K empty squares are solved)",
+                ENDGAME_RANGE.start(),
+                ENDGAME_RANGE.end()
+            )
+            .into(),
+        }
+        .into());
     }
     if options.blunder == 0 || options.blunder > MAX_BLUNDER {
-        return Err(Error::input(format!(
-            "--blunder {}: give 1 to {MAX_BLUNDER} discs (the default is 6; 0 would count every move)",
-            options.blunder
-        )));
+        return Err(SettingError::Refused {
+            setting: &BLUNDER,
+            value: options.blunder.to_string(),
+            why: format!(
+                ": give 1 to {MAX_BLUNDER} discs (the default is 6; 0 would count every move)"
+            )
+            .into(),
+        }
+        .into());
     }
     let threads = match options.threads {
         Some(t) => check_threads(t, &crate::lab::setup::THREADS)?,
@@ -239,62 +261,82 @@ fn prepare(
     };
     let quality = out.join(QUALITY_FILE);
     if !path.is_file() && quality.is_file() && !options.force {
-        return Err(Error::input(format!(
-            "{} already exists: --force replaces it, or --out DIR writes elsewhere",
-            quality.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!("{} already exists: ", quality.display()))
+                .name(&FORCE)
+                .then(" replaces it, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" writes elsewhere"),
+        ));
     }
     if path.is_file() && !options.force {
         if !options.resume {
-            return Err(Error::input(format!(
-                "{} already exists: --resume continues it, --force replaces it, or --out DIR writes elsewhere",
-                path.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!("{} already exists: ", path.display()))
+                    .name(&RESUME)
+                    .then(" continues it, ")
+                    .name(&FORCE)
+                    .then(" replaces it, or ")
+                    .placeholder(&OUT, "DIR")
+                    .then(" writes elsewhere"),
+            ));
         }
         let text = fs::read_to_string(&settings_path)
             .map_err(|e| Error::unreadable(&settings_path, &e))?;
         let recorded: Settings = toml::from_str(&text).map_err(|e| {
-            Error::input(format!(
-                "{} cannot be read ({e}): use --force to analyse again",
-                settings_path.display()
-            ))
+            with_force(
+                format!("{} cannot be read ({e}): use ", settings_path.display()),
+                " to analyse again",
+            )
         })?;
         if recorded.source != settings.source {
-            return Err(Error::input(format!(
-                "{} holds the analysis of {} ({} games), not of {}: analyse that folder with --resume, or --force to start again",
-                path.display(),
-                recorded.source,
-                recorded.games,
-                settings.source
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} holds the analysis of {} ({} games), not of {}: analyse that folder with ",
+                    path.display(),
+                    recorded.source,
+                    recorded.games,
+                    settings.source
+                ))
+                .name(&RESUME)
+                .then(", or ")
+                .name(&FORCE)
+                .then(" to start again"),
+            ));
         }
         if recorded.games > settings.games {
-            return Err(Error::input(format!(
-                "{} analysed {} games of {}, which now holds {} (played again?): --force to analyse its games again",
-                path.display(),
-                recorded.games,
-                settings.source,
-                settings.games
-            )));
+            return Err(with_force(
+                format!(
+                    "{} analysed {} games of {}, which now holds {} (played again?): ",
+                    path.display(),
+                    recorded.games,
+                    settings.source,
+                    settings.games
+                ),
+                " to analyse its games again",
+            ));
         }
         let versions = [recorded.schedule_version, settings.schedule_version].map(recorded_version);
         if versions[0] != versions[1] {
-            return Err(Error::input(format!(
-                "{} analysed games of schedule version {} but {} now holds version {} (played again, with other games): --force to analyse them again",
+            return Err(with_force(
+                format!("{} analysed games of schedule version {} but {} now holds version {} (played again, with other games): ",
                 path.display(),
                 versions[0],
                 settings.source,
-                versions[1]
-            )));
+                versions[1]),
+                " to analyse them again",
+            ));
         }
         if recorded.endgame != settings.endgame {
-            return Err(Error::input(format!(
-                "{} was made with --endgame {}, not {}: resume with --endgame {}, or --force to start again",
-                path.display(),
-                recorded.endgame,
-                options.endgame,
-                recorded.endgame
-            )));
+            return Err(Error::said(
+                Said::text(format!("{} was made with ", path.display()))
+                    .given(&ENDGAME, recorded.endgame)
+                    .then(format!(", not {}: resume with ", options.endgame))
+                    .given(&ENDGAME, recorded.endgame)
+                    .then(", or ")
+                    .name(&FORCE)
+                    .then(" to start again"),
+            ));
         }
         let first = resume_point(&path, games)?;
         if recorded.games < settings.games {
@@ -352,19 +394,22 @@ fn resume_point(path: &Path, games: &[GameRow<'_>]) -> Result<usize> {
             .and_then(|f| std::str::from_utf8(f).ok())
             .and_then(|f| f.parse::<u64>().ok())
             .ok_or_else(|| {
-                Error::input(format!(
-                    "{} has a row that is not an analysis row (at byte {start}): use --force to analyse again",
-                    path.display()
-                ))
+                with_force(
+                    format!(
+                        "{} has a row that is not an analysis row (at byte {start}): use ",
+                        path.display()
+                    ),
+                    " to analyse again",
+                )
             })?;
         rows.push((start, id));
     }
     let header_end = bytes.iter().position(|&b| b == b'\n').map_or(0, |p| p + 1);
     if header_end == 0 {
-        return Err(Error::input(format!(
-            "{} has no header line: use --force to analyse again",
-            path.display()
-        )));
+        return Err(with_force(
+            format!("{} has no header line: use ", path.display()),
+            " to analyse again",
+        ));
     }
     let (cut, first) = match rows.last() {
         None => (header_end, 0),
@@ -373,20 +418,22 @@ fn resume_point(path: &Path, games: &[GameRow<'_>]) -> Result<usize> {
                 .iter()
                 .find(|(_, id)| *id == last)
                 .map_or(header_end, |r| r.0);
-            let index = games.iter().position(|g| g.game_id == last).ok_or_else(|| {
-                Error::input(format!(
-                    "{} holds game {last}, which is not in the games file: use --force to analyse these games again",
-                    path.display()
-                ))
-            })?;
+            let index = games
+                .iter()
+                .position(|g| g.game_id == last)
+                .ok_or_else(|| {
+                    with_force(
+                        format!(
+                            "{} holds game {last}, which is not in the games file: use ",
+                            path.display()
+                        ),
+                        " to analyse these games again",
+                    )
+                })?;
             (cut, index)
         }
     };
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    file.set_len(cut as u64).map_err(|e| Error::io(path, e))?;
+    crate::lab::folder::cut_to(path, cut as u64).map_err(|e| Error::io(path, e))?;
     Ok(first)
 }
 
@@ -408,10 +455,7 @@ fn analyse_games<G: Geometry>(
     options: &AnalyzeOptions<'_>,
 ) -> Result<(u64, u64, u64, bool)> {
     let path = out.join(ANALYSIS_FILE);
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
+    let file = crate::lab::folder::append_existing(&path).map_err(|e| Error::io(&path, e))?;
     let mut writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(std::io::BufWriter::with_capacity(1 << 20, file));

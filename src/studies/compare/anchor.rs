@@ -3,7 +3,11 @@
 //! a rating shifted onto an anchor, from the fit's covariance.
 
 use crate::error::{Error, Result};
+use crate::setting::{Said, Setting};
 use crate::stats::RatingFit;
+
+/// What a comparison's ratings are measured against: `--anchor NAME`.
+pub static ANCHOR: Setting = Setting::new("", "--anchor", "anchor");
 
 /// What both runs' ratings are measured from, so that a change means the same in both.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,10 +90,10 @@ impl AnchorUsed {
             }
             Anchor::Player(name) => {
                 if !names.contains(name) {
-                    return Err(Error::input(format!(
-                        "--anchor {name}: no such player in the field ({}); give one of them, `unchanged` or `mean`",
+                    return Err(Error::said(Said::default().given(&ANCHOR, name).then(format!(
+                        ": no such player in the field ({}); give one of them, `unchanged` or `mean`",
                         names.join(", ")
-                    )));
+                    ))));
                 }
                 Ok(AnchorUsed {
                     label: name.clone(),

@@ -4,8 +4,10 @@
 use super::{Comparison, COMPARE_FILES, FAMILY_WISE_ALPHA};
 use crate::chart::{interval_chart, Chart};
 use crate::error::{Error, Result};
+use crate::lab::folder::{FORCE, OUT};
 use crate::lab::rows::csv_bytes;
 use crate::numbers::{elo_interval, signed};
+use crate::setting::Said;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -197,10 +199,11 @@ impl Comparison {
 pub fn prepare_folder(dir: &Path, force: bool) -> Result<()> {
     if dir.exists() {
         if !dir.is_dir() {
-            return Err(Error::input(format!(
-                "{} is a file: give --out a folder",
-                dir.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!("{} is a file: give ", dir.display()))
+                    .name(&OUT)
+                    .then(" a folder"),
+            ));
         }
         let ours = COMPARE_FILES.iter().any(|f| dir.join(f).is_file());
         let empty = std::fs::read_dir(dir)
@@ -208,16 +211,23 @@ pub fn prepare_folder(dir: &Path, force: bool) -> Result<()> {
             .next()
             .is_none();
         if !empty && !force {
-            return Err(Error::input(format!(
-                "{} already exists: --force replaces an earlier comparison there, or choose another --out",
-                dir.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!("{} already exists: ", dir.display()))
+                    .name(&FORCE)
+                    .then(" replaces an earlier comparison there, or choose another ")
+                    .name(&OUT),
+            ));
         }
         if !empty && !ours {
-            return Err(Error::input(format!(
-                "{} is not a comparison's folder (no compare.csv): --force replaces only a comparison; choose another --out",
-                dir.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} is not a comparison's folder (no compare.csv): ",
+                    dir.display()
+                ))
+                .name(&FORCE)
+                .then(" replaces only a comparison; choose another ")
+                .name(&OUT),
+            ));
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io_during("create", dir, e))

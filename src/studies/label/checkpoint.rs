@@ -4,7 +4,8 @@
 
 use super::LabelOptions;
 use crate::error::{Error, Result};
-use crate::lab::folder::write_atomically;
+use crate::lab::folder::{write_atomically, FORCE};
+use crate::setting::Said;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -67,24 +68,32 @@ impl Checkpoint {
             Err(e) => return Err(Error::unreadable(&path, &e)),
         };
         let found: Checkpoint = serde_json::from_str(&text).map_err(|e| {
-            Error::input(format!(
-                "{} is not a checkpoint `reversi-lab label` wrote ({e}): remove it and pass --force to label again",
-                path.display()
-            ))
+            Error::said(
+                Said::text(format!(
+                    "{} is not a checkpoint `reversi-lab label` wrote ({e}): remove it and pass ",
+                    path.display()
+                ))
+                .name(&FORCE)
+                .then(" to label again"),
+            )
         })?;
         if found.format != FORMAT {
-            return Err(Error::input(format!(
-                "{} is a checkpoint of format {}, where this build writes {FORMAT}: pass --force to label again",
-                path.display(),
-                found.format
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} is a checkpoint of format {}, where this build writes {FORMAT}: pass ",
+                    path.display(),
+                    found.format
+                ))
+                .name(&FORCE)
+                .then(" to label again"),
+            ));
         }
         Ok(Some(found))
     }
 
     /// Refuses to resume a run begun with other inputs or settings than `wanted`'s.
     pub fn check_same(&self, wanted: &Checkpoint, out: &Path) -> Result<()> {
-        let mut differences = Vec::new();
+        let mut differences: Vec<Said> = Vec::new();
         if self.inputs != wanted.inputs {
             let list = |v: &[PathBuf]| {
                 v.iter()
@@ -92,32 +101,42 @@ impl Checkpoint {
                     .collect::<Vec<_>>()
                     .join(" ")
             };
-            differences.push(format!("folders {}", list(&self.inputs)));
+            differences.push(Said::text(format!("folders {}", list(&self.inputs))));
         }
         if self.depth != wanted.depth {
-            differences.push(format!("--depth {}", self.depth));
+            differences.push(Said::default().given(&super::DEPTH, self.depth));
         }
         if self.exact != wanted.exact {
-            differences.push(format!("--exact {}", self.exact));
+            differences.push(Said::default().given(&super::EXACT, self.exact));
         }
         if self.empties != wanted.empties {
-            differences.push(format!("--empties {}-{}", self.empties.0, self.empties.1));
+            differences.push(Said::default().given(
+                &super::EMPTIES,
+                format!("{}-{}", self.empties.0, self.empties.1),
+            ));
         }
         if self.weights != wanted.weights {
-            differences.push(if self.weights == "shipped" {
+            differences.push(Said::text(if self.weights == "shipped" {
                 "the shipped weights".to_string()
             } else {
                 format!("a weights file of SHA-256 {}", self.weights)
-            });
+            }));
         }
         if differences.is_empty() {
             return Ok(());
         }
-        Err(Error::input(format!(
-            "{} was begun with {}: rerun with those to resume it, or pass --force to label again",
-            out.display(),
-            differences.join(", ")
-        )))
+        let mut said = Said::text(format!("{} was begun with ", out.display()));
+        for (i, difference) in differences.into_iter().enumerate() {
+            if i > 0 {
+                said = said.then(", ");
+            }
+            said = said.and(difference);
+        }
+        Err(Error::said(
+            said.then(": rerun with those to resume it, or pass ")
+                .name(&FORCE)
+                .then(" to label again"),
+        ))
     }
 
     /// Saves it beside `out`, whole or not at all.

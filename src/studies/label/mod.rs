@@ -17,6 +17,7 @@ use crate::lab::games_file;
 use crate::lab::positions::{header, Label, Labelled, VALUE_SCALE};
 use crate::lab::rows::GameRow;
 use crate::progress::Progress;
+use crate::setting::{Said, Setting, SettingError};
 use crate::strategy::pattern::{PatternEval, Weights};
 use crate::strategy::spec::{MAX_SOLVE_EMPTIES, MAX_UNBUDGETED_DEPTH};
 use crate::strategy::{proven_margin, AlphaBeta};
@@ -159,6 +160,13 @@ struct Pending {
     boards: Vec<Board<Size8>>,
 }
 
+/// How deep each position is searched: `--depth N`.
+pub static DEPTH: Setting = Setting::new("", "--depth", "depth");
+/// Up to how many empty squares a position is solved: `--exact N`.
+pub static EXACT: Setting = Setting::new("", "--exact", "exact");
+/// The empty squares of the positions labelled: `--empties LOW-HIGH`.
+pub static EMPTIES: Setting = Setting::new("", "--empties", "empties");
+
 /// Checks the options that need no file.
 fn check(options: &LabelOptions<'_>) -> Result<()> {
     if options.inputs.is_empty() {
@@ -167,15 +175,20 @@ fn check(options: &LabelOptions<'_>) -> Result<()> {
         ));
     }
     if options.depth == 0 {
-        return Err(Error::input(format!(
-            "--depth 0 is out of range: give 1 to {MAX_DEPTH}"
-        )));
+        return Err(SettingError::Refused {
+            setting: &DEPTH,
+            value: "0".into(),
+            why: format!(" is out of range: give 1 to {MAX_DEPTH}").into(),
+        }
+        .into());
     }
     if options.depth > MAX_DEPTH {
-        return Err(Error::input(format!(
-            "--depth {} can take hours a position: give 1 to {MAX_DEPTH}",
-            options.depth
-        )));
+        return Err(SettingError::Refused {
+            setting: &DEPTH,
+            value: options.depth.to_string(),
+            why: format!(" can take hours a position: give 1 to {MAX_DEPTH}").into(),
+        }
+        .into());
     }
     let (low, high) = options.empties;
     // Deeper solves are a deliberate choice only when every position asked for is
@@ -186,15 +199,27 @@ fn check(options: &LabelOptions<'_>) -> Result<()> {
         MAX_EXACT
     };
     if options.exact > limit {
-        return Err(Error::input(format!(
-            "--exact {0} would solve positions with up to {0} empty squares exactly, which can take hours: give 0 (never solve) to {MAX_EXACT}, or up to {MAX_EXACT_ONLY} with --empties LOW-HIGH ending at --exact or below to label only solved positions",
-            options.exact
-        )));
+        return Err(Error::said(
+            Said::default()
+                .given(&EXACT, options.exact)
+                .then(format!(
+                    " would solve positions with up to {} empty squares exactly, which can take hours: give 0 (never solve) to {MAX_EXACT}, or up to {MAX_EXACT_ONLY} with ",
+                    options.exact
+                ))
+                .placeholder(&EMPTIES, "LOW-HIGH")
+                .then(" ending at ")
+                .name(&EXACT)
+                .then(" or below to label only solved positions"),
+        ));
     }
     if low > high || high > 60 {
-        return Err(Error::input(format!(
-            "--empties {low}-{high} is not a range of empty squares: give LOW-HIGH with LOW <= HIGH <= 60, such as 0-60"
-        )));
+        return Err(SettingError::Refused {
+            setting: &EMPTIES,
+            value: format!("{low}-{high}"),
+            why: " is not a range of empty squares: give LOW-HIGH with LOW <= HIGH <= 60, such as 0-60"
+                .into(),
+        }
+        .into());
     }
     Ok(())
 }
@@ -236,7 +261,7 @@ pub fn label(options: &LabelOptions<'_>) -> Result<LabelSummary> {
     let out = &options.out;
     match placement(out)? {
         Placement::Direct => {
-            check_replaceable(out, "--out", options.force)?;
+            check_replaceable(out, &crate::lab::folder::OUT, options.force)?;
             write_output(out, |stream| {
                 stream.write_all(&header()).map_err(|e| Error::io(out, e))?;
                 let mut sink = Stream {

@@ -6,8 +6,9 @@
 use super::checkpoint::Checkpoint;
 use super::{LabelOptions, Seen};
 use crate::error::{Error, Result};
-use crate::lab::folder::put_in_place;
+use crate::lab::folder::{put_in_place, FORCE, OUT};
 use crate::lab::positions::{Labelled, Reader, Writer};
+use crate::setting::Said;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -87,12 +88,16 @@ pub(super) fn open(
     if let Some(found) = found.clone().filter(|f| f.records > 0) {
         found.check_same(wanted, out)?;
         if !work.exists() {
-            return Err(Error::input(format!(
-                "the checkpoint beside {} counts {} positions, but {} that held them is gone: pass --force to label again",
-                out.display(),
-                found.records,
-                work.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "the checkpoint beside {} counts {} positions, but {} that held them is gone: pass ",
+                    out.display(),
+                    found.records,
+                    work.display()
+                ))
+                .name(&FORCE)
+                .then(" to label again"),
+            ));
         }
         let (writer, _) = Writer::resume(work, Some(found.records))?;
         let mut seen = HashSet::new();
@@ -109,10 +114,15 @@ pub(super) fn open(
         return Ok((file, games, seen));
     }
     if found.is_none() && !options.force && target.exists() {
-        return Err(Error::input(format!(
-            "{} exists and is finished (it has no checkpoint to resume): pass --force to label again, or give another --out",
-            out.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} exists and is finished (it has no checkpoint to resume): pass ",
+                out.display()
+            ))
+            .name(&FORCE)
+            .then(" to label again, or give another ")
+            .name(&OUT),
+        ));
     }
     // The checkpoint first: a kill before the first batch is on disk (the header
     // perhaps half written) leaves a checkpoint of no records, which the next run

@@ -10,7 +10,6 @@ use crate::lab::cost::{read_costs, COSTS_FILE};
 use crate::lab::experiment::check_games_per_pair;
 use crate::lab::folder::write_atomically;
 use crate::lab::rows::{csv_bytes, ResumeGiven};
-use crate::lab::runner::default_out;
 use crate::lab::{Experiment, Format, ResultsFolder, RunOptions, Setup, StandingRow};
 use crate::strategy::spec::{ParamPath, ParamValue, PathError};
 use crate::strategy::StrategySpec;
@@ -108,7 +107,11 @@ fn swept(spec: &StrategySpec, path: &str) -> std::result::Result<ParamPath, Stri
             "`{walked}` of {kind} is not a strategy with parameters of its own: name one of {kind}'s parameters"
         ),
     })?;
-    if parameter.is_entry() {
+    // A Python callable's `params` are its keyword arguments, each a parameter of its
+    // own; other tables' entries (a weighted table's classes) are not swept one by one.
+    let python = parameter.kind()
+        == <crate::strategy::python::PythonSpec as crate::strategy::kind::Kind>::NAME;
+    if parameter.is_entry() && !python {
         let walked = path.rsplit_once('.').map_or(path, |(head, _)| head);
         return Err(format!(
             "`{walked}` of {} is not a strategy with parameters of its own: name one of {}'s parameters",
@@ -173,7 +176,7 @@ impl Sweep {
     /// Validates sweep text; `origin` names it in errors and `base` is the folder
     /// relative paths start from.
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
-        let source = Source { origin, text };
+        let source = Source::new(origin, text);
         let file = read_config::<SweepFile>(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(origin, e);
         let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
@@ -440,10 +443,7 @@ pub fn sweep(
             Part::Shard(shard) => Some(shard),
             _ => None,
         };
-        let out = options
-            .out
-            .clone()
-            .unwrap_or_else(|| default_out(&sweep.experiment.name, shard));
+        let out = sharded::folder(&sweep.experiment, options.out.as_deref(), shard);
         if let Some(record) = ResultsFolder::at(&out).record_if_any()? {
             record.resume_settings(
                 &mut sweep.experiment,
@@ -468,7 +468,7 @@ pub fn sweep(
         )?);
     }
     // The sweep's own file is written under the run's lock, through the one write path.
-    let played = sharded::play(&sweep.experiment, options, part)?;
+    let played = sharded::play(&sweep.experiment, options, part, "sweep")?;
     if !played.whole {
         return Ok((played, Vec::new()));
     }

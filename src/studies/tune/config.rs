@@ -262,7 +262,7 @@ impl Tune {
             Some(base) => StrategySpec::from_value_in(value, base),
             None => StrategySpec::from_value(value),
         };
-        let source = Source { origin, text };
+        let source = Source::new(origin, text);
         let fail = |message: String| Error::input(format!("{origin}: {message}"));
         let file = read_config::<TuneFile>(&source)?;
         let setup =

@@ -16,12 +16,16 @@ pub use config::{Method, Param, Tune};
 
 use crate::board::Geometry;
 use crate::error::{Error, Result};
-use crate::lab::folder::{move_aside, remove_aside, FolderLock};
+use crate::lab::folder::{
+    a_file_not_a_folder, cannot_create_folder, move_aside, remove_aside, FolderLock, FORCE, OUT,
+    RESUME,
+};
 use crate::lab::shard::{check_schedule_version, SCHEDULE_VERSION};
 use crate::lab::{Deal, Driver, RunOptions, Schedule, Slot};
 use crate::lab::{FolderFile, ResultsFolder};
 use crate::numbers::fixed;
 use crate::progress::Progress;
+use crate::setting::Said;
 use crate::stats::Trinomial;
 use crate::strategy::clock::held_to;
 use crate::strategy::{Strategy, StrategySpec};
@@ -126,29 +130,18 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&tune.name));
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(a_file_not_a_folder(&out));
     }
     let aside = if out.exists() && options.force {
         Some(move_aside(&out)?)
     } else if out.exists() && !options.resume {
-        return Err(Error::input(format!(
-            "results folder {} already exists: pass --resume to continue the tune, --force to replace it, or --out DIR",
-            out.display()
-        )));
+        return Err(already_exists(&out));
     } else {
         None
     };
     let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
     let opened = (|| {
-        let cannot = |e: std::io::Error| {
-            Error::input(format!(
-                "cannot create results folder {}: {e} (choose another with --out)",
-                out.display()
-            ))
-        };
+        let cannot = |e: std::io::Error| cannot_create_folder(&out, &e);
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(cannot)?;
         }
@@ -156,10 +149,7 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
         // had existed, rather than taking the folder over once the first is done.
         match std::fs::create_dir(&out) {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !options.resume => {
-                return Err(Error::input(format!(
-                    "results folder {} already exists: pass --resume to continue the tune, --force to replace it, or --out DIR",
-                    out.display()
-                )));
+                return Err(already_exists(&out));
             }
             Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(cannot(e)),
             _ => {}
@@ -168,10 +158,13 @@ pub fn tune(path: &Path, threads: Option<usize>, options: &RunOptions<'_>) -> Re
         let folder = ResultsFolder::at(&out);
         let a_tune = folder.has(FolderFile::TuneFile) || folder.has(FolderFile::Trace);
         if options.resume && !a_tune && crate::lab::folder::holds_anything(&out)? {
-            return Err(Error::input(format!(
-                "nothing to resume in {}: it holds no tune.toml or trace.csv, so it is not a tune's folder (its files are left alone): choose another --out",
-                out.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "nothing to resume in {}: it holds no tune.toml or trace.csv, so it is not a tune's folder (its files are left alone): choose another ",
+                    out.display()
+                ))
+                .name(&OUT),
+            ));
         }
         check_same_tune(&out, &text)?;
         Ok((lock, Trace::open(&folder.path(FolderFile::Trace), &tune)?))
@@ -270,7 +263,11 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
         check_schedule_version(
             out,
             read_schedule_version(&schedule)?,
-            "--force to tune again with this version, or --out DIR for a new tune",
+            Said::default()
+                .name(&FORCE)
+                .then(" to tune again with this version, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" for a new tune"),
         )?;
         let before = std::fs::read_to_string(&kept).map_err(|e| Error::unreadable(&kept, &e))?;
         // [validation] plays after training and changes none of it: a resume may
@@ -287,17 +284,39 @@ fn check_same_tune(out: &Path, text: &str) -> Result<()> {
             crate::lab::folder::write_atomically(&kept, text)?;
         }
         if !same {
-            return Err(Error::input(format!(
-                "{} was made by a different tune file (compare it with {}): use the same file to --resume, --force to replace the folder, or --out DIR",
-                out.display(),
-                kept.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} was made by a different tune file (compare it with {}): use the same file to ",
+                    out.display(),
+                    kept.display()
+                ))
+                .name(&RESUME)
+                .then(", ")
+                .name(&FORCE)
+                .then(" to replace the folder, or ")
+                .placeholder(&OUT, "DIR"),
+            ));
         }
         return Ok(());
     }
     crate::lab::folder::write_atomically(&kept, text)?;
     let version = format!("schedule_version = {SCHEDULE_VERSION}\n");
     crate::lab::folder::write_atomically(&schedule, version)
+}
+
+/// A tune's folder is there already and neither resumed nor replaced.
+fn already_exists(out: &Path) -> Error {
+    Error::said(
+        Said::text(format!(
+            "results folder {} already exists: pass ",
+            out.display()
+        ))
+        .name(&RESUME)
+        .then(" to continue the tune, ")
+        .name(&FORCE)
+        .then(" to replace it, or ")
+        .placeholder(&OUT, "DIR"),
+    )
 }
 
 /// The file in a tune's folder that records its schedule version (its games'
@@ -315,11 +334,16 @@ fn read_schedule_version(path: &Path) -> Result<Option<u32>> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| Error::unreadable(path, &e))?;
     let recorded: Recorded = toml::from_str(&text).map_err(|e| {
-        Error::input(format!(
-            "{} cannot be read ({}): --force to tune again, or --out DIR",
-            path.display(),
-            e.message()
-        ))
+        Error::said(
+            Said::text(format!(
+                "{} cannot be read ({}): ",
+                path.display(),
+                e.message()
+            ))
+            .name(&FORCE)
+            .then(" to tune again, or ")
+            .placeholder(&OUT, "DIR"),
+        )
     })?;
     Ok(Some(recorded.schedule_version))
 }

@@ -3,6 +3,8 @@
 
 use super::config::Tune;
 use crate::error::{Error, Result};
+use crate::lab::folder::{FORCE, OUT};
+use crate::setting::Said;
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 use std::io::Write;
@@ -75,10 +77,14 @@ pub fn read(path: &Path, tune: &Tune) -> Result<Vec<TraceRow>> {
         .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
         .clone();
     if headers.iter().ne(header(tune).iter().map(String::as_str)) {
-        return Err(Error::input(format!(
-            "{} was written by a different tune (its columns differ): use --out DIR for a new tune",
-            path.display()
-        )));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} was written by a different tune (its columns differ): use ",
+                path.display()
+            ))
+            .placeholder(&OUT, "DIR")
+            .then(" for a new tune"),
+        ));
     }
     let records: Vec<_> = reader.records().collect();
     let last = records.len().saturating_sub(1);
@@ -91,11 +97,17 @@ pub fn read(path: &Path, tune: &Tune) -> Result<Vec<TraceRow>> {
             // A kill can leave half a last line: drop it.
             None if i == last => break,
             None => {
-                return Err(Error::input(format!(
-                    "{}: row {} cannot be read (was the file edited?): use --force or --out DIR for a new tune",
-                    path.display(),
-                    i + 2
-                )))
+                return Err(Error::said(
+                    Said::text(format!(
+                        "{}: row {} cannot be read (was the file edited?): use ",
+                        path.display(),
+                        i + 2
+                    ))
+                    .name(&FORCE)
+                    .then(" or ")
+                    .placeholder(&OUT, "DIR")
+                    .then(" for a new tune"),
+                ))
             }
         }
     }
@@ -153,9 +165,7 @@ impl Trace {
 
     /// Appends one row.
     pub fn append(&self, row: &TraceRow) -> Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&self.path)
+        let mut file = crate::lab::folder::append_existing(&self.path)
             .map_err(|e| Error::io(&self.path, e))?;
         file.write_all(&line(row))
             .map_err(|e| Error::io(&self.path, e))

@@ -541,3 +541,71 @@ fn tune_resume_and_damaged_tables() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("holds no games"), "{stderr}");
 }
+
+/// Issue 52's one lock: every command that writes a resumable results folder (run,
+/// sweep, ablate, tune, analyze) takes the folder's lock before it reads or changes
+/// the folder (`--resume`, `--force`; without them an existing folder is refused
+/// first): held by another process (this test, through the library's own lock), each
+/// is refused in one line, and the folder is left as it was. label and fit-probcut lock their file the same way
+/// (`label::a_second_run_into_the_same_file_is_refused_and_force_keeps_the_old_file_meanwhile`,
+/// `label::a_second_fit_probcut_into_the_same_file_is_refused`).
+#[test]
+fn every_resumable_command_waits_for_the_folders_lock() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let files = [
+        ("e.toml", "name = \"e\"\ngames_per_pair = 2\nsize = 6\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"random\"\n"),
+        ("s.toml", "name = \"s\"\ngames_per_pair = 2\nsize = 6\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n"),
+        ("a.toml", "name = \"a\"\ngames_per_pair = 2\nsize = 6\n[player]\nkind = \"eval\"\ndiscs = 1\nmobility = 5\n"),
+        ("t.toml", "name = \"t\"\niterations = 2\ngames_per_iteration = 4\nsize = 6\n[player]\nkind = \"eval\"\ndiscs = 1\ncorners = 0\n[[params]]\nname = \"corners\"\nmin = -20\nmax = 80\nstep = 4\n"),
+    ];
+    for (name, text) in files {
+        fs::write(d.join(name), text).unwrap();
+    }
+    let (code, _, stderr) = run_in(
+        d,
+        &["run", "e.toml", "--out", "r", "--quiet", "--no-report"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let before = fs::read(d.join("r/games.csv")).unwrap();
+    let lock = reversi_lab::lab::folder::FolderLock::acquire(&d.join("r")).unwrap();
+    for (command, file) in [
+        ("run", "e.toml"),
+        ("sweep", "s.toml"),
+        ("ablate", "a.toml"),
+        ("tune", "t.toml"),
+        ("analyze", ""),
+    ] {
+        for flag in ["--resume", "--force", "--quiet"] {
+            let mut args = vec![command];
+            if command == "analyze" {
+                args.push("r");
+            } else {
+                args.extend([file, "--out", "r"]);
+            }
+            args.push(flag);
+            let (code, _, stderr) = run_in(d, &args);
+            assert_eq!(code, 2, "{args:?}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+            // Without --resume or --force a folder that exists is refused first.
+            let exists = flag == "--quiet" && command != "analyze";
+            assert!(
+                stderr.contains("results folder r is being written by another reversi-lab run")
+                    || exists && stderr.contains("results folder r already exists"),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    drop(lock);
+    // A holder that has not written its process id yet is not called "process 0".
+    let raw = fs::File::create(d.join("r/run.lock")).unwrap();
+    raw.lock().unwrap();
+    let (code, _, stderr) = run_in(d, &["run", "e.toml", "--out", "r", "--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("being written by another reversi-lab run: --force will not replace it"),
+        "{stderr}"
+    );
+    drop(raw);
+    assert_eq!(fs::read(d.join("r/games.csv")).unwrap(), before);
+}

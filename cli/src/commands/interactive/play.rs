@@ -438,28 +438,45 @@ impl<G: Geometry> Session<'_, G> {
             memory: &mut memory,
             history: History::of(game),
         };
+        // A search that counts visits (mcts) shows them beside each value: what the
+        // value rests on.
         let own = self.opponent.and_then(|(name, s)| {
-            Some((
-                name,
-                s.move_values(board, moves, &mut context)?,
-                self.scales[0],
-            ))
+            let values = match s.move_visits(board, moves, &mut context) {
+                Some(visits) => visits
+                    .into_iter()
+                    .map(|(s, v, n)| (s, v, Some(n)))
+                    .collect(),
+                None => s
+                    .move_values(board, moves, &mut context)?
+                    .into_iter()
+                    .map(|(s, v)| (s, v, None))
+                    .collect(),
+            };
+            Some((name, values, self.scales[0]))
         });
-        let (name, mut values, scale) = match own {
+        let (name, mut values, scale): (_, Vec<(Square, i32, Option<u64>)>, _) = match own {
             Some(found) => found,
             None => {
                 let (name, fallback) = self.fallback;
                 let values = fallback.move_values(board, moves, &mut context);
                 let values = values.expect("alphabeta has move values");
+                let values = values.into_iter().map(|(s, v)| (s, v, None)).collect();
                 (name, values, self.scales[1])
             }
         };
-        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        values.sort_by_key(|&(square, value, _)| (std::cmp::Reverse(value), square));
         let empties = board.empty_count();
         let list: Vec<String> = values
             .iter()
-            .map(|(square, value)| {
-                format!("{} {}", square.name(G::SIZE), scale.text(*value, empties))
+            .map(|(square, value, visits)| {
+                let visits = visits.map_or(String::new(), |n| {
+                    format!(" ({})", reversi_lab::numbers::counted(n, "visit"))
+                });
+                format!(
+                    "{} {}{visits}",
+                    square.name(G::SIZE),
+                    scale.text(*value, empties)
+                )
             })
             .collect();
         writeln!(

@@ -20,14 +20,21 @@ use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Scoring};
 use crate::lab::running::runner::write_game_row;
-use crate::lab::storage::folder::{move_aside, remove_aside, write_atomically, FolderLock};
+use crate::lab::storage::folder::{
+    a_file_not_a_folder, cannot_create_folder, move_aside, remove_aside, write_atomically,
+    FolderLock, FORCE, OUT,
+};
 use crate::lab::storage::results_folder::FolderFile;
 use crate::lab::storage::rows::{csv_bytes, csv_header, GameRow, RunInfo, RunToml, Status};
+use crate::setting::{Said, Setting};
 use crate::with_geometry;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// Leave out games a file holds damaged instead of refusing the file: `--skip-bad`.
+pub static SKIP_BAD: Setting = Setting::switch("--skip-bad", "skip_bad=True");
 
 /// The per-game provenance file of an imported folder.
 pub const IMPORTED_FILE: &str = "imported.csv";
@@ -352,8 +359,11 @@ fn read_candidates(
     ));
     if unnamed > 0 {
         warnings.push(format!(
-            "{unnamed} GGF players are not named (no PB or PW, or an empty one): they are called `{}` and `{}`",
-            UNNAMED[0], UNNAMED[1]
+            "{} {} not named (no PB or PW, or an empty one): they are called `{}` and `{}`",
+            crate::numbers::counted(unnamed as u64, "GGF player"),
+            if unnamed == 1 { "is" } else { "are" },
+            UNNAMED[0],
+            UNNAMED[1]
         ));
     }
     Ok(candidates)
@@ -460,9 +470,11 @@ fn convert(
                 *info.bad.get_or_insert(0) += 1;
             }
             Err(reason) => {
-                return Err(Error::input(format!(
-                    "{what}: {reason}: the file is damaged; pass --skip-bad to leave such games out"
-                )));
+                return Err(Error::said(
+                    Said::text(format!("{what}: {reason}: the file is damaged; pass "))
+                        .name(&SKIP_BAD)
+                        .then(" to leave such games out"),
+                ));
             }
             Ok(Replayed::Unfinished(moves)) => {
                 out.left_out.push(format!(
@@ -549,10 +561,7 @@ pub fn import(options: &ImportOptions) -> Result<ImportSummary> {
     }
     let out = &options.out;
     if out.exists() && !out.is_dir() {
-        return Err(Error::input(format!(
-            "{} is a file, not a results folder: choose a folder with --out",
-            out.display()
-        )));
+        return Err(a_file_not_a_folder(out));
     }
     let mut sources = Vec::new();
     let mut warnings = Vec::new();
@@ -623,11 +632,16 @@ fn check_inputs_outside(out: &Path, files: &[PathBuf], force: bool) -> Result<()
     }
     for file in files {
         if fs::canonicalize(file).is_ok_and(|f| f.starts_with(&folder)) {
-            return Err(Error::input(format!(
-                "{} is inside {}, which --force would replace: move it out first, or choose another --out",
-                file.display(),
-                out.display()
-            )));
+            return Err(Error::said(
+                Said::text(format!(
+                    "{} is inside {}, which ",
+                    file.display(),
+                    out.display()
+                ))
+                .name(&FORCE)
+                .then(" would replace: move it out first, or choose another ")
+                .name(&OUT),
+            ));
         }
     }
     Ok(())
@@ -639,10 +653,13 @@ fn check_inputs_outside(out: &Path, files: &[PathBuf], force: bool) -> Result<()
 /// nothing of the new folder behind (and puts a replaced one back).
 fn write_folder(out: &Path, force: bool, files: &[(&str, Vec<u8>)]) -> Result<()> {
     let exists = || {
-        Error::input(format!(
-            "results folder {} already exists: --force replaces it, or --out DIR writes elsewhere",
-            out.display()
-        ))
+        Error::said(
+            Said::text(format!("results folder {} already exists: ", out.display()))
+                .name(&FORCE)
+                .then(" replaces it, or ")
+                .placeholder(&OUT, "DIR")
+                .then(" writes elsewhere"),
+        )
     };
     let aside = match (out.exists(), force) {
         (true, true) => Some(move_aside(out)?),
@@ -654,12 +671,7 @@ fn write_folder(out: &Path, force: bool, files: &[(&str, Vec<u8>)]) -> Result<()
             let _ = fs::rename(aside, out);
         }
     };
-    let cannot = |e: std::io::Error| {
-        Error::input(format!(
-            "cannot create results folder {}: {e} (choose another with --out)",
-            out.display()
-        ))
-    };
+    let cannot = |e: std::io::Error| cannot_create_folder(out, &e);
     let created = out
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -146,7 +146,13 @@ fn bad_games_are_refused_by_file_game_and_move_or_skipped() {
     let records = [record_of(WITH_PASSES, 0, 1, 24), bad];
     fs::write(dir.join("b.wtb"), game_file(2000, &records)).unwrap();
     let err = import(&options(dir, &["b.wtb"])).unwrap_err();
-    assert!(matches!(err, Error::Input(_)));
+    assert_eq!(err.exit_code(), 2);
+    // The fix is a setting, named as the caller gives it.
+    assert!(
+        err.worded(crate::setting::Edge::Python)
+            .ends_with("pass skip_bad=True to leave such games out"),
+        "{err}"
+    );
     let err = err.to_string();
     assert!(
         err.contains("b.wtb: game 2 (player 0 vs player 1): move 4 (a1, byte 11): a1 is not a legal move for white"),

@@ -1,6 +1,10 @@
 //! The one parallel play driver: a thread pool, each worker's strategy memory, the
 //! game loop, and in-order streaming of results while the next games play.
 
+mod abandon;
+
+pub use abandon::abandon_games_in_flight;
+
 use super::cost::Cost;
 use super::schedule::{game_rng, Deal};
 use super::setup::check_threads;
@@ -35,7 +39,7 @@ pub fn play_game_costed<G: Geometry>(
     let costs = if both_uniform(players) {
         random_costs(&mut game, rng)
     } else {
-        play_on(players, &mut game, rng, memories)
+        play_on(players, &mut game, rng, memories, None)
     };
     (game, costs)
 }
@@ -56,12 +60,14 @@ fn random_costs<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [Cost; 2]
     })
 }
 
-/// Plays `game` to its end in place (any players), returning what it cost each seat.
+/// Plays `game` to its end in place (any players), returning what it cost each seat;
+/// once `abandon` is set, it ends before the next move, unfinished (to be dropped).
 fn play_on<G: Geometry>(
     players: [&dyn Strategy<G>; 2],
     game: &mut Game<G>,
     rng: &mut GameRng,
     memories: [&mut Memory<G>; 2],
+    abandon: Option<&AtomicBool>,
 ) -> [Cost; 2] {
     let [black, white] = memories;
     black.new_game();
@@ -79,7 +85,7 @@ fn play_on<G: Geometry>(
     }; 2];
     loop {
         let moves = game.legal_moves();
-        if moves.is_empty() {
+        if moves.is_empty() || abandon.is_some_and(|a| a.load(Ordering::Relaxed)) {
             // Passes are automatic, so no move means the game is over.
             for (seat, cost) in costs.iter_mut().enumerate() {
                 cost.nodes = memories[seat].nodes - nodes_before[seat];
@@ -206,6 +212,9 @@ pub struct Streamed {
 pub struct Driver<G: Geometry> {
     pool: rayon::ThreadPool,
     memories: Vec<Mutex<Vec<Memory<G>>>>,
+    /// Set when a stream's games in flight are to be dropped ([`abandon_games_in_flight`];
+    /// a flag of their own in tests).
+    abandon: &'static AtomicBool,
 }
 
 impl<G: Geometry> Driver<G> {
@@ -216,6 +225,7 @@ impl<G: Geometry> Driver<G> {
         Ok(Driver {
             pool,
             memories: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            abandon: &abandon::ABANDONED,
         })
     }
 
@@ -226,7 +236,12 @@ impl<G: Geometry> Driver<G> {
     }
 
     /// Plays one game on the calling worker, with that worker's memories.
-    fn play_one(&self, players: &[&dyn Strategy<G>], deal: Deal<G>) -> (Game<G>, Spent) {
+    fn play_one(
+        &self,
+        players: &[&dyn Strategy<G>],
+        deal: Deal<G>,
+        abandon: Option<&AtomicBool>,
+    ) -> (Game<G>, Spent) {
         let [black, white] = deal.seats;
         assert_ne!(black, white, "a player cannot play itself");
         let pair = [players[black], players[white]];
@@ -248,7 +263,7 @@ impl<G: Geometry> Driver<G> {
                 let (low, high) = memories.split_at_mut(black);
                 [&mut high[0], &mut low[white]]
             };
-            play_on(pair, &mut game, &mut rng, seats)
+            play_on(pair, &mut game, &mut rng, seats, abandon)
         };
         (game, [(black, black_cost), (white, white_cost)])
     }
@@ -287,7 +302,7 @@ impl<G: Geometry> Driver<G> {
                         return None;
                     }
                     let (data, deal) = deal(index);
-                    let (game, spent) = self.play_one(players, deal);
+                    let (game, spent) = self.play_one(players, deal, None);
                     Some((finish(index, data, game), spent))
                 })
                 .collect()
@@ -317,7 +332,7 @@ impl<G: Geometry> Driver<G> {
                     let (mut total, mut costs) = none();
                     for index in first..(first + size).min(games.end) {
                         let (data, deal) = deal(index);
-                        let (game, spent) = self.play_one(players, deal);
+                        let (game, spent) = self.play_one(players, deal, None);
                         total = total + finish(index, data, game);
                         add_spent(&mut costs, spent);
                     }
@@ -374,9 +389,15 @@ impl<G: Geometry> Driver<G> {
         stop: &AtomicBool,
         mut sink: impl FnMut(Delivery<'_, T>) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
+        let _streaming = abandon::Streaming::begin();
+        let abandon = self.abandon;
         // Set by the writer once it wants no more games (the sink said stop or failed).
         let done = AtomicBool::new(false);
-        let halted = || stop.load(Ordering::Relaxed) || done.load(Ordering::Relaxed);
+        let halted = || {
+            stop.load(Ordering::Relaxed)
+                || done.load(Ordering::Relaxed)
+                || abandon.load(Ordering::Relaxed)
+        };
         let wanted = games.end - games.start;
         let plan = Plan::new(games.clone(), self.threads());
         // Batches the writer has emptied, for the workers to fill again: a fresh buffer
@@ -392,8 +413,14 @@ impl<G: Geometry> Driver<G> {
                     interrupted: false,
                     costs: vec![Cost::default(); players.len()],
                 };
-                let concluded =
-                    deliver(received, games.start, plan, spare, &mut streamed, &mut sink);
+                let concluded = deliver(
+                    received,
+                    games.start,
+                    (plan, abandon),
+                    spare,
+                    &mut streamed,
+                    &mut sink,
+                );
                 done.store(true, Ordering::Relaxed);
                 plan.wake();
                 let concluded = concluded?;
@@ -453,7 +480,12 @@ impl<G: Geometry> Driver<G> {
                 break;
             }
             let (data, deal) = deal(index);
-            let (game, spent) = self.play_one(players, deal);
+            let (game, spent) = self.play_one(players, deal, Some(self.abandon));
+            if self.abandon.load(Ordering::Relaxed) {
+                // The game may be unfinished, or ended by its engine's killing: dropped.
+                batch.cut = true;
+                break;
+            }
             batch.faulted |= game
                 .forfeited()
                 .is_some_and(|forfeit| forfeit.termination.is_fault());
@@ -476,6 +508,9 @@ impl<G: Geometry> Driver<G> {
 /// the folder sees progress at this pace.
 pub const CHECKPOINT: Duration = Duration::from_millis(250);
 
+/// How often the writer looks for an abandon while it waits for games.
+const ABANDON_POLL: Duration = Duration::from_millis(50);
+
 /// What a stream hands its sink, in order.
 pub enum Delivery<'a, T> {
     /// A finished game's result and the bytes `finish` wrote for it, in game order.
@@ -485,12 +520,13 @@ pub enum Delivery<'a, T> {
 }
 
 /// The writer's loop: takes finished batches in any order, hands their rows to `sink`
-/// in game order, and checkpoints at most [`CHECKPOINT`] after a row. Returns whether
-/// the sink concluded the stream (said stop).
+/// in game order, and checkpoints at most [`CHECKPOINT`] after a row; once `abandon`
+/// is set it delivers no more rows and checkpoints those delivered at once. Returns
+/// whether the sink concluded the stream (said stop).
 fn deliver<T>(
     received: mpsc::Receiver<Batch<T>>,
     first: u64,
-    plan: &Plan,
+    (plan, abandon): (&Plan, &AtomicBool),
     spare: &Mutex<Vec<Batch<T>>>,
     streamed: &mut Streamed,
     sink: &mut impl FnMut(Delivery<'_, T>) -> Result<Flow>,
@@ -502,10 +538,20 @@ fn deliver<T>(
     let mut unsaved: Option<Instant> = None;
     let mut concluded = false;
     'batches: loop {
+        if abandon.load(Ordering::SeqCst) {
+            break; // the games in flight are dropped, and the rows ahead with them
+        }
         let batch = match unsaved {
-            None => received.recv().ok(),
+            // Woken now and then to see an abandon while the games in flight play on.
+            None => match received.recv_timeout(ABANDON_POLL) {
+                Ok(batch) => Some(batch),
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            },
             Some(since) => {
-                match received.recv_timeout(CHECKPOINT.saturating_sub(since.elapsed())) {
+                match received
+                    .recv_timeout(CHECKPOINT.saturating_sub(since.elapsed()).min(ABANDON_POLL))
+                {
                     Ok(batch) => Some(batch),
                     Err(mpsc::RecvTimeoutError::Timeout) => None,
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -522,6 +568,9 @@ fn deliver<T>(
         while let Some(mut batch) = ahead.remove(&next) {
             let mut start = 0;
             for (row, spent, end) in batch.rows.drain(..) {
+                if abandon.load(Ordering::SeqCst) {
+                    break 'batches;
+                }
                 streamed.consumed += 1;
                 next += 1;
                 add_spent(&mut streamed.costs, spent);

@@ -374,3 +374,73 @@ fn slow_games_reach_the_sink_soon_after_they_end() {
         );
     }
 }
+
+/// A player whose every move takes a while, counting the moves it is asked for
+/// once `abandon` is set.
+struct Thinker {
+    abandon: &'static AtomicBool,
+    asked_after: std::sync::atomic::AtomicU64,
+}
+
+impl Strategy<Size6> for Thinker {
+    fn choose(
+        &self,
+        board: crate::board::Board<Size6>,
+        moves: u64,
+        context: &mut Context<'_, Size6>,
+    ) -> crate::strategy::Answer {
+        if self.abandon.load(Ordering::SeqCst) {
+            self.asked_after.fetch_add(1, Ordering::SeqCst);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        crate::strategy::RandomMove.choose(board, moves, context)
+    }
+}
+
+/// Abandoning a stream (a second Ctrl-C) delivers no row after it, ends the games in
+/// flight before their next move, and checkpoints the rows delivered.
+#[test]
+fn an_abandoned_stream_drops_its_games_in_flight_before_their_next_move() {
+    let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let mut driver = Driver::<Size6>::new(Some(2)).unwrap();
+    driver.abandon = flag;
+    let slow = Thinker {
+        abandon: flag,
+        asked_after: Default::default(),
+    };
+    let random = strategy("random");
+    let players: [&dyn Strategy<Size6>; 2] = [&slow, random.as_ref()];
+    let stop = AtomicBool::new(false);
+    let (mut seen, mut checkpoints) = (Vec::new(), Vec::new());
+    let streamed = driver
+        .stream_rows(
+            &players,
+            0..400,
+            deal,
+            |i, _, _, _| i,
+            &stop,
+            |delivery| {
+                match delivery {
+                    Delivery::Row(i, _) => {
+                        seen.push(i);
+                        if i == 2 {
+                            // The next games are in flight, a move or so in.
+                            std::thread::sleep(Duration::from_millis(30));
+                            flag.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Delivery::Checkpoint(costs) => {
+                        checkpoints.push(costs.iter().map(|c| c.games).sum::<u64>());
+                    }
+                }
+                Ok(Flow::Continue)
+            },
+        )
+        .unwrap();
+    assert_eq!(seen, [0, 1, 2]);
+    assert_eq!((streamed.consumed, streamed.interrupted), (3, true));
+    assert_eq!(checkpoints.last(), Some(&6), "{checkpoints:?}");
+    // A worker may have been between its check and the call: at most one move each.
+    let after = slow.asked_after.load(Ordering::SeqCst);
+    assert!(after <= 2, "{after} moves asked after the abandon");
+}

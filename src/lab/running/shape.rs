@@ -1,0 +1,632 @@
+//! The shape a config type declares to serde (its tables' keys, each value's type),
+//! read once from the type itself, and a config's text checked against it before
+//! serde reads it: an unknown key or a value of the wrong type is refused as a typed
+//! [`Misfit`] at its line, instead of by taking serde's English message apart.
+
+use serde::de::value::{BorrowedStrDeserializer, U64Deserializer};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// What a value of a config must be, as its type tells serde.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A table with these keys (a struct), and the shapes of their values.
+    Table(&'static [&'static str], BTreeMap<&'static str, Shape>),
+    /// A table of any keys, each value of one shape.
+    Map(Box<Shape>),
+    /// A list, each item of one shape.
+    List(Box<Shape>),
+    /// A whole number from `least` to `most`.
+    Whole(i128, i128),
+    /// A number, whole or not.
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// Text.
+    Text,
+    /// One of these names.
+    Name(&'static [&'static str]),
+    /// Anything: the type reads it its own way (and says what is wrong itself).
+    Any,
+}
+
+/// How deep a type's tables are followed (nothing in a config nests deeper).
+const DEEPEST: usize = 6;
+
+impl Shape {
+    /// The shape of `T`, as its `Deserialize` declares it.
+    #[must_use]
+    pub fn of<T: DeserializeOwned>() -> Shape {
+        Self::at::<T>(&mut Vec::new())
+    }
+
+    fn at<T: DeserializeOwned>(path: &mut Vec<Step>) -> Shape {
+        let found = RefCell::new(Shape::Any);
+        let _ = T::deserialize(Probe {
+            path,
+            found: &found,
+        });
+        let shape = found.into_inner();
+        if path.len() >= DEEPEST {
+            return shape;
+        }
+        match shape {
+            Shape::Table(keys, _) => {
+                let mut inner = BTreeMap::new();
+                for &key in keys {
+                    path.push(Step::Key(key));
+                    inner.insert(key, Self::at::<T>(path));
+                    path.pop();
+                }
+                Shape::Table(keys, inner)
+            }
+            Shape::Map(_) => {
+                path.push(Step::Any);
+                let inner = Self::at::<T>(path);
+                path.pop();
+                Shape::Map(Box::new(inner))
+            }
+            Shape::List(_) => {
+                path.push(Step::Item);
+                let inner = Self::at::<T>(path);
+                path.pop();
+                Shape::List(Box::new(inner))
+            }
+            other => other,
+        }
+    }
+
+    /// Checks `value` (a config's text read keeping positions) against the shape;
+    /// the first misfit, with the byte offset it is at.
+    #[must_use]
+    pub fn misfit(&self, value: &Spanned<Node>) -> Option<(usize, Misfit)> {
+        let at = value.span().start;
+        let wrong = |wanted: &'static str| {
+            Some((
+                at,
+                Misfit::Wrong {
+                    value: value.get_ref().shown(),
+                    wanted,
+                },
+            ))
+        };
+        match (self, value.get_ref()) {
+            (Shape::Any, _) => None,
+            (Shape::Table(keys, inner), Node::Table(entries)) => {
+                entries
+                    .iter()
+                    .find_map(|(key, value)| match inner.get(key.get_ref().as_str()) {
+                        Some(shape) => shape.misfit(value),
+                        None if keys.contains(&key.get_ref().as_str()) => None,
+                        None => Some((
+                            key.span().start,
+                            Misfit::UnknownKey {
+                                key: key.get_ref().clone(),
+                                known: keys,
+                            },
+                        )),
+                    })
+            }
+            (Shape::Map(inner), Node::Table(entries)) => {
+                entries.iter().find_map(|(_, value)| inner.misfit(value))
+            }
+            (Shape::List(inner), Node::List(items)) => items.iter().find_map(|i| inner.misfit(i)),
+            // A table where a list belongs (or the other way round) is left to the
+            // type, which may say it in its own words (`[players]` for `[[players]]`).
+            (Shape::Table(..) | Shape::Map(_) | Shape::List(_), _) => None,
+            (&Shape::Whole(least, most), &Node::Integer(i))
+                if least <= i128::from(i) && i128::from(i) <= most =>
+            {
+                None
+            }
+            (&Shape::Whole(least, _), _) if least < 0 => wrong("a whole number"),
+            (Shape::Whole(..), _) => wrong("a whole number of at least 0"),
+            (Shape::Number, Node::Integer(_) | Node::Float(_)) => None,
+            (Shape::Number, _) => wrong("a number"),
+            (Shape::Bool, Node::Bool(_)) => None,
+            (Shape::Bool, _) => wrong("true or false"),
+            (Shape::Text, Node::Text(_)) => None,
+            (Shape::Text, _) => wrong("text in quotes"),
+            (Shape::Name(names), Node::Text(name)) if names.contains(&name.as_str()) => None,
+            (Shape::Name(names), Node::Text(name)) => Some((
+                at,
+                Misfit::UnknownName {
+                    name: name.clone(),
+                    known: names,
+                },
+            )),
+            (Shape::Name(_), _) => wrong("text in quotes"),
+        }
+    }
+}
+
+/// What is wrong with a config's value, found before serde reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Misfit {
+    /// A key its table does not have.
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The keys the table has.
+        known: &'static [&'static str],
+    },
+    /// A name that is not one of the names the value takes.
+    UnknownName {
+        /// The name.
+        name: String,
+        /// The names it takes.
+        known: &'static [&'static str],
+    },
+    /// A value of the wrong type.
+    Wrong {
+        /// The value as written.
+        value: String,
+        /// What to write instead.
+        wanted: &'static str,
+    },
+}
+
+impl fmt::Display for Misfit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let one_of = |names: &[&str]| match names {
+            [] => String::new(),
+            [one] => format!("`{one}`"),
+            [one, two] => format!("`{one}` or `{two}`"),
+            more => format!(
+                "one of {}",
+                more.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let guess = |given: &str, known: &[&'static str]| {
+            crate::setting::closest(given, known.iter().copied())
+                .map(|best| format!(" (did you mean `{best}`?)"))
+                .unwrap_or_default()
+        };
+        match self {
+            Misfit::UnknownKey { key, known: [] } => {
+                write!(f, "unknown field `{key}`, there are no fields")
+            }
+            Misfit::UnknownKey { key, known } => write!(
+                f,
+                "unknown field `{key}`, expected {}{}",
+                one_of(known),
+                guess(key, known)
+            ),
+            Misfit::UnknownName { name, known } => write!(
+                f,
+                "unknown variant `{name}`, expected {}{}",
+                one_of(known),
+                guess(name, known)
+            ),
+            Misfit::Wrong { value, wanted } => {
+                write!(f, "{value} is not accepted here: use {wanted}")
+            }
+        }
+    }
+}
+
+/// A config's text as read keeping every key's and value's position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// A table.
+    Table(Vec<(Spanned<String>, Spanned<Node>)>),
+    /// A list.
+    List(Vec<Spanned<Node>>),
+    /// A whole number.
+    Integer(i64),
+    /// A number with a fraction (or NaN, an infinity).
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// Text, or a date.
+    Text(String),
+}
+
+impl Node {
+    /// The value as a message shows it: text in quotes, a long number in exponent form.
+    fn shown(&self) -> String {
+        match self {
+            Node::Table(_) => "a table".into(),
+            Node::List(_) => "a list".into(),
+            Node::Integer(i) => i.to_string(),
+            Node::Float(x) if x.is_nan() => "NaN".into(),
+            Node::Float(x) if format!("{x}").len() > 12 => crate::numbers::plain(*x),
+            Node::Float(x) => format!("{x}"),
+            Node::Bool(b) => b.to_string(),
+            Node::Text(text) => toml::Value::String(text.clone()).to_string(),
+        }
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Node {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NodeVisitor;
+        impl<'de> Visitor<'de> for NodeVisitor {
+            type Value = Node;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a TOML value")
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+                Ok(Node::Bool(b))
+            }
+            fn visit_i64<E>(self, i: i64) -> Result<Node, E> {
+                Ok(Node::Integer(i))
+            }
+            fn visit_u64<E: de::Error>(self, u: u64) -> Result<Node, E> {
+                i64::try_from(u)
+                    .map(Node::Integer)
+                    .map_err(|_| E::custom("the number is too large"))
+            }
+            fn visit_f64<E>(self, x: f64) -> Result<Node, E> {
+                Ok(Node::Float(x))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+                Ok(Node::Text(s.to_string()))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Node::List(items))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+                let mut entries: Vec<(Spanned<String>, Spanned<Node>)> = Vec::new();
+                while let Some(key) = map.next_key::<Spanned<String>>()? {
+                    let value = map.next_value()?;
+                    entries.push((key, value));
+                }
+                // A date comes as a table of one private key: it is text here.
+                if let [(key, value)] = entries.as_slice() {
+                    if key.get_ref().starts_with("$__toml_private") {
+                        return Ok(value.get_ref().clone());
+                    }
+                }
+                Ok(Node::Table(entries))
+            }
+        }
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+/// One step from a table to a value in it.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Key(&'static str),
+    Any,
+    Item,
+}
+
+/// A deserializer that walks a type's declaration down `path` and notes the shape
+/// the type asks for there; it stops with an error once it has seen it.
+struct Probe<'a> {
+    path: &'a [Step],
+    found: &'a RefCell<Shape>,
+}
+
+#[derive(Debug)]
+struct Stop;
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("stop")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl de::Error for Stop {
+    fn custom<M: fmt::Display>(_: M) -> Self {
+        Stop
+    }
+}
+
+impl Probe<'_> {
+    fn found<V>(self, shape: Shape) -> Result<V, Stop> {
+        if self.path.is_empty() {
+            *self.found.borrow_mut() = shape;
+        }
+        Err(Stop)
+    }
+}
+
+macro_rules! leaf {
+    ($($method:ident => $shape:expr),* $(,)?) => {
+        $(fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            self.found($shape)
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for Probe<'_> {
+    type Error = Stop;
+
+    leaf! {
+        deserialize_any => Shape::Any,
+        deserialize_bool => Shape::Bool,
+        deserialize_i8 => Shape::Whole(i8::MIN.into(), i8::MAX.into()),
+        deserialize_i16 => Shape::Whole(i16::MIN.into(), i16::MAX.into()),
+        deserialize_i32 => Shape::Whole(i32::MIN.into(), i32::MAX.into()),
+        deserialize_i64 => Shape::Whole(i64::MIN.into(), i64::MAX.into()),
+        deserialize_u8 => Shape::Whole(0, u8::MAX.into()),
+        deserialize_u16 => Shape::Whole(0, u16::MAX.into()),
+        deserialize_u32 => Shape::Whole(0, u32::MAX.into()),
+        deserialize_u64 => Shape::Whole(0, u64::MAX.into()),
+        deserialize_f32 => Shape::Number,
+        deserialize_f64 => Shape::Number,
+        deserialize_char => Shape::Text,
+        deserialize_str => Shape::Text,
+        deserialize_string => Shape::Text,
+        deserialize_identifier => Shape::Text,
+        deserialize_bytes => Shape::Any,
+        deserialize_byte_buf => Shape::Any,
+        deserialize_unit => Shape::Any,
+        deserialize_ignored_any => Shape::Any,
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+        self.found(Shape::Any)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+        self.found(Shape::Any)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: V,
+    ) -> Result<V::Value, Stop> {
+        self.found(Shape::Any)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        match self.path.split_first() {
+            Some((Step::Item, rest)) => visitor.visit_seq(One {
+                probe: Some(Probe {
+                    path: rest,
+                    found: self.found,
+                }),
+            }),
+            _ => self.found(Shape::List(Box::new(Shape::Any))),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, Stop> {
+        self.found(Shape::Any)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        _: V,
+    ) -> Result<V::Value, Stop> {
+        self.found(Shape::Any)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
+        match self.path.split_first() {
+            Some((Step::Any, rest)) => visitor.visit_map(Entry {
+                key: Some("*"),
+                value: Some(Probe {
+                    path: rest,
+                    found: self.found,
+                }),
+            }),
+            _ => self.found(Shape::Map(Box::new(Shape::Any))),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        // A value kept with its position reads as the value.
+        if name == "$__serde_spanned_private_Spanned" {
+            return visitor.visit_map(Spanned3 {
+                at: 0,
+                fields,
+                probe: Some(self),
+            });
+        }
+        match self.path.split_first() {
+            Some((Step::Key(key), rest)) if fields.contains(key) => visitor.visit_map(Entry {
+                key: Some(key),
+                value: Some(Probe {
+                    path: rest,
+                    found: self.found,
+                }),
+            }),
+            _ => self.found(Shape::Table(fields, BTreeMap::new())),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Stop> {
+        self.found(Shape::Name(variants))
+    }
+}
+
+/// A list of the one item a path goes through.
+struct One<'a> {
+    probe: Option<Probe<'a>>,
+}
+
+impl<'de> de::SeqAccess<'de> for One<'_> {
+    type Error = Stop;
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Stop> {
+        match self.probe.take() {
+            Some(probe) => seed.deserialize(probe).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// A table of the one key a path goes through.
+struct Entry<'a> {
+    key: Option<&'static str>,
+    value: Option<Probe<'a>>,
+}
+
+impl<'de> de::MapAccess<'de> for Entry<'_> {
+    type Error = Stop;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
+        match self.key.take() {
+            Some(key) => seed
+                .deserialize(BorrowedStrDeserializer::<Stop>::new(key))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Stop> {
+        match self.value.take() {
+            Some(probe) => seed.deserialize(probe),
+            None => Err(Stop),
+        }
+    }
+}
+
+/// The three entries of a value kept with its position: start, end, the value.
+struct Spanned3<'a> {
+    at: usize,
+    fields: &'static [&'static str],
+    probe: Option<Probe<'a>>,
+}
+
+impl<'de> de::MapAccess<'de> for Spanned3<'_> {
+    type Error = Stop;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Stop> {
+        match self.fields.get(self.at) {
+            Some(field) => seed
+                .deserialize(BorrowedStrDeserializer::<Stop>::new(field))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Stop> {
+        self.at += 1;
+        if self.at < self.fields.len() {
+            return seed.deserialize(U64Deserializer::<Stop>::new(0));
+        }
+        match self.probe.take() {
+            Some(probe) => seed.deserialize(probe),
+            None => Err(Stop),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        anti: bool,
+        size: u32,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    enum Format {
+        #[serde(rename = "round-robin")]
+        RoundRobin,
+        #[serde(rename = "gauntlet")]
+        Gauntlet,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        name: String,
+        rules: Option<Inner>,
+        players: Vec<Spanned<Inner>>,
+        format: Format,
+        ratio: f64,
+    }
+
+    fn misfit(text: &str) -> Option<String> {
+        let node: Spanned<Node> = toml::from_str(text).unwrap();
+        Shape::of::<Outer>()
+            .misfit(&node)
+            .map(|(at, m)| format!("{at}: {m}"))
+    }
+
+    #[test]
+    fn a_types_declaration_gives_its_shape() {
+        let Shape::Table(keys, inner) = Shape::of::<Outer>() else {
+            panic!("a table");
+        };
+        assert_eq!(keys, ["name", "rules", "players", "format", "ratio"]);
+        assert_eq!(inner["name"], Shape::Text);
+        assert_eq!(inner["ratio"], Shape::Number);
+        assert_eq!(inner["format"], Shape::Name(&["round-robin", "gauntlet"]));
+        let rules = &inner["rules"];
+        assert!(
+            matches!(rules, Shape::Table(["anti", "size"], _)),
+            "{rules:?}"
+        );
+        let Shape::List(player) = &inner["players"] else {
+            panic!("a list");
+        };
+        assert_eq!(**player, *rules);
+    }
+
+    #[test]
+    fn misfits_are_found_where_they_are() {
+        assert_eq!(misfit("name = \"a\"\n[rules]\nanti = true\n"), None);
+        assert_eq!(
+            misfit("name = \"a\"\n[rules]\nanty = true\n").unwrap(),
+            "19: unknown field `anty`, expected `anti` or `size` (did you mean `anti`?)"
+        );
+        assert_eq!(
+            misfit("[[players]]\nsize = -1\n").unwrap(),
+            "19: -1 is not accepted here: use a whole number of at least 0"
+        );
+        assert_eq!(
+            misfit("name = 3").unwrap(),
+            "7: 3 is not accepted here: use text in quotes"
+        );
+        assert_eq!(
+            misfit("format = \"gauntlett\"").unwrap(),
+            "9: unknown variant `gauntlett`, expected `round-robin` or `gauntlet` (did you mean `gauntlet`?)"
+        );
+        assert_eq!(misfit("ratio = 1"), None);
+    }
+}
