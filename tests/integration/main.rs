@@ -48,6 +48,7 @@ mod patterns;
 mod play;
 mod python_worker;
 mod reference;
+mod replay;
 mod report;
 mod run;
 mod shards;

@@ -2,6 +2,7 @@
 //! (the one write path), shards and their merge, and provenance.
 
 pub mod csv_table;
+mod differences;
 pub mod file_names;
 mod flat_csv;
 pub mod folder;
