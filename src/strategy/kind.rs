@@ -22,6 +22,9 @@ pub trait Kind: Clone + std::fmt::Debug + PartialEq + serde::Serialize + Sized +
     /// The smallest spec that reads, for the tests that walk every kind: the name alone
     /// unless a key is required (an engine's command).
     const SAMPLE: &'static str = Self::NAME;
+    /// Whether it runs code of the user's choosing on this machine (a program, a
+    /// Python callable): what a web page may never ask for.
+    const RUNS_CODE: bool = false;
 
     /// Reads the spec from its parameters (`kind` removed, every key one of
     /// [`PARAMS`](Self::PARAMS)), with the kind's own checks.

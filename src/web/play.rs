@@ -162,11 +162,11 @@ impl Sessions {
         if let (Some(spec), Some(t)) = (&spec, &text) {
             // A page may not start programs on the server's machine, at any depth of
             // the spec (a base strategy, a rollout), nor read its files.
-            if spec.any(&mut |s| s.kind() == "engine") {
-                return Err(Reply::error(400, &format!("vs {t}: external engines are not played from the browser (they would run a program on the server): play them with `reversi-lab play --vs`")));
+            if spec.any(&mut StrategySpec::runs_code) {
+                return Err(Reply::error(400, &format!("vs {t}: external engines and Python strategies are not played from the browser (they would run a program or Python code on the server): play them with `reversi-lab play --vs`")));
             }
             if spec.any(&mut |s| !s.files().is_empty()) {
-                return Err(Reply::error(400, &format!("vs {t}: strategies that read files on the server (a pattern's weights) are not played from the browser: play them with `reversi-lab play --vs`")));
+                return Err(Reply::error(400, &format!("vs {t}: strategies that read files on the server (a pattern's weights, an engine's folder) are not played from the browser: play them with `reversi-lab play --vs`")));
             }
         }
         let moves = want.query("moves").unwrap_or_default();

@@ -450,6 +450,16 @@ fn play_refuses_bad_specs_and_illegal_moves_in_one_line_and_plays_as_play_does()
         let (status, body) = server.post(target);
         one_line(status, &body, target);
     }
+    // A page may not run code on the server: a Python callable (it would import any
+    // module and call it) is refused as an engine's program is, before any process.
+    for target in [
+        "/play/new?vs=python:callable=os:system",
+        "/play/new?vs=gtp:/bin/true",
+    ] {
+        let (status, body) = server.post(target);
+        one_line(status, &body, target);
+        assert!(body.contains("not played from the browser"), "{body}");
+    }
     assert_eq!(
         server.get("/play/new?vs=greedy").0,
         405,

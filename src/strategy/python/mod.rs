@@ -333,6 +333,7 @@ impl Kind for PythonSpec {
     const HELP: &'static str = "a Python callable: choose(board, rng) in worker processes (callable = \"module:function\"), or handed over by the Python package (name); role = evaluation for value(board) inside a search";
     const PARAMS: &'static [ParamInfo] = PythonParams::PARAMS;
     const SAMPLE: &'static str = "python:callable=reversi_lab_sample:choose";
+    const RUNS_CODE: bool = true;
 
     fn read(params: toml::Table) -> Result<Self, SpecError> {
         let spec: PythonParams = typed(Self::NAME, params)?;

@@ -316,6 +316,20 @@ impl StrategySpec {
         self.clone().visit_mut(Files)
     }
 
+    /// Whether this spec itself (not those nested in it) runs code of the user's
+    /// choosing: an external engine's program, a Python callable.
+    #[must_use]
+    pub fn runs_code(&self) -> bool {
+        struct RunsCode;
+        impl Visit for RunsCode {
+            type Out = bool;
+            fn kind<K: Kind>(self, _: &K) -> bool {
+                K::RUNS_CODE
+            }
+        }
+        self.visit(RunsCode)
+    }
+
     /// The kind name.
     #[must_use]
     pub fn kind(&self) -> &'static str {
