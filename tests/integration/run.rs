@@ -268,6 +268,42 @@ fn ctrl_c_and_sigterm_stop_cleanly_and_resume_finishes() {
     }
 }
 
+/// A resume says it is running while it plays, as a new run does: killed with -9
+/// midway, its folder says running, not the interruption it resumed after.
+#[test]
+fn a_resume_is_marked_running_while_it_plays() {
+    let dir = Dir::new();
+    let config = dir.write("slow.toml",
+        "name = \"slow\"\nformat = \"head-to-head\"\ngames_per_pair = 100000\n[[players]]\nname = \"a\"\nstrategy = \"alphabeta:depth=4\"\n[[players]]\nname = \"b\"\nstrategy = \"alphabeta:depth=3\"\n",
+    );
+    let out = dir.path().join("out");
+    let start = |extra: &[&str]| {
+        reversi_lab()
+            .args(["run", config.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .arg("--quiet")
+            .args(extra)
+            .std()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let child = start(&[]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let _ = child.wait_with_output();
+    assert!(read(&out.join("run.toml")).contains("status = \"interrupted\""));
+    let mut child = start(&["--resume"]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = child.kill();
+    let _ = child.wait();
+    let record = read(&out.join("run.toml"));
+    assert!(record.contains("status = \"running\""), "{record}");
+}
+
 /// `--force` keeps the folder it replaces until the new run has written a game: a
 /// kill before that leaves the old results beside the new folder, not gone.
 #[test]

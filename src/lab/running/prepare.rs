@@ -12,7 +12,7 @@ use crate::lab::storage::folder::{differences, holds_anything, move_aside, Folde
 use crate::lab::storage::folder::{FORCE, OUT, RESUME};
 use crate::lab::storage::games_file::{self, GamesWriter};
 use crate::lab::storage::results_folder::{FolderFile, FolderKind, ResultsFolder};
-use crate::lab::storage::rows::{csv_header, GameRow, RunInfo, RunToml};
+use crate::lab::storage::rows::{csv_header, GameRow, RunInfo, RunToml, Status};
 use crate::lab::storage::shard::SHARD;
 use crate::lab::storage::shard::{check_schedule_version, Shard};
 use crate::setting::Said;
@@ -314,6 +314,18 @@ pub(super) fn prepare(
             asked.shard,
             tallies,
         )?;
+        if !info_before.status.is_finished() {
+            // While the resume plays, the folder says so (to `web`, to a reader after
+            // a kill), as a new run's does; its end writes the whole record.
+            let running = RunInfo {
+                status: Status::Running,
+                ..info_before.clone()
+            };
+            crate::lab::folder::write_atomically(
+                &run_path,
+                run_record(experiment, running).to_text(),
+            )?;
+        }
         return Ok(Prepared {
             done,
             before: costs,

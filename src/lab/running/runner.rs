@@ -222,7 +222,7 @@ pub fn run_locked(
     match recorded {
         // A resume of a run that had ended played nothing: its record of how it was
         // made stays as it was.
-        Some(recorded) if played == 0 && recorded.status == status => {}
+        Some(recorded) if played == 0 && recorded.status == status && status.is_finished() => {}
         _ => {
             info.status = status;
             info.games = Some(done + played);
