@@ -64,9 +64,9 @@ pub struct RunArgs {
     /// Skip the charts and the report at the end.
     #[arg(long)]
     pub no_report: bool,
-    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N, or
-    /// `auto` to read it from a Slurm job array or a Kubernetes Indexed Job;
-    /// `reversi-lab merge` joins the shards.
+    /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N (with
+    /// --out DIR, into DIR itself: give each shard its own), or `auto` to read it from
+    /// a Slurm job array or a Kubernetes Indexed Job; `reversi-lab merge` joins the shards.
     #[arg(long, value_name = "I/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// The number of shards, for `--shard auto` under Kubernetes (the Job's completions).
