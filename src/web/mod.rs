@@ -216,6 +216,13 @@ impl Web {
         self.address
     }
 
+    /// Its scratch folder (the report's charts): removed when the server is dropped,
+    /// and by the command's signal handler when a signal ends the process instead.
+    #[must_use]
+    pub fn scratch(&self) -> &std::path::Path {
+        self.state.scratch.path()
+    }
+
     /// The token every request must carry, if one is required.
     #[must_use]
     pub fn token(&self) -> Option<&str> {

@@ -635,3 +635,32 @@ fn the_server_answers_after_long_without_a_connection_and_keeps_its_open_ones() 
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("quiet"), "{body}");
 }
+
+/// Ctrl-C or SIGTERM ends the server with its scratch folder (the report's charts)
+/// removed and exit code 130; a signal ended it without dropping the server before.
+#[test]
+fn a_signal_stops_the_server_and_removes_its_scratch_folder() {
+    let dir = Dir::new();
+    a_run(dir.path(), "signalled", 2);
+    for signal in ["-INT", "-TERM"] {
+        let mut server = Server::start(&dir.path().join("results"), &[]);
+        let (status, _) = server.get("/folder?path=signalled");
+        assert_eq!(status, 200);
+        let pid = server.child.id();
+        let prefix = format!("reversi-lab-web-{pid}-");
+        let scratch: Vec<PathBuf> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+            .map(|e| e.path())
+            .collect();
+        assert_eq!(scratch.len(), 1, "{scratch:?}");
+        std::process::Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .unwrap();
+        let code = server.child.wait().unwrap().code();
+        assert_eq!(code, Some(130), "{signal}");
+        assert!(!scratch[0].exists(), "{signal}: {:?} left", scratch[0]);
+    }
+}

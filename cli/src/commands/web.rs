@@ -55,6 +55,13 @@ pub fn web(args: &WebArgs, out: &mut dyn Write) -> Result<Outcome> {
         token: args.token.clone(),
         play: BOOK,
     })?;
+    // Ctrl-C and SIGTERM end the process without dropping the server: its scratch
+    // folder goes first, and the exit is 130 as a stopped run's.
+    let scratch = server.scratch().to_path_buf();
+    let _ = ctrlc::set_handler(move || {
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::process::exit(130);
+    });
     let url = server.url();
     writeln!(out, "serving {} at {url}", args.root.display()).ok();
     if server.token().is_some() {
