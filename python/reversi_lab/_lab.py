@@ -381,8 +381,8 @@ def sweep(
     ``results/<name>``), then writes its report. ``games`` (per pair) and ``threads``
     override the file's. The :class:`Results` have ``sweep`` (``sweep.csv``: each
     variant's rating, gain and cost) beside the usual tables. A Python player handed
-    over by ``players={"mine": my_choose}`` can play in it, but the sweep cannot yet vary
-    its own ``params``: :func:`tune` can (``[[params]] name = "params.corner"``)."""
+    over by ``players={"mine": my_choose}`` can play in it, and the sweep can vary its
+    own ``params`` (``parameter = "params.corner"``), as :func:`tune` tunes them."""
     _check_backend(backend)
     update, bar = _progress(progress, "games")
     try:
