@@ -277,6 +277,46 @@ def test_an_evaluation_inside_alphabeta():
         rl.Strategy("alphabeta:depth=2,eval=mobility", eval=disc_count)
 
 
+def test_a_strategys_own_faults_are_raised_and_kept_for_reading():
+    def fragile(board):
+        black, white = board.discs()
+        if black + white > 12:
+            raise ZeroDivisionError("too deep")
+        return 0.0
+
+    searcher = rl.Strategy("alphabeta:depth=2", eval=fragile)
+    board = rl.Board()
+    for move in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"):
+        board.push(move)
+    assert searcher.faults == []
+    with pytest.raises(RuntimeError, match=r"^the strategy lost by a fault \(error: ZeroDivisionError: too deep\)$"):
+        searcher.choose(board, seed=1)
+    # scores said nothing before: its values were lost and it returned None, the answer
+    # of a strategy that chooses by a rule.
+    line = "fragile: error in a search: ZeroDivisionError: too deep"
+    with pytest.raises(RuntimeError, match=rf"^the strategy's values are lost to a fault \({line}\)$"):
+        searcher.scores(board)
+    assert searcher.faults == [line, line]
+    # Fine before the search reaches 13 discs: no fault, and the record stays as it was.
+    assert searcher.scores(rl.Board()) is not None
+    assert searcher.faults == [line, line]
+
+    def corner(board, rng):
+        return "a1"
+
+    player = rl.Strategy(corner)
+    with pytest.raises(RuntimeError, match=r"^the strategy lost by a fault \(illegal: it returned 'a1'"):
+        player.choose(rl.Board(), seed=1)
+    assert player.faults == [
+        "corner: illegal after 0 moves: it returned 'a1', not a legal move for black (legal: d3 c4 f5 e6)"
+    ]
+    # A match keeps its own record, said as warnings: the strategy's stays as it was.
+    with pytest.warns(rl.FaultWarning):
+        with pytest.raises(ValueError, match="lost 3 games in a row"):
+            rl.match(player, "random", games=4, threads=1, progress=False)
+    assert len(player.faults) == 1
+
+
 def test_an_evaluation_that_fails_loses_the_game_for_its_search():
     def fragile(board):
         black, white = board.discs()
