@@ -9,10 +9,10 @@ use crate::board::{named_square, Board};
 use crate::errors::FaultWarning;
 use crate::state::{self, AnyState};
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
-use pyo3::{ffi, intern};
 use reversi_lab::board::Square;
 use reversi_lab::game::Rules;
 use reversi_lab::lab::setup::size_of_obf;
@@ -249,8 +249,16 @@ impl PySession {
         move |error| Failure::Raised(last_line(py, &error))
     }
 
-    /// Starts a game: a fresh board, the generator seeded, `new_game()` called.
-    fn start(&mut self, py: Python<'_>, seed: u64, size: u32, start: Option<&str>) -> PyResult<()> {
+    /// Starts a game: a fresh board, the generator seeded (`state` is `seed`'s, made
+    /// without the lock), `new_game()` called.
+    fn start(
+        &mut self,
+        py: Python<'_>,
+        seed: u64,
+        state: &[u32; 624],
+        size: u32,
+        start: Option<&str>,
+    ) -> PyResult<()> {
         self.board = None;
         self.behind.clear();
         self.game = Some(match start {
@@ -259,11 +267,10 @@ impl PySession {
             }
             None => state::start(size),
         });
+        let class = random_class(py)?;
         match &self.rng {
-            Some(rng) => {
-                rng.bind(py).call_method1(intern!(py, "seed"), (seed,))?;
-            }
-            None => self.rng = Some(random_class(py)?.call1((seed,))?.unbind()),
+            Some(rng) => crate::seeding::seed(py, class, rng.bind(py), seed, state)?,
+            None => self.rng = Some(class.call1((seed,))?.unbind()),
         }
         if let Some(new_game) = &self.new_game {
             new_game.bind(py).call0()?;
@@ -307,10 +314,12 @@ impl PySession {
 
     /// Brings the game up to the plies the kept board followed.
     fn catch_up(&mut self) -> Result<(), String> {
-        for index in std::mem::take(&mut self.behind) {
-            self.play(index)?;
-        }
-        Ok(())
+        // Taken and given back, so that its room is kept from game to game.
+        let mut behind = std::mem::take(&mut self.behind);
+        let played = behind.iter().try_for_each(|&index| self.play(index));
+        behind.clear();
+        self.behind = behind;
+        played
     }
 }
 
@@ -320,10 +329,15 @@ impl Session for PySession {
     }
 
     fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
+        // Made before the lock is taken: the other threads' calls go on meanwhile.
+        let state = turn
+            .new_game
+            .as_ref()
+            .map(|new| crate::seeding::state(new.seed));
         attached(|py| {
-            if let Some(new) = &turn.new_game {
+            if let (Some(new), Some(state)) = (&turn.new_game, &state) {
                 self.rules = new.rules;
-                self.start(py, new.seed, new.size, new.start.as_deref())
+                self.start(py, new.seed, state, new.size, new.start.as_deref())
                     .map_err(Self::raised(py))?;
             }
             let astray = |why| Failure::Raised(format!("the game went astray: {why}"));

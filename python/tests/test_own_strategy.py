@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import warnings
@@ -275,6 +277,34 @@ def test_an_evaluation_inside_alphabeta():
     # Two evaluations for one search: refused, not one silently replaced.
     with pytest.raises(ValueError, match=r"^strategy 'alphabeta' already has eval = mobility: give one evaluation, in the spec or as eval=$"):
         rl.Strategy("alphabeta:depth=2,eval=mobility", eval=disc_count)
+
+
+MOVER = """
+def choose(board, rng):
+    moves = board.legal_moves
+    # gauss keeps every other draw for its next call: a new game must forget it too.
+    if len(board.move_stack) < 2:
+        rng.gauss(0.0, 1.0)
+    return moves[int(rng.random() * len(moves))]
+"""
+
+
+def test_in_process_games_are_the_clis_worker_games(cli, tmp_path):
+    # The generator of each game is seeded alike in process and in the workers, which
+    # call random.Random(seed): the same games either way, on any thread count.
+    (tmp_path / "mover.py").write_text(MOVER)
+    csv = tmp_path / "games.csv"
+    spec = f"python:callable=mover:choose,python={sys.executable},dir={tmp_path}"
+    subprocess.run(
+        [cli, "match", spec, "greedy", "--games", "40", "--seed", "7", "--threads", "2", "--csv", str(csv)],
+        check=True, capture_output=True, text=True,
+    )
+    expected = pd.read_csv(csv, keep_default_na=False, dtype={"opening": str, "moves": str})
+    namespace: dict = {}
+    exec(MOVER, namespace)
+    for threads in (1, 2):
+        m = rl.match(namespace["choose"], "greedy", games=40, seed=7, threads=threads, progress=False)
+        assert list(m.games["moves"]) == list(expected["moves"]), threads
 
 
 def test_a_strategys_own_faults_are_raised_and_kept_for_reading():
