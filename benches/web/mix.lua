@@ -15,8 +15,12 @@ request = function()
   local p = paths[(i % #paths) + 1]
   return wrk.format(p[1], p[2], {["Host"] = "127.0.0.1"})
 end
-delay = function()
-  return math.random(500, 1500)
+-- CLOSED_LOOP=1 in the environment: as fast as the server answers (the old mode, to
+-- see the server saturated).
+if os.getenv("CLOSED_LOOP") == nil then
+  delay = function()
+    return math.random(500, 1500)
+  end
 end
 local errors = 0
 response = function(status, headers, body)

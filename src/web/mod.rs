@@ -52,7 +52,7 @@ pub const CONNECTIONS: usize = 512;
 /// Game pages kept: (folder, game id) to the games file's identity and the page.
 type GamePages = HashMap<(PathBuf, u64), (Option<(u64, u64)>, Arc<String>)>;
 
-/// What every request's thread shares.
+/// What every connection's thread shares.
 pub(crate) struct State {
     /// The root as given, for display.
     root_shown: PathBuf,
