@@ -21,6 +21,12 @@ queue_b() {
 queue_c() {
     nice -n 10 "$BIN" run experiments/mcts-equal-time.toml --threads 2 --out "$OUT/mcts-equal-time"
 }
+# Third session (docs/mcts.md, "The search audited"): the target's variants against
+# weighted classic, alone on the shared machine, stopped at the session's end.
+variants() {
+    nice -n 10 "$BIN" run experiments/mcts-target-variants.toml --threads 2 --out "$OUT/target-shuffled"
+}
+if [ "${1:-}" = variants ]; then variants; exit; fi
 queue_b > "$OUT/mcts-queue-b.log" 2>&1 &
 queue_c > "$OUT/mcts-queue-c.log" 2>&1 &
 wait

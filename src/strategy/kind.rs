@@ -25,6 +25,9 @@ pub trait Kind: Clone + std::fmt::Debug + PartialEq + serde::Serialize + Sized +
     /// Whether it runs code of the user's choosing on this machine (a program, a
     /// Python callable): what a web page may never ask for.
     const RUNS_CODE: bool = false;
+    /// Whether choosing one move searches ahead (a game tree, an exact solve, an
+    /// external engine): far too dear for every move of a playout.
+    const SEARCHES: bool = false;
 
     /// Reads the spec from its parameters (`kind` removed, every key one of
     /// [`PARAMS`](Self::PARAMS)), with the kind's own checks.

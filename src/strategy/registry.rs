@@ -33,6 +33,7 @@ macro_rules! kinds {
                 params: <$spec as Kind>::PARAMS,
                 sample: <$spec as Kind>::SAMPLE,
                 evaluation: kinds!(@evaluation $($evaluation $($note)?)?),
+                searches: <$spec as Kind>::SEARCHES,
             },
         )*];
 

@@ -161,14 +161,22 @@ fn gtp_serves_it_and_watch_shows_its_values() {
         .unwrap();
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
-    let values: Vec<i32> = text
+    // Thousandths, or a margin where the search proved the move's exactly.
+    let said: Vec<&str> = text
         .lines()
         .filter(|l| l.contains("(mcts:iterations=200) plays"))
         .filter_map(|l| l.split("(its value ").nth(1))
+        .collect();
+    let values: Vec<i32> = said
+        .iter()
+        .filter(|v| {
+            !v.starts_with("wins by") && !v.starts_with("loses by") && !v.starts_with("draws")
+        })
         .map(|v| v.split([' ', ')']).next().unwrap().parse().unwrap())
         .collect();
     assert!(values.len() > 5, "{text}");
     assert!(values.iter().all(|v| (0..=1000).contains(v)), "{text}");
+    assert!(said.iter().any(|v| v.starts_with("wins by")), "{text}");
 }
 
 /// Issue 49: against `mcts`, `eval` shows each move's visits beside its value (what

@@ -99,6 +99,7 @@ impl Kind for AlphaBetaSpec {
     const NAME: &'static str = "alphabeta";
     const HELP: &'static str = "negamax alpha-beta search over an evaluation, with iterative deepening, ordering and a table";
     const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+    const SEARCHES: bool = true;
 
     fn read(mut params: toml::Table) -> Result<Self, SpecError> {
         let kind = Self::NAME;

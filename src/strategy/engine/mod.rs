@@ -185,6 +185,7 @@ impl Kind for EngineSpec {
     const HELP: &'static str = "an external engine's program over GTP or NBoard; on one line gtp:COMMAND or nboard:COMMAND (split as a shell splits words)";
     const PARAMS: &'static [ParamInfo] = EngineParams::PARAMS;
     const SAMPLE: &'static str = "gtp:true";
+    const SEARCHES: bool = true;
     const RUNS_CODE: bool = true;
 
     fn read(params: toml::Table) -> Result<Self, SpecError> {

@@ -5,6 +5,8 @@
 //! search (`search`, over the arena of `tree`) knows nothing of the `Strategy` trait:
 //! [`Mcts`] is the one small piece of glue.
 
+#[cfg(test)]
+mod audit;
 mod leaf;
 mod reuse;
 mod search;
@@ -17,7 +19,7 @@ pub use search::{Final, MoveStats, Objective, Settings};
 pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
-use super::{random_square, Answer, Choice, Context, Evaluator, Solver, Strategy};
+use super::{random_square, Answer, Budget, Choice, Context, Evaluator, Solver, Strategy, WIN};
 use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
 use reuse::Kept;
@@ -43,14 +45,31 @@ impl<G: Geometry> Mcts<G> {
     /// Searches `board` (considering `moves`) afresh within the budgets and the clock's
     /// deadline: the tree grown.
     pub fn search(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Tree<G> {
+        self.search_from(board, moves, context, Instant::now())
+    }
+
+    /// [`search`](Self::search) for a move begun at `began`, which its time counts from.
+    fn search_from(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+        began: Instant,
+    ) -> Tree<G> {
         let mut tree = Tree::new(board, moves, self.capacity(), self.settings.rave > 0);
-        self.grow(&mut tree, context);
+        self.grow(&mut tree, context, began);
         tree
     }
 
     /// Searches on from the tree kept from the game's previous move when it holds the
     /// line played since (`reuse`), else afresh.
-    fn search_on(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Tree<G> {
+    fn search_on(
+        &self,
+        board: Board<G>,
+        moves: G::Bits,
+        context: &mut Context<'_, G>,
+        began: Instant,
+    ) -> Tree<G> {
         let history = context.history;
         let kept = context
             .memory
@@ -58,10 +77,10 @@ impl<G: Geometry> Mcts<G> {
             .and_then(|kept| kept.take(board, moves, &history, self.capacity()));
         match kept {
             Some(mut tree) => {
-                self.grow(&mut tree, context);
+                self.grow(&mut tree, context, began);
                 tree
             }
-            None => self.search(board, moves, context),
+            None => self.search_from(board, moves, context, began),
         }
     }
 
@@ -75,12 +94,13 @@ impl<G: Geometry> Mcts<G> {
             .map_or(1 << 16, |n| (n as usize).saturating_mul(4).min(1 << 24))
     }
 
-    /// Runs iterations on `tree` until a budget or the clock's deadline is spent.
-    fn grow(&self, tree: &mut Tree<G>, context: &mut Context<'_, G>) {
+    /// Runs iterations on `tree` until a budget or the deadline of the move begun at
+    /// `began` is spent.
+    fn grow(&self, tree: &mut Tree<G>, context: &mut Context<'_, G>, began: Instant) {
         let deadline = context
             .memory
             .clock
-            .deadline_with(self.settings.time, Instant::now());
+            .deadline_with(self.settings.time, began);
         let search = Search {
             settings: &self.settings,
             leaf: &self.leaf,
@@ -90,18 +110,52 @@ impl<G: Geometry> Mcts<G> {
     }
 }
 
+impl<G: Geometry> Mcts<G> {
+    /// Whether `board` is solved outright rather than searched: few enough empties
+    /// (`solve`), and every legal move considered.
+    fn solves_root(&self, board: Board<G>, moves: G::Bits) -> bool {
+        board.empty_count() <= self.settings.solve && moves == board.moves()
+    }
+
+    /// The root's exact solve within the move's clock: half of what the move may take,
+    /// so that the tree has the rest when the solve runs out; no limit without a clock
+    /// (an iteration budget: the same games on any machine). None when it ran out.
+    fn solve_root(&self, board: Board<G>, context: &mut Context<'_, G>) -> Option<(i32, G::Bits)> {
+        let now = Instant::now();
+        let deadline = context.memory.clock.deadline_with(self.settings.time, now);
+        let budget = Budget {
+            nodes: None,
+            time: deadline.map(|d| d.saturating_duration_since(now) / 2),
+        };
+        let solver = Solver::for_play(self.settings.rules, SOLVER_BITS);
+        let solution = solver.solve_within(board, context.memory, budget).ok()?;
+        Some((solution.score, solution.best))
+    }
+}
+
+/// A proven final margin on the values' scale, where its sign says it: a win or a loss
+/// as `WIN` plus the margin (shown as "wins by"), which no mean in thousandths reaches.
+fn proven_value(margin: i32) -> Option<i32> {
+    match margin.signum() {
+        1 => Some(WIN + margin),
+        -1 => Some(-WIN + margin),
+        _ => None,
+    }
+}
+
 impl<G: Geometry> Strategy<G> for Mcts<G> {
     fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
         let began = Instant::now();
-        if board.empty_count() <= self.settings.solve && moves == board.moves() {
-            let solver = Solver::for_play(self.settings.rules, SOLVER_BITS);
-            let square = random_square(solver.solve(board, context.memory).best, context.rng);
-            return Ok(Choice::of(square).timed_from(began));
+        if self.solves_root(board, moves) {
+            if let Some((score, best)) = self.solve_root(board, context) {
+                let square = random_square(best, context.rng);
+                return Ok(Choice::valued(square, score).proven().timed_from(began));
+            }
         }
         let tree = if self.settings.reuse {
-            self.search_on(board, moves, context)
+            self.search_on(board, moves, context, began)
         } else {
-            self.search(board, moves, context)
+            self.search_from(board, moves, context, began)
         };
         // A search that ran out of budget before its first iteration (a clock nearly
         // spent, `nodes` below a playout) plays the first legal move.
@@ -123,30 +177,43 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
         Ok(Choice::valued(square, (mean * 1000.0).round() as i32).timed_from(began))
     }
 
-    /// Each move's mean result for the mover, in thousandths.
+    /// Each move's mean result for the mover, in thousandths; a move proven to win or
+    /// lose, its margin (`WIN` plus it); at `solve` empties or fewer, every move's exact
+    /// final margin, as the moves are played there.
     fn move_values(
         &self,
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
     ) -> Option<Vec<(Square, i32)>> {
+        if self.solves_root(board, moves) {
+            let solver = Solver::for_play(self.settings.rules, SOLVER_BITS);
+            return Some(solver.move_values(board, moves, context.memory));
+        }
         let visits = self.move_visits(board, moves, context)?;
         Some(visits.into_iter().map(|(s, v, _)| (s, v)).collect())
     }
 
-    /// Each move's mean result for the mover, in thousandths, and its visits.
+    /// [`move_values`](Strategy::move_values) and each move's visits; None where the
+    /// root is solved outright (no visits: its values are the solver's).
     fn move_visits(
         &self,
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
     ) -> Option<Vec<(Square, i32, u64)>> {
+        if self.solves_root(board, moves) {
+            return None;
+        }
         let tree = self.search(board, moves, context);
         Some(
             tree.stats()
                 .iter()
                 .map(|m| {
-                    let value = (m.mean * 1000.0).round() as i32;
+                    let exact = (m.bounds.0 == m.bounds.1).then_some(m.bounds.0);
+                    let value = exact
+                        .and_then(proven_value)
+                        .unwrap_or((m.mean * 1000.0).round() as i32);
                     (m.square, value, u64::from(m.visits))
                 })
                 .collect(),

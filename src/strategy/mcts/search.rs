@@ -7,7 +7,7 @@ use super::tree::{Node, Tree, NO_TABLE};
 use super::SOLVER_BITS;
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
-use crate::strategy::{Context, Evaluator, Solver};
+use crate::strategy::{draw_below, Context, Evaluator, GameRng, Solver};
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,9 @@ pub struct Settings {
     pub reuse: bool,
 }
 
+/// More than the legal moves of any position on the largest board (10x10: 96 empties):
+/// the size of the buffer priors are worked in.
+const MOST_MOVES: usize = 128;
 /// Iterations between two readings of the clock.
 const CLOCK_EVERY: u64 = 16;
 
@@ -170,7 +173,7 @@ impl<G: Geometry> Search<'_, G> {
                         false,
                     );
                 }
-                self.expand(tree, index, board, moves);
+                self.expand(tree, index, board, moves, context.rng);
             }
             let depth = tree.path.len() - 1;
             if let Some(place) = tree.table_of(index) {
@@ -235,14 +238,30 @@ impl<G: Geometry> Search<'_, G> {
         tree.nodes[index].upper = margin;
     }
 
-    /// Gives a node its children: one a move (or one pass), with priors under PUCT.
-    fn expand(&self, tree: &mut Tree<G>, index: usize, board: Board<G>, moves: G::Bits) {
+    /// Gives a node its children: one a move (or one pass), with priors under PUCT, in
+    /// an order drawn from the game's generator. Selection tries unvisited children in
+    /// their order and breaks ties by it, so in square order every sparsely visited
+    /// node's value would rest on its lowest squares' moves (a1, b1, b2 and h1 on
+    /// 8x8: corners and the squares beside them) and never on a8 or h8's.
+    fn expand(
+        &self,
+        tree: &mut Tree<G>,
+        index: usize,
+        board: Board<G>,
+        moves: G::Bits,
+        rng: &mut GameRng,
+    ) {
         let first = tree.nodes.len();
         if moves.is_empty() {
             tree.nodes.push(Node::new(None, G::CELLS, 1.0));
         } else {
             for square in squares(moves) {
                 tree.nodes.push(Node::new(Some(square), G::CELLS, 0.0));
+            }
+            let children = &mut tree.nodes[first..];
+            for last in (1..children.len()).rev() {
+                let pick = draw_below(last as u32 + 1, rng) as usize;
+                children.swap(last, pick);
             }
             if let Some(prior) = self.prior {
                 self.set_priors(&mut tree.nodes[first..], board, prior);
@@ -258,26 +277,25 @@ impl<G: Geometry> Search<'_, G> {
     }
 
     /// The children's priors: a softmax over their values for the mover, standardised
-    /// (so that any evaluation's scale will do) and divided by the temperature.
+    /// (so that any evaluation's scale will do) and divided by the temperature. Worked
+    /// in a buffer on the stack: an expansion allocates nothing.
     fn set_priors(&self, children: &mut [Node], board: Board<G>, prior: &dyn Evaluator<G>) {
-        let values: Vec<f64> = children
-            .iter()
-            .map(|child| {
-                let square = child.square.expect("a move");
-                f64::from(prior.evaluate(board.play(square).pass()))
-            })
-            .collect();
+        let mut buffer = [0.0f64; MOST_MOVES];
+        let values = &mut buffer[..children.len()];
+        for (value, child) in values.iter_mut().zip(children.iter()) {
+            let square = child.square.expect("a move");
+            *value = f64::from(prior.evaluate(board.play(square).pass()));
+        }
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
         let spread = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
         let spread = if spread > 0.0 { spread } else { 1.0 };
         let top = values.iter().copied().fold(f64::MIN, f64::max);
-        let weights: Vec<f64> = values
-            .iter()
-            .map(|v| ((v - top) / spread / self.settings.temperature).exp())
-            .collect();
-        let sum: f64 = weights.iter().sum();
-        for (child, weight) in children.iter_mut().zip(weights) {
+        for value in values.iter_mut() {
+            *value = ((*value - top) / spread / self.settings.temperature).exp();
+        }
+        let sum: f64 = values.iter().sum();
+        for (child, weight) in children.iter_mut().zip(values.iter()) {
             child.prior = (weight / sum) as f32;
         }
     }
@@ -417,10 +435,11 @@ pub struct MoveStats {
 }
 
 impl<G: Geometry> Tree<G> {
-    /// Each root move's statistics (the tree must have been searched).
+    /// Each root move's statistics, in square order (the tree must have been searched).
     #[must_use]
     pub fn stats(&self) -> Vec<MoveStats> {
-        self.root_children()
+        let mut stats: Vec<MoveStats> = self
+            .root_children()
             .filter_map(|(_, c)| {
                 c.square.map(|square| MoveStats {
                     square,
@@ -429,7 +448,9 @@ impl<G: Geometry> Tree<G> {
                     bounds: (i32::from(c.lower), i32::from(c.upper)),
                 })
             })
-            .collect()
+            .collect();
+        stats.sort_by_key(|m| m.square.index());
+        stats
     }
 
     /// The move to play: a proven best move when there is one, else by visits (or by

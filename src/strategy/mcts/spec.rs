@@ -169,6 +169,43 @@ impl MctsSpec {
     }
 }
 
+/// Refuses a playout policy that searches at each move (a tree, a solve, an engine):
+/// a playout asks it for every move to the end of the game, thousands of playouts a
+/// move, so one game would take hours with nothing said.
+fn refuse_searching_rollout(policy: &StrategySpec) -> Result<(), SpecError> {
+    if !policy.searches() {
+        return Ok(());
+    }
+    let mut searching = policy.kind();
+    policy.any(&mut |spec| {
+        let found = spec.info().searches;
+        if found {
+            searching = spec.kind();
+        }
+        found
+    });
+    let what = if searching == policy.kind() {
+        format!("rollout = {searching} searches")
+    } else {
+        format!(
+            "rollout = {} holds {searching}, which searches",
+            policy.kind()
+        )
+    };
+    let cheap: Vec<&str> = crate::strategy::spec::KINDS
+        .iter()
+        .filter(|kind| !kind.searches)
+        .map(|kind| kind.name)
+        .collect();
+    Err(SpecError::BadValue {
+        kind: MctsSpec::NAME,
+        message: format!(
+            "{what} at every playout move, which would take hours: use a cheap strategy ({})",
+            cheap.join(", ")
+        ),
+    })
+}
+
 impl MctsSpec {
     /// Refuses a parameter written away from its default that does nothing without a
     /// partner (`bias` without `prior`, ...), naming the partner to add: a setting that
@@ -226,6 +263,7 @@ impl Kind for MctsSpec {
     const NAME: &'static str = "mcts";
     const HELP: &'static str = "Monte-Carlo tree search: UCT or PUCT, playouts or evaluated leaves, RAVE, proven values (MCTS-Solver)";
     const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+    const SEARCHES: bool = true;
 
     fn read(mut params: toml::Table) -> Result<Self, SpecError> {
         let kind = Self::NAME;
@@ -239,6 +277,9 @@ impl Kind for MctsSpec {
             Ok(Some(Box::new(spec)))
         };
         let rollout = nested("rollout", false)?;
+        if let Some(policy) = rollout.as_deref() {
+            refuse_searching_rollout(policy)?;
+        }
         let value = nested("value", true)?;
         let prior = nested("prior", true)?;
         let mut spec: MctsSpec = typed(kind, params)?;
@@ -299,6 +340,11 @@ impl Kind for MctsSpec {
         } else {
             "each move's mean result for the mover, in thousandths (1000: a sure win, 500: even)"
         };
-        Some(crate::strategy::scale::Scale::points("thousandths", note))
+        // At `solve` empties or fewer the root is solved: its values are margins.
+        Some(crate::strategy::scale::Scale::points("thousandths", note).exact_from(self.solve))
+    }
+
+    fn exact_from(&self) -> u32 {
+        self.solve
     }
 }

@@ -20,6 +20,7 @@ impl Kind for SolverSpec {
     const HELP: &'static str =
         "exact endgame play: the move with the best final score (slow before ~20 empties)";
     const PARAMS: &'static [ParamInfo] = Self::PARAMS;
+    const SEARCHES: bool = true;
 
     fn read(params: toml::Table) -> Result<Self, SpecError> {
         let spec: SolverSpec = typed(Self::NAME, params)?;

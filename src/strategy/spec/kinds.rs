@@ -22,6 +22,8 @@ pub struct KindInfo {
     /// Whether it is also an evaluation, with a note where its value as one is not what
     /// its name says as a player (greedy's disc count): None when it is not one.
     pub evaluation: Option<&'static str>,
+    /// Whether a move of it searches ahead (see `Kind::SEARCHES`).
+    pub searches: bool,
 }
 
 /// How [`evaluation_names`] names the evaluations whose value as one is not what their

@@ -330,6 +330,13 @@ impl StrategySpec {
         self.visit(RunsCode)
     }
 
+    /// Whether a move of it searches ahead, its own or a nested strategy's (see
+    /// `Kind::SEARCHES`): what a playout cannot afford at every move.
+    #[must_use]
+    pub fn searches(&self) -> bool {
+        self.any(&mut |spec| spec.info().searches)
+    }
+
     /// The kind name.
     #[must_use]
     pub fn kind(&self) -> &'static str {
