@@ -157,12 +157,12 @@ impl PythonPlayer {
             .memory
             .find_state::<Kept<G>>()
             .expect("started above");
-        kept.read(history.start, history.moves);
+        kept.read(history.start(), history.moves);
         let new_game = kept.fresh.then(|| NewGame {
             seed,
             size: self.size,
             rules: self.rules,
-            start: Some(history.start)
+            start: Some(history.start())
                 .filter(|s| *s != Position::start())
                 .map(|s| s.to_obf()),
         });
@@ -190,7 +190,7 @@ impl PythonPlayer {
         let side = kept
             .plies
             .last()
-            .map_or(history.start.side, |p| p.color.opposite());
+            .map_or(history.start().side, |p| p.color.opposite());
         match gtp::parse_move(&text, self.size) {
             Ok(Some(square)) if moves.has(square.index()) => Ok(square),
             _ => Err((Termination::Illegal, self.not_legal(&text, side, moves))),
