@@ -279,7 +279,9 @@ pub struct Choice {
     /// word so that an answer stays four words, which a fast game's every move copies.
     thought: Option<std::num::NonZeroU64>,
     /// The principal variation (see [`pv`](Self::pv)); boxed, as only a search has
-    /// one and a rule's answer stays small.
+    /// one and a rule's answer stays small: a box of a vector is one word, where a
+    /// boxed slice would be two and make the answer five.
+    #[allow(clippy::box_collection)]
     pv: Option<Box<Vec<Square>>>,
     /// The plies a search completed (see [`depth`](Self::depth)).
     depth: Option<std::num::NonZeroU8>,

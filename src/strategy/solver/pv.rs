@@ -4,7 +4,7 @@
 //! and their node counts are those of a game that never asked).
 
 use super::{Solver, SolverTable, EXACT};
-use crate::board::{Bits, Board, Geometry, Square};
+use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::strategy::Memory;
 
 /// Empties from which a line the table does not carry is not solved out: the table
@@ -17,11 +17,11 @@ const SCRATCH_BITS: u32 = 10;
 
 impl Solver {
     /// The principal variation after `first` from `board`, whose exact score for the
-    /// side to move is `score` (`first` reaching it): each position's best move while
-    /// the player's table proves one (an entry whose lower bound is the position's
-    /// known score: its move reaches the score), then, from [`SOLVE_OUT_MAX`] empties,
-    /// moves of a fresh solve in a scratch memory, to the end of the game. A line the
-    /// table stops carrying further from the end stops there.
+    /// side to move is `score` (`first` reaching it): at each position a move the
+    /// player's table proves to keep the score (the position after it bounded by the
+    /// score from above: the table's best move first), and where it proves none, from
+    /// [`SOLVE_OUT_MAX`] empties, the move of a fresh solve in a scratch memory, to the
+    /// end of the game. A line the table stops carrying further from the end stops there.
     pub fn principal_variation<G: Geometry>(
         &self,
         board: Board<G>,
@@ -44,12 +44,20 @@ impl Solver {
                 target = -target;
             }
             let moves = position.moves();
+            // A move is proven best where its position's entry says the opponent can
+            // do no better than the score after it (an upper bound): a table's best
+            // move alone proves nothing, as a bucket keeps the intersection of bounds
+            // stored with different best moves.
             let proven = |table: Option<&mut SolverTable<G>>| {
-                let bounds = table?.probe(position, EXACT)?;
-                (bounds.lower >= target)
-                    .then_some(bounds.best)
-                    .flatten()
-                    .filter(|square| moves.has(square.index()))
+                let table = table?;
+                let hint = table.probe(position, EXACT).and_then(|b| b.best);
+                let keeps = |square: &Square| {
+                    table
+                        .probe(position.play(*square), EXACT)
+                        .is_some_and(|after| after.upper <= -target)
+                };
+                hint.filter(|s| moves.has(s.index()) && keeps(s))
+                    .or_else(|| squares(moves).find(|s| keeps(s)))
             };
             let mut next = proven(memory.find_state::<SolverTable<G>>());
             if next.is_none() {
@@ -57,11 +65,9 @@ impl Solver {
                     return line;
                 }
                 let scratch = scratch.get_or_insert_with(Memory::new);
-                next = proven(scratch.find_state::<SolverTable<G>>()).or_else(|| {
-                    let solution = Solver::new(self.rules, SCRATCH_BITS).solve(position, scratch);
-                    debug_assert_eq!(solution.score, target, "the line keeps the score");
-                    Some(Square::new(solution.best.lowest()))
-                });
+                let solution = Solver::new(self.rules, SCRATCH_BITS).solve(position, scratch);
+                debug_assert_eq!(solution.score, target, "the line keeps the score");
+                next = Some(Square::new(solution.best.lowest()));
             }
             let square = next.expect("a move is found or solved");
             line.push(square);
