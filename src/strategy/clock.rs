@@ -353,7 +353,8 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
             }));
         }
         // Every move on a clock is timed, whatever it is.
-        Ok(choice.timed(choice.elapsed().unwrap_or(spent)))
+        let elapsed = choice.elapsed().unwrap_or(spent);
+        Ok(choice.timed(elapsed))
     }
 
     fn move_values(

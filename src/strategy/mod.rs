@@ -196,10 +196,19 @@ fn downcast<T: PlayerState>(state: &mut Box<dyn PlayerState>) -> &mut T {
 /// moves since (passes are implied: a side with no legal move passes).
 #[derive(Clone, Copy, Debug)]
 pub struct History<'a, G: Geometry> {
-    /// Where the game started.
-    pub start: crate::board::Position<G>,
+    /// Where the game started (see [`start`](Self::start)).
+    start: Start<G>,
     /// The moves since, in order.
     pub moves: &'a [Square],
+}
+
+/// Where a game started. The standard start is said apart: it is where the driver's
+/// games start, and a fast game makes a context at every move (a whole position was
+/// three words to write each time, where this is one byte).
+#[derive(Clone, Copy, Debug)]
+enum Start<G: Geometry> {
+    Standard,
+    At(crate::board::Position<G>),
 }
 
 impl<G: Geometry> History<'_, G> {
@@ -207,7 +216,7 @@ impl<G: Geometry> History<'_, G> {
     #[must_use]
     pub fn at(position: crate::board::Position<G>) -> Self {
         History {
-            start: position,
+            start: Start::At(position),
             moves: &[],
         }
     }
@@ -216,17 +225,27 @@ impl<G: Geometry> History<'_, G> {
     #[must_use]
     pub fn of(line: &crate::game::Line<G>) -> History<'_, G> {
         History {
-            start: line.start(),
+            start: Start::At(line.start()),
             moves: line.moves(),
         }
     }
 
     /// A game from the standard start with `moves` played.
+    #[inline]
     #[must_use]
     pub fn from_start(moves: &[Square]) -> History<'_, G> {
         History {
-            start: crate::board::Position::start(),
+            start: Start::Standard,
             moves,
+        }
+    }
+
+    /// Where the game started.
+    #[must_use]
+    pub fn start(&self) -> crate::board::Position<G> {
+        match self.start {
+            Start::Standard => crate::board::Position::start(),
+            Start::At(position) => position,
         }
     }
 }
@@ -245,11 +264,11 @@ pub struct Context<'a, G: Geometry> {
 /// (boxed: a fault is rare, and a small answer keeps a fast game's every move cheap).
 pub type Answer = Result<Choice, Box<Fault>>;
 
-// A fast game copies an answer every move: it stays three words.
-const _: () = assert!(std::mem::size_of::<Answer>() <= 24);
+// A fast game copies an answer every move: it stays four words.
+const _: () = assert!(std::mem::size_of::<Answer>() <= 32);
 
 /// The move a strategy chose, with what it knows of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     /// The move.
     pub square: Square,
@@ -257,8 +276,13 @@ pub struct Choice {
     /// value: a search's best value, an evaluation's after the move.
     pub value: Option<i32>,
     /// How long it thought in nanoseconds (see [`elapsed`](Self::elapsed)); kept as a
-    /// word so that an answer stays three words, which a fast game's every move copies.
+    /// word so that an answer stays four words, which a fast game's every move copies.
     thought: Option<std::num::NonZeroU64>,
+    /// The principal variation (see [`pv`](Self::pv)); boxed, as only a search has
+    /// one and a rule's answer stays small: a box of a vector is one word, where a
+    /// boxed slice would be two and make the answer five.
+    #[allow(clippy::box_collection)]
+    pv: Option<Box<Vec<Square>>>,
     /// The plies a search completed (see [`depth`](Self::depth)).
     depth: Option<std::num::NonZeroU8>,
     /// Whether the value is proven: the game's final margin under best play (a solve,
@@ -274,6 +298,7 @@ impl Choice {
             square,
             value: None,
             thought: None,
+            pv: None,
             depth: None,
             proven: false,
         }
@@ -286,6 +311,7 @@ impl Choice {
             square,
             value: Some(value),
             thought: None,
+            pv: None,
             depth: None,
             proven: false,
         }
@@ -293,7 +319,7 @@ impl Choice {
 
     /// This choice, its value proven (see [`is_proven`](Self::is_proven)).
     #[must_use]
-    pub const fn proven(self) -> Self {
+    pub fn proven(self) -> Self {
         Choice {
             proven: true,
             ..self
@@ -320,6 +346,25 @@ impl Choice {
     #[must_use]
     pub fn depth(&self) -> Option<u32> {
         self.depth.map(|d| u32::from(d.get()))
+    }
+
+    /// This choice with its principal variation: `line` starts with the move itself,
+    /// then the replies the search expects, passes implied (a side with no legal
+    /// move passes). An empty line leaves none.
+    #[must_use]
+    pub fn with_pv(self, line: Vec<Square>) -> Self {
+        Choice {
+            pv: (!line.is_empty()).then(|| Box::new(line)),
+            ..self
+        }
+    }
+
+    /// The principal variation: the move, then the best play the search found for
+    /// both sides after it (as far as it knows it; passes implied). Empty where the
+    /// strategy has none (a rule, an evaluation).
+    #[must_use]
+    pub fn pv(&self) -> &[Square] {
+        self.pv.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// This choice, timed from `began`.
@@ -472,12 +517,16 @@ pub fn draw_below(count: u32, rng: &mut GameRng) -> u32 {
 
 /// The move with the highest score, ties broken uniformly at random.
 #[must_use]
+#[inline]
 pub fn best_by<B: Bits>(moves: B, rng: &mut GameRng, score: impl FnMut(Square) -> i32) -> Square {
     best_valued_by(moves, rng, score).square
 }
 
 /// [`best_by`] with the best score: the choice of a strategy that chooses by a value.
+/// Inlined, so that a one-ply rule's answer is written where its caller wants it (out
+/// of line, a fast game paid a call and a copy of the answer at every move).
 #[must_use]
+#[inline]
 pub fn best_valued_by<B: Bits>(
     moves: B,
     rng: &mut GameRng,

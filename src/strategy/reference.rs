@@ -103,3 +103,22 @@ pub fn best_moves_to_depth<G: Geometry>(
     }
     (best, ties)
 }
+
+/// Plays `line` from `board` (passes implied), each move checked legal: the position
+/// at its end, and whether the side to move there is the side to move at the start.
+pub fn play_line<G: Geometry>(mut board: Board<G>, line: &[Square]) -> (Board<G>, bool) {
+    let mut same = true;
+    for (ply, square) in line.iter().enumerate() {
+        if !board.can_move() {
+            board = board.pass();
+            same = !same;
+        }
+        assert!(
+            board.moves().has(square.index()),
+            "ply {ply} of {line:?} is illegal"
+        );
+        board = board.play(*square);
+        same = !same;
+    }
+    (board, same)
+}

@@ -3,8 +3,9 @@
 //! input, and the values they show.
 
 use crate::common::{binary, reversi_lab, Dir};
+use crate::reference;
 use predicates::prelude::*;
-use reversi_lab::board::Size8;
+use reversi_lab::board::{Size8, Square};
 use reversi_lab::game::Game;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -585,9 +586,37 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
         .filter(|l| l.contains("(alphabeta:eval=pattern,depth=2,endgame=10) plays"))
         .collect();
     assert!(searched.len() > 20, "{out}");
+    // The mover's principal variation follows the value: from the move played, and
+    // in the solved endgame to the end of the game.
+    let mut board = reversi_lab::board::Board::<Size8>::start();
+    let mut lines = 0;
+    for text in out.lines().filter(|l| l.starts_with("move ")) {
+        let played = text.split(" plays ").nth(1).unwrap();
+        let square = Square::parse(played.split([' ', ',']).next().unwrap(), 8).unwrap();
+        if let Some(line) = text.split("; line ").nth(1) {
+            let line: Vec<Square> = line
+                .split(')')
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|name| Square::parse(name, 8).unwrap())
+                .collect();
+            assert_eq!(line[0], square, "{text}");
+            let (end, _) = reference::play_line(board, &line);
+            if board.empty_count() <= 10 {
+                assert!(end.is_game_over(), "a solved line stops short: {text}");
+            }
+            lines += 1;
+        }
+        if !board.can_move() {
+            board = board.pass();
+        }
+        board = board.play(square);
+    }
+    assert!(lines > 20, "{out}");
     for line in &searched {
         let value = line.split("(its value ").nth(1).unwrap();
-        let value = value.split(')').next().unwrap();
+        let value = value.split([')', ';']).next().unwrap();
         let exact = ["wins by ", "loses by ", "draws"]
             .iter()
             .any(|w| value.starts_with(w));
@@ -602,7 +631,7 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
         searched.last().unwrap().contains("(its value wins by"),
         "{out}"
     );
-    // `eval` says the scale on screen.
+    // `eval` says the scale on screen, and the line its search expects.
     reversi_lab()
         .args(["play", "--level", "medium"])
         .write_stdin("eval\nquit\n")
@@ -610,7 +639,17 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
         .success()
         .stdout(predicate::str::contains(
             "(larger is better for black; discs of final margin, estimated; exact where",
-        ));
+        ))
+        .stdout(predicate::function(|out: &str| {
+            // A line of at least two moves, from one of the four first moves.
+            out.lines()
+                .filter_map(|l| l.split_once("best line by "))
+                .filter_map(|(_, rest)| rest.split_once(": "))
+                .any(|(_, line)| {
+                    let moves: Vec<&str> = line.split(' ').collect();
+                    moves.len() >= 2 && ["d3", "c4", "f5", "e6"].contains(&moves[0])
+                })
+        }));
 }
 
 /// Issue 52, item 32: under anti rules the levels search an evaluation for anti rules

@@ -15,7 +15,9 @@ use reversi_lab::perft::perft;
 // that file's top says why it is compiled into both.
 #[path = "../../src/strategy/reference.rs"]
 mod plain;
-pub(crate) use plain::{best_moves, best_moves_to_depth, minimax, minimax_to_depth, move_values};
+pub(crate) use plain::{
+    best_moves, best_moves_to_depth, minimax, minimax_to_depth, move_values, play_line,
+};
 
 /// The rules as a beginner would write them: a grid of cells and a walk per direction.
 /// Also what golden games are replayed under (golden.rs), independently of the engine.

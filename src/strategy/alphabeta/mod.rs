@@ -8,9 +8,13 @@ mod spec;
 
 pub use spec::AlphaBetaSpec;
 
+use super::solver::Solution;
 use super::spec::MAX_SOLVE_EMPTIES;
-use super::{random_square, Answer, Budget, Choice, Context, Evaluator, Memory, Solver, Strategy};
-use crate::board::{squares, Board, Geometry, Indices, Square};
+use super::{
+    random_square, Answer, Budget, Choice, Context, Evaluator, Memory, Solver, Strategy,
+    TranspositionTable,
+};
+use crate::board::{squares, Bits, Board, Geometry, Indices, Square};
 use crate::game::Rules;
 use search::Search;
 use std::time::{Duration, Instant};
@@ -224,6 +228,57 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         }
     }
 
+    /// The choice of a solve of the endgame: a best move at random, its proven value
+    /// and the line of best play to the end of the game.
+    fn solved(
+        &self,
+        board: Board<G>,
+        solution: Solution<G::Bits>,
+        context: &mut Context<'_, G>,
+    ) -> Choice {
+        let square = random_square(solution.best, context.rng);
+        let pv = (self.solver()).principal_variation(board, square, solution.score, context.memory);
+        Choice::valued(square, proven_value(solution.score))
+            .proven()
+            .with_pv(pv)
+    }
+
+    /// The principal variation after the search chose `first`: each position's best
+    /// move as the table holds it, for as many plies as the search completed (read
+    /// once the search is done, so that the search pays nothing for it; without a
+    /// table, the move alone). Passes are implied.
+    fn table_line(
+        &self,
+        board: Board<G>,
+        first: Square,
+        plies: u32,
+        memory: &mut Memory<G>,
+    ) -> Vec<Square> {
+        let mut line = vec![first];
+        let table = memory
+            .find_state::<TranspositionTable<G>>()
+            .filter(|_| self.table);
+        let Some(table) = table else {
+            return line;
+        };
+        let mut position = board.play(first);
+        while (line.len() as u32) < plies {
+            if !position.can_move() {
+                position = position.pass();
+            }
+            let moves = position.moves();
+            let best = table.probe(position).and_then(|entry| entry.best);
+            match best.filter(|square| moves.has(square.index())) {
+                Some(square) => {
+                    line.push(square);
+                    position = position.play(square);
+                }
+                None => break,
+            }
+        }
+        line
+    }
+
     /// The exact solver this player hands the endgame to.
     fn solver(&self) -> Solver {
         Solver::for_play(self.rules, self.table_bits)
@@ -246,10 +301,7 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
         if board.empty_count() <= self.endgame {
             let Some(deadline) = deadline else {
                 let solution = self.solver().solve(board, context.memory);
-                let square = random_square(solution.best, context.rng);
-                return Ok(Choice::valued(square, proven_value(solution.score))
-                    .proven()
-                    .timed_from(now));
+                return Ok(self.solved(board, solution, context).timed_from(now));
             };
             // On a clock the solver takes over where its estimated time is a quarter
             // of the move's or less, and gets half: if it cannot finish, the search
@@ -261,15 +313,14 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
                     ..Budget::default()
                 };
                 if let Ok(solution) = self.solver().solve_within(board, context.memory, budget) {
-                    let square = random_square(solution.best, context.rng);
-                    return Ok(Choice::valued(square, proven_value(solution.score))
-                        .proven()
-                        .timed_from(now));
+                    return Ok(self.solved(board, solution, context).timed_from(now));
                 }
             }
         }
         let (value, ties, plies) = self.search_until(board, moves, context.memory, deadline);
-        let choice = Choice::valued(random_square(ties, context.rng), value).searched(plies);
+        let square = random_square(ties, context.rng);
+        let pv = self.table_line(board, square, plies, context.memory);
+        let choice = Choice::valued(square, value).searched(plies).with_pv(pv);
         // A search that saw every line end has proven its value; a proven draw scores
         // 0 like an estimate, so only wins and losses are known proven here.
         let choice = if proven_margin(value).is_some() {
@@ -293,7 +344,53 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
 #[cfg(test)]
 mod tests {
     use super::solvable_within;
+    use crate::board::{Board, Size8};
+    use crate::strategy::reference::play_line;
+    use crate::strategy::{Context, GameRng, History, Memory, StrategySpec};
+    use rand::SeedableRng;
     use std::time::Duration;
+
+    /// A search's line is legal from the position, starts with its move, is no longer
+    /// than the plies it searched and, with a table, longer than the move alone; an
+    /// endgame solved by the search's solver is played out to its proven margin.
+    #[test]
+    fn the_principal_variation_is_a_legal_line_from_the_position() {
+        let mut board = Board::<Size8>::start();
+        let player = StrategySpec::parse("alphabeta:depth=6,endgame=12")
+            .unwrap()
+            .build::<Size8>(crate::game::Rules::default())
+            .unwrap();
+        let mut memory = Memory::new();
+        let mut rng = GameRng::seed_from_u64(3);
+        let mut lines = 0;
+        while !board.is_game_over() {
+            if !board.can_move() {
+                board = board.pass();
+            }
+            let moves = board.moves();
+            let mut context = Context {
+                rng: &mut rng,
+                memory: &mut memory,
+                history: History::from_start(&[]),
+            };
+            let choice = player.choose(board, moves, &mut context).unwrap();
+            let pv = choice.pv();
+            assert_eq!(pv.first(), Some(&choice.square));
+            let (end, same) = play_line(board, pv);
+            if board.empty_count() <= 12 {
+                assert!(end.is_game_over(), "{pv:?} stops short of the end");
+                let margin = crate::game::Rules::default().final_score(end);
+                let margin = if same { margin } else { -margin };
+                assert_eq!(choice.value, Some(super::proven_value(margin)), "{pv:?}");
+            } else {
+                let plies = choice.depth().unwrap();
+                assert!(pv.len() as u32 <= plies, "{pv:?} past {plies} plies");
+                lines += usize::from(pv.len() > 1);
+            }
+            board = board.play(choice.square);
+        }
+        assert!(lines >= 10, "only {lines} lines longer than the move");
+    }
 
     #[test]
     fn the_hand_over_to_the_solver_deepens_with_the_time_left() {

@@ -529,8 +529,8 @@ impl Engine {
             context.memory.clock.pause(began.elapsed());
         }
         let history = context.history;
-        let start = Some(history.start).filter(|s| *s != Position::start());
-        let from = history.start;
+        let start = Some(history.start()).filter(|s| *s != Position::start());
+        let from = history.start();
         let plies = plies_from(from, history.moves);
         let start = start.map(|s| s.to_obf());
         let timed = context.memory.clock.limit.is_some();

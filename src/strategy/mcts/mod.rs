@@ -167,6 +167,7 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             .iter()
             .find(|m| m.square == square)
             .map_or(0.5, |m| m.mean);
+        let pv = tree.most_visited_line(square);
         if self.settings.reuse {
             let history = context.history;
             context
@@ -174,7 +175,9 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
                 .state(|_| true, Kept::default)
                 .keep(tree, &history);
         }
-        Ok(Choice::valued(square, (mean * 1000.0).round() as i32).timed_from(began))
+        Ok(Choice::valued(square, (mean * 1000.0).round() as i32)
+            .with_pv(pv)
+            .timed_from(began))
     }
 
     /// Each move's mean result for the mover, in thousandths; a move proven to win or

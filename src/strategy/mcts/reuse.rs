@@ -39,7 +39,7 @@ impl<G: Geometry> Kept<G> {
     /// Keeps `tree`, grown at the end of `history`.
     pub fn keep(&mut self, tree: Tree<G>, history: &History<'_, G>) {
         self.tree = Some(tree);
-        self.start = history.start;
+        self.start = history.start();
         self.line.clear();
         self.line.extend_from_slice(history.moves);
     }
@@ -56,7 +56,7 @@ impl<G: Geometry> Kept<G> {
         room: usize,
     ) -> Option<Tree<G>> {
         let tree = self.tree.take()?;
-        if history.start != self.start
+        if history.start() != self.start
             || !history.moves.starts_with(&self.line)
             || moves != board.moves()
         {

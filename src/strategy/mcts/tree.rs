@@ -134,6 +134,31 @@ impl<G: Geometry> Tree<G> {
         range.clone().zip(&self.nodes[range])
     }
 
+    /// The principal variation after the root's child `square`: that move, then at
+    /// each node the most visited child (the first among equals), as far as
+    /// the tree is expanded; passes are implied.
+    #[must_use]
+    pub fn most_visited_line(&self, square: Square) -> Vec<Square> {
+        let mut line = vec![square];
+        let Some((mut at, _)) = self.root_children().find(|(_, c)| c.square == Some(square)) else {
+            return line;
+        };
+        loop {
+            let children = self.nodes[at].child_range();
+            let most = children.max_by(|&a, &b| {
+                let (a_node, b_node) = (&self.nodes[a], &self.nodes[b]);
+                a_node.visits.cmp(&b_node.visits).then(b.cmp(&a))
+            });
+            match most {
+                Some(child) if self.nodes[child].visits > 0 => {
+                    line.extend(self.nodes[child].square);
+                    at = child;
+                }
+                _ => return line,
+            }
+        }
+    }
+
     /// Bytes held per node: the record, and GRAVE's table number beside it when on
     /// (the tables themselves are [`table_bytes`](Self::table_bytes) each).
     #[must_use]

@@ -148,12 +148,12 @@ impl PythonPlayer {
             .memory
             .find_state::<Kept<G>>()
             .expect("started above");
-        kept.read(history.start, history.moves);
+        kept.read(history.start(), history.moves);
         let new_game = kept.fresh.then(|| NewGame {
             seed,
             size: self.size,
             rules: self.rules,
-            start: Some(history.start)
+            start: Some(history.start())
                 .filter(|s| *s != Position::start())
                 .map(|s| s.to_obf()),
         });

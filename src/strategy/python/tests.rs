@@ -281,7 +281,7 @@ fn a_pass_is_told_as_a_ply_of_its_own() {
     let mut context = crate::strategy::Context {
         rng: &mut rng,
         memory: &mut memory,
-        history: crate::strategy::History { start, moves: &[] },
+        history: crate::strategy::History::at(start),
     };
     let choice = player
         .choose(white.board, white.board.moves(), &mut context)

@@ -1,6 +1,7 @@
 //! `solver`: exact endgame play: the best final score and a best move (or all of them).
 
 mod last;
+mod pv;
 mod search;
 mod spec;
 mod table;
@@ -325,8 +326,10 @@ impl<G: Geometry> Strategy<G> for Solver {
         let began = Instant::now();
         let solution = self.solve(board, context.memory);
         let square = random_square(solution.best, context.rng);
+        let pv = self.principal_variation(board, square, solution.score, context.memory);
         Ok(Choice::valued(square, solution.score)
             .proven()
+            .with_pv(pv)
             .timed_from(began))
     }
 

@@ -4,7 +4,7 @@
 use super::*;
 use crate::board::{Size10, Size4, Size6, Size8};
 use crate::game::Scoring;
-use crate::strategy::reference::best_moves;
+use crate::strategy::reference::{best_moves, play_line};
 use proptest::prelude::*;
 
 const RULES: [Rules; 4] = [
@@ -207,4 +207,43 @@ fn the_pattern_ordering_and_selective_passes_change_no_score_or_best_move() {
         }
     }
     assert_eq!(solved, 5);
+}
+
+/// The solver's line goes from its move to the end of the game and ends with the score
+/// it proved, from 9 to 14 empties, whichever best move the game's draw picks (each
+/// of a tie's lines is followed from a table that proved only its first).
+#[test]
+fn the_principal_variation_plays_out_to_the_proven_score() {
+    use crate::strategy::Strategy as _;
+    use rand::SeedableRng;
+    let mut checked = 0;
+    for seed in 0..24u64 {
+        let empties = 9 + (seed % 6) as u32;
+        let Some(board) = random_position::<Size8>(seed, empties) else {
+            continue;
+        };
+        if !board.can_move() {
+            continue;
+        }
+        let rules = RULES[seed as usize % 2];
+        let mut memory = Memory::new();
+        let mut rng = crate::strategy::GameRng::seed_from_u64(seed);
+        let mut context = crate::strategy::Context {
+            rng: &mut rng,
+            memory: &mut memory,
+            history: crate::strategy::History::from_start(&[]),
+        };
+        let choice = Solver::for_play(rules, 14)
+            .choose(board, board.moves(), &mut context)
+            .unwrap();
+        let pv = choice.pv();
+        assert_eq!(pv[0], choice.square);
+        let (end, same) = play_line(board, pv);
+        assert!(end.is_game_over(), "seed {seed}: {pv:?} stops short");
+        let score = rules.final_score(end);
+        let score = if same { score } else { -score };
+        assert_eq!(Some(score), choice.value, "seed {seed}: {pv:?}");
+        checked += 1;
+    }
+    assert!(checked >= 16, "{checked} positions");
 }

@@ -198,27 +198,38 @@ impl std::fmt::Display for EngineFault {
 
 impl std::error::Error for EngineFault {}
 
-/// A strategy's move in the game of `line`, shown the game so far; a fault (an
+/// A strategy's choice in the game of `line`, shown the game so far; a fault (an
 /// engine's) ends the session with an [`EngineFault`].
 pub fn choose_move<G: Geometry>(
     strategy: &dyn reversi_lab::strategy::Strategy<G>,
     line: &Line<G>,
     rng: &mut reversi_lab::strategy::GameRng,
     memory: &mut reversi_lab::strategy::Memory<G>,
-) -> io::Result<Square> {
+) -> io::Result<reversi_lab::strategy::Choice> {
     let mut context = reversi_lab::strategy::Context {
         rng,
         memory,
         history: reversi_lab::strategy::History::of(line),
     };
     match strategy.choose(line.board(), line.legal_moves(), &mut context) {
-        Ok(choice) => Ok(choice.square),
+        Ok(choice) => Ok(choice),
         Err(fault) => Err(io::Error::other(EngineFault(format!(
             "the engine lost the game by a fault ({}: {}); the game cannot go on",
             fault.termination.name(),
             fault.reason
         )))),
     }
+}
+
+/// A choice's principal variation as the user reads it (`d3 c3 c4`), or None where
+/// it says no more than the move itself.
+#[must_use]
+pub fn line_text<G: Geometry>(choice: &reversi_lab::strategy::Choice) -> Option<String> {
+    let pv = choice.pv();
+    (pv.len() > 1).then(|| {
+        let names: Vec<String> = pv.iter().map(|s| s.name(G::SIZE)).collect();
+        names.join(" ")
+    })
 }
 
 /// Sleeps between moves that are shown one by one.

@@ -435,7 +435,7 @@ impl<G: Geometry> Session<'_, G> {
         let square = if moves.count() == 1 {
             Square::new(moves.lowest())
         } else {
-            super::choose_move(strategy, &self.line, &mut self.rng, &mut self.memory)?
+            super::choose_move(strategy, &self.line, &mut self.rng, &mut self.memory)?.square
         };
         play_move(&mut self.line, square).expect("strategies choose legal moves");
         self.announce(out)
@@ -467,18 +467,25 @@ impl<G: Geometry> Session<'_, G> {
                     .map(|(s, v)| (s, v, None))
                     .collect(),
             };
-            Some((name, values, self.scales[0]))
+            Some((name, values, self.scales[0], s))
         });
-        let (name, mut values, scale): (_, Vec<(Square, i32, Option<u64>)>, _) = match own {
-            Some(found) => found,
-            None => {
-                let (name, fallback) = self.fallback;
-                let values = fallback.move_values(board, moves, &mut context);
-                let values = values.expect("alphabeta has move values");
-                let values = values.into_iter().map(|(s, v)| (s, v, None)).collect();
-                (name, values, self.scales[1])
-            }
-        };
+        let (name, mut values, scale, evaluator): (_, Vec<(Square, i32, Option<u64>)>, _, _) =
+            match own {
+                Some(found) => found,
+                None => {
+                    let (name, fallback) = self.fallback;
+                    let values = fallback.move_values(board, moves, &mut context);
+                    let values = values.expect("alphabeta has move values");
+                    let values = values.into_iter().map(|(s, v)| (s, v, None)).collect();
+                    (name, values, self.scales[1], fallback)
+                }
+            };
+        // The line the evaluating search expects, from its own choice (after the values,
+        // so that its table is warm).
+        let line = evaluator
+            .choose(board, moves, &mut context)
+            .ok()
+            .and_then(|choice| super::line_text::<G>(&choice));
         values.sort_by_key(|&(square, value, _)| (std::cmp::Reverse(value), square));
         let empties = board.empty_count();
         let list: Vec<String> = values
@@ -500,7 +507,11 @@ impl<G: Geometry> Session<'_, G> {
             game.side(),
             scale.legend(),
             list.join(", ")
-        )
+        )?;
+        match line {
+            Some(line) => writeln!(out, "best line by {name}: {line}"),
+            None => Ok(()),
+        }
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {

@@ -137,17 +137,22 @@ fn show_game<G: Geometry>(
                 .find(|&(s, _)| s == square)
                 .map(|(_, v)| v)
         };
-        let square = if moves.count() == 1 {
-            Square::new(moves.lowest())
+        let (square, expects) = if moves.count() == 1 {
+            (Square::new(moves.lowest()), None)
         } else {
-            super::choose_move(player, game, &mut rng, &mut memories[seat])?
+            let choice = super::choose_move(player, game, &mut rng, &mut memories[seat])?;
+            (choice.square, super::line_text::<G>(&choice))
         };
         // One scale for the whole game: discs where the values are discs, estimated or
         // solved (see `Scale`), and the unit said with each value.
         let scale = scales[deal.seats[seat]];
-        let score = value(square, &mut scratch).map_or(String::new(), |v| {
-            format!(" (its value {})", scale.said(v, board.empty_count()))
-        });
+        let said = value(square, &mut scratch).map(|v| scale.said(v, board.empty_count()));
+        let score = match (said, expects) {
+            (Some(said), Some(line)) => format!(" (its value {said}; line {line})"),
+            (Some(said), None) => format!(" (its value {said})"),
+            (None, Some(line)) => format!(" (line {line})"),
+            (None, None) => String::new(),
+        };
         play_move(&mut track, square).expect("strategies choose legal moves");
         let (turn, pass_after) = track.last_move().expect("a move was just played");
         let flipped: Vec<String> = squares(turn.flipped()).map(|s| s.name(G::SIZE)).collect();

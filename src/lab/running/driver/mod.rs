@@ -64,7 +64,7 @@ fn random_costs<G: Geometry>(game: &mut Game<G>, rng: &mut GameRng) -> [Cost; 2]
 }
 
 /// Plays `game` to its end in place (any players), returning what it cost each seat;
-/// once `abandon` is set, it ends before the next move, unfinished (to be dropped).
+/// once `abandon` is set, it ends after the next timed move, unfinished (to be dropped).
 fn play_on<G: Geometry>(
     players: [&dyn Strategy<G>; 2],
     game: &mut Game<G>,
@@ -80,19 +80,15 @@ fn play_on<G: Geometry>(
     // Asked once a game rather than once a move: a virtual call per move is a
     // visible share of a random game.
     let uniform = players.map(|p| p.uniform_random());
-    // The games the driver plays start from the standard start (openings are moves).
-    let start = crate::board::Position::start();
     let mut costs = [Cost {
         games: 1,
         ..Cost::default()
     }; 2];
     loop {
         let moves = game.legal_moves();
-        if moves.is_empty() || abandon.is_some_and(|a| a.load(Ordering::Relaxed)) {
+        if moves.is_empty() {
             // Passes are automatic, so no move means the game is over.
-            for (seat, cost) in costs.iter_mut().enumerate() {
-                cost.nodes = memories[seat].nodes - nodes_before[seat];
-            }
+            end_costs(&mut costs, &memories, nodes_before);
             return costs;
         }
         let seat = match game.side() {
@@ -111,10 +107,8 @@ fn play_on<G: Geometry>(
             let mut context = Context {
                 rng,
                 memory: &mut *memories[seat],
-                history: History {
-                    start,
-                    moves: game.moves(),
-                },
+                // The games the driver plays start from the standard start (openings are moves).
+                history: History::from_start(game.moves()),
             };
             let choice = match players[seat].choose(game.board(), moves, &mut context) {
                 Ok(choice) => choice,
@@ -129,6 +123,13 @@ fn play_on<G: Geometry>(
                 costs[seat].nanos += nanos;
                 costs[seat].max_nanos = costs[seat].max_nanos.max(nanos);
                 costs[seat].timed = true;
+                // An abandoned game ends before its next move: looked at only after
+                // a move long enough to be timed, as the moves of a rule (a few
+                // microseconds) end their game sooner than the look would.
+                if abandon.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                    end_costs(&mut costs, &memories, nodes_before);
+                    return costs;
+                }
             }
             let square = choice.square;
             assert!(
@@ -139,6 +140,13 @@ fn play_on<G: Geometry>(
             square
         };
         game.play_unchecked(square);
+    }
+}
+
+/// Completes a game's `costs` with the nodes each seat's memory counted since `before`.
+fn end_costs<G: Geometry>(costs: &mut [Cost; 2], memories: &[&mut Memory<G>; 2], before: [u64; 2]) {
+    for (seat, cost) in costs.iter_mut().enumerate() {
+        cost.nodes = memories[seat].nodes - before[seat];
     }
 }
 

@@ -389,11 +389,14 @@ impl Strategy<Size6> for Thinker {
         moves: u64,
         context: &mut Context<'_, Size6>,
     ) -> crate::strategy::Answer {
+        let began = std::time::Instant::now();
         if self.abandon.load(Ordering::SeqCst) {
             self.asked_after.fetch_add(1, Ordering::SeqCst);
         }
         std::thread::sleep(Duration::from_millis(5));
-        crate::strategy::RandomMove.choose(board, moves, context)
+        // Timed, as every strategy that thinks this long is (a search, an engine).
+        let answer = crate::strategy::RandomMove.choose(board, moves, context);
+        answer.map(|choice| choice.timed_from(began))
     }
 }
 
