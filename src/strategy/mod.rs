@@ -92,7 +92,8 @@ pub struct Memory<G: Geometry> {
     /// The side's clock under a time control (see [`clock::Timed`]).
     pub clock: clock::Clock,
     /// Raised by whoever asked for the move once its answer is no longer wanted (a
-    /// web page closed): searches stop at their next look at the clock, as at a deadline.
+    /// web page closed, a run's games in flight dropped by a second stop): searches
+    /// (alpha-beta, MCTS, the solver) stop at their next look at the clock, as at a deadline.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     geometry: std::marker::PhantomData<G>,
 }

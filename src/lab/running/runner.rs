@@ -17,7 +17,7 @@ use crate::lab::storage::folder::{OUT, RESUME};
 use crate::lab::storage::games_file::{self, GamesWriter};
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::{csv_bytes, GameRow, PairRow, RunInfo, StandingRow, Status};
-use crate::lab::storage::shard::{experiment_hash, Shard, Study, SCHEDULE_VERSION};
+use crate::lab::storage::shard::{experiment_hash, whole_run_of, Shard, Study, SCHEDULE_VERSION};
 use crate::progress::Progress;
 use crate::setting::Said;
 use crate::strategy::clock::held_to;
@@ -144,10 +144,7 @@ pub fn run_folder(name: &str, out: Option<&Path>, shard: Option<Shard>) -> Resul
         return Ok(out.to_path_buf());
     }
     if under_shards && (held.is_some() || own.is_some_and(|n| n.contains("-of-"))) {
-        let whole = out
-            .parent()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("."));
+        let whole = whole_run_of(out).unwrap_or(Path::new("."));
         return Err(Error::said(
             Said::text(format!(
                 "{} is another shard's folder, but this run plays shard {shard}: give ",
