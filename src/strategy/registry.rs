@@ -194,4 +194,7 @@ kinds! {
     Mcts(mcts::MctsSpec),
     /// `python`: a Python callable, as a player or an evaluation.
     Python(python::PythonSpec) evaluation,
+    /// `first-legal`: the demonstration that a new kind is its folder and this line.
+    #[cfg(test)]
+    FirstLegal(demo::FirstLegalSpec in "demo/mod.rs"),
 }
