@@ -1,7 +1,9 @@
 #!/bin/bash
 # The web view's load figures (docs/web.md, "Load"): games/s of a run alone over 30 s,
-# then of the same run over 30 s while the server answers 200 wrk connections (mix.lua:
-# index, folder page, live state, a game, a new play game) and 50 live streams.
+# then of the same run over 30 s while the server answers 200 wrk connections that
+# each ask about once a second as a browser tab does (mix.lua: index, folder page,
+# live state, a game, a new play game with the computer's first move) and 50 live
+# streams, then alone again over 30 s (the machine's other load moves meanwhile).
 # `BIN=target/release/reversi-lab benches/web/bench.sh` (needs wrk: apt-get install wrk);
 # it writes only root/ and its logs beside itself.
 BIN=$(realpath "${BIN:-$(command -v reversi-lab)}")
@@ -29,8 +31,11 @@ c1=$(rows)
 wait $STREAMS
 echo "server RSS after: $(ps -o rss= -p $SERVER) KiB, threads $(ps -o nlwp= -p $SERVER)"
 echo "under load: $(( (c1 - c0) )) games in 30 s = $(( (c1 - c0) / 30 )) games/s"
-echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average under load: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -E "Requests/sec|Latency|p50|non-2xx|Socket|requests in" wrk.log || cat wrk.log
 cat streams.log
-kill $RUN; wait $RUN
 kill $SERVER; wait $SERVER
+sleep 1; c0=$(rows); sleep 30; c1=$(rows)
+echo "alone again: $(( (c1 - c0) )) games in 30 s = $(( (c1 - c0) / 30 )) games/s"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+kill $RUN; wait $RUN

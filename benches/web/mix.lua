@@ -1,5 +1,7 @@
 -- A mix of what browsers ask: the index, a folder's page, its live state, a game,
--- and new play games (each plays the computer's first move as black).
+-- and new play games (each plays the computer's first move as black), at a person's
+-- pace: each connection asks about once a second (0.5 to 1.5 s apart, at random),
+-- as a page open in a browser tab does, rather than as fast as the server answers.
 local paths = {
   {"GET", "/"},
   {"GET", "/folder?path=load"},
@@ -12,6 +14,13 @@ request = function()
   i = i + 1
   local p = paths[(i % #paths) + 1]
   return wrk.format(p[1], p[2], {["Host"] = "127.0.0.1"})
+end
+-- CLOSED_LOOP=1 in the environment: as fast as the server answers (the old mode, to
+-- see the server saturated).
+if os.getenv("CLOSED_LOOP") == nil then
+  delay = function()
+    return math.random(500, 1500)
+  end
 end
 local errors = 0
 response = function(status, headers, body)

@@ -124,6 +124,9 @@ class Strategy:
         """The move played on ``board`` (``"pass"`` when there is none)."""
     def scores(self, board: Board) -> Optional[dict[str, int]]:
         """Each legal move's value (larger is better), or None for rule-based strategies."""
+    @property
+    def faults(self) -> list[str]:
+        """Every fault its Python callables met in ``choose`` and ``scores``, oldest first."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 

@@ -326,8 +326,8 @@ def run(
 
     ``experiment`` is a TOML file, a dict with the same keys (``{"name": ..., "players":
     [{"name": ..., "strategy": "greedy"}, ...]}``), or None for the built-in default.
-    ``games`` (per pair), ``seed`` and ``threads`` override the experiment's (``threads=0``:
-    one per core, as for :func:`match`). An existing
+    ``games`` (per pair), ``seed`` and ``threads`` override the experiment's (``threads=0``
+    is refused, as ``--threads 0`` is and as for :func:`match`). An existing
     folder needs ``resume=True`` or ``force=True`` (not both). Ctrl-C stops after the games
     in flight and raises KeyboardInterrupt; ``resume=True`` continues. A run whose pairs
     replayed games warns with :class:`ReplayWarning`.

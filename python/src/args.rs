@@ -5,7 +5,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-use reversi_lab::lab::setup::MAX_SEED;
+use reversi_lab::lab::setup::{check_threads, MAX_SEED, THREADS};
 
 /// `value` (an int, or anything with `__index__` such as a numpy integer) as an
 /// unsigned number. A wrong type is a `TypeError`, a negative or too large number a
@@ -57,15 +57,18 @@ pub fn seed(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     )
 }
 
-/// What `threads=0` means for `match` and `run`, as a fix in their messages.
-pub const ONE_PER_CORE: &str = "use 0 for one thread per core, or a number of threads";
-
-/// A thread count for `match` and `run` (None if not given): 0 is one per core, as
-/// leaving `--threads` out is for the CLI, whose checks refuse too many.
+/// A thread count for `match`, `run`, `sweep` and `tune` (None if not given), refused
+/// as the CLI refuses `--threads`: 0 and too many in the library's words
+/// (`threads=0: use at least 1 thread, or leave it out for one per core`); `fix` is
+/// the fix of a negative number.
 pub fn threads(value: Option<&Bound<'_, PyAny>>, fix: &str) -> PyResult<Option<usize>> {
-    optional(value, "threads", fix)?
+    let threads = optional(value, "threads", fix)?
         .map(|threads| narrow::<usize>(threads, "threads", usize::MAX as u64))
-        .transpose()
+        .transpose()?;
+    if let Some(threads) = threads {
+        check_threads(threads, &THREADS).map_err(crate::errors::py_error)?;
+    }
+    Ok(threads)
 }
 
 /// An optional argument: None stays None (the experiment's own value, say).

@@ -42,6 +42,19 @@ fn square_names(py: Python<'_>, size: u32) -> &[Py<PyString>] {
     &all[slot]
 }
 
+/// The square of `legal` (a set of a `size` board's squares) whose name `object` is,
+/// by identity with the names `legal_moves` hands out; None for any other object.
+pub(crate) fn named_square(
+    py: Python<'_>,
+    size: u32,
+    legal: u128,
+    object: &Bound<'_, PyAny>,
+) -> Option<u32> {
+    let names = square_names(py, size);
+    let pointer = object.as_ptr();
+    Indices(legal).find(|&i| names[i as usize].as_ptr() == pointer)
+}
+
 /// A Reversi position with its move stack, in the manner of `chess.Board`.
 #[pyclass(module = "reversi_lab", name = "Board")]
 pub struct Board {
@@ -100,11 +113,7 @@ impl Board {
         square: &Bound<'_, PyAny>,
     ) -> PyResult<Option<u32>> {
         let size = self.state.size();
-        let names = square_names(py, size);
-        let pointer = square.as_ptr();
-        if let Some(index) =
-            Indices(self.state.legal()).find(|&i| names[i as usize].as_ptr() == pointer)
-        {
+        if let Some(index) = named_square(py, size, self.state.legal(), square) {
             return Ok(Some(index));
         }
         let text = square.cast::<PyString>()?.to_cow()?;

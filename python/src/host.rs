@@ -5,20 +5,20 @@
 //! library's player then asks a [`Session`] of this module for each move, on the
 //! driver's threads, each call taking the interpreter lock for itself alone.
 
-use crate::board::Board;
+use crate::board::{named_square, Board};
 use crate::errors::FaultWarning;
 use crate::state::{self, AnyState};
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
-use pyo3::{ffi, intern};
 use reversi_lab::board::Square;
 use reversi_lab::game::Rules;
 use reversi_lab::lab::setup::size_of_obf;
 use reversi_lab::strategy::kind::{Kind, VisitMut};
 use reversi_lab::strategy::python::{
-    set_resolver, Failure, Host, PythonSpec, Resolver, Role, Session, Turn,
+    set_resolver, Failure, Host, PythonSpec, Reply, Resolver, Role, Session, Turn,
 };
 use reversi_lab::strategy::StrategySpec;
 use std::ffi::CString;
@@ -146,6 +146,14 @@ impl Faults {
             .push(line);
     }
 
+    /// Every fault noted and not yet said, oldest first.
+    pub fn lines(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// Says every fault noted since the last call as a `reversi_lab.FaultWarning`,
     /// attributed to the caller of the package's function.
     pub fn warn(&self, py: Python<'_>) -> PyResult<()> {
@@ -196,6 +204,7 @@ impl Host for PyHost {
             new_game,
             faults: self.faults.clone(),
             game: None,
+            behind: Vec::new(),
             board: None,
             rules: Rules::default(),
             rng: None,
@@ -222,7 +231,11 @@ struct PySession {
     call: Py<PyAny>,
     new_game: Option<Py<PyAny>>,
     faults: Faults,
+    /// The game, but for the plies in `behind`.
     game: Option<Box<dyn AnyState>>,
+    /// Plies the kept board has followed and `game` has not yet: while a board is
+    /// kept, the game is not played twice; it catches up only when a new board is made.
+    behind: Vec<Option<u32>>,
     /// The board the last call was given, when nothing else holds it and Python code
     /// did not change it: the next call gets it again, moved on, instead of a copy of
     /// the game (a new board a call was a good part of a random mover's time).
@@ -236,20 +249,28 @@ impl PySession {
         move |error| Failure::Raised(last_line(py, &error))
     }
 
-    /// Starts a game: a fresh board, the generator seeded, `new_game()` called.
-    fn start(&mut self, py: Python<'_>, seed: u64, size: u32, start: Option<&str>) -> PyResult<()> {
+    /// Starts a game: a fresh board, the generator seeded (`state` is `seed`'s, made
+    /// without the lock), `new_game()` called.
+    fn start(
+        &mut self,
+        py: Python<'_>,
+        seed: u64,
+        state: &[u32; 624],
+        size: u32,
+        start: Option<&str>,
+    ) -> PyResult<()> {
         self.board = None;
+        self.behind.clear();
         self.game = Some(match start {
             Some(obf) => {
                 state::from_obf(obf, size).map_err(|e| PyValueError::new_err(e.to_string()))?
             }
             None => state::start(size),
         });
+        let class = random_class(py)?;
         match &self.rng {
-            Some(rng) => {
-                rng.bind(py).call_method1(intern!(py, "seed"), (seed,))?;
-            }
-            None => self.rng = Some(random_class(py)?.call1((seed,))?.unbind()),
+            Some(rng) => crate::seeding::seed(py, class, rng.bind(py), seed, state)?,
+            None => self.rng = Some(class.call1((seed,))?.unbind()),
         }
         if let Some(new_game) = &self.new_game {
             new_game.bind(py).call0()?;
@@ -257,35 +278,48 @@ impl PySession {
         Ok(())
     }
 
-    /// Plays the plies the library tells of, on the game and on the kept board.
-    fn follow(&mut self, py: Python<'_>, plies: &[&str]) -> Result<(), String> {
+    /// Plays the plies the library tells of, on the kept board if there is one, else on
+    /// the game.
+    fn follow(&mut self, py: Python<'_>, plies: &[Option<Square>]) -> Result<(), String> {
+        if self.game.is_none() {
+            return Err("a move was asked before the game started".into());
+        }
+        for ply in plies {
+            let index = ply.map(Square::index);
+            if let Some(board) = &self.board {
+                if board.bind(py).borrow_mut().follow(index).is_ok() {
+                    self.behind.push(index);
+                    continue;
+                }
+                self.board = None;
+            }
+            self.catch_up()?;
+            self.play(index)?;
+        }
+        Ok(())
+    }
+
+    /// Plays a ply on the game.
+    fn play(&mut self, index: Option<u32>) -> Result<(), String> {
         let game = self
             .game
             .as_mut()
             .ok_or("a move was asked before the game started")?;
-        let size = game.size();
-        for ply in plies {
-            let index = if *ply == "pass" {
-                None
-            } else {
-                let square =
-                    Square::parse(ply, size).ok_or_else(|| format!("'{ply}' is not a square"))?;
-                Some(square.index())
-            };
-            match index {
-                Some(index) => game.push(index),
-                None => game.push_pass(),
-            }
-            .map_err(|e| e.to_string())?;
-            let kept = self
-                .board
-                .as_ref()
-                .map(|b| b.bind(py).borrow_mut().follow(index));
-            if matches!(kept, Some(Err(_))) {
-                self.board = None;
-            }
+        match index {
+            Some(index) => game.push(index),
+            None => game.push_pass(),
         }
-        Ok(())
+        .map_err(|e| e.to_string())
+    }
+
+    /// Brings the game up to the plies the kept board followed.
+    fn catch_up(&mut self) -> Result<(), String> {
+        // Taken and given back, so that its room is kept from game to game.
+        let mut behind = std::mem::take(&mut self.behind);
+        let played = behind.iter().try_for_each(|&index| self.play(index));
+        behind.clear();
+        self.behind = behind;
+        played
     }
 }
 
@@ -294,23 +328,30 @@ impl Session for PySession {
         self.faults.note(format!("{}: {text}", self.callable.name));
     }
 
-    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
+        // Made before the lock is taken: the other threads' calls go on meanwhile.
+        let state = turn
+            .new_game
+            .as_ref()
+            .map(|new| crate::seeding::state(new.seed));
         attached(|py| {
-            if let Some(new) = &turn.new_game {
+            if let (Some(new), Some(state)) = (&turn.new_game, &state) {
                 self.rules = new.rules;
-                self.start(py, new.seed, new.size, new.start.as_deref())
+                self.start(py, new.seed, state, new.size, new.start.as_deref())
                     .map_err(Self::raised(py))?;
             }
-            self.follow(py, turn.plies)
-                .map_err(|why| Failure::Raised(format!("the game went astray: {why}")))?;
+            let astray = |why| Failure::Raised(format!("the game went astray: {why}"));
+            self.follow(py, turn.plies).map_err(astray)?;
             let board = match self.board.take() {
                 Some(board) => board.into_bound(py),
                 None => {
+                    self.catch_up().map_err(astray)?;
                     let game = self.game.as_ref().expect("followed above");
                     Bound::new(py, Board::of(game.copied(true), self.rules))
                         .map_err(Self::raised(py))?
                 }
             };
+            let legal = board.borrow().state().legal();
             let rng = self.rng.as_ref().expect("made on a new game").bind(py);
             let params = self.callable.params.as_ref().map(|p| p.bind(py));
             let answer = self
@@ -324,14 +365,18 @@ impl Session for PySession {
             if held == 1 && !board.borrow().touched() {
                 self.board = Some(board.unbind());
             }
-            // Anything but a str is shown as Python writes it, so that the refusal
-            // quotes what came back (None, 19, ...).
-            Ok(match answer.cast::<PyString>() {
+            // One of the names `legal_moves` handed out, known by identity; anything
+            // else read as text, and anything but a str shown as Python writes it, so
+            // that the refusal quotes what came back (None, 19, ...).
+            if let Some(index) = named_square(py, turn.size, legal, &answer) {
+                return Ok(Reply::Square(Square::new(index)));
+            }
+            Ok(Reply::Text(match answer.cast::<PyString>() {
                 Ok(text) => text.to_cow().map(|t| t.into_owned()).unwrap_or_default(),
                 Err(_) => answer
                     .repr()
                     .map_or_else(|_| "?".to_string(), |r| r.to_string()),
-            })
+            }))
         })
     }
 

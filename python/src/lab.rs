@@ -81,29 +81,25 @@ pub fn run_experiment<'py>(
     let seed = seed.as_ref().map(args::seed).transpose()?;
     let threads = args::threads(
         threads.as_ref(),
-        &format!("{}, or None for the experiment's", args::ONE_PER_CORE),
+        "use a number of threads, or None for the experiment's",
     )?;
     let overrides = Overrides {
         out,
         resume,
         games,
         seed,
-        // 0 (one per core) is set below, over the experiment's.
-        threads: threads.filter(|&t| t > 0),
+        threads,
         shard: None,
     };
     let players = players.unwrap_or_else(|| PyDict::new(py));
     // Its `python` players by name, from the config's text on.
     let resolving = crate::host::resolving(py, &players);
-    let mut experiment = match table {
+    let experiment = match table {
         Some(table) => Experiment::parse_made(&toml_text(&table)?, DICT_ORIGIN, Path::new("."))
             .and_then(|e| overrides.apply(e, true)),
         None => overrides.load(config.as_deref()),
     }
     .map_err(py_error)?;
-    if threads == Some(0) {
-        experiment.setup.threads = None;
-    }
     let watch = Watch::new(experiment.total_games());
     let options = RunOptions {
         out: overrides.out.clone(),

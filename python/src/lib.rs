@@ -9,6 +9,7 @@ mod errors;
 mod host;
 mod lab;
 mod matches;
+mod seeding;
 mod state;
 mod strategy;
 mod studies;

@@ -203,7 +203,7 @@ pub fn play_match(
 ) -> PyResult<MatchResult> {
     let games = args::unsigned(games, "games", "play at least 1 game")?;
     let seed = args::seed(seed)?;
-    // None: one per core; 0 is refused by the plan's check, as `--threads 0` is.
+    // None: one per core; 0 is refused, as `--threads 0` is.
     let threads = args::threads(threads, "use a number of threads, or None for one per core")?;
     let size = args::size(size)?;
     let openings = args::unsigned(

@@ -34,6 +34,8 @@ pub struct Strategy {
     hosted: Py<PyDict>,
     /// One `Built<G>` per board size and rules it has played under.
     built: HashMap<(u32, Rules), Box<dyn Any + Send + Sync>>,
+    /// The faults of its Python callables, one line each (see `faults`).
+    faults: crate::host::Faults,
 }
 
 /// A spec as one line: a string as given, a dict as a TOML inline table (which the
@@ -70,13 +72,16 @@ impl Strategy {
     /// A strategy from its spec's text and the callables it names, hosted.
     fn made(text: String, hosted: Bound<'_, PyDict>) -> PyResult<Self> {
         let mut spec = StrategySpec::parse(&text).map_err(value_error)?;
-        // Its faults are said by `choose` raising, not as warnings.
-        crate::host::host_all(hosted.py(), &mut spec, &hosted, &Default::default())?;
+        // Its faults are said by `choose` and `scores` raising, not as warnings, and
+        // kept for `faults`.
+        let faults = crate::host::Faults::default();
+        crate::host::host_all(hosted.py(), &mut spec, &hosted, &faults)?;
         Ok(Strategy {
             text,
             spec,
             hosted: hosted.unbind(),
             built: HashMap::new(),
+            faults,
         })
     }
 
@@ -312,6 +317,7 @@ impl Strategy {
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let size = board.state().size();
         let rules = board.game_rules();
+        let before = self.faults.lines().len();
         let values = with_geometry!(size, G => {
             let position = self.position_of::<G>(&board)?;
             let built = self.built::<G>(rules)?;
@@ -326,6 +332,13 @@ impl Strategy {
             });
             values.map(|v| v.into_iter().map(|(s, value)| (s.name(G::SIZE), value)).collect::<Vec<_>>())
         });
+        // A fault of its Python evaluation leaves no values: said, not taken for a
+        // strategy that chooses by a rule.
+        if let Some(line) = self.faults.lines().get(before) {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "the strategy's values are lost to a fault ({line})"
+            )));
+        }
         let Some(values) = values else {
             return Ok(None);
         };
@@ -334,6 +347,14 @@ impl Strategy {
             dict.set_item(name, value)?;
         }
         Ok(Some(dict))
+    }
+
+    /// Every fault its Python callables met in `choose` and `scores` (each also raised
+    /// there), oldest first, one line each: `mine: error after 12 moves: ValueError: no
+    /// move`, `value: error in a search: ...`.
+    #[getter]
+    fn faults(&self) -> Vec<String> {
+        self.faults.lines()
     }
 
     /// Pickling (for multiprocessing, joblib): the spec alone; the tables are

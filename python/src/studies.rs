@@ -16,13 +16,10 @@ use reversi_lab::studies::sweep::{self, Sweep};
 use reversi_lab::studies::tune::{self, Tune};
 use std::path::PathBuf;
 
-/// A thread count that overrides a file's: 0 or None leave the file's.
+/// A thread count that overrides a file's (None leaves the file's), refused as the
+/// CLI's `--threads` is.
 fn threads(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    Ok(args::threads(
-        value,
-        &format!("{}, or None for the file's", args::ONE_PER_CORE),
-    )?
-    .filter(|&t| t > 0))
+    args::threads(value, "use a number of threads, or None for the file's")
 }
 
 /// Plays a sweep file's variants (see `reversi_lab.sweep`); returns what the run did,

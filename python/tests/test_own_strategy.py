@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import warnings
@@ -275,6 +277,74 @@ def test_an_evaluation_inside_alphabeta():
     # Two evaluations for one search: refused, not one silently replaced.
     with pytest.raises(ValueError, match=r"^strategy 'alphabeta' already has eval = mobility: give one evaluation, in the spec or as eval=$"):
         rl.Strategy("alphabeta:depth=2,eval=mobility", eval=disc_count)
+
+
+MOVER = """
+def choose(board, rng):
+    moves = board.legal_moves
+    # gauss keeps every other draw for its next call: a new game must forget it too.
+    if len(board.move_stack) < 2:
+        rng.gauss(0.0, 1.0)
+    return moves[int(rng.random() * len(moves))]
+"""
+
+
+def test_in_process_games_are_the_clis_worker_games(cli, tmp_path):
+    # The generator of each game is seeded alike in process and in the workers, which
+    # call random.Random(seed): the same games either way, on any thread count.
+    (tmp_path / "mover.py").write_text(MOVER)
+    csv = tmp_path / "games.csv"
+    spec = f"python:callable=mover:choose,python={sys.executable},dir={tmp_path}"
+    subprocess.run(
+        [cli, "match", spec, "greedy", "--games", "40", "--seed", "7", "--threads", "2", "--csv", str(csv)],
+        check=True, capture_output=True, text=True,
+    )
+    expected = pd.read_csv(csv, keep_default_na=False, dtype={"opening": str, "moves": str})
+    namespace: dict = {}
+    exec(MOVER, namespace)
+    for threads in (1, 2):
+        m = rl.match(namespace["choose"], "greedy", games=40, seed=7, threads=threads, progress=False)
+        assert list(m.games["moves"]) == list(expected["moves"]), threads
+
+
+def test_a_strategys_own_faults_are_raised_and_kept_for_reading():
+    def fragile(board):
+        black, white = board.discs()
+        if black + white > 12:
+            raise ZeroDivisionError("too deep")
+        return 0.0
+
+    searcher = rl.Strategy("alphabeta:depth=2", eval=fragile)
+    board = rl.Board()
+    for move in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"):
+        board.push(move)
+    assert searcher.faults == []
+    with pytest.raises(RuntimeError, match=r"^the strategy lost by a fault \(error: ZeroDivisionError: too deep\)$"):
+        searcher.choose(board, seed=1)
+    # scores said nothing before: its values were lost and it returned None, the answer
+    # of a strategy that chooses by a rule.
+    line = "fragile: error in a search: ZeroDivisionError: too deep"
+    with pytest.raises(RuntimeError, match=rf"^the strategy's values are lost to a fault \({line}\)$"):
+        searcher.scores(board)
+    assert searcher.faults == [line, line]
+    # Fine before the search reaches 13 discs: no fault, and the record stays as it was.
+    assert searcher.scores(rl.Board()) is not None
+    assert searcher.faults == [line, line]
+
+    def corner(board, rng):
+        return "a1"
+
+    player = rl.Strategy(corner)
+    with pytest.raises(RuntimeError, match=r"^the strategy lost by a fault \(illegal: it returned 'a1'"):
+        player.choose(rl.Board(), seed=1)
+    assert player.faults == [
+        "corner: illegal after 0 moves: it returned 'a1', not a legal move for black (legal: d3 c4 f5 e6)"
+    ]
+    # A match keeps its own record, said as warnings: the strategy's stays as it was.
+    with pytest.warns(rl.FaultWarning):
+        with pytest.raises(ValueError, match="lost 3 games in a row"):
+            rl.match(player, "random", games=4, threads=1, progress=False)
+    assert len(player.faults) == 1
 
 
 def test_an_evaluation_that_fails_loses_the_game_for_its_search():

@@ -149,7 +149,7 @@ def test_messages_name_the_keyword_arguments(tmp_path):
     [
         ("games", -5, ValueError, r"^games=-5 is negative: play at least 2 games per pair$"),
         ("seed", -1, ValueError, r"^seed=-1 is negative: use a seed from 0 to 9223372036854775807$"),
-        ("threads", -1, ValueError, r"^threads=-1 is negative: use 0 for one thread per core, or a number of threads, or None for the experiment's$"),
+        ("threads", -1, ValueError, r"^threads=-1 is negative: use a number of threads, or None for the experiment's$"),
         ("seed", 2**64, ValueError, r"^seed=18446744073709551616 is too large: use 0 to 9223372036854775807$"),
         ("games", 10.0, TypeError, r"^games=10\.0 is not an integer \(float\): give a whole number$"),
         ("seed", 1.5, TypeError, r"^seed=1\.5 is not an integer \(float\)"),
@@ -220,14 +220,22 @@ def test_player_names_that_read_like_missing_values_or_numbers_stay_names(tmp_pa
 
 
 def test_threads_and_seeds_are_taken_as_match_takes_them(tmp_path):
-    # Item 52.35: threads=0 is one thread per core for run (the experiment's own count
-    # overridden), and both take seeds from 0 to the largest run.toml can record.
-    per_core = rl.match("greedy", "random", games=2, threads=None, progress=False).threads
-    # match takes threads as the CLI's match takes --threads: 0 is refused in one line.
-    with pytest.raises(ValueError, match=r"^threads=0: use at least 1 thread, or leave it out for one per core$"):
+    # Item 52.35, and issue 50: run, sweep and tune take threads as match does and as the
+    # CLI takes --threads (0 is refused in one line, None leaves the count to the
+    # experiment's, else one per core), and run and match take seeds from 0 to the
+    # largest run.toml can record.
+    refused = r"^threads=0: use at least 1 thread, or leave it out for one per core$"
+    with pytest.raises(ValueError, match=refused):
         rl.match("greedy", "random", games=2, threads=0, progress=False)
-    results = rl.run(EXPERIMENT, out=tmp_path / "cores", threads=0, seed=2**63 - 1, report=False, progress=False)
-    assert results.run["threads"] == per_core
+    with pytest.raises(ValueError, match=refused):
+        rl.run(EXPERIMENT, out=tmp_path / "zero", threads=0, progress=False)
+    assert not (tmp_path / "zero").exists()
+    experiments = Path(__file__).resolve().parents[2] / "experiments"
+    for study, config in ((rl.sweep, "sweep-depth.toml"), (rl.tune, "tune-weak.toml")):
+        with pytest.raises(ValueError, match=refused):
+            study(experiments / config, out=tmp_path / "study", threads=0, progress=False)
+        assert not (tmp_path / "study").exists()
+    results = rl.run(EXPERIMENT, out=tmp_path / "cores", seed=2**63 - 1, report=False, progress=False)
     assert results.experiment["seed"] == 2**63 - 1
     assert rl.run(EXPERIMENT, out=tmp_path / "own", report=False, progress=False).run["threads"] == EXPERIMENT["threads"]
     for play in (

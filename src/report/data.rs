@@ -128,8 +128,9 @@ impl Results {
         record.refuse_import(dir, "reported (it has no standings to show)")?;
         if let RecordKind::Shard(shard) = record.kind() {
             return Err(Error::input(format!(
-                "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then report the merged folder",
-                dir.display()
+                "{} holds shard {shard} of a sharded run: merge the shards first ({}), then report the merged folder",
+                dir.display(),
+                crate::lab::shard::merges(record.run.study, crate::lab::shard::whole_run_of(dir))
             )));
         }
         let experiment = record.recorded_experiment(&run_path)?;

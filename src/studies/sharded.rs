@@ -5,9 +5,9 @@
 use crate::error::{Error, Result};
 use crate::lab::folder::{FolderLock, OUT};
 use crate::lab::merge::{merge, MergeOptions};
-use crate::lab::runner::{default_out, run_locked};
-use crate::lab::shard::experiment_hash;
+use crate::lab::runner::{default_out, run_folder, run_locked};
 use crate::lab::shard::SHARD;
+use crate::lab::shard::{experiment_hash, Study};
 use crate::lab::{
     Experiment, FolderFile, PairRow, ResultsFolder, RunOptions, Shard, StandingRow, Status,
 };
@@ -53,7 +53,7 @@ pub fn play(
     experiment: &Experiment,
     options: &RunOptions<'_>,
     part: Part,
-    study: &'static str,
+    study: Study,
 ) -> Result<Played> {
     let split = match part {
         Part::Merge(split) => split,
@@ -63,11 +63,11 @@ pub fn play(
                 _ => None,
             };
             let options = RunOptions {
-                out: Some(folder(experiment, options.out.as_deref(), shard)),
+                out: Some(folder(experiment, options.out.as_deref(), shard)?),
                 shard,
                 ..*options
             };
-            let (summary, lock) = run_locked(experiment, &options)?;
+            let (summary, lock) = run_locked(experiment, &options, Some(study))?;
             return Ok(Played {
                 line: summary.line(),
                 status: summary.status,
@@ -108,20 +108,14 @@ pub fn play(
 }
 
 /// Where a study's games go: `--out DIR` (default `results/<name>`) is the study's
-/// folder, and shard I of N goes in its `shards/I-of-N`, where `--merge` finds it.
-#[must_use]
+/// folder, and shard I of N goes in its `shards/I-of-N`, where `--merge` finds it (as
+/// for a run: [`run_folder`]).
 pub fn folder(
     experiment: &Experiment,
     out: Option<&std::path::Path>,
     shard: Option<Shard>,
-) -> PathBuf {
-    match (out, shard) {
-        (Some(out), Some(shard)) => ResultsFolder::at(out)
-            .path(FolderFile::Shards)
-            .join(shard.folder_name()),
-        (Some(out), None) => out.to_path_buf(),
-        (None, shard) => default_out(&experiment.name, shard),
-    }
+) -> Result<PathBuf> {
+    run_folder(&experiment.name, out, shard)
 }
 
 /// Refuses shards played from another file (or other `--games`) than the one given to

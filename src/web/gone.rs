@@ -1,24 +1,52 @@
-//! Whether a request's client is still there, for the play requests that search.
-//! `tiny_http` gives a request no sign that its client left, so a watcher finds the
-//! request's connection among the process's sockets (by its two ends) and looks at
-//! its TCP state every 0.1 s while the request is handled: once it is no longer
-//! established (the client closed or reset it) the request's flag goes up, and the
-//! search reads it as it reads its clock ([`crate::strategy::Memory::cancel`]).
-//!
-//! The TCP state, not a read, tells: `tiny_http` shuts the socket's reading side
-//! itself when a keep-alive connection sends no next request within the read
-//! timeout, which a read (or `poll`) could not tell from the client's close.
+//! Whether a request's client is still there: a play request that searches and a
+//! live stream look at their own connection, and stop once the client has closed
+//! or reset it. A look peeks at the socket without waiting and without taking
+//! anything from it (a next request the client sent early stays to be read).
 //! A client that half-closes after asking (rare in HTTP) counts as gone.
 
-use std::net::SocketAddr;
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How often the connection is looked at.
+/// How often a searching request's connection is looked at.
 const EVERY: Duration = Duration::from_millis(100);
 
-/// A request's connection watched while it is handled (until dropped).
+/// Whether the client has closed or reset the connection: its end of the stream
+/// has been read (a peek gives 0 bytes), or the socket has an error.
+#[cfg(target_os = "linux")]
+pub fn left(stream: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut byte = 0u8;
+    // SAFETY: a valid socket and a buffer of the one byte given; MSG_PEEK takes
+    // nothing from the socket and MSG_DONTWAIT never blocks, whatever its flags.
+    let got = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            std::ptr::addr_of_mut!(byte).cast(),
+            1,
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    match got {
+        0 => true,
+        n if n > 0 => false,
+        _ => !matches!(
+            std::io::Error::last_os_error().kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+        ),
+    }
+}
+
+/// Elsewhere a client's leaving is seen only when a write to it fails.
+#[cfg(not(target_os = "linux"))]
+pub fn left(_stream: &TcpStream) -> bool {
+    false
+}
+
+/// A request's connection watched while it is handled (until dropped): a thread
+/// looks every [`EVERY`] and raises the flag once the client has gone; the search
+/// reads the flag as it reads its clock ([`crate::strategy::Memory::cancel`]).
 pub struct Watch {
     flag: Arc<AtomicBool>,
     over: Arc<AtomicBool>,
@@ -26,16 +54,24 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Watches the connection from `peer` to the server's `port`.
-    pub fn start(peer: Option<SocketAddr>, port: u16) -> Watch {
+    /// Watches `stream` (a copy of its descriptor, so that the look is of this socket).
+    pub fn start(stream: &TcpStream) -> Watch {
         let flag = Arc::new(AtomicBool::new(false));
         let over = Arc::new(AtomicBool::new(false));
-        let watcher = peer.and_then(|peer| {
+        let watcher = stream.try_clone().ok().and_then(|socket| {
             let (flag, over) = (Arc::clone(&flag), Arc::clone(&over));
             std::thread::Builder::new()
                 .name("web-watch".into())
                 .stack_size(64 * 1024)
-                .spawn(move || watch(peer, port, &flag, &over))
+                .spawn(move || {
+                    while !over.load(Ordering::Relaxed) {
+                        if left(&socket) {
+                            flag.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        std::thread::park_timeout(EVERY);
+                    }
+                })
                 .ok()
                 .map(|handle| handle.thread().clone())
         });
@@ -61,113 +97,31 @@ impl Drop for Watch {
     }
 }
 
-#[cfg(target_os = "linux")]
-fn watch(peer: SocketAddr, port: u16, flag: &AtomicBool, over: &AtomicBool) {
-    let Some(socket) = linux::connection(peer, port) else {
-        return;
-    };
-    while !over.load(Ordering::Relaxed) {
-        if !linux::established(&socket) {
-            flag.store(true, Ordering::Relaxed);
-            return;
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    #[test]
+    fn a_peer_that_closes_is_seen_and_one_that_asks_again_is_not() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        assert!(!left(&server), "connected, silent");
+        client.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!left(&server), "a next request waiting");
+        let mut taken = [0u8; 16];
+        (&server).read_exact(&mut taken).unwrap();
+        assert_eq!(&taken, b"GET / HTTP/1.1\r\n", "the peek took nothing");
+        let watch = Watch::start(&server);
+        drop(client);
+        let mut waited = Duration::ZERO;
+        while !watch.flag().load(Ordering::Relaxed) && waited < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+            waited += Duration::from_millis(20);
         }
-        std::thread::park_timeout(EVERY);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn watch(_peer: SocketAddr, _port: u16, _flag: &AtomicBool, _over: &AtomicBool) {}
-
-#[cfg(target_os = "linux")]
-mod linux {
-    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-
-    /// A copy of the descriptor of the connection from `peer` to local `port`
-    /// (a copy, so that it stays this socket whatever the server closes meanwhile).
-    pub fn connection(peer: SocketAddr, port: u16) -> Option<OwnedFd> {
-        let ends = |fd: RawFd| {
-            address(fd, libc::getpeername) == Some(peer)
-                && address(fd, libc::getsockname).map(|a| a.port()) == Some(port)
-        };
-        for entry in std::fs::read_dir("/proc/self/fd").ok()?.flatten() {
-            let Some(fd) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
-                continue;
-            };
-            if !ends(fd) {
-                continue;
-            }
-            // SAFETY: F_DUPFD_CLOEXEC on any number; a new descriptor or -1.
-            let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
-            if copy < 0 {
-                continue;
-            }
-            // SAFETY: `copy` is a descriptor of our own, owned from here on.
-            let copy = unsafe { OwnedFd::from_raw_fd(copy) };
-            // The number may have been closed and given to another between the look
-            // and the copy: the copy's ends say.
-            if ends(copy.as_raw_fd()) {
-                return Some(copy);
-            }
-        }
-        None
-    }
-
-    type Name =
-        unsafe extern "C" fn(libc::c_int, *mut libc::sockaddr, *mut libc::socklen_t) -> libc::c_int;
-
-    /// One end of a socket (`getpeername` or `getsockname`); None for what is not
-    /// an IP socket.
-    fn address(fd: RawFd, name: Name) -> Option<SocketAddr> {
-        // SAFETY: all zeros is a valid sockaddr_storage.
-        let mut storage: libc::sockaddr_storage = unsafe { std::mem::zeroed() };
-        let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
-        // SAFETY: a buffer of the length given.
-        let done = unsafe { name(fd, std::ptr::addr_of_mut!(storage).cast(), &mut len) };
-        if done != 0 {
-            return None;
-        }
-        match libc::c_int::from(storage.ss_family) {
-            libc::AF_INET => {
-                // SAFETY: the family says it is a sockaddr_in.
-                let a: libc::sockaddr_in = unsafe {
-                    std::ptr::addr_of!(storage)
-                        .cast::<libc::sockaddr_in>()
-                        .read()
-                };
-                let ip = Ipv4Addr::from(u32::from_be(a.sin_addr.s_addr));
-                Some(SocketAddr::new(IpAddr::V4(ip), u16::from_be(a.sin_port)))
-            }
-            libc::AF_INET6 => {
-                // SAFETY: the family says it is a sockaddr_in6.
-                let a: libc::sockaddr_in6 = unsafe {
-                    std::ptr::addr_of!(storage)
-                        .cast::<libc::sockaddr_in6>()
-                        .read()
-                };
-                let ip = Ipv6Addr::from(a.sin6_addr.s6_addr);
-                Some(SocketAddr::new(IpAddr::V6(ip), u16::from_be(a.sin6_port)))
-            }
-            _ => None,
-        }
-    }
-
-    /// Whether the connection is still established (the client has neither closed
-    /// nor reset it). `tcpi_state` is the first byte of `struct tcp_info`.
-    pub fn established(socket: &OwnedFd) -> bool {
-        const TCP_ESTABLISHED: u8 = 1;
-        let mut info = [0u8; 8];
-        let mut len = info.len() as libc::socklen_t;
-        // SAFETY: a buffer of the length given; the kernel copies at most that.
-        let done = unsafe {
-            libc::getsockopt(
-                socket.as_raw_fd(),
-                libc::IPPROTO_TCP,
-                libc::TCP_INFO,
-                info.as_mut_ptr().cast(),
-                &mut len,
-            )
-        };
-        done != 0 || info[0] == TCP_ESTABLISHED
+        assert!(watch.flag().load(Ordering::Relaxed), "closed: seen");
+        assert!(left(&server));
     }
 }

@@ -78,36 +78,102 @@ impl Reply {
     }
 }
 
-/// Sends a reply; a client gone away is no concern of the server's.
-pub fn send(request: tiny_http::Request, reply: Reply) {
-    let header = |k: &str, v: &str| {
-        tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("ASCII header")
-    };
-    let mut response = tiny_http::Response::from_data(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.kind))
-        .with_header(header("Cache-Control", "no-store"))
-        // Nothing outside the server: the pages inline their styles and scripts.
-        .with_header(header(
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
-        ))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
-    if let Some(token) = reply.cookie {
-        response = response.with_header(header(
-            "Set-Cookie",
-            &format!("reversi_lab_token={token}; Path=/; HttpOnly; SameSite=Strict"),
-        ));
+impl Reply {
+    /// The reply as bytes on the wire: its head (with `Connection: close` when the
+    /// connection ends after it) and, unless the request was a HEAD, its body.
+    pub fn to_bytes(&self, head_only: bool, close: bool) -> Vec<u8> {
+        let mut out = format!(
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n{SAFE_HEADERS}",
+            self.status,
+            reason(self.status),
+            self.kind,
+            self.body.len()
+        );
+        if let Some(token) = &self.cookie {
+            out.push_str(&format!(
+                "Set-Cookie: reversi_lab_token={token}; Path=/; HttpOnly; SameSite=Strict\r\n"
+            ));
+        }
+        if close {
+            out.push_str("Connection: close\r\n");
+        }
+        out.push_str("\r\n");
+        let mut bytes = out.into_bytes();
+        if !head_only {
+            bytes.extend_from_slice(&self.body);
+        }
+        bytes
     }
-    let _ = request.respond(response);
+}
+
+/// Headers every reply carries: nothing outside the server (the pages inline their
+/// styles and scripts), and no guessing of content types.
+pub const SAFE_HEADERS: &str = "Content-Security-Policy: default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:\r\nX-Content-Type-Options: nosniff\r\n";
+
+/// The reason phrase of a status the server gives.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        422 => "Unprocessable Content",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Error",
+    }
+}
+
+/// A request's head as read off the connection: its method, target, HTTP version
+/// and headers (names as sent; values as text, any bytes that are not UTF-8 replaced).
+#[derive(Debug)]
+pub struct Head {
+    pub method: String,
+    pub target: String,
+    /// The minor version: 1 for HTTP/1.1, 0 for HTTP/1.0.
+    pub version: u8,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Head {
+    /// The first header of this name (names compare without case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the client keeps the connection for a next request: HTTP/1.1 unless
+    /// it says `Connection: close`; HTTP/1.0 never (its keep-alive is not spoken here).
+    pub fn keeps_alive(&self) -> bool {
+        self.version >= 1
+            && !self
+                .header("Connection")
+                .is_some_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case("close")))
+    }
+
+    /// Whether a body follows the head (one the server never reads).
+    pub fn has_body(&self) -> bool {
+        self.header("Transfer-Encoding").is_some()
+            || self
+                .header("Content-Length")
+                .is_some_and(|n| n.trim() != "0")
+    }
 }
 
 /// The checks every request passes, and its path and query decoded.
-pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply> {
-    use tiny_http::Method;
-    let post = match request.method() {
-        Method::Get | Method::Head => false,
-        Method::Post => true,
+pub fn check(state: &State, request: &Head) -> Result<Want, Reply> {
+    let post = match request.method.as_str() {
+        "GET" | "HEAD" => false,
+        "POST" => true,
         other => {
             return Err(Reply::error(
                 405,
@@ -115,7 +181,7 @@ pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply>
             ))
         }
     };
-    let url = request.url();
+    let url = request.target.as_str();
     if url.len() > LONGEST_URL {
         return Err(Reply::error(
             414,
@@ -123,11 +189,7 @@ pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply>
         ));
     }
     // A chunked body has no length to see: its header alone refuses it.
-    let chunked = request
-        .headers()
-        .iter()
-        .any(|h| h.field.equiv("Transfer-Encoding"));
-    if chunked || request.body_length().is_some_and(|n| n > 0) {
+    if request.has_body() {
         return Err(Reply::error(
             413,
             "requests carry no body: give everything in the query (?key=value)",
@@ -151,13 +213,7 @@ pub fn check(state: &State, request: &tiny_http::Request) -> Result<Want, Reply>
         };
         want.query.insert(key, value);
     }
-    let header = |name: &str| {
-        request
-            .headers()
-            .iter()
-            .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-            .map(|h| h.value.as_str().to_string())
-    };
+    let header = |name: &str| request.header(name).map(str::to_string);
     if state.loopback {
         // Another name than a loopback one means a page elsewhere reached us through
         // its own name (DNS rebinding): refused, as the results are not its to read.

@@ -3,7 +3,7 @@
 //! games in the step-through viewer, and play in the browser. Read-only towards the
 //! results: it writes nothing into a results folder and starts no run.
 //!
-//! Built on `tiny_http` (one accept thread, a thread per request here; see
+//! Its own accept loop on `std::net` (a thread per connection; see `server.rs` and
 //! `docs/web.md` for why), with server-sent events for the live updates.
 
 mod folders;
@@ -14,15 +14,16 @@ mod pages;
 mod paths;
 mod play;
 mod script;
+mod server;
 
 pub use play::PlayBook;
 
 use crate::error::{Error, Result};
-use http::{Reply, Want};
+use http::{Head, Reply, Want};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
 /// How `web` serves.
@@ -39,16 +40,19 @@ pub struct WebOptions {
     pub token: Option<String>,
     /// What play needs from the `play` command (its levels, its value scales).
     pub play: PlayBook,
+    /// At most this many connections are open at once (each holds a thread, a live
+    /// page's stream too); past it a new one gets a one-line 503.
+    pub connections: usize,
 }
 
-/// At most this many requests are handled at once; past it a request gets 503.
-/// Live streams count: each holds its thread while the page is open.
-const MOST_REQUESTS: usize = 2048;
+/// The cap on open connections unless told: a live page holds one, a browser opens
+/// at most six to a server, and it stays well within the usual 1,024 descriptors.
+pub const CONNECTIONS: usize = 512;
 
 /// Game pages kept: (folder, game id) to the games file's identity and the page.
 type GamePages = HashMap<(PathBuf, u64), (Option<(u64, u64)>, Arc<String>)>;
 
-/// What every request's thread shares.
+/// What every connection's thread shares.
 pub(crate) struct State {
     /// The root as given, for display.
     root_shown: PathBuf,
@@ -69,9 +73,9 @@ pub(crate) struct State {
     listing: Mutex<Option<(std::time::Instant, Vec<PathBuf>)>>,
     scratch: tempdir::Scratch,
     play: play::Sessions,
-    busy: AtomicUsize,
-    /// The port listened on (a request's connection is found by it).
-    port: u16,
+    /// Connections open, and the most that may be.
+    open: AtomicUsize,
+    most_connections: usize,
 }
 
 mod tempdir {
@@ -103,50 +107,9 @@ mod tempdir {
     }
 }
 
-/// How long a connection may send nothing while the server reads it, and take
-/// nothing while the server writes to it.
-const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// Sets the read and write timeouts on the listening socket, which every accepted
-/// connection inherits (Linux copies them). `tiny_http` sets none, and its pool of
-/// connection threads can queue a new connection behind threads that wait on clients
-/// sending nothing (a race between its count of idle threads and their waking): the
-/// timeout frees such a thread within 5 s, so nobody waits longer.
-///
-/// On Linux the read timeout also bounds `accept` itself: after 5 s without a new
-/// connection `tiny_http`'s accept thread gets `EAGAIN` and ends. [`Web::run`] starts
-/// a new `tiny_http` server on the same socket then (see there).
-#[cfg(target_os = "linux")]
-fn socket_timeouts(listener: &std::net::TcpListener) {
-    use std::os::fd::AsRawFd;
-    for (option, after) in [
-        (libc::SO_RCVTIMEO, READ_TIMEOUT),
-        (libc::SO_SNDTIMEO, WRITE_TIMEOUT),
-    ] {
-        let time = libc::timeval {
-            tv_sec: after.as_secs() as libc::time_t,
-            tv_usec: 0,
-        };
-        // SAFETY: a valid socket, and a timeval of the size given.
-        unsafe {
-            libc::setsockopt(
-                listener.as_raw_fd(),
-                libc::SOL_SOCKET,
-                option,
-                std::ptr::addr_of!(time).cast(),
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            );
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn socket_timeouts(_listener: &std::net::TcpListener) {}
-
 /// A bound server: its address and token, then [`Web::run`].
 pub struct Web {
-    /// The bound socket; each `tiny_http` server accepts on a copy of it.
+    /// The bound socket (no timeouts of its own: they are set on each connection).
     listener: std::net::TcpListener,
     state: Arc<State>,
     address: SocketAddr,
@@ -185,8 +148,12 @@ impl Web {
                 "cannot listen on {address}: {e} (give another --port, or --port 0 for any free one)"
             ))
         };
+        if options.connections == 0 {
+            return Err(Error::input(
+                "a server that takes 0 connections serves nobody: allow 1 or more",
+            ));
+        }
         let listener = std::net::TcpListener::bind(address).map_err(|e| cannot(&e))?;
-        socket_timeouts(&listener);
         let address = listener.local_addr().map_err(|e| cannot(&e))?;
         let scratch = tempdir::Scratch::new()
             .map_err(|e| Error::io_during("create", std::env::temp_dir(), e))?;
@@ -204,8 +171,8 @@ impl Web {
                 games: Mutex::default(),
                 scratch,
                 play: play::Sessions::new(options.play),
-                busy: AtomicUsize::new(0),
-                port: address.port(),
+                open: AtomicUsize::new(0),
+                most_connections: options.connections,
             }),
         })
     }
@@ -243,178 +210,40 @@ impl Web {
         }
     }
 
-    /// Serves until the process ends: each request on a thread of its own, so that
-    /// a client that reads nothing holds only its own.
-    ///
-    /// `tiny_http`'s accept thread ends at its first failed `accept` (after 5 s with
-    /// no new connection, as the socket's read timeout bounds `accept` too; or out of
-    /// file descriptors), and its server then answers nothing more. So each failure
-    /// starts a new `tiny_http` server on a copy of the same socket, which accepts
-    /// from then on (connections waiting in the kernel's backlog included), while the
-    /// old one is drained on a thread of its own: its live connections (a keep-alive
-    /// page, a live stream) still hand their requests to it, and each is answered.
+    /// Serves until the process ends: each connection on a thread of its own, so
+    /// that a client that reads nothing (or a live page) holds only its own.
     pub fn run(self) -> Result<()> {
-        let mut server = self.serve()?;
-        loop {
-            match server.recv() {
-                Ok(request) => dispatch(&self.state, &server.work, request),
-                Err(e) => {
-                    if e.kind() != std::io::ErrorKind::WouldBlock {
-                        // Not the idle timeout (too many open files, say): not again at once.
-                        std::thread::sleep(std::time::Duration::from_millis(100));
-                    }
-                    let old = std::mem::replace(&mut server, self.serve()?);
-                    let state = Arc::clone(&self.state);
-                    let drained = std::thread::Builder::new()
-                        .name("web-drain".into())
-                        .stack_size(256 * 1024)
-                        .spawn(move || old.drain(&state));
-                    if let Err(e) = drained {
-                        return Err(Error::io_during(
-                            "drain connections on",
-                            self.address.to_string(),
-                            e,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-
-    /// A new `tiny_http` server accepting on the socket.
-    fn serve(&self) -> Result<Generation> {
-        let cannot = |e: &dyn std::fmt::Display| {
-            Error::io_during(
-                "accept connections on",
-                self.address.to_string(),
-                std::io::Error::other(e.to_string()),
-            )
-        };
-        let listener = self.listener.try_clone().map_err(|e| cannot(&e))?;
-        let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
-        Ok(Generation {
-            server,
-            work: Arc::new(Work {
-                busy: AtomicUsize::new(0),
-                last: Mutex::new(std::time::Instant::now()),
-            }),
-        })
+        server::run(&self.listener, &self.state, handle);
+        Ok(())
     }
 }
 
-/// One `tiny_http` server on the socket, and what its requests are doing.
-struct Generation {
-    server: tiny_http::Server,
-    work: Arc<Work>,
-}
-
-/// The requests of one generation being handled, and when the last one ended.
-struct Work {
-    busy: AtomicUsize,
-    last: Mutex<std::time::Instant>,
-}
-
-impl Generation {
-    fn recv(&self) -> std::io::Result<tiny_http::Request> {
-        self.server.recv()
-    }
-
-    /// Answers the requests its connections still hand it, until none can come:
-    /// none is being handled, and for longer than a connection may stay silent
-    /// (the read timeout) none has ended or arrived, so each connection has timed
-    /// out or closed. Only a client that trickles a request's head a byte at a time
-    /// for longer than that would find it gone (and get an empty 500).
-    fn drain(self, state: &Arc<State>) {
-        let quiet = READ_TIMEOUT * 2;
-        let mut arrived = std::time::Instant::now();
-        loop {
-            match self.server.recv_timeout(std::time::Duration::from_secs(1)) {
-                Ok(Some(request)) => {
-                    arrived = std::time::Instant::now();
-                    dispatch(state, &self.work, request);
-                }
-                Ok(None) => {
-                    let ended = *self
-                        .work
-                        .last
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    if self.work.busy.load(Ordering::SeqCst) == 0
-                        && arrived.elapsed() > quiet
-                        && ended.elapsed() > quiet
-                    {
-                        return;
-                    }
-                }
-                // Its accept thread has ended already: no other error can come.
-                Err(_) => return,
-            }
-        }
-    }
-}
-
-/// Hands a request to a thread of its own (or answers 503 when too many are).
-fn dispatch(state: &Arc<State>, work: &Arc<Work>, request: tiny_http::Request) {
-    if state.busy.fetch_add(1, Ordering::SeqCst) >= MOST_REQUESTS {
-        state.busy.fetch_sub(1, Ordering::SeqCst);
-        http::send(
-            request,
-            Reply::error(503, "the server is busy: try again in a moment"),
-        );
-        return;
-    }
-    work.busy.fetch_add(1, Ordering::SeqCst);
-    let done = {
-        let (state, work) = (Arc::clone(state), Arc::clone(work));
-        move || {
-            *work
-                .last
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = std::time::Instant::now();
-            work.busy.fetch_sub(1, Ordering::SeqCst);
-            state.busy.fetch_sub(1, Ordering::SeqCst);
-        }
-    };
-    let thread_state = Arc::clone(state);
-    let finish = done.clone();
-    let spawned = std::thread::Builder::new()
-        .name("web".into())
-        .stack_size(256 * 1024)
-        .spawn(move || {
-            handle(&thread_state, request);
-            finish();
-        });
-    if spawned.is_err() {
-        done();
-    }
-}
-
-/// One request, start to end.
-fn handle(state: &State, request: tiny_http::Request) {
-    let want = match http::check(state, &request) {
+/// One request: its reply, or None once a live stream has used the connection.
+fn handle(state: &State, head: &Head, stream: &std::net::TcpStream) -> Option<Reply> {
+    let want = match http::check(state, head) {
         Ok(want) => want,
-        Err(reply) => return http::send(request, reply),
+        Err(reply) => return Some(reply),
     };
     if want.path == "/events" {
         return match folder_of(state, &want) {
             Ok(dir) => {
                 let rel = want.query("path").unwrap_or_default();
-                live::stream(request, events(state, dir, rel));
+                live::stream(stream, events(state, dir, rel));
+                None
             }
-            Err(reply) => http::send(request, reply),
+            Err(reply) => Some(reply),
         };
     }
     // A search for a page that has closed stops (and plays nothing).
     let watch = (want.post && want.path != "/play/undo" && want.path != "/play/state")
-        .then(|| gone::Watch::start(request.remote_addr().copied(), state.port));
+        .then(|| gone::Watch::start(stream));
     let reply =
         route(state, &want, watch.as_ref().map(gone::Watch::flag)).unwrap_or_else(|reply| reply);
     drop(watch);
-    let reply = match want.set_cookie {
+    Some(match want.set_cookie {
         Some(token) => reply.with_cookie(&token),
         None => reply,
-    };
-    http::send(request, reply);
+    })
 }
 
 /// A running run's charts are sent again at most this often: each drawing reads

@@ -156,11 +156,18 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
     folder_rows(&mut out, shards);
     out.push_str("</table>\n");
     if !matches!(sum.status.as_str(), "running") && !shards.is_empty() {
+        // A study's shards merge through the study's own command (its run.toml says which).
+        let study = shards.first().and_then(|l| {
+            let dir = state.root.join(&l.rel);
+            let record = crate::lab::ResultsFolder::at(&dir).record_if_any().ok()??;
+            record.run.study
+        });
+        let whole = Path::new(&state.root_name()).join(rel);
+        let merges = crate::lab::shard::merges(study, Some(&whole));
         writeln!(
             out,
-            "<p class=\"muted\">Once every shard has ended, <code>reversi-lab merge {}/{}</code> makes the run's one folder and its report.</p>",
-            escape(&state.root_name()),
-            escape(rel)
+            "<p class=\"muted\">Once every shard has ended, <code>{}</code> makes the run's one folder and its report.</p>",
+            escape(&merges)
         )
         .ok();
     }

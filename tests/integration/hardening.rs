@@ -539,3 +539,6 @@ mod integrity;
 
 #[path = "hardening/outputs.rs"]
 mod outputs;
+
+#[path = "hardening/shard_layout.rs"]
+mod shard_layout;

@@ -359,7 +359,20 @@ fn games_start_from_a_position_or_moves_and_undo_stops_there() {
         .write_stdin("")
         .assert()
         .success()
-        .stdout(predicate::str::contains("black (greedy) plays "));
+        .stdout(predicate::str::contains("black (greedy) plays "))
+        // A 4x4 board has no f5: the prompt's example is one of its squares.
+        .stdout(predicate::str::contains("type a square such as f5").not())
+        .stdout(predicate::function(|out: &str| {
+            out.lines().any(|line| {
+                let example = line
+                    .strip_prefix("type a square such as ")
+                    .and_then(|rest| rest.strip_suffix(" to play, or help"));
+                example.is_some_and(|s| {
+                    let b = s.as_bytes();
+                    b.len() == 2 && (b'a'..=b'd').contains(&b[0]) && (b'1'..=b'4').contains(&b[1])
+                })
+            })
+        }));
     // Bad starts are one-line errors with exit code 2.
     for args in [
         &["play", "--moves", "f5f5"][..],

@@ -120,7 +120,12 @@ fn default_folders_and_resume_of_a_shard() {
         ],
     );
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("holds 2/2 but this run is 1/2"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "is another shard's folder, but this run plays shard 1/2: give --out results/rr"
+        ),
+        "{stderr}"
+    );
     ok(d, &["merge", "results/rr", "--quiet"]);
     for file in FILES {
         assert_eq!(
@@ -278,7 +283,7 @@ fn bad_merges_are_refused_whole() {
         "{stderr}"
     );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
-    // A shard of another split.
+    // A shard of another split, in the folder of this split's third (moved there by hand).
     ok(
         d,
         &[
@@ -287,10 +292,11 @@ fn bad_merges_are_refused_whole() {
             "--shard",
             "3/4",
             "--out",
-            "results/rr/shards/3-of-3",
+            "elsewhere",
             "--quiet",
         ],
     );
+    fs::rename(d.join("elsewhere/shards/3-of-4"), shards.join("3-of-3")).unwrap();
     bad_merge(
         d,
         &merge,

@@ -361,6 +361,14 @@ fn paths_out_of_the_root_and_bad_requests_are_refused_in_one_line() {
         body.contains("no body") && body.lines().count() == 1,
         "{reply}"
     );
+    // A request line that is not HTTP.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(stream, "HELLO THERE\r\n\r\n").unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 400"), "{reply}");
+    assert_eq!(body.lines().count(), 1, "{reply}");
     let (status, body) = request(server.address, "DELETE", "/", "");
     assert_eq!(status, 405, "{body}");
     let (status, body) = request(server.address, "GET", "/", "X-Padding: 1\r\n");

@@ -1,7 +1,8 @@
 //! `web` over folders that change under it: a run killed with `kill -9` (its record
 //! still says running, its lock is gone), the shards of a cluster run shown together,
-//! a tune's traces drawn as they grow, and play's searches held to the server's time
-//! and stopped when their page leaves.
+//! a tune's traces drawn as they grow, play's searches held to the server's time
+//! and stopped when their page leaves, a games file replaced or cut while viewed (a
+//! merge, a resume), and the cap on open connections.
 
 use super::web::{field, Server};
 use crate::common::{binary, reversi_lab, Dir};
@@ -365,4 +366,98 @@ fn a_cluster_page_and_a_tune_page_follow_through_the_live_stream() {
     std::fs::write(tune.join("trace.csv"), trace).unwrap();
     let drawn = event_with(&mut traces, "report", "6 of 6 iterations");
     assert!(drawn.contains("eval.corners"), "{drawn}");
+}
+
+/// Past `--connections` a new connection gets a one-line 503; a live page that
+/// closes frees its place at once (its stream sees the client leave), and keep-alive
+/// connections take request after request.
+#[test]
+fn past_the_connection_cap_a_client_gets_503_until_a_page_closes() {
+    let dir = Dir::new();
+    super::web::a_run(dir.path(), "capped", 2);
+    let server = Server::start(&dir.path().join("results"), &["--connections", "3"]);
+    let mut streams: Vec<_> = (0..3)
+        .map(|_| {
+            let mut stream = stream_of(&server, "capped");
+            event_with(&mut stream, "live", "data-games");
+            stream
+        })
+        .collect();
+    let (status, body) = server.get("/live.json?path=capped");
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body.contains("busy") && body.lines().count() == 1,
+        "{body:?}"
+    );
+    drop(streams.pop());
+    let started = Instant::now();
+    let (mut status, mut body) = server.get("/live.json?path=capped");
+    while status == 503 && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+        (status, body) = server.get("/live.json?path=capped");
+    }
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the closed page held its place {:?}",
+        started.elapsed()
+    );
+    // One connection, several requests (the only place left serves them all, once
+    // the request before has let go of it).
+    let mut replies = String::new();
+    for _ in 0..50 {
+        let mut kept = TcpStream::connect(server.address).unwrap();
+        write!(
+            kept,
+            "GET /live.json?path=capped HTTP/1.1\r\nHost: localhost\r\n\r\n\
+             HEAD / HTTP/1.1\r\nHost: localhost\r\n\r\n\
+             GET /live.json?path=capped HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        replies.clear();
+        std::io::Read::read_to_string(&mut kept, &mut replies).unwrap();
+        if !replies.starts_with("HTTP/1.1 503") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(replies.matches("HTTP/1.1 200 OK").count(), 3, "{replies}");
+    assert_eq!(replies.matches("\"games\":6").count(), 2, "{replies}");
+}
+
+/// A merge replaces `games.csv` with another file and a resume may cut a torn tail:
+/// the page's count follows the file as it is now, read again from its start.
+#[test]
+fn a_games_file_replaced_or_cut_while_viewed_is_read_again_from_its_start() {
+    let dir = Dir::new();
+    let run = super::web::a_run(dir.path(), "redone", 6);
+    let games = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    let first = |n: usize| {
+        lines[..=n]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    std::fs::write(run.join("games.csv"), first(10)).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let mut stream = stream_of(&server, "redone");
+    event_with(&mut stream, "live", "data-games=\"10\"");
+    // Another file renamed over it, as a merge writes it.
+    let merged = run.join("games.csv.new");
+    std::fs::write(&merged, first(4)).unwrap();
+    std::fs::rename(&merged, run.join("games.csv")).unwrap();
+    event_with(&mut stream, "live", "data-games=\"4\"");
+    // Cut in place to fewer rows, as a resume cuts a torn tail, then grown again.
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(run.join("games.csv"))
+        .unwrap();
+    file.set_len(first(2).len() as u64).unwrap();
+    event_with(&mut stream, "live", "data-games=\"2\"");
+    std::fs::write(run.join("games.csv"), first(7)).unwrap();
+    event_with(&mut stream, "live", "data-games=\"7\"");
+    let (status, json) = server.get("/live.json?path=redone");
+    assert_eq!(status, 200, "{json}");
+    assert_eq!(field(&json, "games"), "7", "{json}");
 }

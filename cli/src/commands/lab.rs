@@ -65,8 +65,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_report: bool,
     /// Play only shard I of N (`I/N`, from 1) into results/<name>/shards/I-of-N (with
-    /// --out DIR, into DIR itself: give each shard its own), or `auto` to read it from
-    /// a Slurm job array or a Kubernetes Indexed Job; `reversi-lab merge` joins the shards.
+    /// --out DIR, DIR/shards/I-of-N: give every shard the same DIR), or `auto` to read it
+    /// from a Slurm job array or a Kubernetes Indexed Job; `reversi-lab merge DIR` joins them.
     #[arg(long, value_name = "I/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// The number of shards, for `--shard auto` under Kubernetes (the Job's completions).
@@ -153,7 +153,7 @@ pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Out
     let experiment = overrides.load(args.config.as_deref())?;
     let shard = overrides.shard;
     let options = RunOptions {
-        out: Some(overrides.out(&experiment.name)),
+        out: Some(overrides.out(&experiment.name)?),
         shard,
         ..args.output.options(stop)
     };

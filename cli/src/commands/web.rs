@@ -28,6 +28,11 @@ pub struct WebArgs {
     /// Open the address in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// At most this many connections open at once (a live page holds one); past it
+    /// a new one gets 503.
+    #[arg(long, default_value_t = reversi_lab::web::CONNECTIONS as u64, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub connections: u64,
 }
 
 fn level_spec(name: &str, size: u32, rules: reversi_lab::game::Rules) -> Option<&'static str> {
@@ -54,6 +59,7 @@ pub fn web(args: &WebArgs, out: &mut dyn Write) -> Result<Outcome> {
         port: args.port,
         token: args.token.clone(),
         play: BOOK,
+        connections: usize::try_from(args.connections).unwrap_or(usize::MAX),
     })?;
     // Ctrl-C and SIGTERM end the process without dropping the server: its scratch
     // folder goes first, and the exit is 130 as a stopped run's.

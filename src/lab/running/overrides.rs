@@ -5,7 +5,7 @@
 
 use super::experiment::Experiment;
 use super::experiment::{check_games_per_pair, GAMES_PER_PAIR};
-use super::runner::default_out;
+use super::runner::run_folder;
 use super::setup::{check_seed, check_threads, THREADS};
 use crate::error::{Error, Result};
 use crate::lab::storage::folder::OUT;
@@ -21,7 +21,7 @@ pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.
 /// the errors it gives.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
-    /// The results folder (`None`: `results/<name>`, a shard's under `shards/I-of-N`).
+    /// The results folder (`None`: `results/<name>`); a shard's goes under its `shards/I-of-N`.
     pub out: Option<PathBuf>,
     /// Continue what is in the results folder.
     pub resume: bool,
@@ -36,12 +36,9 @@ pub struct Overrides {
 }
 
 impl Overrides {
-    /// The results folder of the experiment called `name`.
-    #[must_use]
-    pub fn out(&self, name: &str) -> PathBuf {
-        self.out
-            .clone()
-            .unwrap_or_else(|| default_out(name, self.shard))
+    /// The results folder of the experiment called `name` (a shard's, see [`run_folder`]).
+    pub fn out(&self, name: &str) -> Result<PathBuf> {
+        run_folder(name, self.out.as_deref(), self.shard)
     }
 
     /// Loads the experiment at `config` (the built-in default without one) with
@@ -63,7 +60,7 @@ impl Overrides {
     /// `resume` takes it from the folder's `run.toml`, as it takes the games, seed
     /// and threads not given again.
     pub fn apply(&self, mut experiment: Experiment, given: bool) -> Result<Experiment> {
-        let out = self.out(&experiment.name);
+        let out = self.out(&experiment.name)?;
         let folder = crate::lab::ResultsFolder::at(&out);
         if self.resume && !given && !folder.has(crate::lab::FolderFile::RunRecord) {
             return Err(Error::said(

@@ -12,12 +12,12 @@ use super::tally::Tallies;
 use crate::board::Geometry;
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
-use crate::lab::storage::folder::RESUME;
 use crate::lab::storage::folder::{remove_aside, write_atomically, FolderLock};
+use crate::lab::storage::folder::{OUT, RESUME};
 use crate::lab::storage::games_file::{self, GamesWriter};
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::{csv_bytes, GameRow, PairRow, RunInfo, StandingRow, Status};
-use crate::lab::storage::shard::{experiment_hash, Shard, SCHEDULE_VERSION};
+use crate::lab::storage::shard::{experiment_hash, Shard, Study, SCHEDULE_VERSION};
 use crate::progress::Progress;
 use crate::setting::Said;
 use crate::strategy::clock::held_to;
@@ -117,16 +117,82 @@ pub fn default_out(name: &str, shard: Option<Shard>) -> PathBuf {
     }
 }
 
+/// Where a run's games go: `out` (default `results/<name>`) names the whole run's
+/// folder, for a shard as for a study's shard, and shard I of N goes to its
+/// `shards/I-of-N`, where `merge` finds it. A folder that already is this shard's is
+/// used as it is: an `out` ending in `shards/I-of-N`, or one that holds this very shard
+/// (as `run --shard --out` wrote them before); one holding another shard is refused.
+pub fn run_folder(name: &str, out: Option<&Path>, shard: Option<Shard>) -> Result<PathBuf> {
+    let (Some(out), Some(shard)) = (out, shard) else {
+        return Ok(out.map_or_else(|| default_out(name, shard), Path::to_path_buf));
+    };
+    let under_shards = out
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == FolderFile::Shards.name());
+    let own = out.file_name().and_then(|n| n.to_str());
+    if under_shards && own == Some(shard.folder_name().as_str()) {
+        return Ok(out.to_path_buf());
+    }
+    let held = ResultsFolder::at(out)
+        .record_if_any()
+        .ok()
+        .flatten()
+        .and_then(|record| record.run.shard);
+    let held = held.as_deref().and_then(|text| Shard::parse(text).ok());
+    if held == Some(shard) {
+        return Ok(out.to_path_buf());
+    }
+    if under_shards && (held.is_some() || own.is_some_and(|n| n.contains("-of-"))) {
+        let whole = out
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("."));
+        return Err(Error::said(
+            Said::text(format!(
+                "{} is another shard's folder, but this run plays shard {shard}: give ",
+                out.display()
+            ))
+            .name(&OUT)
+            .then(format!(
+                " {} (the whole run's folder: each shard goes to its shards/I-of-N)",
+                whole.display()
+            )),
+        ));
+    }
+    match held {
+        Some(held) => Err(Error::said(
+            Said::text(format!(
+                "{} holds shard {held} itself, as shards were written before ",
+                out.display()
+            ))
+            .name(&OUT)
+            .then(format!(
+                " named the whole run's folder: move it to {}, then play shard {shard} again",
+                ResultsFolder::at(out)
+                    .path(FolderFile::Shards)
+                    .join(held.folder_name())
+                    .display()
+            )),
+        )),
+        None => Ok(ResultsFolder::at(out)
+            .path(FolderFile::Shards)
+            .join(shard.folder_name())),
+    }
+}
+
 /// Plays an experiment (or the rest of it, with `resume`) and writes its results.
 pub fn run(experiment: &Experiment, options: &RunOptions<'_>) -> Result<RunSummary> {
-    run_locked(experiment, options).map(|(summary, _)| summary)
+    run_locked(experiment, options, None).map(|(summary, _)| summary)
 }
 
 /// [`run`], handing back the folder's lock: a study that writes its own files into
 /// the run's folder (`sweep.csv`, `ablation.csv`) writes them under the same lock.
+/// A study's shard records `study`, so that hints about it name the study's command.
 pub fn run_locked(
     experiment: &Experiment,
     options: &RunOptions<'_>,
+    study: Option<Study>,
 ) -> Result<(RunSummary, FolderLock)> {
     let shard = options.shard;
     let out = options
@@ -140,6 +206,7 @@ pub fn run_locked(
         experiment_hash: Some(experiment_hash(experiment)),
         schedule_version: Some(SCHEDULE_VERSION),
         shard: shard.map(|s| s.to_string()),
+        study: shard.and(study),
         timed: experiment.timed().then_some(true),
         ..RunInfo::starting(threads, total)
     };

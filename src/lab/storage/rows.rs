@@ -422,6 +422,9 @@ pub struct RunInfo {
     /// The shard this folder holds, `I/N`, for a sharded run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// The study whose shard this is (`sweep`, `ablate`), so hints name its command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub study: Option<crate::lab::storage::shard::Study>,
     /// Present (true) when moves were limited by time (a time control, or a search's
     /// `time` budget): the games then depend on the machine and its load, so the same
     /// seed does not replay them byte for byte.
@@ -470,6 +473,7 @@ impl RunInfo {
             experiment_hash: None,
             schedule_version: None,
             shard: None,
+            study: None,
             timed: None,
             games_sha256: None,
             merged_from: None,

@@ -239,6 +239,72 @@ impl fmt::Display for Shard {
     }
 }
 
+/// The study whose command plays a shard's experiment (a run's shards have none),
+/// recorded in the shard's `run.toml` so that a hint about the shard names the
+/// command that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Study {
+    /// `reversi-lab sweep FILE`.
+    Sweep,
+    /// `reversi-lab ablate FILE`.
+    Ablate,
+}
+
+impl Study {
+    /// The command's name.
+    #[must_use]
+    pub const fn command(self) -> &'static str {
+        match self {
+            Study::Sweep => "sweep",
+            Study::Ablate => "ablate",
+        }
+    }
+}
+
+/// The command line that plays a shard of `study` (None: a run's), for hints.
+#[must_use]
+pub fn plays(study: Option<Study>) -> String {
+    study.map_or("reversi-lab run CONFIG".into(), |s| {
+        format!("reversi-lab {} FILE", s.command())
+    })
+}
+
+/// The whole run's folder a shard folder belongs to: the one above its `shards/`.
+#[must_use]
+pub fn whole_run_of(dir: &Path) -> Option<&Path> {
+    dir.parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == "shards"))
+        .and_then(Path::parent)
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+}
+
+/// The command line that merges the shards of the run in `whole` (None: not known):
+/// `merge` of the run's folder, or the study's own `--merge` (which also writes the
+/// study's files from the merged games).
+#[must_use]
+pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
+    match (study, whole) {
+        (None, Some(whole)) => format!("reversi-lab merge {}", whole.display()),
+        (None, None) => "reversi-lab merge SHARD_FOLDERS --out DIR".into(),
+        (Some(study), Some(whole)) => format!(
+            "reversi-lab {} FILE --merge --out {}",
+            study.command(),
+            whole.display()
+        ),
+        (Some(study), None) => format!(
+            "reversi-lab {} FILE --merge --out DIR, with the shards in DIR/shards/",
+            study.command()
+        ),
+    }
+}
+
 /// The experiment's content hash: SHA-256 of its TOML with every default written out,
 /// leaving out the thread count (which changes no result), followed by the openings it
 /// plays when they come from a file (so that a changed file is a different experiment).

@@ -147,8 +147,10 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut result = None;
         let mut found: Vec<i32> = Vec::new();
         let mut order: Vec<(i32, u32)> = Indices(moves).map(|i| (0, i)).collect();
+        // The first iteration ignores the budgets, but not an answer no longer wanted.
+        search.limit(None, None);
         for d in first_depth..=depth {
-            // The first iteration always completes, so a move is always found.
+            // The first iteration completes unless cancelled, so a move is found.
             if result.is_some() {
                 // An iteration takes a few times the one before: one that would end
                 // far past the deadline is not begun.
@@ -168,7 +170,8 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
             order.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
         }
         memory.nodes += search.finish();
-        result.expect("the first iteration has no budget")
+        // Only a cancelled search finds nothing, and its answer is not wanted: any move does.
+        result.unwrap_or((0, moves, 0))
     }
 
     /// Every move's value at the full depth. Each move is searched with an open
@@ -192,6 +195,7 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         let depth = self.depth.max(1);
         let first_depth = self.first_depth(deadline.is_some());
         let mut values = Vec::new();
+        search.limit(None, None);
         for d in first_depth..=depth {
             if !values.is_empty() {
                 search.limit(self.nodes, deadline);

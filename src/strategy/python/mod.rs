@@ -14,7 +14,7 @@ pub use eval_fault::{building, EvalFaults};
 pub use player::{PythonEval, PythonPlayer};
 pub use worker::WorkerSource;
 
-use crate::board::Geometry;
+use crate::board::{Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::kind::{one_ply, Evaluation, Kind};
 use crate::strategy::param_info::{params, ParamInfo};
@@ -150,13 +150,27 @@ pub struct NewGame {
 }
 
 /// A request for a move: the plies since the session's previous request (the game's
-/// from its start on a new game), square names or `pass`, its own last move included.
+/// from its start on a new game), its own last move included. They travel as squares,
+/// not names: a host in this process plays them as they are (a name made and parsed
+/// again a ply was a good part of a fast callable's time), a worker names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn<'a> {
+    /// The board size.
+    pub size: u32,
     /// Set on a game's first request.
     pub new_game: Option<NewGame>,
-    /// The plies to play before choosing.
-    pub plies: &'a [&'a str],
+    /// The plies to play before choosing: a square, or None for a pass.
+    pub plies: &'a [Option<Square>],
+}
+
+/// What the callable returned for a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// A square, known without reading text (a host that handed out the square names
+    /// knows them again); the player still checks that it is legal.
+    Square(Square),
+    /// Text: a square name, `pass`, or anything else as it is shown.
+    Text(String),
 }
 
 /// How a call failed.
@@ -170,9 +184,8 @@ pub enum Failure {
 
 /// The callable's running side for one thread: a worker process, or the host's.
 pub trait Session: Send + Sync {
-    /// What the callable returned for `turn`, as text (a square name, `pass`), by
-    /// `deadline`.
-    fn choose(&mut self, turn: &Turn<'_>, deadline: Instant) -> Result<String, Failure>;
+    /// What the callable returned for `turn`, by `deadline`.
+    fn choose(&mut self, turn: &Turn<'_>, deadline: Instant) -> Result<Reply, Failure>;
     /// The value of the position of an OBF line for its side to move, by `deadline`.
     fn value(&mut self, obf: &str, deadline: Instant) -> Result<f64, Failure>;
     /// A line of reversi-lab's own in the session's log, if it has one.

@@ -5,11 +5,11 @@
 //! the thread count nor which worker plays them. Any fault loses the game and the
 //! session is started afresh for the next one.
 
-use super::{Failure, NewGame, PythonSpec, Role, Session, Source, Turn, VALUE_UNITS};
+use super::{Failure, NewGame, PythonSpec, Reply, Role, Session, Source, Turn, VALUE_UNITS};
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
 use crate::strategy::engine::process::Failure as ProcessFailure;
-use crate::strategy::engine::{gtp, Ply};
+use crate::strategy::engine::gtp;
 use crate::strategy::{
     Answer, Choice, Context, Evaluator, Fault, PlayerState, SpecError, Strategy, EVAL_LIMIT,
 };
@@ -35,8 +35,8 @@ struct Kept<G: Geometry> {
     fresh: bool,
     /// Plies of the game in play the session has been told.
     told: usize,
-    /// The game's moves read so far, as plies with the passes made explicit.
-    plies: Vec<Ply>,
+    /// The game's moves read so far, as plies with the passes made explicit (None).
+    plies: Vec<Option<Square>>,
     /// How many of the game's moves `plies` holds, and the position after them.
     read: usize,
     position: Position<G>,
@@ -58,25 +58,16 @@ impl<G: Geometry> Kept<G> {
         }
         for &square in &moves[self.read..] {
             if self.position.board.moves().is_empty() {
-                self.plies.push(Ply {
-                    color: self.position.side,
-                    square: None,
-                });
+                self.plies.push(None);
                 self.position = self.position.pass();
             }
-            self.plies.push(Ply {
-                color: self.position.side,
-                square: Some(square),
-            });
+            self.plies.push(Some(square));
             self.position = self.position.play(square);
         }
         // The opponent's pass after the last move: asked to move, the player is to move.
         let passed = self.position.pass();
         if self.position.board.moves().is_empty() && !passed.board.moves().is_empty() {
-            self.plies.push(Ply {
-                color: self.position.side,
-                square: None,
-            });
+            self.plies.push(None);
             self.position = passed;
         }
         self.read = moves.len();
@@ -158,16 +149,12 @@ impl PythonPlayer {
         if kept.fresh {
             kept.told = 0;
         }
-        let names: Vec<String> = kept.plies[kept.told.min(kept.plies.len())..]
-            .iter()
-            .map(|p| p.square.map_or("pass".into(), |s| s.name(self.size)))
-            .collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let turn = Turn {
+            size: self.size,
             new_game,
-            plies: &names,
+            plies: &kept.plies[kept.told.min(kept.plies.len())..],
         };
-        let text = kept.session.choose(&turn, deadline).map_err(|f| match f {
+        let reply = kept.session.choose(&turn, deadline).map_err(|f| match f {
             Failure::Raised(line) => (Termination::Error, line),
             Failure::Process(ProcessFailure::Crashed(why)) => (Termination::Crash, why),
             Failure::Process(ProcessFailure::Stalled(why)) if timed => (Termination::Time, why),
@@ -176,13 +163,17 @@ impl PythonPlayer {
         })?;
         kept.fresh = false;
         kept.told = kept.plies.len();
-        let side = kept
-            .plies
-            .last()
-            .map_or(history.start.side, |p| p.color.opposite());
-        match gtp::parse_move(&text, self.size) {
-            Ok(Some(square)) if moves.has(square.index()) => Ok(square),
-            _ => Err((Termination::Illegal, self.not_legal(&text, side, moves))),
+        let side = kept.position.side;
+        match reply {
+            Reply::Square(square) if moves.has(square.index()) => Ok(square),
+            Reply::Square(square) => Err((
+                Termination::Illegal,
+                self.not_legal(&square.name(self.size), side, moves),
+            )),
+            Reply::Text(text) => match gtp::parse_move(&text, self.size) {
+                Ok(Some(square)) if moves.has(square.index()) => Ok(square),
+                _ => Err((Termination::Illegal, self.not_legal(&text, side, moves))),
+            },
         }
     }
 

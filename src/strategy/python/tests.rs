@@ -106,18 +106,20 @@ impl Host for Fixed {
 }
 
 impl Session for FixedSession {
-    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
         if turn.new_game.is_some() {
             self.board = crate::board::Position::start();
         }
         for ply in turn.plies {
-            self.board = match crate::board::Square::parse(ply, 8) {
-                Some(square) => self.board.play(square),
+            self.board = match ply {
+                Some(square) => self.board.play(*square),
                 None => self.board.pass(),
             };
         }
         let moves = self.board.board.moves();
-        Ok(crate::board::Square::new(crate::board::Bits::lowest(moves)).name(8))
+        Ok(Reply::Square(crate::board::Square::new(
+            crate::board::Bits::lowest(moves),
+        )))
     }
     fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
         Ok(1.5)
@@ -179,6 +181,115 @@ fn a_host_fills_name_specs_and_they_play_and_evaluate() {
     assert_eq!(eval.evaluate(crate::board::Board::start()), 1500);
 }
 
+/// A host that answers each move with the next of its replies and records the plies it
+/// is told.
+struct Scripted {
+    replies: std::sync::Mutex<Vec<Reply>>,
+    told: Arc<std::sync::Mutex<Vec<Option<crate::board::Square>>>>,
+}
+
+struct ScriptedSession(Arc<Scripted>);
+
+impl Host for Arc<Scripted> {
+    fn describe(&self) -> String {
+        "scripted".into()
+    }
+    fn session(&self, _role: Role) -> Result<Box<dyn Session>, String> {
+        Ok(Box::new(ScriptedSession(self.clone())))
+    }
+}
+
+impl Session for ScriptedSession {
+    fn choose(&mut self, turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
+        self.0.told.lock().unwrap().extend_from_slice(turn.plies);
+        Ok(self.0.replies.lock().unwrap().remove(0))
+    }
+    fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
+        unreachable!("a strategy")
+    }
+}
+
+#[test]
+fn a_reply_is_a_square_or_text_and_either_must_be_legal() {
+    use crate::board::{Position, Square};
+    let square = |name| Square::parse(name, 8).unwrap();
+    let scripted = Arc::new(Scripted {
+        replies: std::sync::Mutex::new(vec![
+            Reply::Square(square("f5")),
+            Reply::Text(" d3 ".into()),
+            Reply::Square(square("a1")),
+            Reply::Text("None".into()),
+        ]),
+        told: Arc::default(),
+    });
+    let host: Arc<dyn Host> = Arc::new(scripted.clone());
+    let mut spec = read("python:name=mine").unwrap();
+    fill(&mut spec, &host);
+    let player = spec.build::<Size8>(Rules::default()).unwrap();
+    let mut rng = <crate::strategy::GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut memory = crate::strategy::Memory::<Size8>::new();
+    let mut ask = |memory: &mut crate::strategy::Memory<Size8>| {
+        memory.new_game();
+        let position = Position::<Size8>::start();
+        let mut context = crate::strategy::Context {
+            rng: &mut rng,
+            memory,
+            history: crate::strategy::History::from_start(&[]),
+        };
+        player
+            .choose(position.board, position.board.moves(), &mut context)
+            .map(|c| c.square.name(8))
+            .map_err(|f| (f.termination, f.reason))
+    };
+    assert_eq!(ask(&mut memory), Ok("f5".into()));
+    assert_eq!(ask(&mut memory), Ok("d3".into()));
+    let illegal = crate::game::Termination::Illegal;
+    assert_eq!(
+        ask(&mut memory),
+        Err((
+            illegal,
+            "it returned 'a1', not a legal move for black (legal: d3 c4 f5 e6)".into()
+        ))
+    );
+    assert_eq!(
+        ask(&mut memory),
+        Err((
+            illegal,
+            "it returned 'None', not a legal move for black (legal: d3 c4 f5 e6)".into()
+        ))
+    );
+}
+
+#[test]
+fn a_pass_is_told_as_a_ply_of_its_own() {
+    use crate::board::{Position, Square};
+    let scripted = Arc::new(Scripted {
+        replies: std::sync::Mutex::new(vec![Reply::Text("c1".into())]),
+        told: Arc::default(),
+    });
+    let host: Arc<dyn Host> = Arc::new(scripted.clone());
+    let mut spec = read("python:name=mine").unwrap();
+    fill(&mut spec, &host);
+    let player = spec.build::<Size8>(Rules::default()).unwrap();
+    // Black to move has none (its one disc cannot flank the corner): white moves after
+    // black's pass, which the history leaves implicit.
+    let start = Position::<Size8>::from_obf(&format!("OX{} X", "-".repeat(62))).unwrap();
+    let mut rng = <crate::strategy::GameRng as rand::SeedableRng>::seed_from_u64(1);
+    let mut memory = crate::strategy::Memory::<Size8>::new();
+    memory.new_game();
+    let white = start.pass();
+    let mut context = crate::strategy::Context {
+        rng: &mut rng,
+        memory: &mut memory,
+        history: crate::strategy::History { start, moves: &[] },
+    };
+    let choice = player
+        .choose(white.board, white.board.moves(), &mut context)
+        .unwrap();
+    assert_eq!(choice.square, Square::parse("c1", 8).unwrap());
+    assert_eq!(*scripted.told.lock().unwrap(), vec![None]);
+}
+
 /// A host whose evaluation always raises, counting the sessions it is asked for.
 struct Raising(std::sync::atomic::AtomicUsize);
 
@@ -195,7 +306,7 @@ impl Host for Raising {
 struct RaisingSession;
 
 impl Session for RaisingSession {
-    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
         Err(Failure::Raised("ValueError: boom".into()))
     }
     fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {
@@ -250,7 +361,7 @@ impl Host for RaisingFrom {
 }
 
 impl Session for RaisingFromSession {
-    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<String, Failure> {
+    fn choose(&mut self, _turn: &Turn<'_>, _deadline: Instant) -> Result<Reply, Failure> {
         unreachable!("an evaluation")
     }
     fn value(&mut self, _obf: &str, _deadline: Instant) -> Result<f64, Failure> {

@@ -3,7 +3,7 @@
 //! deadline on every answer, its standard error in `engines/<player>-<worker>.log`),
 //! spoken to in the line protocol `python/reversi_lab/_worker.py` describes.
 
-use super::{Failure, Role, Session, Turn};
+use super::{Failure, Reply, Role, Session, Turn};
 use crate::strategy::engine::process::{self, Launch, Process};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ impl Worker {
 }
 
 impl Session for Worker {
-    fn choose(&mut self, turn: &Turn<'_>, deadline: Instant) -> Result<String, Failure> {
+    fn choose(&mut self, turn: &Turn<'_>, deadline: Instant) -> Result<Reply, Failure> {
         self.line.clear();
         match &turn.new_game {
             Some(game) => {
@@ -150,9 +150,12 @@ impl Session for Worker {
         }
         for ply in turn.plies {
             self.line.push(' ');
-            self.line.push_str(ply);
+            match ply {
+                Some(square) => square.push_name(turn.size, &mut self.line),
+                None => self.line.push_str("pass"),
+            }
         }
-        self.ask(deadline)
+        self.ask(deadline).map(Reply::Text)
     }
 
     fn value(&mut self, obf: &str, deadline: Instant) -> Result<f64, Failure> {

@@ -91,15 +91,23 @@ impl Solver {
         Solver::new(rules, table_bits).with_mode(Mode::All)
     }
 
-    /// Solves `board` exactly: its score and its best move (or moves, by `mode`).
+    /// Solves `board` exactly: its score and its best move (or moves, by `mode`); once
+    /// the answer is no longer wanted (`Memory::cancel`), score 0 and every legal move.
     pub fn solve<G: Geometry>(&self, board: Board<G>, memory: &mut Memory<G>) -> Solution<G::Bits> {
         match self.solve_within(board, memory, Budget::default()) {
             Ok(solution) => solution,
-            Err(_) => unreachable!("an unlimited budget is never spent"),
+            // An unlimited budget is never spent: the answer is no longer wanted
+            // (`Memory::cancel`), so any legal move does.
+            Err(nodes) => Solution {
+                score: 0,
+                best: board.moves(),
+                nodes,
+            },
         }
     }
 
-    /// Solves `board` within `budget`. When the budget runs out the search stops
+    /// Solves `board` within `budget`. When the budget runs out (or the answer is no
+    /// longer wanted, `Memory::cancel`) the search stops
     /// and returns `Err` with the nodes visited (the table is cleared, so no
     /// value of the unfinished search is ever reused). With more than one
     /// thread the score and `Mode::All`'s moves are the same; `Mode::One` reports
@@ -112,6 +120,7 @@ impl Solver {
         memory: &mut Memory<G>,
         budget: Budget,
     ) -> Result<Solution<G::Bits>, u64> {
+        let cancel = memory.cancel.clone();
         let table = SolverTable::kept(memory, self.table_bits);
         let shared = Shared {
             rules: self.rules,
@@ -120,6 +129,7 @@ impl Solver {
             nodes: AtomicU64::new(0),
             limit: budget.nodes.unwrap_or(u64::MAX),
             deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
+            cancel,
             parallel: self.threads > 1,
         };
         let run = || {

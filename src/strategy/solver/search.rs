@@ -59,6 +59,8 @@ pub(super) struct Shared<'a, G: Geometry> {
     pub nodes: AtomicU64,
     pub limit: u64,
     pub deadline: Option<Instant>,
+    /// The memory's flag for an answer no longer wanted (read with the clock).
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
     /// Whether nodes may split over rayon's threads.
     pub parallel: bool,
 }
@@ -227,7 +229,8 @@ impl<'s, 'a, G: Geometry> Search<'s, 'a, G> {
         self.synced = self.nodes;
         let left = self.shared.limit.saturating_sub(total);
         self.next_sync = self.nodes + SYNC_EVERY.min(left.max(1));
-        let late = self.shared.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.shared.cancel.as_ref().is_some_and(|c| c.load(Relaxed));
         if total >= self.shared.limit || late {
             self.shared.stop.store(true, Relaxed);
         }

@@ -171,6 +171,7 @@ fn solve_ordered<G: Geometry>(board: Board<G>, rules: Rules, pattern: bool) -> (
         nodes: AtomicU64::new(0),
         limit: u64::MAX,
         deadline: None,
+        cancel: None,
         parallel: false,
     };
     let mut search = Search::new(&shared);

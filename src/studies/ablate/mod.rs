@@ -484,7 +484,12 @@ pub fn ablate(
     }
     // The ablation's own files are written under the run's lock, through the one
     // write path, once the games are whole (a run, or the merge of its shards).
-    let played = sharded::play(&ablation.experiment, options, part, "ablate")?;
+    let played = sharded::play(
+        &ablation.experiment,
+        options,
+        part,
+        crate::lab::shard::Study::Ablate,
+    )?;
     if !played.whole {
         return Ok((played, String::new()));
     }

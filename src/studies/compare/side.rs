@@ -33,8 +33,9 @@ impl Side {
         record.refuse_import(dir, "compared (it has no ratings)")?;
         if let RecordKind::Shard(shard) = record.kind() {
             return Err(Error::input(format!(
-                "{} holds shard {shard} of a sharded run: merge the shards first (reversi-lab merge), then compare the merged folder",
-                dir.display()
+                "{} holds shard {shard} of a sharded run: merge the shards first ({}), then compare the merged folder",
+                dir.display(),
+                crate::lab::shard::merges(record.run.study, crate::lab::shard::whole_run_of(dir))
             )));
         }
         if !record.run.status.is_finished() {

@@ -443,7 +443,7 @@ pub fn sweep(
             Part::Shard(shard) => Some(shard),
             _ => None,
         };
-        let out = sharded::folder(&sweep.experiment, options.out.as_deref(), shard);
+        let out = sharded::folder(&sweep.experiment, options.out.as_deref(), shard)?;
         if let Some(record) = ResultsFolder::at(&out).record_if_any()? {
             record.resume_settings(
                 &mut sweep.experiment,
@@ -468,7 +468,12 @@ pub fn sweep(
         )?);
     }
     // The sweep's own file is written under the run's lock, through the one write path.
-    let played = sharded::play(&sweep.experiment, options, part, "sweep")?;
+    let played = sharded::play(
+        &sweep.experiment,
+        options,
+        part,
+        crate::lab::shard::Study::Sweep,
+    )?;
     if !played.whole {
         return Ok((played, Vec::new()));
     }

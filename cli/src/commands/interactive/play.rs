@@ -246,7 +246,11 @@ impl<G: Geometry> Session<'_, G> {
                 round + 1
             )?,
         }
-        writeln!(out, "type a square such as f5 to play, or help")?;
+        writeln!(
+            out,
+            "type a square such as {} to play, or help",
+            self.example_square()
+        )?;
         self.draw(out)?;
         if self.line.moves().is_empty() && self.line.passes() > 0 {
             let passer = self.line.side().opposite();
@@ -365,6 +369,17 @@ impl<G: Geometry> Session<'_, G> {
             }
         }
         Ok(false)
+    }
+
+    /// A square to show in the prompt: f5 where the board has one (the usual first
+    /// move), else a legal move, so that a 4x4 game never suggests a square it lacks.
+    fn example_square(&self) -> String {
+        if Square::parse("f5", G::SIZE).is_some() {
+            return "f5".to_string();
+        }
+        squares(self.line.legal_moves())
+            .next()
+            .map_or_else(|| "a1".to_string(), |s| s.name(G::SIZE))
     }
 
     fn legal_text(&self) -> String {

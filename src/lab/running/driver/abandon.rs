@@ -3,17 +3,19 @@
 //! one ends them at once. Process-wide, as the signals it answers are.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
 
-/// Set once the games in flight are to be dropped.
-pub(super) static ABANDONED: AtomicBool = AtomicBool::new(false);
+/// Set once the games in flight are to be dropped; shared as every driver memory's
+/// [`Memory::cancel`](crate::strategy::Memory::cancel), so a search in progress stops.
+pub(super) static ABANDONED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
 /// Streams in progress: only those can drop their games in flight.
 static STREAMS: AtomicUsize = AtomicUsize::new(0);
 
 /// Drops the games in flight of every stream in progress: no row is delivered
 /// after this call, each stream checkpoints what it delivered and ends as
-/// interrupted, a built-in player's game ends after the move it is thinking
-/// about, and every engine process is killed so that its move ends now. Returns
+/// interrupted, a built-in player's search in progress stops at its next look at
+/// the clock (its move is dropped with its game), and every engine process is killed so that its move ends now. Returns
 /// false (and does nothing) when no stream is in progress, or when called before:
 /// the caller then has nothing to wait for, and may quit at once.
 pub fn abandon_games_in_flight() -> bool {

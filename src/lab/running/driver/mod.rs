@@ -18,7 +18,7 @@ use crate::strategy::{random_square, Context, GameRng, History, Memory, Strategy
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Plays `game` to its end: `players[0]` plays black, `players[1]` white. Each
@@ -217,7 +217,7 @@ pub struct Driver<G: Geometry> {
     memories: Vec<Mutex<Vec<Memory<G>>>>,
     /// Set when a stream's games in flight are to be dropped ([`abandon_games_in_flight`];
     /// a flag of their own in tests).
-    abandon: &'static AtomicBool,
+    abandon: Arc<AtomicBool>,
 }
 
 impl<G: Geometry> Driver<G> {
@@ -228,7 +228,7 @@ impl<G: Geometry> Driver<G> {
         Ok(Driver {
             pool,
             memories: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
-            abandon: &abandon::ABANDONED,
+            abandon: Arc::clone(&abandon::ABANDONED),
         })
     }
 
@@ -257,7 +257,12 @@ impl<G: Geometry> Driver<G> {
             let worker = rayon::current_thread_index().unwrap_or(0) % self.memories.len();
             let mut memories = lock(&self.memories[worker]);
             if memories.len() < players.len() {
-                memories.resize_with(players.len(), Memory::new);
+                // A search in progress stops once its game is abandoned.
+                memories.resize_with(players.len(), || {
+                    let mut memory = Memory::new();
+                    memory.cancel = Some(Arc::clone(&self.abandon));
+                    memory
+                });
             }
             let seats = if black < white {
                 let (low, high) = memories.split_at_mut(white);
@@ -393,7 +398,7 @@ impl<G: Geometry> Driver<G> {
         mut sink: impl FnMut(Delivery<'_, T>) -> Result<Flow> + Send,
     ) -> Result<Streamed> {
         let _streaming = abandon::Streaming::begin();
-        let abandon = self.abandon;
+        let abandon: &AtomicBool = &self.abandon;
         // Set by the writer once it wants no more games (the sink said stop or failed).
         let done = AtomicBool::new(false);
         let halted = || {
@@ -483,7 +488,7 @@ impl<G: Geometry> Driver<G> {
                 break;
             }
             let (data, deal) = deal(index);
-            let (game, spent) = self.play_one(players, deal, Some(self.abandon));
+            let (game, spent) = self.play_one(players, deal, Some(&self.abandon));
             if self.abandon.load(Ordering::Relaxed) {
                 // The game may be unfinished, or ended by its engine's killing: dropped.
                 batch.cut = true;

@@ -378,7 +378,7 @@ fn slow_games_reach_the_sink_soon_after_they_end() {
 /// A player whose every move takes a while, counting the moves it is asked for
 /// once `abandon` is set.
 struct Thinker {
-    abandon: &'static AtomicBool,
+    abandon: std::sync::Arc<AtomicBool>,
     asked_after: std::sync::atomic::AtomicU64,
 }
 
@@ -401,11 +401,11 @@ impl Strategy<Size6> for Thinker {
 /// flight before their next move, and checkpoints the rows delivered.
 #[test]
 fn an_abandoned_stream_drops_its_games_in_flight_before_their_next_move() {
-    let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
     let mut driver = Driver::<Size6>::new(Some(2)).unwrap();
-    driver.abandon = flag;
+    driver.abandon = std::sync::Arc::clone(&flag);
     let slow = Thinker {
-        abandon: flag,
+        abandon: std::sync::Arc::clone(&flag),
         asked_after: Default::default(),
     };
     let random = strategy("random");
@@ -443,4 +443,47 @@ fn an_abandoned_stream_drops_its_games_in_flight_before_their_next_move() {
     // A worker may have been between its check and the call: at most one move each.
     let after = slow.asked_after.load(Ordering::SeqCst);
     assert!(after <= 2, "{after} moves asked after the abandon");
+}
+
+/// Abandoning a stream stops a built-in search already in progress (the driver's
+/// memories carry the abandon as `Memory::cancel`): alpha-beta in its one iteration,
+/// the exact solver and MCTS, each far from done, end within a moment.
+#[test]
+fn an_abandon_stops_a_built_in_search_in_progress() {
+    for spec in [
+        "alphabeta:depth=30,table=false",
+        "alphabeta:depth=1,endgame=32",
+        "mcts:iterations=1000000000",
+    ] {
+        let flag = std::sync::Arc::new(AtomicBool::new(false));
+        let mut driver = Driver::<Size6>::new(Some(1)).unwrap();
+        driver.abandon = std::sync::Arc::clone(&flag);
+        let slow = strategy(spec);
+        let random = strategy("random");
+        let players: [&dyn Strategy<Size6>; 2] = [slow.as_ref(), random.as_ref()];
+        let stop = AtomicBool::new(false);
+        let raised = std::sync::Arc::clone(&flag);
+        let raise = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            raised.store(true, Ordering::SeqCst);
+            Instant::now()
+        });
+        let streamed = driver
+            .stream_rows(
+                &players,
+                0..2,
+                deal,
+                |i, _, _, _| i,
+                &stop,
+                |_| Ok(Flow::Continue),
+            )
+            .unwrap();
+        let waited = raise.join().unwrap().elapsed();
+        assert!(waited < Duration::from_secs(2), "{spec}: {waited:?}");
+        assert_eq!(
+            (streamed.consumed, streamed.interrupted),
+            (0, true),
+            "{spec}"
+        );
+    }
 }

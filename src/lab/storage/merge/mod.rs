@@ -10,7 +10,7 @@ use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::shard::{
-    check_schedule_version, experiment_hash, Shard, SCHEDULE_VERSION, SHARD, SHARDS,
+    check_schedule_version, experiment_hash, plays, Shard, Study, SCHEDULE_VERSION, SHARD, SHARDS,
 };
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
@@ -42,14 +42,7 @@ pub struct MergeOptions {
     pub split: Option<u64>,
     /// The study command whose shards these are (`sweep`, `ablate`; None: `run`'s),
     /// so that a hint names the command that plays a shard.
-    pub study: Option<&'static str>,
-}
-
-/// The command line that plays a shard, for hints.
-fn plays(study: Option<&str>) -> String {
-    study.map_or("reversi-lab run CONFIG".into(), |s| {
-        format!("reversi-lab {s} FILE")
-    })
+    pub study: Option<Study>,
 }
 
 /// What a merge wrote.
@@ -119,7 +112,7 @@ struct Part {
 /// `shards/`, or a list of shard folders (merged into the folder above their `shards/`).
 fn shard_folders(
     paths: &[PathBuf],
-    study: Option<&str>,
+    study: Option<Study>,
 ) -> Result<(Vec<PathBuf>, Option<PathBuf>)> {
     if let [only] = paths {
         let under = ResultsFolder::at(only).path(FolderFile::Shards);
@@ -220,7 +213,7 @@ fn one_split(
     parts: Vec<Part>,
     split: Option<u64>,
     under: &Path,
-    study: Option<&str>,
+    study: Option<Study>,
 ) -> Result<Vec<Part>> {
     let mut counts: Vec<u64> = parts.iter().map(|p| p.shard.count()).collect();
     counts.sort_unstable();
@@ -254,7 +247,7 @@ fn splits(counts: &[u64]) -> String {
 }
 
 /// Checks that the parts are every shard of one experiment, each complete, and puts them in order.
-fn check(mut parts: Vec<Part>, study: Option<&str>) -> Result<Vec<Part>> {
+fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
     let first = &parts[0];
     let count = first.shard.count();
     let name = |p: &Part| format!("shard {} ({})", p.shard, p.dir.display());
@@ -362,8 +355,12 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     let clock = Instant::now();
     let (dirs, default_out) = shard_folders(paths, options.study)?;
     let mut parts: Vec<Part> = dirs.iter().map(|d| part(d)).collect::<Result<_>>()?;
+    // A plain `merge` of a study's shards: their run.toml names the study.
+    let study = options
+        .study
+        .or_else(|| parts.iter().find_map(|p| p.record.run.study));
     if let (Some(under), [_]) = (&default_out, paths) {
-        parts = one_split(parts, options.split, under, options.study)?;
+        parts = one_split(parts, options.split, under, study)?;
     } else if let Some(n) = options.split {
         if let Some(p) = parts.iter().find(|p| p.shard.count() != n) {
             return Err(Error::input(format!(
@@ -374,7 +371,7 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         }
     }
     let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
-    let parts = check(parts, options.study)?;
+    let parts = check(parts, study)?;
     let out = options.out.clone().or(default_out).ok_or_else(|| {
         Error::said(
             Said::text("these shard folders are not under one results/<name>/shards/: give ")

@@ -4,14 +4,20 @@
 //! and the stream of server-sent events that carries each change to the page.
 //! The folder's files and its record are read through `lab::ResultsFolder`.
 
-use super::http::Reply;
+mod kind;
+mod sprt;
+mod stream;
+
+pub use kind::{identity, is_compare_folder, kind_of};
+pub use stream::{json, stream};
+
 use crate::lab::games_file::{self, Compression};
 use crate::lab::rows::{PairRow, RunToml, StandingRow};
 use crate::lab::tally::Tallies;
-use crate::lab::{Experiment, FolderFile, GameRow, RecordKind, ResultsFolder, Schedule};
-use crate::stats::{expected_pairs_left, pairs_left, PairsLeft, ELO_RANGE};
+use crate::lab::{Experiment, FolderFile, GameRow, ResultsFolder, Schedule};
+use crate::stats::PairsLeft;
 use std::collections::VecDeque;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -141,57 +147,6 @@ const LOCK_EVERY: Duration = Duration::from_secs(2);
 fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.modified().ok()?, meta.len()))
-}
-
-#[cfg(unix)]
-pub(super) fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-pub(super) fn identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
-    None
-}
-
-/// A comparison's folder: its table, as the comparison declares it.
-pub fn is_compare_folder(dir: &Path) -> bool {
-    dir.join(crate::studies::compare::COMPARE_FILES[0])
-        .is_file()
-}
-
-/// The kind of a results folder: a tune or a comparison by their files, a run by its
-/// record (an import, a shard, a merge) and by the study whose results it holds (as
-/// the report's list of studies tells them), else its format.
-pub fn kind_of(dir: &Path, record: Option<&RunToml>, experiment: Option<&Experiment>) -> String {
-    if crate::studies::tune::report::is_tune_folder(dir) {
-        return "tune".into();
-    }
-    let Some(record) = record else {
-        return if is_compare_folder(dir) {
-            "compare".into()
-        } else {
-            "results".into()
-        };
-    };
-    let study = crate::report::RUN_STUDIES
-        .iter()
-        .find(|study| study.is_yours(dir))
-        .map(|study| study.name());
-    let format = experiment
-        .and_then(|e| serde_json::to_value(e.format).ok())
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| "run".into());
-    match (record.kind(), study) {
-        (RecordKind::Import, _) => "import".into(),
-        (RecordKind::Shard(shard), _) => format!("shard {shard}"),
-        (RecordKind::Run, Some(name)) => name.into(),
-        (RecordKind::Run, None) if experiment.is_some_and(|e| e.sprt.is_some()) => "sprt".into(),
-        (RecordKind::Run, None) if record.run.merged_from.is_some() => {
-            format!("{format} (merged)")
-        }
-        (RecordKind::Run, None) => format,
-    }
 }
 
 impl Tail {
@@ -514,88 +469,7 @@ impl Tail {
             ),
             _ => (Vec::new(), Vec::new()),
         };
-        let sprt = self
-            .experiment
-            .as_ref()
-            .and_then(|(e, _)| e.sprt)
-            .and_then(|sprt| {
-                let pair = pairs.first()?;
-                let design = sprt.design();
-                let penta = [
-                    pair.penta_0,
-                    pair.penta_1,
-                    pair.penta_2,
-                    pair.penta_3,
-                    pair.penta_4,
-                ];
-                let elo = pair
-                    .elo
-                    .zip(pair.elo_low)
-                    .zip(pair.elo_high)
-                    .map(|((e, l), h)| (e, l, h));
-                let (lower, upper) = (pair.sprt_lower?, pair.sprt_upper?);
-                let llr = pair.sprt_llr?;
-                let result = pair
-                    .sprt_result
-                    .clone()
-                    .unwrap_or_else(|| "continue".into());
-                let going = result == "continue" && penta.iter().sum::<u64>() > 0;
-                let frequencies = penta.map(|c| c as f64);
-                let games_left = total.map(|t| t.saturating_sub(self.games) as f64);
-                let pairs_left = elo.filter(|_| going).map(|(e, low, high)| {
-                    // The continued walks cost some milliseconds: once every
-                    // SPREAD_EVERY, between which the page shows the last answer.
-                    if let Some((at, spread)) = self.spread.get() {
-                        if at.elapsed() < SPREAD_EVERY {
-                            return spread;
-                        }
-                    }
-                    let se = ((high - low) / (2.0 * 1.96)).max(0.0);
-                    let most = games_left.map_or(f64::INFINITY, |g| (g / 2.0).ceil());
-                    let spread = pairs_left(
-                        &design,
-                        &frequencies,
-                        (e, if se.is_finite() { se } else { 0.0 }),
-                        llr,
-                        (lower, upper),
-                        most,
-                        self.games,
-                    );
-                    self.spread.set(Some((Instant::now(), spread)));
-                    spread
-                });
-                let wald_pairs = going.then(|| {
-                    let at = elo
-                        .map_or(0.0, |(e, _, _)| e)
-                        .clamp(ELO_RANGE.0, ELO_RANGE.1);
-                    expected_pairs_left(&design, &frequencies, at, llr, (lower, upper))
-                });
-                let to_seconds = |pairs: f64, rate: f64| {
-                    (2.0 * pairs).min(games_left.unwrap_or(f64::INFINITY)) / rate.max(1e-9)
-                };
-                let rate_now = rate.filter(|_| running);
-                let seconds_left = pairs_left
-                    .zip(rate_now)
-                    .map(|(p, r)| to_seconds(p.median, r));
-                let seconds_range = pairs_left
-                    .zip(rate_now)
-                    .map(|(p, r)| (to_seconds(p.low, r), to_seconds(p.high, r)));
-                Some(SprtView {
-                    llr,
-                    lower,
-                    upper,
-                    elo0: design.elo0,
-                    elo1: design.elo1,
-                    penta,
-                    elo,
-                    stopped_elo: pair.sprt_estimate(),
-                    result,
-                    pairs_left,
-                    wald_pairs,
-                    seconds_left,
-                    seconds_range,
-                })
-            });
+        let sprt = self.sprt_view(&pairs, total, rate, running);
         self.snapshot = Arc::new(Snapshot {
             version: previous + 1,
             kind: self.kind.clone(),
@@ -611,90 +485,4 @@ impl Tail {
             modified: self.modified.or(self.run_stamp.map(|(t, _)| t)),
         });
     }
-}
-
-/// The snapshot as JSON (`/live.json`).
-pub fn json(s: &Snapshot) -> String {
-    use serde_json::json;
-    let standings: Vec<_> = s
-        .standings
-        .iter()
-        .map(|r| json!({ "player": r.player, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score, "rating": r.rating }))
-        .collect();
-    let sprt = s.sprt.as_ref().map(|v| {
-        json!({ "llr": v.llr, "lower": v.lower, "upper": v.upper, "penta": v.penta, "elo": v.elo, "stopped_elo": v.stopped_elo, "result": v.result, "pairs_left": v.pairs_left.map(|p| [p.low, p.median, p.high]), "wald_pairs": v.wald_pairs, "seconds_left": v.seconds_left, "seconds_range": v.seconds_range })
-    });
-    let newest: Vec<_> = s
-        .newest
-        .iter()
-        .map(|g| json!({ "id": g.id, "black": g.black, "white": g.white, "result": g.result }))
-        .collect();
-    json!({ "kind": s.kind, "status": s.status, "games": s.games, "total": s.total, "rate": s.rate, "standings": standings, "sprt": sprt, "newest": newest, "problem": s.problem })
-        .to_string()
-}
-
-/// Server-sent events for one page: each look (at once, then every 0.4 s) gives the
-/// events to send, as `(name, data)` (none when nothing changed; a folder's page
-/// gets its live section as `live`, a tune's its traces as `report`), a comment
-/// every 15 s so that a closed page is noticed, and `gone` when the folder is
-/// deleted. The body is chunked, so that its end after `gone` is an end the client
-/// sees at once (tiny_http keeps the connection itself open for a next request).
-/// A client that reads nothing blocks only this thread.
-pub fn stream(
-    request: tiny_http::Request,
-    mut look: impl FnMut() -> Result<Vec<(&'static str, String)>, Reply>,
-) {
-    let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nTransfer-Encoding: chunked\r\nX-Content-Type-Options: nosniff\r\n\r\n";
-    if out.write_all(head.as_bytes()).is_err() {
-        return;
-    }
-    let mut send = |text: &str| -> std::io::Result<()> {
-        write!(out, "{:x}\r\n{text}\r\n", text.len())?;
-        out.flush()
-    };
-    if send("retry: 1000\n\n").is_err() {
-        return;
-    }
-    let mut quiet = Instant::now();
-    loop {
-        let sent = match look() {
-            Ok(events) if !events.is_empty() => {
-                let text: String = events
-                    .iter()
-                    .map(|(name, data)| event(name, data))
-                    .collect();
-                Some(send(&text))
-            }
-            Ok(_) if quiet.elapsed() > Duration::from_secs(15) => Some(send(": still here\n\n")),
-            Ok(_) => None,
-            Err(Reply { body, .. }) => {
-                let line = String::from_utf8_lossy(&body).trim().to_string();
-                if send(&event("gone", &line)).is_ok() {
-                    let _ = send("");
-                }
-                return;
-            }
-        };
-        if let Some(sent) = sent {
-            if sent.is_err() {
-                return;
-            }
-            quiet = Instant::now();
-        }
-        std::thread::sleep(Duration::from_millis(400));
-    }
-}
-
-/// One event: its name and its data, a `data:` line for each of its lines (the
-/// browser joins them again with line breaks).
-fn event(name: &str, data: &str) -> String {
-    let mut out = format!("event: {name}\n");
-    for line in data.split('\n') {
-        out.push_str("data: ");
-        out.push_str(line.trim_end_matches('\r'));
-        out.push('\n');
-    }
-    out.push('\n');
-    out
 }
