@@ -8,8 +8,8 @@
 use super::{Failure, NewGame, PythonSpec, Reply, Role, Session, Source, Turn, VALUE_UNITS};
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
-use crate::strategy::engine::process::Failure as ProcessFailure;
 use crate::strategy::engine::gtp;
+use crate::strategy::engine::process::Failure as ProcessFailure;
 use crate::strategy::{
     Answer, Choice, Context, Evaluator, Fault, PlayerState, SpecError, Strategy, EVAL_LIMIT,
 };
