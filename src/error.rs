@@ -260,15 +260,59 @@ impl<'a> Source<'a> {
                     .unwrap_or(rest.len());
                 &rest[..end]
             });
-        if written.is_some_and(too_large) {
-            let message = format!(
-                "the number is too large: a whole number here is at most {}",
-                i64::MAX
-            );
+        let key = at.and_then(|at| key_before(self.text, at));
+        if let Some(written) = written.filter(|w| too_large(w)) {
+            let message = match key {
+                Some(key) => format!(
+                    "{key} = {written} is too large: a whole number here is at most {}",
+                    i64::MAX
+                ),
+                None => format!(
+                    "the number is too large: a whole number here is at most {}",
+                    i64::MAX
+                ),
+            };
+            return self.error(at, &message);
+        }
+        // A number past a float's range (`1e400`), which TOML refuses to read.
+        let number = error
+            .span()
+            .and_then(|s| self.text.get(s.start..))
+            .map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || "+-_.".contains(c)))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            })
+            .filter(|written| {
+                written.contains(['e', 'E', '.'])
+                    && written
+                        .replace('_', "")
+                        .parse::<f64>()
+                        .is_ok_and(f64::is_infinite)
+            });
+        if let Some(written) = number {
+            let given = key.map_or(written.to_string(), |key| format!("{key} = {written}"));
+            let message =
+                format!("{given} is not a finite number: use an ordinary number such as 1.5");
             return self.error(at, &message);
         }
         self.error(at, &one_line(error.message()))
     }
+}
+
+/// The key whose value starts at byte `at` of a config's text (`a = 1`, `{ a = 1 }`,
+/// `a.b = 1`), read back from the text; None where none is written there.
+fn key_before(text: &str, at: usize) -> Option<String> {
+    let line = text.get(..at)?.rsplit('\n').next()?;
+    let (before, _) = line.rsplit_once('=')?;
+    let key = before
+        .rsplit(['{', ','])
+        .next()?
+        .trim()
+        .trim_matches(['"', '\'']);
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-.".contains(c);
+    (!key.is_empty() && key.chars().all(plain)).then(|| key.to_string())
 }
 
 /// A message of several lines as one, its lines joined by ": ".
@@ -313,5 +357,16 @@ mod tests {
         assert!(too_large("99999999999999999999") && too_large("-9_999_999_999_999_999_999"));
         assert!(!too_large("9223372036854775807") && !too_large("1.5") && !too_large(""));
         assert_eq!(one_line("a\n  b\n\n"), "a: b");
+    }
+
+    #[test]
+    fn the_key_of_a_value_is_read_back_from_the_text() {
+        // The messages themselves: the walk cases in tests/walks/layer.toml.
+        assert_eq!(key_before("a = [1, 2", 8).as_deref(), Some("a"));
+        assert_eq!(key_before("[1, 2", 4), None);
+        assert_eq!(
+            key_before("x = { a = 1, b = 2e999 }", 17).as_deref(),
+            Some("b")
+        );
     }
 }

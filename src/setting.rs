@@ -46,11 +46,12 @@ impl Setting {
     }
 
     /// Its whole numbers in words: `a whole number from 1 to 1024`, or `of at least 0`
-    /// for a range with no practical end.
+    /// for a range whose end is only its type's largest value (`u32::MAX`, `i64::MAX`);
+    /// a declared end (10^12 games) is said.
     #[must_use]
     pub fn whole_words(&self) -> Option<String> {
         self.whole.map(|(least, most)| {
-            if most >= u64::from(u32::MAX) {
+            if most == u64::from(u32::MAX) || most >= i64::MAX as u64 {
                 format!("a whole number of at least {least}")
             } else {
                 format!("a whole number from {least} to {most}")

@@ -375,8 +375,8 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         self.inner.move_visits(board, moves, context)
     }
 
-    fn attach(&self, folder: &std::path::Path, player: &str) {
-        self.inner.attach(folder, player);
+    fn attach(&self, logs: &crate::strategy::logs::Logs) {
+        self.inner.attach(logs);
     }
 
     fn identity(&self) -> Option<String> {

@@ -61,6 +61,52 @@ pub enum SpecError {
         /// The values allowed.
         accepted: RangeInclusive<i64>,
     },
+    /// A fraction or exponent (`1e3`) where a whole number is needed.
+    #[error(
+        "strategy '{kind}': {param} = {value} is not a whole number: {}",
+        match whole {
+            Some(whole) => format!("write it as one, such as {param}={whole}"),
+            None => format!(
+                "use {}",
+                crate::strategy::param_info::whole_numbers(*accepted.start(), *accepted.end())
+            ),
+        }
+    )]
+    NotWhole {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// The value as given.
+        value: String,
+        /// The whole number it equals, when that is one the parameter takes.
+        whole: Option<i64>,
+        /// The values allowed.
+        accepted: RangeInclusive<i64>,
+    },
+    /// A time of nothing (`time=0ms`).
+    #[error("strategy '{kind}': {param} = {value} leaves no time: give each move more than 0, such as {param}=100ms")]
+    NoTime {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// The time as given.
+        value: String,
+    },
+    /// A value its parameter's type does not read though its shape fits (a table's
+    /// inner value): the parameter, its value and the form it takes, where one is found.
+    #[error("strategy '{kind}': {}", match param {
+        Some((name, value, Some(wanted))) => format!("{name} = {value} cannot be read: use {wanted}"),
+        Some((name, value, None)) => format!("{name} = {value} cannot be read: `reversi-lab strategies` shows its form"),
+        None => "its parameters cannot be read together: `reversi-lab strategies` shows each one's form".to_string(),
+    })]
+    Unreadable {
+        /// The kind.
+        kind: &'static str,
+        /// The parameter, its value as shown, and what it takes in words.
+        param: Option<(&'static str, String, Option<&'static str>)>,
+    },
     /// A parameter's value that is not one of the names it takes.
     #[error("strategy '{kind}': {}", unknown_name(param, value, known))]
     UnknownValue {
@@ -229,7 +275,7 @@ impl SpecError {
 
 /// `1 to 60`, or `at least 1` for a range without a practical end.
 fn range_words(accepted: &RangeInclusive<i64>) -> String {
-    if *accepted.end() >= i64::from(u32::MAX) {
+    if crate::strategy::param_info::no_practical_end(*accepted.end()) {
         format!("at least {}", accepted.start())
     } else {
         format!("{} to {}", accepted.start(), accepted.end())

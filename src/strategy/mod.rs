@@ -8,6 +8,7 @@ mod error;
 mod eval;
 mod greedy;
 pub mod kind;
+pub mod logs;
 pub mod mcts;
 mod minimum_disc;
 mod mobility;
@@ -442,10 +443,10 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         None
     }
 
-    /// Where the results go and the player's name, for an external engine's log
-    /// (`engines/<player>-<worker>.log`); nothing for the others.
-    fn attach(&self, folder: &std::path::Path, player: &str) {
-        let _ = (folder, player);
+    /// Where the player's logs go (an external engine's standard error), opened by
+    /// the layer that holds the results folder; nothing for players that keep none.
+    fn attach(&self, logs: &logs::Logs) {
+        let _ = logs;
     }
 
     /// Whether it writes a log under the folder [`attach`](Self::attach) names, so that

@@ -29,6 +29,9 @@ pub struct Shape {
     pub wanted: Option<&'static str>,
     /// Whether a value has the type's shape.
     pub accepts: fn(&toml::Value) -> bool,
+    /// Whether it is a time, whose zero is refused as leaving no time rather than as
+    /// not being one.
+    pub time: bool,
 }
 
 /// A parameter type's [`Shape`].
@@ -45,17 +48,21 @@ fn any(_: &toml::Value) -> bool {
 pub const OWN_WORDS: Shape = Shape {
     wanted: None,
     accepts: any,
+    time: false,
 };
 
 macro_rules! shaped {
-    ($($ty:ty => $wanted:expr, $accepts:expr;)*) => {
+    ($($ty:ty => $wanted:expr, $accepts:expr $(, $time:ident)?;)*) => {
         $(impl Shaped for $ty {
             const SHAPE: Shape = Shape {
                 wanted: $wanted,
                 accepts: $accepts,
+                time: shaped!(@time $($time)?),
             };
         })*
     };
+    (@time) => { false };
+    (@time time) => { true };
 }
 
 /// A time of more than nothing, as a config writes it (the shape of every time
@@ -65,6 +72,29 @@ fn is_time(value: &toml::Value) -> bool {
         .as_str()
         .and_then(crate::strategy::clock::parse_time)
         .is_some_and(|time| !time.is_zero())
+}
+
+/// Whether `value` is a time of nothing (`0ms`): a time, refused for leaving none.
+#[must_use]
+pub fn is_zero_time(value: &toml::Value) -> bool {
+    value
+        .as_str()
+        .and_then(crate::strategy::clock::parse_time)
+        .is_some_and(|time| time.is_zero())
+}
+
+/// A list of text items.
+fn is_words(value: &toml::Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|items| items.iter().all(toml::Value::is_str))
+}
+
+/// A table of text values.
+fn is_text_table(value: &toml::Value) -> bool {
+    value
+        .as_table()
+        .is_some_and(|table| table.values().all(toml::Value::is_str))
 }
 
 fn whole<T: TryFrom<i64>>(value: &toml::Value) -> bool {
@@ -79,9 +109,9 @@ shaped! {
     bool => Some("true or false"), toml::Value::is_bool;
     String => Some("text in quotes"), toml::Value::is_str;
     std::path::PathBuf => Some("text in quotes"), toml::Value::is_str;
-    std::time::Duration => Some("a time in quotes, like \"100ms\" or \"2s\""), is_time;
-    Vec<String> => Some("a list in brackets, such as [1, 2]"), toml::Value::is_array;
-    std::collections::BTreeMap<String, String> => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
+    std::time::Duration => Some("a time in quotes, like \"100ms\" or \"2s\""), is_time, time;
+    Vec<String> => Some("a list of text in brackets, such as [\"a\", \"b\"]"), is_words;
+    std::collections::BTreeMap<String, String> => Some("a table of text in braces, such as { key = \"value\" }"), is_text_table;
     toml::Table => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;
 }
 
@@ -96,11 +126,18 @@ impl<T: Shaped> Shaped for Box<T> {
 /// Words for the whole numbers from `low` to `high`.
 #[must_use]
 pub fn whole_numbers(low: i64, high: i64) -> String {
-    if high >= i64::from(u32::MAX) {
+    if no_practical_end(high) {
         format!("a whole number of at least {low}")
     } else {
         format!("a whole number from {low} to {high}")
     }
+}
+
+/// Whether `high` is only a type's largest value (`u32::MAX`, `i64::MAX`), which a
+/// message leaves unsaid, rather than a declared end (10^12 games).
+#[must_use]
+pub fn no_practical_end(high: i64) -> bool {
+    high == i64::from(u32::MAX) || high == i64::MAX
 }
 
 /// Declares a kind's parameter struct from one list of fields, each

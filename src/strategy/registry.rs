@@ -1,45 +1,59 @@
 //! Every strategy kind, one line each: the one declaration from which the spec enum,
 //! the list of names the parser and the listing read, and the dispatch to each kind's
-//! [`Kind`](super::kind::Kind) all come. A new kind is a folder of its own (its player
-//! and its parameter struct implementing `Kind`) and its line here; a kind that is
-//! also an evaluation says `evaluation` (with a note when its value is not what its
-//! name says as a player: greedy's disc count).
+//! [`Kind`](kind::Kind) all come. A new kind is a folder of its own (its player
+//! and its parameter struct implementing `Kind`) and its line here, which names the
+//! folder (`Name(family::NameSpec in "family/mod.rs")`, as the test-only `first-legal`
+//! does) so that nothing else declares it; a kind that is also an evaluation says
+//! `evaluation` (with a note when its value is not what its name says as a player:
+//! greedy's disc count). The kinds from before a line could name its folder are
+//! declared in `strategy/mod.rs`, which their other items are used through.
 
+// The families' folders, each line naming its own (`random::RandomSpec`).
 use super::kind::{Evaluation, Kind, Visit, VisitMut, WithEvaluator};
 use super::spec::KindInfo;
 use super::SpecError;
+#[allow(clippy::wildcard_imports)]
+use super::*;
 use crate::board::Geometry;
 
 macro_rules! kinds {
     ($(
-        $(#[$meta:meta])*
-        $variant:ident($spec:ty) $($evaluation:ident $($note:literal)?)?,
+        $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
+        $variant:ident($module:ident :: $spec:ident $(in $folder:literal)?) $($evaluation:ident $($note:literal)?)?,
     )*) => {
+        // A kind whose folder its line names is declared here: its folder and its line
+        // are all it takes.
+        $(kinds!(@folder $module; $($cfg)?; $($folder)?);)*
+
         /// A strategy as described by a user: validated names and values, defaults filled
         /// in. One variant a kind, each holding its parameter struct.
         #[derive(Clone, Debug, PartialEq)]
         pub enum StrategySpec {
             $(
-                $(#[$meta])*
-                $variant($spec),
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)])?
+                $variant($module::$spec),
             )*
         }
 
         /// Every strategy kind with its parameters, in the listing's order.
         pub const KINDS: &[KindInfo] = &[$(
+            $(#[cfg($cfg)])?
             KindInfo {
-                name: <$spec as Kind>::NAME,
-                help: <$spec as Kind>::HELP,
-                params: <$spec as Kind>::PARAMS,
-                sample: <$spec as Kind>::SAMPLE,
+                name: <$module::$spec as Kind>::NAME,
+                help: <$module::$spec as Kind>::HELP,
+                params: <$module::$spec as Kind>::PARAMS,
+                sample: <$module::$spec as Kind>::SAMPLE,
                 evaluation: kinds!(@evaluation $($evaluation $($note)?)?),
-                searches: <$spec as Kind>::SEARCHES,
+                searches: <$module::$spec as Kind>::SEARCHES,
             },
         )*];
 
         $(
-            impl From<$spec> for StrategySpec {
-                fn from(spec: $spec) -> Self {
+            $(#[cfg($cfg)])?
+            impl From<$module::$spec> for StrategySpec {
+                fn from(spec: $module::$spec) -> Self {
                     StrategySpec::$variant(spec)
                 }
             }
@@ -49,14 +63,14 @@ macro_rules! kinds {
             /// Asks whichever kind this is.
             pub fn visit<V: Visit>(&self, visit: V) -> V::Out {
                 match self {
-                    $(StrategySpec::$variant(spec) => visit.kind(spec),)*
+                    $($(#[cfg($cfg)])? StrategySpec::$variant(spec) => visit.kind(spec),)*
                 }
             }
 
             /// Changes whichever kind this is.
             pub fn visit_mut<V: VisitMut>(&mut self, visit: V) -> V::Out {
                 match self {
-                    $(StrategySpec::$variant(spec) => visit.kind(spec),)*
+                    $($(#[cfg($cfg)])? StrategySpec::$variant(spec) => visit.kind(spec),)*
                 }
             }
 
@@ -66,8 +80,9 @@ macro_rules! kinds {
                 params: toml::Table,
             ) -> Option<Result<Self, SpecError>> {
                 $(
-                    if name == <$spec as Kind>::NAME {
-                        return Some(<$spec as Kind>::read(params).map(StrategySpec::$variant));
+                    $(#[cfg($cfg)])?
+                    if name == <$module::$spec as Kind>::NAME {
+                        return Some(<$module::$spec as Kind>::read(params).map(StrategySpec::$variant));
                     }
                 )*
                 None
@@ -76,7 +91,8 @@ macro_rules! kinds {
             /// The spec of a kind's own one-line form (an engine's `gtp:COMMAND`).
             pub(crate) fn read_line(text: &str) -> Option<Result<Self, SpecError>> {
                 $(
-                    if let Some(read) = <$spec as Kind>::from_line(text) {
+                    $(#[cfg($cfg)])?
+                    if let Some(read) = <$module::$spec as Kind>::from_line(text) {
                         return Some(read.map(StrategySpec::$variant));
                     }
                 )*
@@ -87,6 +103,7 @@ macro_rules! kinds {
             pub fn evaluation_scale(&self) -> Option<crate::strategy::scale::Scale> {
                 match self {
                     $(
+                        $(#[cfg($cfg)])?
                         StrategySpec::$variant(spec) => {
                             kinds!(@scale spec $(, $evaluation)?)
                         }
@@ -101,6 +118,7 @@ macro_rules! kinds {
             ) -> Result<W::Output, SpecError> {
                 match self {
                     $(
+                        $(#[cfg($cfg)])?
                         StrategySpec::$variant(spec) => {
                             kinds!(@with spec, then, G $(, $evaluation)?)
                         }
@@ -109,6 +127,12 @@ macro_rules! kinds {
             }
         }
     };
+    (@folder $module:ident; $($cfg:meta)?; $folder:literal) => {
+        $(#[cfg($cfg)])?
+        #[path = $folder]
+        pub(crate) mod $module;
+    };
+    (@folder $module:ident; $($cfg:meta)?;) => {};
     (@evaluation) => { None };
     (@evaluation evaluation) => { Some("") };
     (@evaluation evaluation $note:literal) => { Some($note) };
@@ -140,35 +164,38 @@ fn name_of<K: Kind>(_: &K) -> &'static str {
 
 kinds! {
     /// `random`.
-    Random(super::random::RandomSpec),
+    Random(random::RandomSpec),
     /// `greedy`; as an evaluation, the disc count.
-    Greedy(super::greedy::GreedySpec) evaluation "disc count",
+    Greedy(greedy::GreedySpec) evaluation "disc count",
     /// `corner-first`.
-    CornerFirst(super::corner::CornerFirstSpec),
+    CornerFirst(corner::CornerFirstSpec),
     /// `corner-edge`.
-    CornerEdge(super::corner::CornerEdgeSpec),
+    CornerEdge(corner::CornerEdgeSpec),
     /// `minimum-disc`.
-    MinimumDisc(super::minimum_disc::MinimumDiscSpec),
+    MinimumDisc(minimum_disc::MinimumDiscSpec),
     /// `weighted`.
-    Weighted(super::weighted::WeightedSpec) evaluation,
+    Weighted(weighted::WeightedSpec) evaluation,
     /// `mobility`.
-    Mobility(super::mobility::MobilitySpec) evaluation,
+    Mobility(mobility::MobilitySpec) evaluation,
     /// `parity`.
-    Parity(super::parity::ParitySpec),
+    Parity(parity::ParitySpec),
     /// `stability`.
-    Stability(super::stability::StabilitySpec) evaluation,
+    Stability(stability::StabilitySpec) evaluation,
     /// `pattern`: the fitted 8x8 pattern evaluation.
-    Pattern(super::pattern::PatternSpec) evaluation,
+    Pattern(pattern::PatternSpec) evaluation,
     /// `eval`: the tunable evaluation.
-    Eval(super::eval::EvalSpec) evaluation,
+    Eval(eval::EvalSpec) evaluation,
     /// `alphabeta`.
-    Alphabeta(super::alphabeta::AlphaBetaSpec),
+    Alphabeta(alphabeta::AlphaBetaSpec),
     /// `solver`.
-    Solver(super::solver::SolverSpec),
+    Solver(solver::SolverSpec),
     /// `engine`: an external program (`gtp:COMMAND`).
-    Engine(super::engine::EngineSpec),
+    Engine(engine::EngineSpec),
     /// `mcts`: Monte-Carlo tree search.
-    Mcts(super::mcts::MctsSpec),
+    Mcts(mcts::MctsSpec),
     /// `python`: a Python callable, as a player or an evaluation.
-    Python(super::python::PythonSpec) evaluation,
+    Python(python::PythonSpec) evaluation,
+    /// `first-legal`: the demonstration that a new kind is its folder and this line.
+    #[cfg(test)]
+    FirstLegal(demo::FirstLegalSpec in "demo/mod.rs"),
 }

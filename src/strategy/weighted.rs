@@ -101,8 +101,17 @@ fn mirrored(top: &[[i32; 8]; 4]) -> Vec<i32> {
 
 impl crate::strategy::param_info::Shaped for SquareClasses {
     const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::Shape {
-        wanted: Some("a table in braces, such as { key = 1 }"),
-        accepts: toml::Value::is_table,
+        wanted: Some("a table of whole numbers in braces, with keys among corner, c_square, x_square, edge, centre and inner, such as { corner = 100, x_square = -50 }"),
+        accepts: |value| {
+            const CLASSES: [&str; 6] = ["corner", "c_square", "x_square", "edge", "centre", "inner"];
+            value.as_table().is_some_and(|table| {
+                table.iter().all(|(key, weight)| {
+                    CLASSES.contains(&key.as_str())
+                        && weight.as_integer().is_some_and(|w| i32::try_from(w).is_ok())
+                })
+            })
+        },
+        time: false,
     };
 }
 

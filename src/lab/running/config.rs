@@ -93,13 +93,24 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
                 .find(|k| k.get_ref() == table.unwrap_or(setting.key))
                 .map(|k| k.span().start);
             let wanted = setting.whole_words().unwrap_or_default();
-            return Err(source.error(
-                at,
-                &format!(
+            let least = setting.whole.map_or(0, |(least, _)| least);
+            let message = match value.as_float() {
+                // `1e3` is a number with a fraction to TOML: said so, not as the whole
+                // number it looks like.
+                Some(x) if x.fract() == 0.0 && (least as f64..=most as f64).contains(&x) => {
+                    super::shape::Misfit::NotWhole {
+                        key: setting.key.to_string(),
+                        value: shown(value),
+                        whole: Some(x as i64),
+                    }
+                    .to_string()
+                }
+                _ => format!(
                     "{} is not accepted: use {wanted}",
                     setting.given(Edge::Config, &shown(value))
                 ),
-            ));
+            };
+            return Err(source.error(at, &message));
         }
     }
     // Keys and values inside tables are checked against what the types declare, so
@@ -112,7 +123,7 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
                 Shape::Table(_, inner) => inner.get(key.get_ref().as_str()),
                 _ => None,
             });
-            if let Some((at, misfit)) = shape.and_then(|shape| shape.misfit(value)) {
+            if let Some((at, misfit)) = shape.and_then(|shape| shape.misfit(key.get_ref(), value)) {
                 return Err(source.error(Some(at), &misfit.to_string()));
             }
         }
@@ -143,8 +154,8 @@ const WHOLE: [(Option<&str>, &Setting); 4] = [
 fn shown(value: &toml::Value) -> String {
     match value {
         toml::Value::Float(x) if x.is_nan() => "NaN".to_string(),
-        toml::Value::Float(x) if format!("{x}").len() > 12 => crate::numbers::plain(*x),
-        toml::Value::Float(x) => format!("{x}"),
+        toml::Value::Float(x) if format!("{x:?}").len() > 12 => crate::numbers::plain(*x),
+        toml::Value::Float(x) => format!("{x:?}"),
         other => other.to_string(),
     }
 }

@@ -52,6 +52,37 @@ pub fn prepare_logs(folder: &Path, fix: crate::setting::Said) -> crate::error::R
     Ok(())
 }
 
+/// The engines' logs of a results folder (`engines/<player>-<worker>.log`), each opened
+/// through the one write path: what a player that keeps a log is handed.
+struct EngineLogs {
+    engines: PathBuf,
+}
+
+impl crate::strategy::logs::LogFolder for EngineLogs {
+    fn path(&self, player: &str, worker: usize) -> PathBuf {
+        self.engines.join(log_name(player, &worker.to_string()))
+    }
+
+    fn open(&self, path: &Path) -> std::io::Result<std::fs::File> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        crate::lab::folder::append(path)
+    }
+}
+
+/// The logs of `player` in the results folder `folder`.
+#[must_use]
+pub fn logs_in(folder: &Path, player: &str) -> crate::strategy::logs::Logs {
+    let engines = crate::lab::ResultsFolder::at(folder).path(crate::lab::FolderFile::EngineLogs);
+    crate::strategy::logs::Logs::new(std::sync::Arc::new(EngineLogs { engines }), player)
+}
+
+/// A log's file name: `<player>-<worker>.log` (`*` for every worker's).
+fn log_name(player: &str, worker: &str) -> String {
+    format!("{player}-{worker}.log")
+}
+
 /// Faults in a row per player, over the games in the order they are recorded.
 #[derive(Clone, Debug)]
 pub struct FaultWatch {
@@ -121,9 +152,7 @@ impl Broken {
     #[must_use]
     pub fn log_pattern(&self) -> Option<PathBuf> {
         let player = &self.player;
-        self.logs
-            .as_ref()
-            .map(|l| l.join(format!("{player}-*.log")))
+        self.logs.as_ref().map(|l| l.join(log_name(player, "*")))
     }
 
     /// The one line a stop is said in (and that `run.toml` records), with what to do.

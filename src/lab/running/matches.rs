@@ -6,7 +6,7 @@ use crate::board::{Color, Geometry};
 use crate::error::{Error, Result};
 use crate::game::{Game, Rules, Termination};
 use crate::lab::experiment::MAX_GAMES_PER_PAIR;
-use crate::lab::faults::{at_fault, prepare_logs, Broken, FaultWatch};
+use crate::lab::faults::{at_fault, logs_in, prepare_logs, Broken, FaultWatch};
 use crate::lab::runner::write_game_row;
 use crate::lab::setup::{check_seed, check_threads, OpeningsFile, SetupFile, THREADS};
 use crate::lab::{Cost, Delivery, Driver, Flow, Schedule, Setup, Slot};
@@ -449,7 +449,7 @@ impl MatchPlan {
             )?;
         }
         for (player, side) in players.iter().zip(SIDES) {
-            player.attach(logs, side);
+            player.attach(&logs_in(logs, side));
         }
         let driver = Driver::<G>::new(self.setup.threads)?;
         let rules = self.setup.rules;

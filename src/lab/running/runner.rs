@@ -5,7 +5,7 @@
 use super::cost::{cost_rows, Cost, COSTS_FILE};
 use super::driver::{Delivery, Driver, Flow};
 use super::experiment::Experiment;
-use super::faults::{at_fault, prepare_logs, Broken, FaultWatch};
+use super::faults::{at_fault, logs_in, prepare_logs, Broken, FaultWatch};
 use super::prepare::{prepare, run_record, Asked, Prepared};
 use super::schedule::{Schedule, Slot};
 use super::tally::Tallies;
@@ -446,7 +446,7 @@ fn play<G: Geometry>(
         )?;
     }
     for (strategy, player) in strategies.iter().zip(&experiment.players) {
-        strategy.attach(folder, &player.name);
+        strategy.attach(&logs_in(folder, &player.name));
         if let Some(identity) = strategy.identity() {
             engines.insert(player.name.clone(), identity);
         }

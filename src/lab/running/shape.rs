@@ -79,27 +79,33 @@ impl Shape {
         }
     }
 
-    /// Checks `value` (a config's text read keeping positions) against the shape;
-    /// the first misfit, with the byte offset it is at.
+    /// Checks `value`, the value of `key` (a config's text read keeping positions),
+    /// against the shape; the first misfit, with the byte offset it is at.
     #[must_use]
-    pub fn misfit(&self, value: &Spanned<Node>) -> Option<(usize, Misfit)> {
+    pub fn misfit(&self, key: &str, value: &Spanned<Node>) -> Option<(usize, Misfit)> {
         let at = value.span().start;
+        let shown = || value.get_ref().shown();
         let wrong = |wanted: &'static str| {
             Some((
                 at,
                 Misfit::Wrong {
-                    value: value.get_ref().shown(),
+                    key: key.to_string(),
+                    value: shown(),
                     wanted,
                 },
             ))
         };
+        let scalar = matches!(
+            value.get_ref(),
+            Node::Integer(_) | Node::Float(_) | Node::Bool(_) | Node::Text(_)
+        );
         match (self, value.get_ref()) {
             (Shape::Any, _) => None,
             (Shape::Table(keys, inner), Node::Table(entries)) => {
                 entries
                     .iter()
                     .find_map(|(key, value)| match inner.get(key.get_ref().as_str()) {
-                        Some(shape) => shape.misfit(value),
+                        Some(shape) => shape.misfit(key.get_ref(), value),
                         None if keys.contains(&key.get_ref().as_str()) => None,
                         None => Some((
                             key.span().start,
@@ -110,10 +116,38 @@ impl Shape {
                         )),
                     })
             }
-            (Shape::Map(inner), Node::Table(entries)) => {
-                entries.iter().find_map(|(_, value)| inner.misfit(value))
+            (Shape::Table(keys, inner), _) if scalar => Some((
+                at,
+                Misfit::NotATable {
+                    key: key.to_string(),
+                    value: shown(),
+                    keys,
+                    // A value one of the table's keys takes (`rules = "count"` for
+                    // `[rules] scoring = "count"`): where it was likely meant.
+                    meant: inner.iter().find_map(|(inner_key, shape)| match shape {
+                        Shape::Name(names)
+                            if matches!(value.get_ref(), Node::Text(t) if names.contains(&t.as_str())) =>
+                        {
+                            Some(*inner_key)
+                        }
+                        _ => None,
+                    }),
+                },
+            )),
+            (Shape::Map(inner), Node::Table(entries)) => entries
+                .iter()
+                .find_map(|(key, value)| inner.misfit(key.get_ref(), value)),
+            (Shape::Map(_), _) if scalar => wrong("a table in braces, such as { key = 1 }"),
+            (Shape::List(inner), Node::List(items)) => {
+                items.iter().find_map(|i| inner.misfit(key, i))
             }
-            (Shape::List(inner), Node::List(items)) => items.iter().find_map(|i| inner.misfit(i)),
+            (Shape::List(_), _) if scalar => Some((
+                at,
+                Misfit::NotAList {
+                    key: key.to_string(),
+                    value: shown(),
+                },
+            )),
             // A table where a list belongs (or the other way round) is left to the
             // type, which may say it in its own words (`[players]` for `[[players]]`).
             (Shape::Table(..) | Shape::Map(_) | Shape::List(_), _) => None,
@@ -122,6 +156,15 @@ impl Shape {
             {
                 None
             }
+            (&Shape::Whole(least, most), &Node::Float(x)) => Some((
+                at,
+                Misfit::NotWhole {
+                    key: key.to_string(),
+                    value: shown(),
+                    whole: (x.fract() == 0.0 && (least as f64..=most as f64).contains(&x))
+                        .then_some(x as i64),
+                },
+            )),
             (&Shape::Whole(least, _), _) if least < 0 => wrong("a whole number"),
             (Shape::Whole(..), _) => wrong("a whole number of at least 0"),
             (Shape::Number, Node::Integer(_) | Node::Float(_)) => None,
@@ -134,6 +177,7 @@ impl Shape {
             (Shape::Name(names), Node::Text(name)) => Some((
                 at,
                 Misfit::UnknownName {
+                    key: key.to_string(),
                     name: name.clone(),
                     known: names,
                 },
@@ -143,7 +187,8 @@ impl Shape {
     }
 }
 
-/// What is wrong with a config's value, found before serde reads it.
+/// What is wrong with a config's value, found before serde reads it. Each names the
+/// key the value is given to (empty for a whole file's table).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Misfit {
     /// A key its table does not have.
@@ -155,6 +200,8 @@ pub enum Misfit {
     },
     /// A name that is not one of the names the value takes.
     UnknownName {
+        /// The key.
+        key: String,
         /// The name.
         name: String,
         /// The names it takes.
@@ -162,10 +209,39 @@ pub enum Misfit {
     },
     /// A value of the wrong type.
     Wrong {
+        /// The key.
+        key: String,
         /// The value as written.
         value: String,
         /// What to write instead.
         wanted: &'static str,
+    },
+    /// A fraction or exponent where a whole number belongs (`size = 8.0`).
+    NotWhole {
+        /// The key.
+        key: String,
+        /// The value as written.
+        value: String,
+        /// The whole number it equals, when the key takes that one.
+        whole: Option<i64>,
+    },
+    /// One value where a table belongs (`rules = "count"`).
+    NotATable {
+        /// The key.
+        key: String,
+        /// The value as written.
+        value: String,
+        /// The table's keys.
+        keys: &'static [&'static str],
+        /// The table's key that takes this value, where one does.
+        meant: Option<&'static str>,
+    },
+    /// One value where a list belongs (`challengers = "a"`).
+    NotAList {
+        /// The key.
+        key: String,
+        /// The value as written.
+        value: String,
     },
 }
 
@@ -188,6 +264,14 @@ impl fmt::Display for Misfit {
                 .map(|best| format!(" (did you mean `{best}`?)"))
                 .unwrap_or_default()
         };
+        // `key = value`, or the value alone where no key names it.
+        let given = |key: &str, value: &str| {
+            if key.is_empty() {
+                value.to_string()
+            } else {
+                format!("{key} = {value}")
+            }
+        };
         match self {
             Misfit::UnknownKey { key, known: [] } => {
                 write!(f, "unknown field `{key}`, there are no fields")
@@ -198,15 +282,65 @@ impl fmt::Display for Misfit {
                 one_of(known),
                 guess(key, known)
             ),
-            Misfit::UnknownName { name, known } => write!(
+            Misfit::UnknownName { key, name, known } => write!(
                 f,
-                "unknown variant `{name}`, expected {}{}",
+                "{} is unknown: use {}{}",
+                given(key, &toml::Value::String(name.clone()).to_string()),
                 one_of(known),
                 guess(name, known)
             ),
-            Misfit::Wrong { value, wanted } => {
-                write!(f, "{value} is not accepted here: use {wanted}")
+            Misfit::Wrong { key, value, wanted } => {
+                write!(
+                    f,
+                    "{} is not accepted here: use {wanted}",
+                    given(key, value)
+                )
             }
+            Misfit::NotWhole {
+                key,
+                value,
+                whole: Some(whole),
+            } => write!(
+                f,
+                "{} is not a whole number: write it as one, such as {}",
+                given(key, value),
+                given(key, &whole.to_string())
+            ),
+            Misfit::NotWhole {
+                key,
+                value,
+                whole: None,
+            } => write!(
+                f,
+                "{} is not a whole number: use a whole number",
+                given(key, value)
+            ),
+            Misfit::NotATable {
+                key,
+                value,
+                keys,
+                meant,
+            } => {
+                write!(
+                    f,
+                    "{} is not accepted here: `{key}` is a table, written [{key}], with the keys {}",
+                    given(key, value),
+                    keys.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )?;
+                match meant {
+                    Some(meant) => write!(f, " (did you mean [{key}] {meant} = {value}?)"),
+                    None => Ok(()),
+                }
+            }
+            Misfit::NotAList { key, value } => write!(
+                f,
+                "{} is not accepted here: use a list in brackets, such as {}",
+                given(key, value),
+                given(key, &format!("[{value}]"))
+            ),
         }
     }
 }
@@ -236,8 +370,9 @@ impl Node {
             Node::List(_) => "a list".into(),
             Node::Integer(i) => i.to_string(),
             Node::Float(x) if x.is_nan() => "NaN".into(),
-            Node::Float(x) if format!("{x}").len() > 12 => crate::numbers::plain(*x),
-            Node::Float(x) => format!("{x}"),
+            Node::Float(x) if format!("{x:?}").len() > 12 => crate::numbers::plain(*x),
+            // `{:?}` keeps a whole float's `.0`: `8.0`, not the `8` it is not.
+            Node::Float(x) => format!("{x:?}"),
             Node::Bool(b) => b.to_string(),
             Node::Text(text) => toml::Value::String(text.clone()).to_string(),
         }
@@ -584,7 +719,7 @@ mod tests {
     fn misfit(text: &str) -> Option<String> {
         let node: Spanned<Node> = toml::from_str(text).unwrap();
         Shape::of::<Outer>()
-            .misfit(&node)
+            .misfit("", &node)
             .map(|(at, m)| format!("{at}: {m}"))
     }
 
@@ -617,16 +752,65 @@ mod tests {
         );
         assert_eq!(
             misfit("[[players]]\nsize = -1\n").unwrap(),
-            "19: -1 is not accepted here: use a whole number of at least 0"
+            "19: size = -1 is not accepted here: use a whole number of at least 0"
         );
         assert_eq!(
             misfit("name = 3").unwrap(),
-            "7: 3 is not accepted here: use text in quotes"
+            "7: name = 3 is not accepted here: use text in quotes"
         );
         assert_eq!(
             misfit("format = \"gauntlett\"").unwrap(),
-            "9: unknown variant `gauntlett`, expected `round-robin` or `gauntlet` (did you mean `gauntlet`?)"
+            "9: format = \"gauntlett\" is unknown: use `round-robin` or `gauntlet` (did you mean `gauntlet`?)"
         );
         assert_eq!(misfit("ratio = 1"), None);
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Setup {
+        size: u32,
+        rules: Option<Rules>,
+        names: Vec<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Rules {
+        anti: bool,
+        format: Format,
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_form_is_said_with_its_key_and_the_form_it_takes() {
+        let misfit = |text: &str| {
+            let node: Spanned<Node> = toml::from_str(text).unwrap();
+            Shape::of::<Setup>()
+                .misfit("", &node)
+                .map(|(at, m)| format!("{at}: {m}"))
+        };
+        assert_eq!(
+            misfit("size = 8.0").unwrap(),
+            "7: size = 8.0 is not a whole number: write it as one, such as size = 8"
+        );
+        assert_eq!(
+            misfit("size = 8.5").unwrap(),
+            "7: size = 8.5 is not a whole number: use a whole number"
+        );
+        assert_eq!(
+            misfit("rules = \"gauntlet\"").unwrap(),
+            "8: rules = \"gauntlet\" is not accepted here: `rules` is a table, written [rules], with the keys `anti`, `format` (did you mean [rules] format = \"gauntlet\"?)"
+        );
+        assert_eq!(
+            misfit("rules = 3").unwrap(),
+            "8: rules = 3 is not accepted here: `rules` is a table, written [rules], with the keys `anti`, `format`"
+        );
+        assert_eq!(
+            misfit("names = \"a\"").unwrap(),
+            "8: names = \"a\" is not accepted here: use a list in brackets, such as names = [\"a\"]"
+        );
+        assert_eq!(
+            misfit("[rules]\nformat = \"swiss\"").unwrap(),
+            "17: format = \"swiss\" is unknown: use `round-robin` or `gauntlet`"
+        );
     }
 }

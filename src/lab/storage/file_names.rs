@@ -72,7 +72,7 @@ impl FolderFile {
             FolderFile::TuneFile => "tune.toml",
             FolderFile::Trace => "trace.csv",
             FolderFile::Best => "best.toml",
-            FolderFile::EngineLogs => crate::strategy::engine::LOG_FOLDER,
+            FolderFile::EngineLogs => "engines",
             FolderFile::Shards => "shards",
             FolderFile::Charts => "charts",
         }

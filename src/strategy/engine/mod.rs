@@ -47,19 +47,24 @@ impl crate::strategy::param_info::Shaped for Protocol {
     const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::OWN_WORDS;
 }
 
-// A list or one string: serde's refusal names both.
+// A list of words or one string.
 impl crate::strategy::param_info::Shaped for EngineCommand {
-    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::OWN_WORDS;
+    const SHAPE: crate::strategy::param_info::Shape = crate::strategy::param_info::Shape {
+        wanted: Some("the program and its arguments as a list, such as [\"gtp-rhino\", \"-l\", \"3\"], or as one string"),
+        accepts: |value| {
+            value.is_str()
+                || value
+                    .as_array()
+                    .is_some_and(|words| words.iter().all(toml::Value::is_str))
+        },
+        time: false,
+    };
 }
 
 /// The default deadline for start-up and for each command but a move.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default deadline for a move when no time control sets one.
 pub const STALL_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The folder of a results folder the engines' logs go in (`lab::FolderFile::EngineLogs`
-/// names it there; declared here, the layer that writes them).
-pub const LOG_FOLDER: &str = "engines";
 
 /// An external engine as a strategy: `gtp:COMMAND` on one line, or a table with
 /// `kind = "engine"`.
@@ -272,7 +277,7 @@ impl EngineSpec {
         })
     }
 
-    fn launch(&self, log: Option<PathBuf>) -> Launch {
+    fn launch(&self, log: Option<std::fs::File>) -> Launch {
         Launch {
             command: self.command.clone(),
             dir: self.dir.clone(),
@@ -356,7 +361,7 @@ pub enum Client {
 
 impl Client {
     /// Starts the engine of `spec` for games on `size`, its standard error to `log`.
-    pub fn start(spec: &EngineSpec, log: Option<PathBuf>, size: u32) -> Result<Self, String> {
+    pub fn start(spec: &EngineSpec, log: Option<std::fs::File>, size: u32) -> Result<Self, String> {
         let launch = spec.launch(log);
         match spec.protocol {
             Protocol::Gtp => {
@@ -465,20 +470,13 @@ impl Session {
     }
 }
 
-/// Where an engine's log goes: the results folder and the player's name.
-#[derive(Clone, Debug, Default)]
-struct Logs {
-    dir: Option<PathBuf>,
-    player: String,
-}
-
 /// An external engine playing as a strategy.
 pub struct Engine {
     spec: EngineSpec,
     size: u32,
     /// What it said it is when it was checked.
     identity: String,
-    logs: Mutex<Logs>,
+    logs: Mutex<Option<crate::strategy::logs::Logs>>,
 }
 
 impl Engine {
@@ -489,26 +487,17 @@ impl Engine {
             spec: spec.clone(),
             size,
             identity,
-            logs: Mutex::new(Logs::default()),
+            logs: Mutex::new(None),
         })
     }
 
     fn start(&self) -> Result<Session, String> {
-        let logs = self.logs.lock().map(|l| l.clone()).unwrap_or_default();
-        let worker = rayon::current_thread_index().map_or(0, |w| w + 1);
-        let log = logs.dir.map(|dir| {
-            dir.join(LOG_FOLDER)
-                .join(format!("{}-{worker}.log", logs.player))
-        });
-        let client = Client::start(&self.spec, log.clone(), self.size).inspect_err(|why| {
+        let logs = self.logs.lock().ok().and_then(|logs| logs.clone());
+        let log = logs.map(|logs| logs.open()).transpose()?;
+        let note = log.as_ref().and_then(|file| file.try_clone().ok());
+        let client = Client::start(&self.spec, log, self.size).inspect_err(|why| {
             // No session holds the log yet: the failure goes there directly.
-            if let Some(mut file) = log.as_ref().and_then(|path| {
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .ok()
-            }) {
+            if let Some(mut file) = note {
                 let _ = writeln!(file, "reversi-lab: crash at start-up: {why}");
             }
         })?;
@@ -616,12 +605,9 @@ impl<G: Geometry> Strategy<G> for Engine {
         })
     }
 
-    fn attach(&self, folder: &std::path::Path, player: &str) {
-        if let Ok(mut logs) = self.logs.lock() {
-            *logs = Logs {
-                dir: Some(folder.to_path_buf()),
-                player: player.to_string(),
-            };
+    fn attach(&self, logs: &crate::strategy::logs::Logs) {
+        if let Ok(mut kept) = self.logs.lock() {
+            *kept = Some(logs.clone());
         }
     }
 }

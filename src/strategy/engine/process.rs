@@ -13,7 +13,7 @@
 
 use super::stderr::{Stderr, LAST_WORDS_WAIT};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -34,7 +34,7 @@ pub enum Failure {
 pub const MAX_LINE: usize = 1024 * 1024;
 
 /// What starts an engine: the command split into words, its folder and environment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Launch {
     /// The program and its arguments.
     pub command: Vec<String>,
@@ -42,8 +42,8 @@ pub struct Launch {
     pub dir: Option<PathBuf>,
     /// Variables added to its environment.
     pub env: Vec<(String, String)>,
-    /// Where its standard error goes (None: discarded).
-    pub log: Option<PathBuf>,
+    /// Where its standard error goes (None: discarded): a log the caller opened.
+    pub log: Option<std::fs::File>,
 }
 
 /// A running engine.
@@ -93,13 +93,12 @@ impl Process {
             }
             command.current_dir(dir);
         }
-        let log = match &launch.log {
-            Some(path) => Some(
-                log_file(path)
-                    .map_err(|e| format!("cannot write the engine log {}: {e}", path.display()))?,
-            ),
-            None => None,
-        };
+        let log = launch
+            .log
+            .as_ref()
+            .map(std::fs::File::try_clone)
+            .transpose()
+            .map_err(|e| format!("cannot write the engine log: {e}"))?;
         command.stderr(Stdio::piped());
         own_group_dying_with_parent(&mut command);
         let mut child = command.spawn().map_err(|e| {
@@ -553,16 +552,6 @@ impl Drop for Process {
         self.stderr
             .wait_end(Instant::now() + Duration::from_millis(200));
     }
-}
-
-fn log_file(path: &Path) -> std::io::Result<std::fs::File> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
 }
 
 /// The engine leads a process group of its own (so that its children can be killed

@@ -126,8 +126,8 @@ impl<G: Geometry> Strategy<G> for EvalFaults<G> {
         })
     }
 
-    fn attach(&self, folder: &std::path::Path, player: &str) {
-        self.inner.attach(folder, player);
+    fn attach(&self, logs: &crate::strategy::logs::Logs) {
+        self.inner.attach(logs);
     }
 
     fn keeps_log(&self) -> bool {

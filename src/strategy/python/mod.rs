@@ -311,7 +311,7 @@ pub(crate) enum Source {
 
 impl Source {
     /// A session, its log under `log` (workers only).
-    pub(crate) fn session(&self, log: Option<PathBuf>) -> Result<Box<dyn Session>, String> {
+    pub(crate) fn session(&self, log: Option<std::fs::File>) -> Result<Box<dyn Session>, String> {
         match self {
             Source::Host(host, role) => host.session(*role),
             Source::Worker(worker) => Ok(Box::new(worker.start(log)?)),

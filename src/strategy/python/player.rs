@@ -8,22 +8,14 @@
 use super::{Failure, NewGame, PythonSpec, Reply, Role, Session, Source, Turn, VALUE_UNITS};
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};
 use crate::game::{Rules, Termination};
+use crate::strategy::engine::gtp;
 use crate::strategy::engine::process::Failure as ProcessFailure;
-use crate::strategy::engine::{gtp, LOG_FOLDER};
 use crate::strategy::{
     Answer, Choice, Context, Evaluator, Fault, PlayerState, SpecError, Strategy, EVAL_LIMIT,
 };
 use rand::RngCore;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Where the player's logs go: the results folder and the player's name.
-#[derive(Clone, Debug, Default)]
-struct Logs {
-    dir: Option<PathBuf>,
-    player: String,
-}
 
 /// A Python callable playing as a strategy.
 pub struct PythonPlayer {
@@ -31,7 +23,7 @@ pub struct PythonPlayer {
     size: u32,
     rules: Rules,
     stall_timeout: Duration,
-    logs: Mutex<Logs>,
+    logs: Mutex<Option<crate::strategy::logs::Logs>>,
 }
 
 /// A player's session, kept in the worker's memory, with the game in play as far as
@@ -90,17 +82,14 @@ impl PythonPlayer {
             size,
             rules,
             stall_timeout: spec.stall_timeout(),
-            logs: Mutex::new(Logs::default()),
+            logs: Mutex::new(None),
         })
     }
 
-    fn log(&self) -> Option<PathBuf> {
-        let logs = self.logs.lock().map(|l| l.clone()).unwrap_or_default();
-        let worker = rayon::current_thread_index().map_or(0, |w| w + 1);
-        logs.dir.map(|dir| {
-            dir.join(LOG_FOLDER)
-                .join(format!("{}-{worker}.log", logs.player))
-        })
+    /// This playing thread's log, opened by the folder attached; None without one.
+    fn log(&self) -> Result<Option<std::fs::File>, String> {
+        let logs = self.logs.lock().ok().and_then(|logs| logs.clone());
+        logs.map(|logs| logs.open()).transpose()
     }
 
     /// The move, or the fault that loses the game.
@@ -114,7 +103,7 @@ impl PythonPlayer {
         if context.memory.find_state::<Kept<G>>().is_none() {
             let session = self
                 .source
-                .session(self.log())
+                .session(self.log().map_err(|why| (Termination::Crash, why))?)
                 .map_err(|why| (Termination::Crash, why))?;
             context.memory.state(
                 |_: &Kept<G>| true,
@@ -229,12 +218,9 @@ impl<G: Geometry> Strategy<G> for PythonPlayer {
         matches!(self.source, Source::Worker(_))
     }
 
-    fn attach(&self, folder: &std::path::Path, player: &str) {
-        if let Ok(mut logs) = self.logs.lock() {
-            *logs = Logs {
-                dir: Some(folder.to_path_buf()),
-                player: player.to_string(),
-            };
+    fn attach(&self, logs: &crate::strategy::logs::Logs) {
+        if let Ok(mut kept) = self.logs.lock() {
+            *kept = Some(logs.clone());
         }
     }
 }

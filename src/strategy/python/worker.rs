@@ -44,11 +44,11 @@ impl WorkerSource {
     }
 
     /// A worker, its standard error to `log`.
-    pub fn start(&self, log: Option<PathBuf>) -> Result<Worker, String> {
+    pub fn start(&self, log: Option<std::fs::File>) -> Result<Worker, String> {
         self.launch(log).map(|(worker, _)| worker)
     }
 
-    fn launch(&self, log: Option<PathBuf>) -> Result<(Worker, String), String> {
+    fn launch(&self, log: Option<std::fs::File>) -> Result<(Worker, String), String> {
         let python = self.python.to_string_lossy().into_owned();
         let launch = Launch {
             command: vec![

@@ -66,7 +66,7 @@ pub(crate) const TABLE_BITS: RangeInclusive<u32> = 10..=26;
 
 /// A kind's parameters read into its parameter struct (serde), each value checked
 /// first against its parameter's declared shape and range, so that a refusal is the
-/// parser's own: serde's words are left only to types that word their own.
+/// parser's own: serde's words are never taken apart or shown.
 pub(crate) fn typed<T: serde::de::DeserializeOwned>(
     kind: &'static str,
     table: Table,
@@ -75,8 +75,8 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(
         .iter()
         .find(|k| k.name == kind)
         .map_or(&[][..], |k| k.params);
-    // The shape of every value first, then what serde's own readers refuse (a time's
-    // words), then the ranges: a value of the wrong type is told its type first.
+    // The shape of every value first, then the ranges: a value of the wrong type is
+    // told its type first.
     let values: Vec<(&ParamInfo, Value)> = table
         .iter()
         .filter_map(|(key, value)| Some((params.iter().find(|p| p.name == key)?, value.clone())))
@@ -84,14 +84,7 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(
     for (param, value) in &values {
         check_shape(kind, param, value)?;
     }
-    let non_finite = non_finite(&table, "");
-    let typed = Value::Table(table)
-        .try_into::<T>()
-        .map_err(|e| SpecError::BadValue {
-            kind,
-            message: line::first_line(e.message()),
-        })?;
-    if let Some((key, value)) = non_finite {
+    if let Some((key, value)) = non_finite(&table, "") {
         return Err(SpecError::BadValue {
             kind,
             message: format!(
@@ -99,6 +92,18 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(
             ),
         });
     }
+    let typed = Value::Table(table.clone()).try_into::<T>().map_err(|_| {
+        // Every parameter's struct fills what is missing: the value it cannot read is
+        // the one that alone does not read.
+        let param = values
+            .iter()
+            .find(|(param, value)| {
+                let alone = Table::from_iter([(param.name.to_string(), value.clone())]);
+                Value::Table(alone).try_into::<T>().is_err()
+            })
+            .map(|(param, value)| (param.name, shown(value), param.shape.wanted));
+        SpecError::Unreadable { kind, param }
+    })?;
     for (param, value) in &values {
         check_range(kind, param, value)?;
     }
@@ -107,6 +112,35 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(
 
 /// Refuses a value `param`'s type cannot read.
 fn check_shape(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(), SpecError> {
+    if let (Some((low, high)), Value::Float(x)) = (param.range, value) {
+        if !x.is_finite() {
+            return Err(SpecError::BadValue {
+                kind,
+                message: format!(
+                    "{} = {} is not accepted: use {}",
+                    param.name,
+                    shown(value),
+                    whole_numbers(low, high)
+                ),
+            });
+        }
+        let whole =
+            (x.fract() == 0.0 && (low as f64..=high as f64).contains(x)).then_some(*x as i64);
+        return Err(SpecError::NotWhole {
+            kind,
+            param: param.name,
+            value: shown(value),
+            whole,
+            accepted: low..=high,
+        });
+    }
+    if param.shape.time && crate::strategy::param_info::is_zero_time(value) {
+        return Err(SpecError::NoTime {
+            kind,
+            param: param.name,
+            value: value.as_str().unwrap_or_default().to_string(),
+        });
+    }
     let wanted = match param.range {
         Some((low, high)) => Some(whole_numbers(low, high)),
         None => param.shape.wanted.map(str::to_string),
@@ -139,13 +173,14 @@ fn check_range(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(
     Ok(())
 }
 
-/// A value as a message shows it: text in quotes, a long number in exponent form.
+/// A value as a message shows it: text in quotes, a whole float with its `.0` (so that
+/// `1e3` does not read as the whole number it is not), a long number in exponent form.
 fn shown(value: &Value) -> String {
     match value {
         Value::Float(x) if x.is_nan() => "NaN".to_string(),
         Value::Float(x) if x.is_infinite() => format!("{x}"),
         Value::Float(x) => {
-            let plain = format!("{x}");
+            let plain = format!("{x:?}");
             if plain.len() > 12 {
                 crate::numbers::plain(*x)
             } else {

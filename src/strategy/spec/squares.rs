@@ -28,6 +28,7 @@ impl crate::strategy::param_info::Shaped for TableSpec {
                         .all(|row| row.as_array().is_some_and(|row| row.iter().all(whole)))
             })
         },
+        time: false,
     };
 }
 
