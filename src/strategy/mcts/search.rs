@@ -7,7 +7,7 @@ use super::tree::{Node, Tree, NO_TABLE};
 use super::SOLVER_BITS;
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
-use crate::strategy::{draw_below, Context, Evaluator, GameRng, Solver};
+use crate::strategy::{draw_below, Budget, Context, Evaluator, GameRng, Solver};
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
@@ -93,7 +93,9 @@ impl<G: Geometry> Search<'_, G> {
             {
                 break;
             }
-            self.iterate(tree, context);
+            if !self.iterate(tree, deadline, context) {
+                break;
+            }
             tree.iterations += 1;
         }
         context.memory.nodes += tree.iterations - start;
@@ -132,8 +134,15 @@ impl<G: Geometry> Search<'_, G> {
         }
     }
 
-    /// One iteration: down to a leaf, its value, and back up.
-    fn iterate(&self, tree: &mut Tree<G>, context: &mut Context<'_, G>) {
+    /// One iteration: down to a leaf, its value, and back up. False when a leaf's exact
+    /// solve ran past the move's deadline (or the answer is no longer wanted): the
+    /// iteration is dropped, and the search ends with what it had.
+    fn iterate(
+        &self,
+        tree: &mut Tree<G>,
+        deadline: Option<Instant>,
+        context: &mut Context<'_, G>,
+    ) -> bool {
         let rave = tree.grave();
         tree.path.clear();
         tree.path.push(0);
@@ -144,54 +153,66 @@ impl<G: Geometry> Search<'_, G> {
         let mut reference = None;
         // The result for the side that moved into the last node of the path, and
         // whether that node's bounds changed.
-        let (result, proved) = loop {
-            let node = tree.nodes[index];
-            if self.proven(&node) {
-                break (self.proven_result(&node), false);
-            }
-            if node.first.is_none() {
-                let moves = if index == 0 {
-                    tree.root_moves
-                } else {
-                    board.moves()
-                };
-                if moves.is_empty() && !board.pass().can_move() {
-                    let margin = -self.settings.rules.final_score(board);
-                    self.prove(tree, index, margin);
-                    break (self.result(margin), true);
+        let (result, proved) =
+            loop {
+                let node = tree.nodes[index];
+                if self.proven(&node) {
+                    break (self.proven_result(&node), false);
                 }
-                if index != 0 && board.empty_count() <= self.settings.solve {
-                    let score = Solver::new(self.settings.rules, SOLVER_BITS)
-                        .solve(board, context.memory)
-                        .score;
-                    self.prove(tree, index, -score);
-                    break (self.result(-score), true);
+                if node.first.is_none() {
+                    let moves = if index == 0 {
+                        tree.root_moves
+                    } else {
+                        board.moves()
+                    };
+                    if moves.is_empty() && !board.pass().can_move() {
+                        let margin = -self.settings.rules.final_score(board);
+                        self.prove(tree, index, margin);
+                        break (self.result(margin), true);
+                    }
+                    if index != 0 && board.empty_count() <= self.settings.solve {
+                        // Within the move's deadline: a leaf of many empties could take
+                        // seconds; with no clock (an iteration budget) it has no limit, so
+                        // the same games come on any machine.
+                        let budget = Budget {
+                            nodes: None,
+                            time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                        };
+                        let Ok(solution) = Solver::new(self.settings.rules, SOLVER_BITS)
+                            .solve_within(board, context.memory, budget)
+                        else {
+                            return false;
+                        };
+                        let score = solution.score;
+                        self.prove(tree, index, -score);
+                        break (self.result(-score), true);
+                    }
+                    if index != 0 && node.visits == 0 {
+                        break (
+                            self.value(board, &mut played, tree.path.len() - 1, context),
+                            false,
+                        );
+                    }
+                    self.expand(tree, index, board, moves, context.rng);
                 }
-                if index != 0 && node.visits == 0 {
-                    break (
-                        self.value(board, &mut played, tree.path.len() - 1, context),
-                        false,
-                    );
+                let depth = tree.path.len() - 1;
+                if let Some(place) = tree.table_of(index) {
+                    reference = Some((place, depth));
                 }
-                self.expand(tree, index, board, moves, context.rng);
-            }
-            let depth = tree.path.len() - 1;
-            if let Some(place) = tree.table_of(index) {
-                reference = Some((place, depth));
-            }
-            let child = self.select(tree, index, reference.map(|(p, d)| (p, depth - d)));
-            let square = tree.nodes[child].square;
-            match square {
-                Some(square) => {
-                    played[(tree.path.len() - 1) % 2] |= G::Bits::bit(square.index());
-                    board = board.play(square);
+                let child = self.select(tree, index, reference.map(|(p, d)| (p, depth - d)));
+                let square = tree.nodes[child].square;
+                match square {
+                    Some(square) => {
+                        played[(tree.path.len() - 1) % 2] |= G::Bits::bit(square.index());
+                        board = board.play(square);
+                    }
+                    None => board = board.pass(),
                 }
-                None => board = board.pass(),
-            }
-            index = child;
-            tree.path.push(child as u32);
-        };
+                index = child;
+                tree.path.push(child as u32);
+            };
         self.back_up(tree, result, proved, rave.then_some(played));
+        true
     }
 
     /// The value of an unvisited leaf for the side that moved into it.
