@@ -98,13 +98,23 @@ fn default_folders_and_resume_of_a_shard() {
     let (code, _, stderr) = run_in(d, &["merge", "results/rr", "--quiet"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("did not finish") && stderr.contains("--shard 2/2 --resume"),
+        stderr.contains("did not finish")
+            && stderr.contains("`reversi-lab run --shard 2/2 --out results/rr --resume`"),
         "{stderr}"
     );
     assert!(!d.join("results/rr/games.csv").exists());
+    // The hint as it is said: the shard's run.toml gives the config and games again.
     ok(
         d,
-        &["run", "e.toml", "--shard", "2/2", "--resume", "--quiet"],
+        &[
+            "run",
+            "--shard",
+            "2/2",
+            "--out",
+            "results/rr",
+            "--resume",
+            "--quiet",
+        ],
     );
     // Another shard index cannot resume this folder.
     let (code, _, stderr) = run_in(

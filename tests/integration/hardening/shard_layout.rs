@@ -182,6 +182,29 @@ fn hints_about_a_studys_shards_name_the_study() {
             && !said.contains("run CONFIG"),
         "{said}"
     );
+    // Shards of one sweep: a plain merge would join its variants as one run's players
+    // and lose sweep.csv, so it names the sweep's own merge and writes nothing.
+    ok(
+        d,
+        &[
+            "sweep", "sw.toml", "--shard", "1/2", "--out", "t", "--quiet",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "sweep", "sw.toml", "--shard", "2/2", "--out", "t", "--quiet",
+        ],
+    );
+    let said = refused(d, &["merge", "t"]);
+    assert!(
+        said.contains("these are the shards of a sweep")
+            && said.contains("`reversi-lab sweep FILE --merge --out t`"),
+        "{said}"
+    );
+    assert!(!d.join("t/games.csv").exists() && !d.join("t/run.toml").exists());
+    ok(d, &["sweep", "sw.toml", "--merge", "--out", "t", "--quiet"]);
+    assert!(d.join("t/sweep.csv").exists());
     let merges = "merge the shards first (reversi-lab sweep FILE --merge --out s)";
     let said = refused(d, &["report", "s/shards/1-of-2"]);
     assert!(said.contains(merges), "{said}");

@@ -10,7 +10,8 @@ use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::shard::{
-    check_schedule_version, experiment_hash, plays, Shard, Study, SCHEDULE_VERSION, SHARD, SHARDS,
+    check_schedule_version, experiment_hash, plays, whole_run_of, Shard, Study, SCHEDULE_VERSION,
+    SHARD, SHARDS,
 };
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
@@ -339,11 +340,13 @@ fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
             }
             _ => {
                 return Err(Error::input(format!(
-                    "{} did not finish (it was interrupted or killed): continue it with `{} --shard {} --resume`, then merge again",
+                    "{} did not finish (it was interrupted or killed): continue it with `{} --shard {} --out {} --resume`, then merge again",
                     name(p),
-                    plays(study),
-                    p.shard
-                )))
+                    // A run's own run.toml gives its config and games again.
+                    study.map_or("reversi-lab run".into(), |_| plays(study)),
+                    p.shard,
+                    whole_run_of(&p.dir).unwrap_or(&p.dir).display()
+                )));
             }
         }
     }
@@ -372,6 +375,18 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
     }
     let dirs: Vec<PathBuf> = parts.iter().map(|p| p.dir.clone()).collect();
     let parts = check(parts, study)?;
+    // A plain `merge` of a study's shards would join its variants as one run's players
+    // and drop the study's own table: the study merges them.
+    if let (None, Some(study)) = (options.study, study) {
+        let whole = parts
+            .first()
+            .and_then(|p| whole_run_of(&p.dir))
+            .map_or_else(|| "DIR".into(), |d| d.display().to_string());
+        return Err(Error::input(format!(
+            "these are the shards of a {0} (their run.toml says so): merge them with `reversi-lab {0} FILE --merge --out {whole}`, which also writes the {0}'s own table",
+            study.command()
+        )));
+    }
     let out = options.out.clone().or(default_out).ok_or_else(|| {
         Error::said(
             Said::text("these shard folders are not under one results/<name>/shards/: give ")
