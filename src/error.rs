@@ -264,11 +264,11 @@ impl<'a> Source<'a> {
         if let Some(written) = written.filter(|w| too_large(w)) {
             let message = match key {
                 Some(key) => format!(
-                    "{key} = {written} is too large: a whole number here is at most {}",
+                    "{key} = {written} is too large for a TOML file, whose whole numbers stop at {}: give a value in the key's range",
                     i64::MAX
                 ),
                 None => format!(
-                    "the number is too large: a whole number here is at most {}",
+                    "the number is too large for a TOML file, whose whole numbers stop at {}: give a value in the key's range",
                     i64::MAX
                 ),
             };

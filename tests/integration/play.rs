@@ -613,7 +613,9 @@ fn watch_and_eval_show_values_in_discs_estimated_or_solved() {
         }
         board = board.play(square);
     }
-    assert!(lines > 20, "{out}");
+    // At depth 2 the table keeps nothing below the root's children, so a midgame line
+    // is the move alone and is not shown; the solved endgame's lines run to the end.
+    assert!(lines >= 3, "{out}");
     for line in &searched {
         let value = line.split("(its value ").nth(1).unwrap();
         let value = value.split([')', ';']).next().unwrap();
