@@ -6,7 +6,7 @@
 
 use super::http::{Head, Reply};
 use super::State;
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -86,7 +86,10 @@ fn refuse(mut stream: TcpStream, most: usize) {
     let _ = stream.read(&mut scrap);
     let reply = Reply::error(
         503,
-        &format!("the server is busy ({most} connections open): try again in a moment"),
+        &format!(
+            "the server is busy ({most} connection{} open): try again in a moment",
+            if most == 1 { "" } else { "s" }
+        ),
     );
     let _ = stream.write_all(&reply.to_bytes(false, true));
     let _ = stream.shutdown(std::net::Shutdown::Write);
@@ -152,6 +155,10 @@ fn read_head(stream: &mut TcpStream, pending: &mut Vec<u8>) -> Result<Option<Hea
             let mut headers = [httparse::EMPTY_HEADER; MOST_HEADERS];
             let mut request = httparse::Request::new(&mut headers);
             match request.parse(pending) {
+                // A whole head that came in one read is held to the same length.
+                Ok(httparse::Status::Complete(length)) if length > LONGEST_HEAD => {
+                    return Err(too_long());
+                }
                 Ok(httparse::Status::Complete(length)) => {
                     let head = Head {
                         method: request.method.unwrap_or_default().to_string(),
@@ -186,16 +193,20 @@ fn read_head(stream: &mut TcpStream, pending: &mut Vec<u8>) -> Result<Option<Hea
                 }
             }
             if pending.len() > LONGEST_HEAD {
-                return Err(Reply::error(
-                    431,
-                    &format!("the request's head is longer than {LONGEST_HEAD} bytes"),
-                ));
+                return Err(too_long());
             }
         }
         if started.is_some_and(|at| at.elapsed() > HEAD_DEADLINE) {
-            return Ok(None);
+            return Err(too_slow());
         }
         match stream.read(&mut chunk) {
+            // A head begun and then left unfinished is answered, as any refusal is.
+            Err(e)
+                if started.is_some()
+                    && matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+            {
+                return Err(too_slow());
+            }
             Ok(0) | Err(_) => return Ok(None),
             Ok(n) => {
                 started.get_or_insert_with(Instant::now);
@@ -203,6 +214,20 @@ fn read_head(stream: &mut TcpStream, pending: &mut Vec<u8>) -> Result<Option<Hea
             }
         }
     }
+}
+
+fn too_long() -> Reply {
+    Reply::error(
+        431,
+        &format!("the request's head is longer than {LONGEST_HEAD} bytes"),
+    )
+}
+
+fn too_slow() -> Reply {
+    Reply::error(
+        408,
+        "the request's head was begun and not finished in time: send it whole",
+    )
 }
 
 #[cfg(test)]
@@ -247,6 +272,13 @@ mod tests {
         let big = format!("GET / HTTP/1.1\r\nX: {}\r\n", "a".repeat(LONGEST_HEAD));
         let (head, _) = head_of(&[big.as_bytes()]);
         assert_eq!(head.unwrap_err().status, 431);
+        // Whole in one write, a little past the limit (it was read and answered).
+        let whole = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(17_000));
+        let (head, _) = head_of(&[whole.as_bytes()]);
+        assert_eq!(head.unwrap_err().status, 431);
+        // Begun and left unfinished past the read timeout: 408, not a silent close.
+        let (head, _) = head_of(&[b"GET / HTTP/1.1\r\nHost: x\r\n"]);
+        assert_eq!(head.unwrap_err().status, 408);
         let many: String = (0..=MOST_HEADERS).map(|i| format!("X{i}: 1\r\n")).collect();
         let (head, _) = head_of(&[b"GET / HTTP/1.1\r\n", many.as_bytes(), b"\r\n"]);
         assert_eq!(head.unwrap_err().status, 431);
