@@ -60,14 +60,20 @@ pub fn board<G: Geometry>(position: &Position<G>) -> String {
     out
 }
 
-/// A value GGF cannot hold: brackets end or start properties.
+/// A value GGF cannot hold: brackets end or start properties, and a line break (or
+/// another control character) would split the one line a game is.
 fn check_value(value: &str, what: &str) -> Result<()> {
-    if value.contains(['[', ']']) {
-        return Err(Error::input(format!(
-            "{what} '{value}' contains a bracket, which GGF cannot hold: rename the player in the experiment and run it again, or export --format csv-moves"
-        )));
-    }
-    Ok(())
+    let holds = if value.contains(['[', ']']) {
+        "a bracket"
+    } else if value.contains(char::is_control) {
+        "a line break or another control character"
+    } else {
+        return Ok(());
+    };
+    Err(Error::input(format!(
+        "{what} '{}' contains {holds}, which GGF cannot hold: rename the player in the experiment and run it again, or export --format csv-moves",
+        value.escape_debug()
+    )))
 }
 
 /// Appends one game as GGF (no newline): the players, the result (`games.csv`'s margin,
@@ -401,6 +407,16 @@ mod tests {
     /// A game from the GGS archive (Saio1200 against Saio3000, 2003, a 32-32 draw with
     /// one pass written `pass`), as quoted in weltyc/novello's GgfGameTest.
     const GGS_GAME: &str = "(;GM[Othello]PC[GGS/os]DT[2003.12.15_13:24:03.MST]PB[Saio1200]PW[Saio3000]RB[2197.01]RW[2199.72]TI[05:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]B[e6//0.01]W[d2//0.01]B[c6//0.01]W[d6//0.01]B[b5//0.01]W[f5//0.01]B[e7//0.01]W[f6//0.01]B[f4//0.01]W[f3//0.01]B[g4//0.01]W[d7//0.01]B[g3//0.01]W[g5//0.01]B[h6//0.01]W[h5//0.01]B[h4//0.01]W[e8//0.01]B[c7//0.01]W[h3//0.01]B[c3//0.01]W[h7//0.01]B[e3//0.01]W[b6//0.01]B[g6//5.42]W[f7//0.01]B[d8//0.01]W[c2//0.01]B[d1//0.01]W[c4//0.01]B[b4//0.01]W[a5//0.01]B[f8//0.01]W[f2//0.01]B[e2//0.01]W[a4//17.38]B[a3//19.10]W[b3//0.01]B[f1//4.90]W[g7//0.01]B[b7//0.01]W[c8//0.01]B[a6//0.01]W[a7//0.01]B[c1//0.01]W[b2//0.01]B[a8//0.01]W[b8//0.01]B[a2//0.01]W[e1//0.01]B[h8//0.01]W[g8//0.01]B[h2//0.01]W[g1//0.01]B[h1//3.80]W[g2//0.01]B[pass]W[a1//0.01]B[b1//0.01];)";
+
+    #[test]
+    fn a_name_ggf_cannot_hold_is_refused_in_one_line() {
+        assert!(check_value("alphabeta-6", "player").is_ok());
+        for (name, holds) in [("a]b", "a bracket"), ("x\ny", "a line break")] {
+            let said = check_value(name, "player").unwrap_err().to_string();
+            assert!(said.contains(holds), "{said}");
+            assert_eq!(said.lines().count(), 1, "{said}");
+        }
+    }
 
     #[test]
     fn the_standard_start_is_the_servers() {
