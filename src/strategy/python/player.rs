@@ -86,8 +86,12 @@ impl PythonPlayer {
         })
     }
 
-    /// This playing thread's log, opened by the folder attached; None without one.
+    /// This playing thread's log, opened by the folder attached; None without one, and
+    /// for a callable in this process, which keeps no log (nor makes its folder).
     fn log(&self) -> Result<Option<std::fs::File>, String> {
+        if !matches!(self.source, Source::Worker(_)) {
+            return Ok(None);
+        }
         let logs = self.logs.lock().ok().and_then(|logs| logs.clone());
         logs.map(|logs| logs.open()).transpose()
     }
