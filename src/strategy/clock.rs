@@ -6,7 +6,7 @@
 //! measures every move and records a move past its limit as a fault, which loses the
 //! game on time.
 
-use super::{Answer, Context, Fault, Strategy};
+use super::{Context, Fault, Picked, Strategy};
 use crate::board::{Board, Geometry, Square};
 use crate::game::Termination;
 use crate::setting::{Setting, SettingError};
@@ -323,7 +323,7 @@ pub struct Timed<G: Geometry> {
 }
 
 impl<G: Geometry> Strategy<G> for Timed<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let start = Instant::now();
         let clock = &mut context.memory.clock;
         let (think, lose_after) = self.control.budget(clock, board.empty_count());
@@ -332,7 +332,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         clock.deadline = Some(start + think);
         clock.limit = Some(start + lose_after);
         clock.paused = Duration::ZERO;
-        let answer = self.inner.choose(board, moves, context);
+        let picked = self.inner.pick(board, moves, context);
         let clock = &mut context.memory.clock;
         let spent = start.elapsed().saturating_sub(clock.paused);
         clock.deadline = None;
@@ -340,7 +340,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         clock.used += spent;
         clock.moves += 1;
         // An engine that missed the limit has said so already (as `time`).
-        let choice = answer?;
+        let pick = picked?;
         if spent > lose_after {
             return Err(Box::new(Fault {
                 termination: Termination::Time,
@@ -353,8 +353,11 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
             }));
         }
         // Every move on a clock is timed, whatever it is.
-        let elapsed = choice.elapsed().unwrap_or(spent);
-        Ok(choice.timed(elapsed))
+        let notes = &mut context.memory.notes;
+        if notes.elapsed().is_none() {
+            notes.timed(spent);
+        }
+        Ok(pick)
     }
 
     fn move_values(

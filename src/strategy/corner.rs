@@ -4,7 +4,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{random_square, Answer, Choice, Context, Greedy, Strategy};
+use super::{random_square, Context, Greedy, Pick, Picked, Strategy};
 use crate::board::{Bits, Board, Geometry};
 use crate::game::Rules;
 
@@ -51,12 +51,12 @@ impl Kind for CornerEdgeSpec {
 pub struct CornerFirst;
 
 impl<G: Geometry> Strategy<G> for CornerFirst {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let corners = moves & G::CORNERS;
         if corners.is_empty() {
-            Greedy.choose(board, moves, context)
+            Greedy.pick(board, moves, context)
         } else {
-            Ok(Choice::of(random_square(corners, context.rng)))
+            Ok(Pick::of(random_square(corners, context.rng)))
         }
     }
 }
@@ -66,15 +66,15 @@ impl<G: Geometry> Strategy<G> for CornerFirst {
 pub struct CornerEdge;
 
 impl<G: Geometry> Strategy<G> for CornerEdge {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let corners = moves & G::CORNERS;
         let edges = moves & G::EDGES;
         if !corners.is_empty() {
-            Ok(Choice::of(random_square(corners, context.rng)))
+            Ok(Pick::of(random_square(corners, context.rng)))
         } else if !edges.is_empty() {
-            Ok(Choice::of(random_square(edges, context.rng)))
+            Ok(Pick::of(random_square(edges, context.rng)))
         } else {
-            Greedy.choose(board, moves, context)
+            Greedy.pick(board, moves, context)
         }
     }
 }

@@ -5,7 +5,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{best_valued_by, Answer, Context, Evaluator, Strategy};
+use super::{best_valued_by, Context, Evaluator, Picked, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 
@@ -51,7 +51,7 @@ impl Evaluation for GreedySpec {
 pub struct Greedy;
 
 impl<G: Geometry> Strategy<G> for Greedy {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         Ok(best_valued_by(moves, context.rng, |square| {
             board.flips(square).count() as i32
         }))

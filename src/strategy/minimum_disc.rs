@@ -4,7 +4,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{best_valued_by, Answer, Context, Strategy};
+use super::{best_valued_by, Context, Picked, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 
@@ -59,7 +59,7 @@ impl MinimumDisc {
 }
 
 impl<G: Geometry> Strategy<G> for MinimumDisc {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         Ok(best_valued_by(moves, context.rng, |square| {
             self.value(board, square)
         }))

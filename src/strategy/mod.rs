@@ -92,6 +92,8 @@ pub struct Memory<G: Geometry> {
     pub nodes: u64,
     /// The side's clock under a time control (see [`clock::Timed`]).
     pub clock: clock::Clock,
+    /// What the strategy noted of its last pick besides the move (see [`Notes`]).
+    pub notes: Notes,
     /// Raised by whoever asked for the move once its answer is no longer wanted (a
     /// web page closed, a run's games in flight dropped by a second stop): searches
     /// (alpha-beta, MCTS, the solver) stop at their next look at the clock, as at a deadline.
@@ -123,6 +125,7 @@ impl<G: Geometry> Memory<G> {
             states: Vec::new(),
             nodes: 0,
             clock: clock::Clock::default(),
+            notes: Notes::default(),
             cancel: None,
             geometry: std::marker::PhantomData,
         }
@@ -142,6 +145,7 @@ impl<G: Geometry> Memory<G> {
             state.new_game();
         }
         self.clock.new_game();
+        self.notes.clear();
     }
 
     /// The player's state of type `T`, made by `make` when there is none or the one
@@ -262,14 +266,158 @@ pub struct Context<'a, G: Geometry> {
     pub history: History<'a, G>,
 }
 
-/// A strategy's answer: the move it chose, or the fault that lost the game for it
-/// (boxed: a fault is rare, and a small answer keeps a fast game's every move cheap).
+/// A strategy's answer as its callers see it (see [`Strategy::choose`]): the move it
+/// chose with all it knows of it, or the fault that lost the game for it.
 pub type Answer = Result<Choice, Box<Fault>>;
 
-// A fast game copies an answer every move: it stays four words.
-const _: () = assert!(std::mem::size_of::<Answer>() <= 32);
+/// A strategy's answer as a game plays it (see [`Strategy::pick`]): the move and its
+/// value, or the fault (boxed: a fault is rare).
+pub type Picked = Result<Pick, Box<Fault>>;
 
-/// The move a strategy chose, with what it knows of it.
+// A fast game asks for a pick at every move: a word and a tag come back in two
+// registers, where a larger answer (or one of several fields) is written to memory
+// and read back (about 20 instructions a move of a greedy game, 2% of a run).
+const _: () = assert!(std::mem::size_of::<Picked>() == 16);
+
+/// The move a strategy picked, its value and whether that is proven: what a game
+/// needs of every choice, packed in one word (the move in the low byte, then a bit
+/// each for "proven" and "valued", the value in the high half) so that the answer
+/// comes back in registers. The rest (time, depth, principal variation) goes into
+/// the player's [`Notes`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Pick(u64);
+
+impl Pick {
+    const PROVEN: u64 = 1 << 8;
+    const VALUED: u64 = 1 << 9;
+
+    /// A move chosen by a rule.
+    #[inline]
+    #[must_use]
+    pub const fn of(square: Square) -> Self {
+        Pick(square.index() as u64)
+    }
+
+    /// A move chosen for its `value` (on the strategy's own scale, see `spec::Scale`).
+    #[inline]
+    #[must_use]
+    pub const fn valued(square: Square, value: i32) -> Self {
+        Pick(square.index() as u64 | Self::VALUED | (value as u32 as u64) << 32)
+    }
+
+    /// This pick, its value proven: the game's final margin under best play (a solve,
+    /// or a search that saw every line to the end), not an estimate.
+    #[inline]
+    #[must_use]
+    pub const fn proven(self) -> Self {
+        Pick(self.0 | Self::PROVEN)
+    }
+
+    /// The move.
+    #[inline]
+    #[must_use]
+    pub const fn square(self) -> Square {
+        Square::new(self.0 as u8 as u32)
+    }
+
+    /// Its value, where it chose by a value: a search's best value, an evaluation's
+    /// after the move.
+    #[inline]
+    #[must_use]
+    pub const fn value(self) -> Option<i32> {
+        if self.0 & Self::VALUED == 0 {
+            None
+        } else {
+            Some((self.0 >> 32) as u32 as i32)
+        }
+    }
+
+    /// Whether the value is proven (see [`proven`](Self::proven)).
+    #[inline]
+    #[must_use]
+    pub const fn is_proven(self) -> bool {
+        self.0 & Self::PROVEN != 0
+    }
+}
+
+impl std::fmt::Debug for Pick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pick")
+            .field("square", &self.square())
+            .field("value", &self.value())
+            .field("proven", &self.is_proven())
+            .finish()
+    }
+}
+
+/// What a strategy notes of its last pick besides the move and its value, in a slot
+/// of the player's [`Memory`] that a caller reads only when it wants it: a search's
+/// time, depth and line are rare beside a fast game's moves, and written here they
+/// keep the pick two words and need no allocation (the line's vector is reused).
+#[derive(Debug, Default)]
+pub struct Notes {
+    /// How long it thought in nanoseconds, where it thinks long enough to be worth
+    /// timing (a search, an engine): a one-ply rule takes about as long as reading
+    /// the clock, so timing its every move would slow a run by a third.
+    thought: Option<std::num::NonZeroU64>,
+    /// The plies a search completed.
+    depth: Option<std::num::NonZeroU8>,
+    /// The principal variation: the move, then the replies the search expects, passes
+    /// implied (a side with no legal move passes); empty where there is none.
+    pv: Vec<Square>,
+}
+
+impl Notes {
+    /// Forgets the last pick's notes (keeping the line's room).
+    pub fn clear(&mut self) {
+        self.thought = None;
+        self.depth = None;
+        self.pv.clear();
+    }
+
+    /// The pick was found by a search that completed `plies` plies.
+    pub fn searched(&mut self, plies: u32) {
+        self.depth = u8::try_from(plies).ok().and_then(std::num::NonZeroU8::new);
+    }
+
+    /// The pick's principal variation is `line`: the move, then the replies the
+    /// search expects (see [`Choice::pv`]).
+    pub fn set_pv(&mut self, line: Vec<Square>) {
+        self.pv = line;
+    }
+
+    /// The pick took `elapsed`.
+    pub fn timed(&mut self, elapsed: std::time::Duration) {
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        self.thought = Some(std::num::NonZeroU64::new(nanos).unwrap_or(std::num::NonZeroU64::MIN));
+    }
+
+    /// The pick took the time since `began`.
+    pub fn timed_from(&mut self, began: std::time::Instant) {
+        self.timed(began.elapsed());
+    }
+
+    /// How long the pick took, where it was timed.
+    #[must_use]
+    pub fn elapsed(&self) -> Option<std::time::Duration> {
+        self.thought
+            .map(|nanos| std::time::Duration::from_nanos(nanos.get()))
+    }
+
+    /// How long the pick took in nanoseconds, where it was timed, forgotten once read
+    /// (the game loop reads it after every pick).
+    #[inline]
+    pub fn take_nanos(&mut self) -> Option<u64> {
+        // Written back only where there was a time: a rule's pick (most of a fast
+        // game's) leaves the slot as it was.
+        let nanos = self.thought?;
+        self.thought = None;
+        Some(nanos.get())
+    }
+}
+
+/// The move a strategy chose, with all it knows of it: its [`Pick`] and its [`Notes`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     /// The move.
@@ -277,63 +425,27 @@ pub struct Choice {
     /// Its value on the strategy's own scale (see `spec::Scale`), where it chose by a
     /// value: a search's best value, an evaluation's after the move.
     pub value: Option<i32>,
-    /// How long it thought in nanoseconds (see [`elapsed`](Self::elapsed)); kept as a
-    /// word so that an answer stays four words, which a fast game's every move copies.
-    thought: Option<std::num::NonZeroU64>,
-    /// The principal variation (see [`pv`](Self::pv)); boxed, as only a search has
-    /// one and a rule's answer stays small: a box of a vector is one word, where a
-    /// boxed slice would be two and make the answer five.
-    #[allow(clippy::box_collection)]
-    pv: Option<Box<Vec<Square>>>,
+    /// How long it thought (see [`elapsed`](Self::elapsed)).
+    thought: Option<std::time::Duration>,
+    /// The principal variation (see [`pv`](Self::pv)).
+    pv: Vec<Square>,
     /// The plies a search completed (see [`depth`](Self::depth)).
-    depth: Option<std::num::NonZeroU8>,
-    /// Whether the value is proven: the game's final margin under best play (a solve,
-    /// or a search that saw every line to the end), not an estimate.
+    depth: Option<u32>,
+    /// Whether the value is proven (see [`is_proven`](Self::is_proven)).
     proven: bool,
 }
 
 impl Choice {
-    /// A move chosen by a rule.
+    /// The choice of `pick`, with what `notes` say of it.
     #[must_use]
-    pub const fn of(square: Square) -> Self {
+    pub fn noted(pick: Pick, notes: &Notes) -> Self {
         Choice {
-            square,
-            value: None,
-            thought: None,
-            pv: None,
-            depth: None,
-            proven: false,
-        }
-    }
-
-    /// A move chosen for its `value`.
-    #[must_use]
-    pub const fn valued(square: Square, value: i32) -> Self {
-        Choice {
-            square,
-            value: Some(value),
-            thought: None,
-            pv: None,
-            depth: None,
-            proven: false,
-        }
-    }
-
-    /// This choice, its value proven (see [`is_proven`](Self::is_proven)).
-    #[must_use]
-    pub fn proven(self) -> Self {
-        Choice {
-            proven: true,
-            ..self
-        }
-    }
-
-    /// This choice, found by a search that completed `plies` plies.
-    #[must_use]
-    pub fn searched(self, plies: u32) -> Self {
-        Choice {
-            depth: u8::try_from(plies).ok().and_then(std::num::NonZeroU8::new),
-            ..self
+            square: pick.square(),
+            value: pick.value(),
+            thought: notes.elapsed(),
+            pv: notes.pv.clone(),
+            depth: notes.depth.map(|d| u32::from(d.get())),
+            proven: pick.is_proven(),
         }
     }
 
@@ -347,18 +459,7 @@ impl Choice {
     /// The plies its search completed; None for a choice made without a search.
     #[must_use]
     pub fn depth(&self) -> Option<u32> {
-        self.depth.map(|d| u32::from(d.get()))
-    }
-
-    /// This choice with its principal variation: `line` starts with the move itself,
-    /// then the replies the search expects, passes implied (a side with no legal
-    /// move passes). An empty line leaves none.
-    #[must_use]
-    pub fn with_pv(self, line: Vec<Square>) -> Self {
-        Choice {
-            pv: (!line.is_empty()).then(|| Box::new(line)),
-            ..self
-        }
+        self.depth
     }
 
     /// The principal variation: the move, then the best play the search found for
@@ -366,32 +467,14 @@ impl Choice {
     /// strategy has none (a rule, an evaluation).
     #[must_use]
     pub fn pv(&self) -> &[Square] {
-        self.pv.as_deref().map_or(&[], Vec::as_slice)
-    }
-
-    /// This choice, timed from `began`.
-    #[must_use]
-    pub fn timed_from(self, began: std::time::Instant) -> Self {
-        self.timed(began.elapsed())
-    }
-
-    /// This choice, having taken `elapsed`.
-    #[must_use]
-    pub fn timed(self, elapsed: std::time::Duration) -> Self {
-        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        Choice {
-            thought: Some(std::num::NonZeroU64::new(nanos).unwrap_or(std::num::NonZeroU64::MIN)),
-            ..self
-        }
+        &self.pv
     }
 
     /// How long it thought, where it thinks long enough to be worth timing (a search,
-    /// an engine): a one-ply rule takes about as long as reading the clock, so timing
-    /// its every move would slow a run by a third and measure mostly the clock.
+    /// an engine); None for a one-ply rule (see [`Notes`]).
     #[must_use]
     pub fn elapsed(&self) -> Option<std::time::Duration> {
         self.thought
-            .map(|nanos| std::time::Duration::from_nanos(nanos.get()))
     }
 }
 
@@ -408,8 +491,20 @@ pub struct Fault {
 /// Chooses a move for the side to move. Strategies are shared by all threads, so
 /// everything mutable lives in the [`Context`].
 pub trait Strategy<G: Geometry>: Send + Sync {
-    /// Chooses one of `moves` (never empty, always legal moves of `board`).
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer;
+    /// Picks one of `moves` (never empty, always legal moves of `board`): the move and
+    /// its value, what a game needs. What else it knows of the pick (its time, depth,
+    /// principal variation) it writes into `context.memory.notes`, which the caller
+    /// cleared (see [`Notes`]).
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked;
+
+    /// Chooses one of `moves` as [`pick`](Self::pick) does, with all it knows of the
+    /// choice: for the callers that show one (serve, `play`'s `eval`, `watch`,
+    /// `analyze`). Not for a strategy to implement: it is `pick` and the notes.
+    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+        context.memory.notes.clear();
+        let pick = self.pick(board, moves, context)?;
+        Ok(Choice::noted(pick, &context.memory.notes))
+    }
 
     /// The value of each of `moves` for the side to move on the strategy's own scale
     /// (larger is better), in square order; None for strategies that choose by a rule
@@ -521,11 +616,11 @@ pub fn draw_below(count: u32, rng: &mut GameRng) -> u32 {
 #[must_use]
 #[inline]
 pub fn best_by<B: Bits>(moves: B, rng: &mut GameRng, score: impl FnMut(Square) -> i32) -> Square {
-    best_valued_by(moves, rng, score).square
+    best_valued_by(moves, rng, score).square()
 }
 
-/// [`best_by`] with the best score: the choice of a strategy that chooses by a value.
-/// Inlined, so that a one-ply rule's answer is written where its caller wants it (out
+/// [`best_by`] with the best score: the pick of a strategy that chooses by a value.
+/// Inlined, so that a one-ply rule's answer is made where its caller wants it (out
 /// of line, a fast game paid a call and a copy of the answer at every move).
 #[must_use]
 #[inline]
@@ -533,7 +628,7 @@ pub fn best_valued_by<B: Bits>(
     moves: B,
     rng: &mut GameRng,
     mut score: impl FnMut(Square) -> i32,
-) -> Choice {
+) -> Pick {
     let mut best = i32::MIN;
     let mut ties = B::ZERO;
     for square in squares(moves) {
@@ -545,7 +640,7 @@ pub fn best_valued_by<B: Bits>(
             ties |= B::bit(square.index());
         }
     }
-    Choice::valued(random_square(ties, rng), best)
+    Pick::valued(random_square(ties, rng), best)
 }
 
 /// A one-ply player over an evaluation: the move after which the evaluation,
@@ -556,7 +651,7 @@ pub struct OnePly<E> {
 }
 
 impl<G: Geometry, E: Evaluator<G>> Strategy<G> for OnePly<E> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         Ok(best_valued_by(moves, context.rng, |square| {
             // After the move the opponent is to move; pass to look from the mover's side.
             self.eval.evaluate(board.play(square).pass())
@@ -642,6 +737,43 @@ mod tests {
             .filter(|_| draw_below(count, &mut rng) >= count / 2)
             .count();
         assert!((1350..1650).contains(&high), "{high}");
+    }
+
+    /// A caller's choice carries what the strategy noted of that pick and nothing an
+    /// earlier pick left in the player's notes (the game loop takes only the time).
+    #[test]
+    fn a_choice_carries_the_notes_of_its_own_pick() {
+        use crate::board::Size8;
+        let board = Board::<Size8>::start();
+        let mut memory = Memory::new();
+        memory.notes.timed(std::time::Duration::from_millis(5));
+        memory.notes.searched(4);
+        memory.notes.set_pv(vec![Square::new(19), Square::new(18)]);
+        let mut rng = GameRng::seed_from_u64(1);
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut memory,
+            history: History::from_start(&[]),
+        };
+        let rule = Greedy.choose(board, board.moves(), &mut context).unwrap();
+        assert_eq!(rule.value, Some(1));
+        assert_eq!(
+            (rule.elapsed(), rule.depth(), rule.pv()),
+            (None, None, &[][..])
+        );
+        let search = StrategySpec::parse("alphabeta:depth=3")
+            .unwrap()
+            .build::<Size8>(crate::game::Rules::default())
+            .unwrap();
+        let searched = search.choose(board, board.moves(), &mut context).unwrap();
+        assert!(searched.elapsed().is_some());
+        assert_eq!(searched.depth(), Some(3));
+        assert_eq!(searched.pv().first(), Some(&searched.square));
+        // The game loop's pick leaves the time for it to take, once.
+        let pick = search.pick(board, board.moves(), &mut context).unwrap();
+        assert!(board.moves().has(pick.square().index()));
+        assert!(context.memory.notes.take_nanos().is_some());
+        assert_eq!(context.memory.notes.take_nanos(), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use super::kind::{take_nested, Kind};
 use super::param_info::{params, ParamInfo};
 use super::spec::{typed, StrategySpec};
 use super::SpecError;
-use super::{Answer, Context, Strategy};
+use super::{Context, Picked, Strategy};
 use crate::board::{neighbours, Bits, Board, Geometry};
 use crate::game::Rules;
 
@@ -93,7 +93,7 @@ pub fn odd_regions<G: Geometry>(empty: G::Bits) -> G::Bits {
 }
 
 impl<G: Geometry> Strategy<G> for Parity<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let mut candidates = moves;
         if board.empty_count() <= self.endgame {
             let odd = moves & odd_regions::<G>(board.empty());
@@ -101,7 +101,7 @@ impl<G: Geometry> Strategy<G> for Parity<G> {
                 candidates = odd;
             }
         }
-        self.base.choose(board, candidates, context)
+        self.base.pick(board, candidates, context)
     }
 }
 

@@ -4,7 +4,7 @@ use super::kind::Kind;
 use super::param_info::{params, ParamInfo};
 use super::spec::typed;
 use super::SpecError;
-use super::{random_square, Answer, Choice, Context, Strategy};
+use super::{random_square, Context, Pick, Picked, Strategy};
 use crate::board::{Board, Geometry};
 use crate::game::Rules;
 
@@ -32,8 +32,8 @@ impl Kind for RandomSpec {
 pub struct RandomMove;
 
 impl<G: Geometry> Strategy<G> for RandomMove {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
-        Ok(Choice::of(random_square(moves, context.rng)))
+    fn pick(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
+        Ok(Pick::of(random_square(moves, context.rng)))
     }
 
     fn uniform_random(&self) -> bool {

@@ -11,7 +11,7 @@ pub use spec::AlphaBetaSpec;
 use super::solver::Solution;
 use super::spec::MAX_SOLVE_EMPTIES;
 use super::{
-    random_square, Answer, Budget, Choice, Context, Evaluator, Memory, Solver, Strategy,
+    random_square, Budget, Context, Evaluator, Memory, Pick, Picked, Solver, Strategy,
     TranspositionTable,
 };
 use crate::board::{squares, Bits, Board, Geometry, Indices, Square};
@@ -235,12 +235,11 @@ impl<G: Geometry, E: Evaluator<G>> AlphaBeta<G, E> {
         board: Board<G>,
         solution: Solution<G::Bits>,
         context: &mut Context<'_, G>,
-    ) -> Choice {
+    ) -> Pick {
         let square = random_square(solution.best, context.rng);
         let pv = (self.solver()).principal_variation(board, square, solution.score, context.memory);
-        Choice::valued(square, proven_value(solution.score))
-            .proven()
-            .with_pv(pv)
+        context.memory.notes.set_pv(pv);
+        Pick::valued(square, proven_value(solution.score)).proven()
     }
 
     /// The principal variation after the search chose `first`: each position's best
@@ -295,13 +294,15 @@ const fn proven_value(margin: i32) -> i32 {
 }
 
 impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let now = Instant::now();
         let deadline = context.memory.clock.deadline_with(self.time, now);
         if board.empty_count() <= self.endgame {
             let Some(deadline) = deadline else {
                 let solution = self.solver().solve(board, context.memory);
-                return Ok(self.solved(board, solution, context).timed_from(now));
+                let pick = self.solved(board, solution, context);
+                context.memory.notes.timed_from(now);
+                return Ok(pick);
             };
             // On a clock the solver takes over where its estimated time is a quarter
             // of the move's or less, and gets half: if it cannot finish, the search
@@ -313,22 +314,27 @@ impl<G: Geometry, E: Evaluator<G>> Strategy<G> for AlphaBeta<G, E> {
                     ..Budget::default()
                 };
                 if let Ok(solution) = self.solver().solve_within(board, context.memory, budget) {
-                    return Ok(self.solved(board, solution, context).timed_from(now));
+                    let pick = self.solved(board, solution, context);
+                    context.memory.notes.timed_from(now);
+                    return Ok(pick);
                 }
             }
         }
         let (value, ties, plies) = self.search_until(board, moves, context.memory, deadline);
         let square = random_square(ties, context.rng);
         let pv = self.table_line(board, square, plies, context.memory);
-        let choice = Choice::valued(square, value).searched(plies).with_pv(pv);
+        let notes = &mut context.memory.notes;
+        notes.searched(plies);
+        notes.set_pv(pv);
+        notes.timed_from(now);
+        let pick = Pick::valued(square, value);
         // A search that saw every line end has proven its value; a proven draw scores
         // 0 like an estimate, so only wins and losses are known proven here.
-        let choice = if proven_margin(value).is_some() {
-            choice.proven()
+        Ok(if proven_margin(value).is_some() {
+            pick.proven()
         } else {
-            choice
-        };
-        Ok(choice.timed_from(now))
+            pick
+        })
     }
 
     fn move_values(

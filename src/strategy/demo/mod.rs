@@ -7,7 +7,7 @@ use crate::game::Rules;
 use crate::strategy::kind::Kind;
 use crate::strategy::param_info::{params, ParamInfo};
 use crate::strategy::spec::typed;
-use crate::strategy::{Answer, Choice, Context, SpecError, Strategy};
+use crate::strategy::{Context, Pick, Picked, SpecError, Strategy};
 
 params! {
     /// Parameters of `first-legal`.
@@ -36,13 +36,13 @@ struct FirstLegal {
 }
 
 impl<G: Geometry> Strategy<G> for FirstLegal {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, _: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, _board: Board<G>, moves: G::Bits, _: &mut Context<'_, G>) -> Picked {
         let nth = self.nth as usize - 1;
         let square = squares(moves)
             .take(nth + 1)
             .last()
             .expect("a strategy is asked only when it has a move");
-        Ok(Choice::of(square))
+        Ok(Pick::of(square))
     }
 }
 

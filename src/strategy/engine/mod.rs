@@ -15,7 +15,7 @@ use crate::game::{Rules, Termination};
 use crate::strategy::clock::TimeControl;
 use crate::strategy::kind::Kind;
 use crate::strategy::param_info::{params, ParamInfo};
-use crate::strategy::{Answer, Choice, Context, Fault, PlayerState, SpecError, Strategy};
+use crate::strategy::{Context, Fault, Pick, Picked, PlayerState, SpecError, Strategy};
 use gtp::Gtp;
 use nboard::Nboard;
 use process::{Failure, Launch};
@@ -577,10 +577,13 @@ impl Engine {
 }
 
 impl<G: Geometry> Strategy<G> for Engine {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let began = Instant::now();
         match self.try_choose(moves, context) {
-            Ok(square) => Ok(Choice::of(square).timed_from(began)),
+            Ok(square) => {
+                context.memory.notes.timed_from(began);
+                Ok(Pick::of(square))
+            }
             Err((termination, why)) => {
                 let game = context.history.moves.len();
                 if let Some(session) = context.memory.find_state::<Session>() {

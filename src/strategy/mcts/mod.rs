@@ -19,7 +19,7 @@ pub use search::{Final, MoveStats, Objective, Settings};
 pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
-use super::{random_square, Answer, Budget, Choice, Context, Evaluator, Solver, Strategy, WIN};
+use super::{random_square, Budget, Context, Evaluator, Pick, Picked, Solver, Strategy, WIN};
 use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
 use reuse::Kept;
@@ -144,12 +144,13 @@ fn proven_value(margin: i32) -> Option<i32> {
 }
 
 impl<G: Geometry> Strategy<G> for Mcts<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let began = Instant::now();
         if self.solves_root(board, moves) {
             if let Some((score, best)) = self.solve_root(board, context) {
                 let square = random_square(best, context.rng);
-                return Ok(Choice::valued(square, score).proven().timed_from(began));
+                context.memory.notes.timed_from(began);
+                return Ok(Pick::valued(square, score).proven());
             }
         }
         let tree = if self.settings.reuse {
@@ -175,9 +176,10 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
                 .state(|_| true, Kept::default)
                 .keep(tree, &history);
         }
-        Ok(Choice::valued(square, (mean * 1000.0).round() as i32)
-            .with_pv(pv)
-            .timed_from(began))
+        let notes = &mut context.memory.notes;
+        notes.set_pv(pv);
+        notes.timed_from(began);
+        Ok(Pick::valued(square, (mean * 1000.0).round() as i32))
     }
 
     /// Each move's mean result for the mover, in thousandths; a move proven to win or

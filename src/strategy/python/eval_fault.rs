@@ -10,7 +10,7 @@
 
 use crate::board::{Board, Geometry, Square};
 use crate::game::Termination;
-use crate::strategy::{Answer, Context, Fault, SpecError, Strategy};
+use crate::strategy::{Context, Fault, Picked, SpecError, Strategy};
 use std::cell::RefCell;
 
 thread_local! {
@@ -96,11 +96,11 @@ pub struct EvalFaults<G: Geometry> {
 }
 
 impl<G: Geometry> Strategy<G> for EvalFaults<G> {
-    fn choose(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         // A fault left by a call outside a move (a value asked for analysis) is not
         // this move's.
         let _ = take();
-        let answer = self.inner.choose(board, moves, context);
+        let answer = self.inner.pick(board, moves, context);
         match take() {
             Some(fault) => Err(Box::new(fault)),
             None => answer,

@@ -11,7 +11,7 @@ use crate::game::{Rules, Termination};
 use crate::strategy::engine::gtp;
 use crate::strategy::engine::process::Failure as ProcessFailure;
 use crate::strategy::{
-    Answer, Choice, Context, Evaluator, Fault, PlayerState, SpecError, Strategy, EVAL_LIMIT,
+    Context, Evaluator, Fault, Pick, Picked, PlayerState, SpecError, Strategy, EVAL_LIMIT,
 };
 use rand::RngCore;
 use std::sync::Mutex;
@@ -192,10 +192,13 @@ impl PythonPlayer {
 }
 
 impl<G: Geometry> Strategy<G> for PythonPlayer {
-    fn choose(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, _board: Board<G>, moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let began = Instant::now();
         match self.try_choose(moves, context, began) {
-            Ok(square) => Ok(Choice::of(square).timed_from(began)),
+            Ok(square) => {
+                context.memory.notes.timed_from(began);
+                Ok(Pick::of(square))
+            }
             Err((termination, why)) => {
                 let game = context.history.moves.len();
                 if let Some(kept) = context.memory.find_state::<Kept<G>>() {

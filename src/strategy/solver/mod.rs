@@ -9,7 +9,7 @@ mod table;
 pub use spec::SolverSpec;
 pub use table::{Bounds, Confidence, Place, SolverTable, EXACT};
 
-use super::{random_square, Answer, Choice, Context, Memory, Strategy};
+use super::{random_square, Context, Memory, Pick, Picked, Strategy};
 use crate::board::{squares, Bits, Board, Geometry, Square};
 use crate::game::Rules;
 use crate::strategy::pattern::SCALE;
@@ -322,15 +322,15 @@ impl Solver {
 }
 
 impl<G: Geometry> Strategy<G> for Solver {
-    fn choose(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Answer {
+    fn pick(&self, board: Board<G>, _moves: G::Bits, context: &mut Context<'_, G>) -> Picked {
         let began = Instant::now();
         let solution = self.solve(board, context.memory);
         let square = random_square(solution.best, context.rng);
         let pv = self.principal_variation(board, square, solution.score, context.memory);
-        Ok(Choice::valued(square, solution.score)
-            .proven()
-            .with_pv(pv)
-            .timed_from(began))
+        let notes = &mut context.memory.notes;
+        notes.set_pv(pv);
+        notes.timed_from(began);
+        Ok(Pick::valued(square, solution.score).proven())
     }
 
     fn move_values(

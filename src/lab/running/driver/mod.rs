@@ -110,16 +110,15 @@ fn play_on<G: Geometry>(
                 // The games the driver plays start from the standard start (openings are moves).
                 history: History::from_start(game.moves()),
             };
-            let choice = match players[seat].choose(game.board(), moves, &mut context) {
-                Ok(choice) => choice,
+            let square = match players[seat].pick(game.board(), moves, &mut context) {
+                Ok(pick) => pick.square(),
                 Err(fault) => {
                     game.forfeit(fault.termination);
                     continue;
                 }
             };
-            // A strategy that thinks long enough to be worth timing says how long.
-            if let Some(elapsed) = choice.elapsed() {
-                let nanos = elapsed.as_nanos() as u64;
+            // A strategy that thinks long enough to be worth timing notes how long.
+            if let Some(nanos) = memories[seat].notes.take_nanos() {
                 costs[seat].nanos += nanos;
                 costs[seat].max_nanos = costs[seat].max_nanos.max(nanos);
                 costs[seat].timed = true;
@@ -131,7 +130,6 @@ fn play_on<G: Geometry>(
                     return costs;
                 }
             }
-            let square = choice.square;
             assert!(
                 moves.has(square.index()),
                 "a strategy chose an illegal move: {}",

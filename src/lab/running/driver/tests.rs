@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::board::Size6;
-use crate::strategy::StrategySpec;
+use crate::strategy::{Picked, StrategySpec};
 
 fn deal(g: u64) -> (u64, Deal<Size6>) {
     let seats = if g.is_multiple_of(2) { [0, 1] } else { [1, 0] };
@@ -48,13 +48,13 @@ fn results_come_in_order_and_do_not_depend_on_threads() {
 struct ThroughTheTrait;
 
 impl Strategy<Size6> for ThroughTheTrait {
-    fn choose(
+    fn pick(
         &self,
         board: crate::board::Board<Size6>,
         moves: u64,
         context: &mut Context<'_, Size6>,
-    ) -> crate::strategy::Answer {
-        crate::strategy::RandomMove.choose(board, moves, context)
+    ) -> Picked {
+        crate::strategy::RandomMove.pick(board, moves, context)
     }
 }
 
@@ -265,16 +265,16 @@ struct Slow {
 }
 
 impl Strategy<Size6> for Slow {
-    fn choose(
+    fn pick(
         &self,
         board: crate::board::Board<Size6>,
         moves: u64,
         context: &mut Context<'_, Size6>,
-    ) -> crate::strategy::Answer {
+    ) -> Picked {
         if context.history.moves.len() as u32 >= self.slow_from {
             std::thread::sleep(std::time::Duration::from_millis(40));
         }
-        crate::strategy::Greedy.choose(board, moves, context)
+        crate::strategy::Greedy.pick(board, moves, context)
     }
 }
 
@@ -320,14 +320,14 @@ fn a_move_past_its_time_loses_on_time_and_others_do_not() {
 struct Sleepy(u64);
 
 impl Strategy<Size6> for Sleepy {
-    fn choose(
+    fn pick(
         &self,
         _: crate::board::Board<Size6>,
         moves: u64,
         _: &mut Context<'_, Size6>,
-    ) -> crate::strategy::Answer {
+    ) -> Picked {
         std::thread::sleep(std::time::Duration::from_millis(self.0));
-        Ok(crate::strategy::Choice::of(Square::new(
+        Ok(crate::strategy::Pick::of(Square::new(
             moves.trailing_zeros(),
         )))
     }
@@ -383,20 +383,21 @@ struct Thinker {
 }
 
 impl Strategy<Size6> for Thinker {
-    fn choose(
+    fn pick(
         &self,
         board: crate::board::Board<Size6>,
         moves: u64,
         context: &mut Context<'_, Size6>,
-    ) -> crate::strategy::Answer {
+    ) -> Picked {
         let began = std::time::Instant::now();
         if self.abandon.load(Ordering::SeqCst) {
             self.asked_after.fetch_add(1, Ordering::SeqCst);
         }
         std::thread::sleep(Duration::from_millis(5));
         // Timed, as every strategy that thinks this long is (a search, an engine).
-        let answer = crate::strategy::RandomMove.choose(board, moves, context);
-        answer.map(|choice| choice.timed_from(began))
+        let picked = crate::strategy::RandomMove.pick(board, moves, context);
+        context.memory.notes.timed_from(began);
+        picked
     }
 }
 
