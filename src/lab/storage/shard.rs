@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::lab::running::experiment::Experiment;
 use crate::lab::running::setup::Openings;
 use crate::setting::{Said, Setting};
+use crate::shown::ShowPath;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;
@@ -54,7 +55,7 @@ pub fn check_schedule_version(
     Err(Error::said(
         Said::text(format!(
             "{} was played with schedule version {version} ({}) but this reversi-lab plays version {SCHEDULE_VERSION} ({}), whose games differ: ",
-            folder.display(),
+            folder.shown(),
             generator(version),
             generator(SCHEDULE_VERSION)
         ))
@@ -291,12 +292,12 @@ pub fn whole_run_of(dir: &Path) -> Option<&Path> {
 #[must_use]
 pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
     match (study, whole) {
-        (None, Some(whole)) => format!("reversi-lab merge {}", whole.display()),
+        (None, Some(whole)) => format!("reversi-lab merge {}", whole.shown()),
         (None, None) => "reversi-lab merge SHARD_FOLDERS --out DIR".into(),
         (Some(study), Some(whole)) => format!(
             "reversi-lab {} FILE --merge --out {}",
             study.command(),
-            whole.display()
+            whole.shown()
         ),
         (Some(study), None) => format!(
             "reversi-lab {} FILE --merge --out DIR, with the shards in DIR/shards/",
