@@ -162,7 +162,7 @@ fn check_shards_match(
         if record.run.study != Some(study) {
             return Err(Error::input(format!(
                 "{} holds the shards of `reversi-lab {}`, not of `reversi-lab {}`: merge them with `{}`",
-                out.display(),
+                out.shown(),
                 record.run.study.map_or("run", |s| s.command()),
                 study.command(),
                 crate::lab::shard::merges(record.run.study, Some(out))

@@ -313,7 +313,7 @@ pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
 /// since a shard played without the same `--out` lands in another folder.
 #[must_use]
 pub fn plays_into(study: Option<Study>, which: &str, whole: Option<&Path>) -> String {
-    let out = whole.map_or(String::new(), |w| format!(" --out {}", w.display()));
+    let out = whole.map_or(String::new(), |w| format!(" --out {}", w.shown()));
     format!("{} --shard {which}{out}", plays(study))
 }
 
@@ -376,7 +376,7 @@ impl Unmerged {
     pub fn refusal(&self, dir: &Path, then: &str) -> Error {
         Error::input(format!(
             "{} holds the shards of a sharded run, not merged yet (it has no run.toml of its own): merge them with `{}`, then {then}",
-            dir.display(),
+            dir.shown(),
             self.merge_line(dir)
         ))
     }
@@ -393,23 +393,18 @@ impl Unmerged {
             .shards
             .iter()
             .filter(|(_, status)| !status.is_finished())
-            .map(|(shard, _)| {
-                format!(
-                    "`{command} --shard {shard} --out {} --resume`",
-                    dir.display()
-                )
-            })
+            .map(|(shard, _)| format!("`{command} --shard {shard} --out {} --resume`", dir.shown()))
             .collect();
         let merge = self.merge_line(dir);
         if unfinished.is_empty() {
             return Error::input(format!(
                 "nothing to resume in {}: it holds the shards of a sharded run, all finished, and no run of its own: merge them with `{merge}`",
-                dir.display()
+                dir.shown()
             ));
         }
         Error::input(format!(
             "{} holds the shards of a sharded run, not one run to resume: continue the unfinished shard{} with {}, then merge them with `{merge}`",
-            dir.display(),
+            dir.shown(),
             if unfinished.len() == 1 { "" } else { "s" },
             unfinished.join(" and ")
         ))
