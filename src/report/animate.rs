@@ -45,7 +45,7 @@ pub fn write_game(
     match extension.as_str() {
         "gif" => write_gif(path, &replay, title),
         "svg" => write_text(path, &svg_game::svg(&replay, title)),
-        _ => write_text(path, &viewer::page(&replay, title)),
+        _ => write_text(path, &viewer::page(&replay, title, "")),
     }
 }
 

@@ -514,14 +514,13 @@ pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
         })?;
     let replay = crate::doc::replay::Replay::new(found.size, found.rules, &found.moves)
         .map_err(|e| Reply::error(422, &e.to_string()))?;
-    let page = viewer::page(&replay, &found.title);
     let rel = super::paths::relative(&state.root, dir);
     let back = format!(
-        "<body>\n<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
+        "<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
         encode(&rel),
         escape(if rel.is_empty() { "." } else { &rel })
     );
-    let page = Arc::new(page.replacen("<body>\n", &back, 1));
+    let page = Arc::new(viewer::page(&replay, &found.title, &back));
     let mut kept = locked(&state.games);
     if kept.len() >= 1024 {
         kept.clear();

@@ -205,7 +205,11 @@ fn the_index_lists_folders_and_a_folder_page_shows_its_standings() {
     let (status, game) = server.get("/game?path=field&id=3");
     assert_eq!(status, 200, "{game}");
     assert!(
-        game.contains("class=\"rv\"") && game.contains("game 3 of the run in field: "),
+        game.contains("class=\"rv\"")
+            && game.contains("game 3 of the run in field: ")
+            && game.contains(
+                "<body>\n<nav><a href=\"/folder?path=field\">back to field</a></nav>\n<h1>"
+            ),
         "{game}"
     );
     let (status, json) = server.get("/live.json?path=field");
