@@ -230,6 +230,21 @@ impl TestCommand {
     }
 }
 
+/// The run the suites that stop, break or resume a run play in their scratch folder:
+/// `run e.toml --out r --quiet --no-report --threads N` (append `--resume` and the like).
+pub const fn run_e_into_r(threads: &'static str) -> [&'static str; 8] {
+    [
+        "run",
+        "e.toml",
+        "--out",
+        "r",
+        "--quiet",
+        "--no-report",
+        "--threads",
+        threads,
+    ]
+}
+
 /// A process of the binary that a test talks to while it runs and then stops: started
 /// with the stdio its caller chose, waited on until it is ready (a line it prints, a
 /// file it makes), sent a signal, and waited for. Dropped while it still runs, it is

@@ -26,16 +26,7 @@ fn sleeper(d: &Path, mode: &str, nth: &str, stall: &str, games: u32) {
     fs::write(d.join("e.toml"), experiment(&engine, &extra, games)).unwrap();
 }
 
-const ARGS: [&str; 8] = [
-    "run",
-    "e.toml",
-    "--out",
-    "r",
-    "--quiet",
-    "--no-report",
-    "--threads",
-    "1",
-];
+const ARGS: [&str; 8] = crate::common::run_e_into_r("1");
 
 /// Starts the run and waits until the engine has begun to sleep (it made `m`).
 fn start_until_asleep(d: &Path) -> common::Running {

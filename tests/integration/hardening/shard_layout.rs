@@ -253,16 +253,7 @@ fn a_second_signal_stops_a_built_in_search_in_progress() {
     let d = dir.path();
     let config = "name = \"deep\"\nseed = 3\nformat = \"head-to-head\"\ngames_per_pair = 2\n[[players]]\nname = \"solver\"\nstrategy = \"alphabeta:depth=2,endgame=22\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n";
     fs::write(d.join("e.toml"), config).unwrap();
-    let args = [
-        "run",
-        "e.toml",
-        "--out",
-        "r",
-        "--quiet",
-        "--no-report",
-        "--threads",
-        "1",
-    ];
+    let args = crate::common::run_e_into_r("1");
     let whole = Instant::now();
     ok(
         d,

@@ -4,7 +4,7 @@
 //! `compare`, `run --resume` and a study's `--merge`, and a second merge writes
 //! nothing when it changes nothing.
 
-use crate::common::{ok, run_in, Dir};
+use crate::common::{ok, refused_in, Dir};
 use std::fs;
 use std::path::Path;
 
@@ -14,10 +14,7 @@ const SWEEP: &str = "name = \"sw\"\nseed = 3\nsize = 6\ngames_per_pair = 2\n[swe
 
 /// Refused in one line with exit code 2; the message.
 fn refused(d: &Path, args: &[&str]) -> String {
-    let (code, _, stderr) = run_in(d, args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    stderr
+    refused_in(d, args, "")
 }
 
 /// The command line in backticks after `after` in `message`, its placeholders
