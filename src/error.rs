@@ -1,6 +1,7 @@
 //! The library's error type: bad input the user can fix (exit code 2) or failed I/O.
 
-use crate::setting::{Edge, Said, SettingError};
+use crate::setting::{Edge, Said, Setting, SettingError};
+use crate::shown::ShowPath;
 use std::path::PathBuf;
 
 /// Everything the library can fail with: bad input the user can fix (exit code 2),
@@ -17,7 +18,7 @@ pub enum Error {
     #[error("{0}")]
     Said(Said),
     /// A file or folder could not be read or written.
-    #[error("cannot {operation} {}: {source}", path.display())]
+    #[error("cannot {operation} {}: {source}", path.shown())]
     Io {
         /// What was being done: "read", "write", "create", ...
         operation: &'static str,
@@ -27,7 +28,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A CSV file could not be written or read back.
-    #[error("cannot {operation} {}: {source}", path.display())]
+    #[error("cannot {operation} {}: {source}", path.shown())]
     Csv {
         /// What was being done.
         operation: &'static str,
@@ -37,7 +38,7 @@ pub enum Error {
         source: csv::Error,
     },
     /// A chart could not be drawn.
-    #[error("cannot draw {}: {message}", path.display())]
+    #[error("cannot draw {}: {message}", path.shown())]
     Draw {
         /// The chart's file.
         path: PathBuf,
@@ -118,18 +119,18 @@ impl Error {
         if path.is_dir() {
             return Error::Input(format!(
                 "{} is a folder, not a file: give the file's path",
-                path.display()
+                path.shown()
             ));
         }
         if source.kind() == std::io::ErrorKind::InvalidData {
             return Error::Input(format!(
                 "{} is not a text file: give the text file it takes",
-                path.display()
+                path.shown()
             ));
         }
         Error::Input(format!(
             "cannot read {}: {source} (check the path)",
-            path.display()
+            path.shown()
         ))
     }
 
@@ -207,6 +208,9 @@ pub struct Source<'a> {
     /// Whether its lines are the user's: text made from a Python dict is not, so its
     /// errors name no line and column.
     pub located: bool,
+    /// The settings among its keys that take whole numbers, so that a number TOML
+    /// cannot read is told the key's range.
+    pub wholes: &'a [&'a Setting],
 }
 
 impl<'a> Source<'a> {
@@ -217,6 +221,7 @@ impl<'a> Source<'a> {
             origin,
             text,
             located: true,
+            wholes: &[],
         }
     }
 
@@ -292,9 +297,13 @@ impl<'a> Source<'a> {
                         .is_ok_and(f64::is_infinite)
             });
         if let Some(written) = number {
+            let wanted = key
+                .as_deref()
+                .and_then(|key| self.wholes.iter().find(|s| s.key == key))
+                .and_then(|setting| setting.whole_words())
+                .unwrap_or_else(|| "an ordinary number such as 1.5".into());
             let given = key.map_or(written.to_string(), |key| format!("{key} = {written}"));
-            let message =
-                format!("{given} is not a finite number: use an ordinary number such as 1.5");
+            let message = format!("{given} is not a finite number: use {wanted}");
             return self.error(at, &message);
         }
         self.error(at, &one_line(error.message()))

@@ -35,6 +35,7 @@ pub mod progress;
 pub mod report;
 pub mod serve;
 pub mod setting;
+pub mod shown;
 pub mod stats;
 pub mod strategy;
 pub mod studies;

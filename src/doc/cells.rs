@@ -2,7 +2,10 @@
 //! sample behind a pair's interval, and how a run was made.
 
 use super::Table;
+use crate::lab::provenance::{command_words, join_words};
 use crate::lab::{recorded_text, PairRow, RunInfo};
+use crate::shown::ShowPath;
+use std::path::Path;
 
 /// A percentage with its interval: `61.3% [60.1%, 62.5%]` (intervals need not be symmetric).
 #[must_use]
@@ -38,6 +41,20 @@ pub fn model_cell(p: &PairRow) -> String {
     }
 }
 
+/// A recorded command line with each path in it shown as messages show paths (see
+/// [`crate::shown`]): an argument that is a path, or the value of `--flag=PATH`.
+fn command_cell(line: &String) -> String {
+    let line = recorded_text(line);
+    let Some(words) = command_words(&line) else {
+        return line;
+    };
+    let shown = |path: &str| Path::new(path).shown().to_string();
+    join_words(words.iter().map(|word| match word.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => format!("{flag}={}", shown(value)),
+        _ => shown(word),
+    }))
+}
+
 /// How the run was made, from `[run]` of run.toml: the command line, commit and
 /// host (recorded since they were added; older folders lack them), then, unless
 /// `origin_only` (a tune shows where its validation runs were made, not how they went),
@@ -45,7 +62,7 @@ pub fn model_cell(p: &PairRow) -> String {
 pub fn how_run(run: &RunInfo, origin_only: bool) -> Table {
     let text = |value: &String| recorded_text(value);
     let origin = [
-        ("command line", run.command.as_ref().map(text)),
+        ("command line", run.command.as_ref().map(command_cell)),
         ("git commit", run.commit.as_ref().map(text)),
         ("host", run.host.as_ref().map(text)),
         ("reversi-lab version", Some(text(&run.version))),

@@ -10,6 +10,7 @@ use crate::doc::replay::Replay;
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::lab::folder::write_atomically;
+use crate::shown::ShowPath;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color as _;
@@ -37,14 +38,14 @@ pub fn write_game(
     if !EXTENSIONS.contains(&extension.as_str()) {
         return Err(Error::input(format!(
             "cannot tell the format of {}: name the file .gif (animated picture), .svg (animated drawing) or .html (a page to step through)",
-            path.display()
+            path.shown()
         )));
     }
     let replay = Replay::new(size, rules, transcript)?;
     match extension.as_str() {
         "gif" => write_gif(path, &replay, title),
         "svg" => write_text(path, &svg_game::svg(&replay, title)),
-        _ => write_text(path, &viewer::page(&replay, title)),
+        _ => write_text(path, &viewer::page(&replay, title, "")),
     }
 }
 

@@ -8,6 +8,7 @@ use crate::lab::rows::{read_csv, CostRow, RunInfo, RunToml};
 pub use crate::lab::rows::{PairRow, StandingRow};
 use crate::lab::GameRow;
 use crate::lab::{FolderFile, Format, RecordKind, RecordedExperiment, ResultsFolder};
+use crate::shown::ShowPath;
 use crate::stats::{Pentanomial, SprtWatch};
 use std::path::{Path, PathBuf};
 
@@ -77,7 +78,7 @@ fn so_far(
 ) -> Result<(Vec<PairRow>, Vec<StandingRow>, u64, u64)> {
     use crate::lab::{Experiment, GameRow, Schedule};
     let experiment =
-        Experiment::recorded_for_tally(&record.experiment, &games_path.display().to_string())?;
+        Experiment::recorded_for_tally(&record.experiment, &games_path.shown().to_string())?;
     let schedule = Schedule::of(&experiment);
     let mut tallies = crate::lab::tally::Tallies::new(schedule.pairs().len());
     let mut reader = games_file::csv_reader(games_path)?;
@@ -105,7 +106,7 @@ fn need(folder: &ResultsFolder, file: FolderFile) -> Result<PathBuf> {
         Err(Error::said(
             crate::setting::Said::text(format!(
                 "{} is missing {}: not a complete results folder (run `reversi-lab run` to make one, or ",
-                folder.dir().display(),
+                folder.dir().shown(),
                 file.name()
             ))
             .name(&crate::lab::folder::RESUME)
@@ -132,7 +133,7 @@ impl Results {
         if let RecordKind::Shard(shard) = record.kind() {
             return Err(Error::input(format!(
                 "{} holds shard {shard} of a sharded run: merge the shards first ({}), then report the merged folder",
-                dir.display(),
+                dir.shown(),
                 crate::lab::shard::merges(record.run.study, crate::lab::shard::whole_run_of(dir))
             )));
         }
@@ -186,7 +187,7 @@ impl Results {
             let Some(pair) = pairs.get(pair_id) else {
                 return Err(Error::input(format!(
                     "{}: game {index} names pair {} but pairs.csv has {}: the files come from different runs",
-                    games_path.display(),
+                    games_path.shown(),
                     row.pair_id,
                     pairs.len()
                 )));

@@ -160,9 +160,10 @@ pub fn markup(replay: &Replay, id: &str, game: Option<u64>, start: usize) -> Str
 }
 
 /// A whole page holding one game's viewer and its transcript: self-contained, so it
-/// opens from disk with no network.
+/// opens from disk with no network. `nav`: markup for the top of the page (the web
+/// view's way back to the folder), empty for none.
 #[must_use]
-pub fn page(replay: &Replay, title: &str) -> String {
+pub fn page(replay: &Replay, title: &str, nav: &str) -> String {
     let title = escape(title);
     let moves: Vec<String> = replay
         .frames
@@ -170,7 +171,7 @@ pub fn page(replay: &Replay, title: &str) -> String {
         .filter_map(|f| f.played.map(|(s, _)| s.name(replay.size)))
         .collect();
     format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>body{{font-family:sans-serif;margin:2em;color:#222}}code{{word-break:break-all}}{}</style></head><body>\n<h1>{title}</h1>\n{}\n<p>{}. Transcript: <code>{}</code></p>\n<script>{SCRIPT}</script>\n</body></html>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>body{{font-family:sans-serif;margin:2em;color:#222}}code{{word-break:break-all}}{}</style></head><body>\n{nav}<h1>{title}</h1>\n{}\n<p>{}. Transcript: <code>{}</code></p>\n<script>{SCRIPT}</script>\n</body></html>\n",
         style(),
         markup(replay, "game", None, 0),
         escape(&replay.result()),
@@ -186,7 +187,7 @@ mod tests {
     #[test]
     fn a_page_is_self_contained() {
         let replay = Replay::new(8, Rules::default(), "f5d6c3d3c4").unwrap();
-        let page = page(&replay, "five moves");
+        let page = page(&replay, "five moves", "");
         assert!(!page.contains("http://") && !page.contains("https://"));
         assert!(!page.contains("src="), "no external script or image");
         assert!(!page.contains("<link"), "no external style sheet");

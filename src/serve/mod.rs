@@ -409,6 +409,23 @@ impl<G: Geometry> Engine<G> {
     /// The move it would choose now, without changing its game (a copy of the
     /// generator, the analysis memory): GTP's `reg_genmove`, a hint without values.
     pub fn peek(&mut self) -> Option<Square> {
+        let moves = self.line.position().board.moves();
+        self.ask().map(|answer| square_of(answer, moves))
+    }
+
+    /// The line it expects from here, as [`peek`](Self::peek) asks: its move, then
+    /// the replies its search expects (the choice's principal variation, passes
+    /// implied); empty when it states none or must pass.
+    pub fn expected_line(&mut self) -> Vec<Square> {
+        self.ask()
+            .and_then(Result::ok)
+            .map(|choice| choice.pv().to_vec())
+            .unwrap_or_default()
+    }
+
+    /// The answer for the side to move without changing the game; None when it
+    /// has no move.
+    fn ask(&mut self) -> Option<crate::strategy::Answer> {
         let board = self.line.position().board;
         let moves = board.moves();
         if moves.is_empty() {
@@ -420,10 +437,7 @@ impl<G: Geometry> Engine<G> {
             memory: &mut self.scratch,
             history: History::at(self.line.position()),
         };
-        Some(square_of(
-            self.strategy.choose(board, moves, &mut context),
-            moves,
-        ))
+        Some(self.strategy.choose(board, moves, &mut context))
     }
 }
 

@@ -6,7 +6,7 @@
 //! it cannot read is answered with a `status` line naming the problem.
 
 use super::{check, finish, is_size, read_line, with_depth, Engine, Eval, Games, NAME};
-use crate::board::{Geometry, Position, Square};
+use crate::board::{Bits, Board, Geometry, Position, Square};
 use crate::error::Result;
 use crate::game::Line;
 use crate::lab::export::ggf::{read_games, GgfGame};
@@ -319,15 +319,45 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
                 .collect(),
         }
     };
+    // The best move's line as the strategy expects it to go on (the protocol's PV
+    // field); the other moves are sent alone.
+    let expected = if lines.first().is_some_and(|(name, _)| name != "PA") {
+        engine.expected_line()
+    } else {
+        Vec::new()
+    };
     for (name, eval) in lines {
         let (value, depth) = match eval {
             Some(e) if e.exact => (engine.eval_text(e), "100%".to_string()),
             Some(e) => (engine.eval_text(e), engine.depth().to_string()),
             None => ("0.00".to_string(), "0".to_string()),
         };
-        send(out, &format!("search {name} {value} 0 {depth}"))?;
+        let pv = match expected.first() {
+            Some(first) if first.name(G::SIZE) == name => pv_text(board, &expected),
+            _ => name,
+        };
+        send(out, &format!("search {pv} {value} 0 {depth}"))?;
     }
     searched(engine, out, nodes, clock)
+}
+
+/// A principal variation as NBoard's PV field writes it: the moves one after the
+/// other without spaces, a pass as `PA` (the line implies them), cut where a move
+/// is not legal.
+fn pv_text<G: Geometry>(mut board: Board<G>, line: &[Square]) -> String {
+    let mut text = String::new();
+    for &square in line {
+        if board.moves().is_empty() && !board.is_game_over() {
+            text.push_str("PA");
+            board = board.pass();
+        }
+        if !board.moves().has(square.index()) {
+            break;
+        }
+        text.push_str(&square.name(G::SIZE));
+        board = board.play(square);
+    }
+    text
 }
 
 /// `analyze`: the value of every position of the game for its side to move, from

@@ -65,7 +65,7 @@ pub enum SpecError {
     #[error(
         "strategy '{kind}': {param} = {value} is not a whole number: {}",
         match whole {
-            Some(whole) => format!("write it as one, such as {param}={whole}"),
+            Some(whole) => format!("write it as one, such as {}", form.given(param, &whole.to_string())),
             None => format!(
                 "use {}",
                 crate::strategy::param_info::whole_numbers(*accepted.start(), *accepted.end())
@@ -83,9 +83,11 @@ pub enum SpecError {
         whole: Option<i64>,
         /// The values allowed.
         accepted: RangeInclusive<i64>,
+        /// How the spec was written, for the example.
+        form: Form,
     },
     /// A time of nothing (`time=0ms`).
-    #[error("strategy '{kind}': {param} = {value} leaves no time: give each move more than 0, such as {param}=100ms")]
+    #[error("strategy '{kind}': {param} = {value} leaves no time: give each move more than 0, such as {}", form.given(param, &form.text("100ms")))]
     NoTime {
         /// The kind.
         kind: &'static str,
@@ -93,6 +95,8 @@ pub enum SpecError {
         param: &'static str,
         /// The time as given.
         value: String,
+        /// How the spec was written, for the example.
+        form: Form,
     },
     /// A value its parameter's type does not read though its shape fits (a table's
     /// inner value): the parameter, its value and the form it takes, where one is found.
@@ -199,12 +203,12 @@ pub enum SpecError {
         spec: String,
     },
     /// A spec starting with `{` that TOML cannot read as an inline table.
-    #[error("strategy spec '{spec}' is not a TOML inline table{}", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default())]
+    #[error("strategy spec '{spec}' is not a TOML inline table: {problem}; write it as {{kind = \"alphabeta\", depth = 4}}, or as alphabeta:depth=4")]
     NotInlineTable {
         /// The spec.
         spec: String,
-        /// What TOML said, on one line.
-        detail: Option<String>,
+        /// What is wrong with it, as far as can be told.
+        problem: InlineProblem,
     },
     /// A `key=value` part without `=`.
     #[error("strategy spec '{spec}': '{part}' should be key=value, as in alphabeta:depth=4,eval=mobility")]
@@ -257,7 +261,76 @@ pub enum SpecError {
     },
 }
 
+/// How a spec was written: its examples are given in the same form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// One line, `alphabeta:depth=4,time=100ms`.
+    Line,
+    /// A TOML table, `{ kind = "alphabeta", depth = 4, time = "100ms" }`.
+    Table,
+}
+
+impl Form {
+    /// `key=value` or `key = value`.
+    #[must_use]
+    pub fn given(self, key: &str, value: &str) -> String {
+        match self {
+            Form::Line => format!("{key}={value}"),
+            Form::Table => format!("{key} = {value}"),
+        }
+    }
+
+    /// Text as a value: bare on a line, in quotes in a table.
+    #[must_use]
+    pub fn text(self, text: &str) -> String {
+        match self {
+            Form::Line => text.to_string(),
+            Form::Table => toml::Value::String(text.to_string()).to_string(),
+        }
+    }
+}
+
+/// What is wrong with a spec written as a TOML inline table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InlineProblem {
+    /// A bracket, brace or quote left open.
+    #[error("a bracket or quote is left open")]
+    Unclosed,
+    /// Text after the closing `}`.
+    #[error("'{0}' follows its closing brace")]
+    TextAfter(String),
+    /// An entry without `=`.
+    #[error("'{0}' should be key = value")]
+    NotKeyValue(String),
+    /// A value TOML does not read (a bare word, say).
+    #[error(
+        "the value of {key} ('{value}') is no TOML value (a word goes in quotes: \"{value}\")"
+    )]
+    BadValue {
+        /// Its key.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
+    /// A key given twice.
+    #[error("{0} is given twice")]
+    RepeatedKey(String),
+    /// None of the above: TOML stops reading at this part of the text.
+    #[error("TOML cannot read it from '{0}' on (is a key no plain name? put it in quotes)")]
+    From(String),
+}
+
 impl SpecError {
+    /// This error as one about a spec written as a TOML table (its examples in that
+    /// form). A strategy nested in it says its own form.
+    #[must_use]
+    pub fn in_table(mut self) -> Self {
+        if let SpecError::NotWhole { form, .. } | SpecError::NoTime { form, .. } = &mut self {
+            *form = Form::Table;
+        }
+        self
+    }
+
     /// This error inside the strategy held by `within`'s parameter `key`.
     #[must_use]
     pub fn within(self, within: &'static str, key: &'static str) -> Self {

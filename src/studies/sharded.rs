@@ -12,6 +12,7 @@ use crate::lab::{
     Experiment, FolderFile, PairRow, ResultsFolder, RunOptions, Shard, StandingRow, Status,
 };
 use crate::setting::Said;
+use crate::shown::ShowPath;
 use std::path::PathBuf;
 
 /// Which part of a study's games an invocation plays.
@@ -132,7 +133,7 @@ fn check_shards_match(
         return Err(Error::said(
             Said::text(format!(
                 "{} holds no shards: play them first (the same command with ",
-                out.display()
+                out.shown()
             ))
             .placeholder(&SHARD, "I/N")
             .then("), or give ")
@@ -161,7 +162,7 @@ fn check_shards_match(
         if record.run.study != Some(study) {
             return Err(Error::input(format!(
                 "{} holds the shards of `reversi-lab {}`, not of `reversi-lab {}`: merge them with `{}`",
-                out.display(),
+                out.shown(),
                 record.run.study.map_or("run", |s| s.command()),
                 study.command(),
                 crate::lab::shard::merges(record.run.study, Some(out))
@@ -171,7 +172,7 @@ fn check_shards_match(
             return Err(Error::said(
                 Said::text(format!(
                     "{} was played from another file or with other settings than this one (its experiment differs): merge with the file and ",
-                    dir.display()
+                    dir.shown()
                 ))
                 .name(&crate::lab::setup::GAMES_PER_PAIR)
                 .then(" the shards were played with"),

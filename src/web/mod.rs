@@ -394,25 +394,12 @@ fn route(
 }
 
 impl State {
-    /// `text` with the server's own paths made relative to the root: a page shows
-    /// where things are under the root, not where the root is on the server.
-    /// Paths above the root (a run's experiment file beside it) read as `../`.
-    fn relative_text(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for root in [&self.root, &self.root_shown] {
-            if !root.is_absolute() {
-                continue;
-            }
-            let levels = root.ancestors().filter(|a| a.parent().is_some());
-            for (up, above) in levels.enumerate() {
-                let above = above.display().to_string();
-                out = out.replace(&format!("{above}/"), &"../".repeat(up));
-                if up == 0 {
-                    out = out.replace(&above, ".");
-                }
-            }
-        }
-        out
+    /// Runs `f` with the paths its messages and pages show relative to the root (see
+    /// [`crate::shown`]): a page shows where things are under the root, not where the
+    /// root is on the server; paths above the root (a run's experiment file beside
+    /// it) read as `../`.
+    fn shown<T>(&self, f: impl FnOnce() -> T) -> T {
+        crate::shown::under(&[&self.root, &self.root_shown], f)
     }
 
     /// The root's name, as the index shows it.

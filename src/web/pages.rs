@@ -23,9 +23,14 @@ table{border-collapse:collapse;margin:0.6em 0}td,th{border:1px solid #ccc;paddin
 #live{border:1px solid #cde;background:#f8fbff;padding:0.2em 1em;margin:1em 0}.new{animation:flash 1.5s}\
 @keyframes flash{from{background:#fff3a0}to{background:transparent}}";
 
-fn head(title: &str, extra_style: &str) -> String {
+/// A page's head, then `<body>`; `refresh`: the seconds after which a page without
+/// JavaScript loads itself again.
+fn head(title: &str, extra_style: &str, refresh: Option<u32>) -> String {
+    let refresh = refresh.map_or_else(String::new, |seconds| {
+        format!("<meta http-equiv=\"refresh\" content=\"{seconds}\">")
+    });
     format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}{extra_style}</style></head><body>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">{refresh}<title>{}</title><style>{STYLE}{extra_style}</style></head><body>\n",
         escape(title)
     )
 }
@@ -77,12 +82,8 @@ fn games_text(s: &Snapshot) -> String {
 
 /// The index: every results folder, newest first.
 pub fn index(state: &State, listed: &[Listed]) -> String {
-    let mut out = head("reversi-lab: results", "");
     // Without JavaScript the index refreshes itself; nothing is lost by it.
-    out = out.replace(
-        "<title>",
-        "<meta http-equiv=\"refresh\" content=\"10\"><title>",
-    );
+    let mut out = head("reversi-lab: results", "", Some(10));
     write!(
         out,
         "<h1>Results in {}</h1>\n<p><a href=\"/play\">Play a game</a> · {} results folders, newest first (the page refreshes every 10 s)</p>\n",
@@ -123,7 +124,7 @@ pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
     let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
     let sum = super::folders::combined(&snapshots);
     let shown = if rel.is_empty() { "." } else { rel };
-    let mut out = head(&format!("{shown} ({})", sum.kind), "");
+    let mut out = head(&format!("{shown} ({})", sum.kind), "", None);
     write!(
         out,
         "<nav class=\"top\"><a href=\"/\">all results</a> · <a href=\"/play\">play</a></nav>\n<h1>{} <span class=\"muted\">({})</span></h1>\n<section id=\"live\" data-path=\"{}\">{}</section>\n<p class=\"muted\">The shards above follow their folders while the page is open (with JavaScript; without it, reload the page).</p>\n<script>{}</script>\n</body></html>\n",
@@ -374,11 +375,14 @@ fn draw(state: &State, dir: &Path, live_status: &str) -> (String, String) {
     // A tune draws its traces as they grow until it has written its own report.
     let tune = crate::studies::tune::report::is_tune_folder(dir);
     let finished_tune = tune && live_status != "running" && crate::report::page(dir).is_file();
-    let drawn = if tune && !finished_tune {
-        crate::report::tune_traces_page(dir, &charts).map(Some)
-    } else {
-        crate::report::html_page(dir, &charts)
-    };
+    let drawn = state.shown(|| {
+        if tune && !finished_tune {
+            crate::report::tune_traces_page(dir, &charts).map(Some)
+        } else {
+            crate::report::html_page(dir, &charts)
+        }
+        .map_err(|e| e.to_string())
+    });
     let html = match drawn {
         Ok(Some(html)) => Ok(html),
         Ok(None) => {
@@ -393,11 +397,8 @@ fn draw(state: &State, dir: &Path, live_status: &str) -> (String, String) {
                 )),
             }
         }
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e),
     };
-    let html = html
-        .map(|h| state.relative_text(&h))
-        .map_err(|e| state.relative_text(&e));
     let (style, body) = match &html {
         Ok(html) => (
             between(html, "<style>", "</style>")
@@ -431,7 +432,7 @@ pub fn folder(state: &State, dir: &Path, rel: &str) -> Result<Reply, Reply> {
     let snapshot = super::tail_of(state, dir)?;
     let (style, body) = report(state, dir, &snapshot.status);
     let shown = if rel.is_empty() { "." } else { rel };
-    let mut out = head(&format!("{shown} ({})", snapshot.kind), &style);
+    let mut out = head(&format!("{shown} ({})", snapshot.kind), &style, None);
     let note = if snapshot.kind == "tune" {
         // A tune writes no games: the stream sends its traces as they grow.
         "The tune's parameters and traces below are drawn as they stand and follow trace.csv while the page is open (with JavaScript; without it, reload the page)."
@@ -498,27 +499,28 @@ pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
             return Ok(Reply::html(page.to_string()));
         }
     }
-    let found = crate::lab::recorded::load_game(dir, id).map_err(|e| {
-        let line = state.relative_text(&e.to_string());
-        if id >= games {
-            Reply::error(
-                404,
-                &format!("game {id} is not in games.csv yet ({games} complete rows so far)"),
-            )
-        } else {
-            Reply::error(404, &line)
-        }
-    })?;
+    let found = state
+        .shown(|| crate::lab::recorded::load_game(dir, id))
+        .map_err(|e| {
+            let line = state.shown(|| e.to_string());
+            if id >= games {
+                Reply::error(
+                    404,
+                    &format!("game {id} is not in games.csv yet ({games} complete rows so far)"),
+                )
+            } else {
+                Reply::error(404, &line)
+            }
+        })?;
     let replay = crate::doc::replay::Replay::new(found.size, found.rules, &found.moves)
-        .map_err(|e| Reply::error(422, &state.relative_text(&e.to_string())))?;
-    let page = viewer::page(&replay, &state.relative_text(&found.title));
+        .map_err(|e| Reply::error(422, &e.to_string()))?;
     let rel = super::paths::relative(&state.root, dir);
     let back = format!(
-        "<body>\n<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
+        "<nav><a href=\"/folder?path={}\">back to {}</a></nav>\n",
         encode(&rel),
         escape(if rel.is_empty() { "." } else { &rel })
     );
-    let page = Arc::new(page.replacen("<body>\n", &back, 1));
+    let page = Arc::new(viewer::page(&replay, &found.title, &back));
     let mut kept = locked(&state.games);
     if kept.len() >= 1024 {
         kept.clear();
@@ -530,7 +532,7 @@ pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
 /// Play: a form for the game, the board the script draws, and the transcript.
 pub fn play(state: &State) -> String {
     let book = state.play.book();
-    let mut out = head("reversi-lab: play", script::PLAY_STYLE);
+    let mut out = head("reversi-lab: play", script::PLAY_STYLE, None);
     out.push_str("<nav class=\"top\"><a href=\"/\">all results</a></nav>\n<h1>Play</h1>\n<noscript><p class=\"warning\">Play needs JavaScript; the results pages work without it.</p></noscript>\n<form id=\"setup\"><label>against <input name=\"vs\" size=\"40\" placeholder=\"a strategy spec, or human (empty: the level)\"></label> <label>level <select name=\"level\">");
     for level in book.levels {
         let selected = if *level == "medium" { " selected" } else { "" };

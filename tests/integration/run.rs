@@ -516,7 +516,7 @@ fn bad_input_fails_before_any_game() {
         ("name = \"x\"\nplayers = [".to_string(), "x.toml:"),
         (
             SMALL.replace("seed = 7", "seed = 7\nsead = 3"),
-            "unknown field `sead`",
+            "unknown key `sead` in the experiment",
         ),
         (
             SMALL.replace(

@@ -170,6 +170,16 @@ fn the_index_lists_folders_and_a_folder_page_shows_its_standings() {
             assert!(!text.contains(&absolute), "{what} shows {absolute}");
         }
     }
+    // Shown where they are under the root: the command line's folder and, above the
+    // root, the experiment file beside it.
+    assert!(
+        page.contains(" --out field ../field.toml</td>"),
+        "the command line relative to the root: {page}"
+    );
+    assert!(
+        index.contains("<meta http-equiv=\"refresh\" content=\"10\"><title>"),
+        "the index refreshes itself without JavaScript: {index}"
+    );
     let live = page.split("<section id=\"live\"").nth(1).unwrap();
     assert!(live.contains("<h3>Standings</h3>"), "{live}");
     for player in ["random", "greedy", "corners"] {
@@ -195,7 +205,11 @@ fn the_index_lists_folders_and_a_folder_page_shows_its_standings() {
     let (status, game) = server.get("/game?path=field&id=3");
     assert_eq!(status, 200, "{game}");
     assert!(
-        game.contains("class=\"rv\"") && game.contains("game 3 of"),
+        game.contains("class=\"rv\"")
+            && game.contains("game 3 of the run in field: ")
+            && game.contains(
+                "<body>\n<nav><a href=\"/folder?path=field\">back to field</a></nav>\n<h1>"
+            ),
         "{game}"
     );
     let (status, json) = server.get("/live.json?path=field");

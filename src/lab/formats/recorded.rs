@@ -8,6 +8,7 @@ use crate::lab::storage::games_file;
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::GameRow;
 use crate::lab::storage::shard::recorded_version;
+use crate::shown::ShowPath;
 use std::path::{Path, PathBuf};
 
 /// A recorded game and what it takes to play it again.
@@ -55,7 +56,7 @@ pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
     let Some((games, _)) = folder.games() else {
         return Err(Error::input(format!(
             "{} has no games.csv: {verb} a folder that holds games (a tune's are in its validation folders)",
-            dir.display()
+            dir.shown()
         )));
     };
     Ok(ReplaySetting {
@@ -72,7 +73,7 @@ pub fn size_and_rules(experiment: &toml::Table, path: &Path) -> Result<(u32, Rul
     let bad = |what: &str| {
         Error::input(format!(
             "{}: {what} cannot be read (was it written by reversi-lab?)",
-            path.display()
+            path.shown()
         ))
     };
     let size = match experiment.get("size") {
@@ -115,7 +116,7 @@ pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
         if row.game_id == id {
             let title = format!(
                 "game {id} of the run{shard} in {}: {} (black) vs {} (white), {}",
-                dir.display(),
+                dir.shown(),
                 row.black,
                 row.white,
                 match &*row.result {
@@ -136,12 +137,12 @@ pub fn load_game(dir: &Path, id: u64) -> Result<ReplayableGame> {
     Err(Error::input(match highest {
         Some(last) if !shard.is_empty() => format!(
             "game {id} is not in {}{shard}: a shard holds the run's games dealt to it, numbered as in the whole run (up to {last}; the game_id column): give one of those, or replay the merged folder",
-            path.display()
+            path.shown()
         ),
         Some(last) => format!(
             "game {id} is not in {}: its games are numbered 0 to {last} (the game_id column)",
-            path.display()
+            path.shown()
         ),
-        None => format!("{} holds no games yet", path.display()),
+        None => format!("{} holds no games yet", path.shown()),
     }))
 }

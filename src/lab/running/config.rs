@@ -7,8 +7,8 @@
 //! field names both types declare.
 
 use super::setup::SetupFile;
-use super::shape::{Node, Shape};
-use crate::error::{closest, Error, Result, Source};
+use super::shape::{Misfit, Node, Shape};
+use crate::error::{Error, Result, Source};
 use crate::setting::{Edge, Setting};
 use crate::strategy::spec::non_finite;
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
@@ -33,6 +33,11 @@ pub struct WithSetup<T> {
 /// keys sit beside its own) plus the shared setup. Unknown top-level keys are
 /// refused at their position with the closest known key.
 pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup<T>> {
+    let wholes: Vec<&Setting> = WHOLE.iter().map(|&(_, setting)| setting).collect();
+    let source = &Source {
+        wholes: &wholes,
+        ..*source
+    };
     let keys: BTreeMap<Spanned<String>, IgnoredAny> =
         toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
     let document: toml::Table = toml::from_str(source.text).map_err(|e| source.toml_error(&e))?;
@@ -40,7 +45,7 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     let has = |key: &str| keys.keys().any(|k| k.get_ref() == key);
     let this = kind_of(|key| own_fields.contains(&key));
     let that = kind_of(has);
-    if let (Some(this), Some((that_kind, command))) = (this, that) {
+    if let (Some(this), Some((that_kind, _, command))) = (this, that) {
         if this.0 != that_kind {
             return Err(source.error(
                 None,
@@ -53,24 +58,13 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     }
     let mut known: Vec<&'static str> = own_fields.to_vec();
     known.extend(field_names::<SetupFile>());
-    for key in keys.keys() {
-        if !known.contains(&key.get_ref().as_str()) {
-            let list = known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let hint = closest(key.get_ref(), known.iter().copied())
-                .map(|best| format!(" (did you mean `{best}`?)"))
-                .unwrap_or_default();
-            return Err(source.error(
-                Some(key.span().start),
-                &format!(
-                    "unknown field `{}`, expected one of {list}{hint}",
-                    key.get_ref()
-                ),
-            ));
-        }
+    if let Some(key) = keys.keys().find(|k| !known.contains(&k.get_ref().as_str())) {
+        let misfit = Misfit::UnknownKey {
+            key: key.get_ref().clone(),
+            within: this.map_or_else(|| "the file".into(), |(_, kind, _)| format!("the {kind}")),
+            known: known.clone(),
+        };
+        return Err(source.error(Some(key.span().start), &misfit.to_string()));
     }
     // The settings that take whole numbers are checked here, before serde, so that a
     // refusal names the key and its range (serde would say "expected u64").
@@ -112,6 +106,23 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
             };
             return Err(source.error(at, &message));
         }
+    }
+    // The board size is one of a few numbers, which its type (u32) does not say: a
+    // value that is no number at all is told them (a number is checked by its own).
+    if let Some(value) = document
+        .get("size")
+        .filter(|v| !matches!(v, toml::Value::Integer(_) | toml::Value::Float(_)))
+    {
+        let at = keys
+            .keys()
+            .find(|k| k.get_ref() == "size")
+            .map(|k| k.span().start);
+        let message = format!(
+            "size = {} is not accepted: use a board size, one of {}, written as a number (size = 8)",
+            shown(value),
+            super::setup::size_words()
+        );
+        return Err(source.error(at, &message));
     }
     // Keys and values inside tables are checked against what the types declare, so
     // that a refusal is typed rather than serde's English.
@@ -207,25 +218,29 @@ pub fn shard_command(path: &Path, how: &str) -> Result<&'static str> {
         return Ok("run");
     };
     match kind_of(|key| keys.contains_key(key)) {
-        Some((kind, command)) if command == "tune" => Err(Error::input(format!(
+        Some((kind, _, command)) if command == "tune" => Err(Error::input(format!(
             "{}: {how} plays shards of an experiment, a sweep or an ablation, but this is {kind} file, which does not shard (each step needs the last one's games): run `reversi-lab {command} {}` on one machine (docs/cluster.md says what shards)",
             path.display(),
             path.display()
         ))),
-        Some((_, command)) => Ok(command),
+        Some((_, _, command)) => Ok(command),
         None => Ok("run"),
     }
 }
 
-fn kind_of(has: impl Fn(&str) -> bool) -> Option<(&'static str, &'static str)> {
+/// A kind of config file: with its article (`an experiment`), alone (`experiment`),
+/// and the command that reads it.
+type FileKind = (&'static str, &'static str, &'static str);
+
+fn kind_of(has: impl Fn(&str) -> bool) -> Option<FileKind> {
     if has("iterations") || has("params") {
-        Some(("a tune", "tune"))
+        Some(("a tune", "tune", "tune"))
     } else if has("players") {
-        Some(("an experiment", "run"))
+        Some(("an experiment", "experiment", "run"))
     } else if has("player") {
-        Some(("an ablation", "ablate"))
+        Some(("an ablation", "ablation", "ablate"))
     } else if has("sweep") {
-        Some(("a sweep", "sweep"))
+        Some(("a sweep", "sweep", "sweep"))
     } else {
         None
     }
@@ -298,11 +313,10 @@ mod tests {
         let err = read("name = \"a\"\ngams = 4\n").unwrap_err().to_string();
         assert!(
             err.starts_with(
-                "t.toml:2:1: unknown field `gams`, expected one of `name`, `games`, `seed`"
+                "t.toml:2:1: unknown key `gams` in the file; did you mean `games`? (known keys: `name`, `games`, `seed`, "
             ),
             "{err}"
         );
-        assert!(err.ends_with("(did you mean `games`?)"), "{err}");
         let err = read("name = \"a\"\nseed = -3\n").unwrap_err().to_string();
         assert_eq!(
             err,
@@ -311,7 +325,10 @@ mod tests {
         let err = read("name = \"a\"\n[rules]\nanty = true\n")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("t.toml:3:1: unknown field `anty`"), "{err}");
+        assert!(
+            err.starts_with("t.toml:3:1: unknown key `anty` in [rules]; did you mean `anti`?"),
+            "{err}"
+        );
         // A NaN where a whole number belongs is told what the key takes.
         let err = read("name = \"a\"\nseed = nan\n").unwrap_err().to_string();
         assert_eq!(

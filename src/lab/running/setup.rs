@@ -173,9 +173,16 @@ pub fn check_size(size: u32) -> Result<u32> {
         Ok(size)
     } else {
         Err(Error::input(format!(
-            "unsupported board size {size}: use one of 4, 6, 8, 10"
+            "unsupported board size {size}: use one of {}",
+            size_words()
         )))
     }
+}
+
+/// The board sizes played, as messages list them: `4, 6, 8, 10`.
+#[must_use]
+pub fn size_words() -> String {
+    SIZES.map(|s| s.to_string()).join(", ")
 }
 
 /// Checks a thread count the user gave as `setting` (most often [`THREADS`]).

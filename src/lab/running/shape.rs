@@ -102,6 +102,7 @@ impl Shape {
         match (self, value.get_ref()) {
             (Shape::Any, _) => None,
             (Shape::Table(keys, inner), Node::Table(entries)) => {
+                let table = key;
                 entries
                     .iter()
                     .find_map(|(key, value)| match inner.get(key.get_ref().as_str()) {
@@ -111,7 +112,8 @@ impl Shape {
                             key.span().start,
                             Misfit::UnknownKey {
                                 key: key.get_ref().clone(),
-                                known: keys,
+                                within: format!("[{table}]"),
+                                known: keys.to_vec(),
                             },
                         )),
                     })
@@ -195,8 +197,10 @@ pub enum Misfit {
     UnknownKey {
         /// The key.
         key: String,
+        /// The table it is in, as a message names it: `[players]`, `the experiment`.
+        within: String,
         /// The keys the table has.
-        known: &'static [&'static str],
+        known: Vec<&'static str>,
     },
     /// A name that is not one of the names the value takes.
     UnknownName {
@@ -273,15 +277,24 @@ impl fmt::Display for Misfit {
             }
         };
         match self {
-            Misfit::UnknownKey { key, known: [] } => {
-                write!(f, "unknown field `{key}`, there are no fields")
+            Misfit::UnknownKey { key, within, known } if known.is_empty() => {
+                write!(f, "unknown key `{key}` in {within}, which takes no keys")
             }
-            Misfit::UnknownKey { key, known } => write!(
-                f,
-                "unknown field `{key}`, expected {}{}",
-                one_of(known),
-                guess(key, known)
-            ),
+            Misfit::UnknownKey { key, within, known } => {
+                write!(f, "unknown key `{key}` in {within}")?;
+                if let Some(best) = crate::setting::closest(key, known.iter().copied()) {
+                    write!(f, "; did you mean `{best}`?")?;
+                }
+                write!(
+                    f,
+                    " (known keys: {})",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
             Misfit::UnknownName { key, name, known } => write!(
                 f,
                 "{} is unknown: use {}{}",

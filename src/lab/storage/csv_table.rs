@@ -3,6 +3,7 @@
 //! The row types themselves are in [`super::rows`].
 
 use crate::error::{Error, Result};
+use crate::shown::ShowPath;
 use serde::Serialize;
 use std::path::Path;
 
@@ -123,7 +124,7 @@ pub fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> 
     if rows.is_empty() {
         return Err(Error::input(format!(
             "{} holds no rows (it is cut, or empty): make it again with the command that wrote it (`run --resume` rewrites a run's tables)",
-            path.display()
+            path.shown()
         )));
     }
     Ok(rows)
@@ -150,7 +151,7 @@ pub const RESULTS_TABLE: TableKind = TableKind {
 #[must_use]
 pub fn row_error(path: &Path, header: &[&str], kind: TableKind, error: &csv::Error) -> Error {
     let line = error.position().map_or(0, csv::Position::line);
-    let path = path.display();
+    let path = path.shown();
     match error.kind() {
         csv::ErrorKind::UnequalLengths {
             expected_len, len, ..

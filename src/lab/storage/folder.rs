@@ -6,6 +6,7 @@ use super::file_names::FolderFile;
 use super::results_folder::{FolderKind, ResultsFolder};
 use crate::error::{Error, Result};
 use crate::setting::{Said, Setting};
+use crate::shown::ShowPath;
 use std::fs;
 
 pub use super::differences::differences;
@@ -67,7 +68,7 @@ fn busy(dir: &Path, pid: u32) -> Error {
     Error::said(
         Said::text(format!(
             "results folder {} is being written by another reversi-lab run{process}: wait for it to finish, or use ",
-            dir.display()
+            dir.shown()
         ))
         .placeholder(&OUT, "DIR"),
     )
@@ -120,7 +121,7 @@ impl FolderLock {
             };
             Error::input(format!(
                 "{} is being written by another `reversi-lab {command}`{process}: wait for it to finish, or write elsewhere",
-                path.display()
+                path.shown()
             ))
         })?;
         Ok(Some(lock))
@@ -245,7 +246,7 @@ pub fn placement(path: &Path) -> Result<Placement> {
         Some(Ok(m)) if m.is_dir() => {
             return Err(Error::input(format!(
                 "{} is a folder: choose a file",
-                path.display()
+                path.shown()
             )))
         }
         Some(Ok(m)) => !m.is_file(),
@@ -320,7 +321,7 @@ impl Staged {
 pub fn check_replaceable(path: &Path, setting: &'static Setting, force: bool) -> Result<()> {
     if path.exists() && !force {
         return Err(Error::said(
-            Said::text(format!("{} exists: pass ", path.display()))
+            Said::text(format!("{} exists: pass ", path.shown()))
                 .name(&FORCE)
                 .then(" to replace it, or choose another ")
                 .name(setting),
@@ -338,22 +339,22 @@ pub fn check_output_file(path: &Path, flag: &str) -> Result<()> {
     if path.is_dir() {
         return Err(Error::input(format!(
             "{} is a folder: choose a file for {flag}",
-            path.display()
+            path.shown()
         )));
     }
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !folder.exists() {
             return Err(Error::input(format!(
                 "{}: the folder {} does not exist; create it first, or write elsewhere",
-                path.display(),
-                folder.display()
+                path.shown(),
+                folder.shown()
             )));
         }
         if !folder.is_dir() {
             return Err(Error::input(format!(
                 "{}: {} is a file, not a folder; write elsewhere",
-                path.display(),
-                folder.display()
+                path.shown(),
+                folder.shown()
             )));
         }
     }
@@ -366,7 +367,7 @@ pub fn check_output_folder(path: &Path, setting: &'static Setting) -> Result<()>
         return Err(Error::said(
             Said::text(format!(
                 "{} is a file, not a folder: choose a folder for ",
-                path.display()
+                path.shown()
             ))
             .name(setting),
         ));
@@ -381,7 +382,7 @@ pub fn a_file_not_a_folder(out: &Path) -> Error {
     Error::said(
         Said::text(format!(
             "{} is a file, not a results folder: choose a folder with ",
-            out.display()
+            out.shown()
         ))
         .name(&OUT),
     )
@@ -393,7 +394,7 @@ pub fn cannot_create_folder(out: &Path, error: &std::io::Error) -> Error {
     Error::said(
         Said::text(format!(
             "cannot create results folder {}: {error} (choose another with ",
-            out.display()
+            out.shown()
         ))
         .name(&OUT)
         .then(")"),
@@ -427,11 +428,11 @@ pub fn check_not_an_input<'a>(
             let which = if input == output {
                 String::new()
             } else {
-                format!(" ({})", input.display())
+                format!(" ({})", input.shown())
             };
             return Err(Error::input(format!(
                 "{flag} {} is a file this command reads{which}: writing it would destroy it; choose another {flag}",
-                output.display(),
+                output.shown(),
             )));
         }
     }
@@ -455,10 +456,10 @@ pub fn check_not_in_a_shard<'a>(
             };
             return Err(Error::said(
                 Said::default()
-                    .given(setting, output.display())
+                    .given(setting, output.shown())
                     .then(format!(
                         " {how} the shard folder {}, which this command reads: writing there would replace its files; choose another ",
-                        input.display()
+                        input.shown()
                     ))
                     .name(setting),
             ));
@@ -507,14 +508,14 @@ pub fn check_no_stranded_aside(dir: &Path) -> Result<()> {
         if !alive && entry.path().is_dir() {
             let aside = dir.with_file_name(&file);
             return Err(Error::said(
-                Said::text(format!("{} holds the results an interrupted ", aside.display()))
+                Said::text(format!("{} holds the results an interrupted ", aside.shown()))
                     .name(&FORCE)
                     .then(format!(
                         " moved aside from {}: put them back (remove {} and rename {} to it) or remove {}, then run again",
-                        dir.display(),
-                        dir.display(),
-                        aside.display(),
-                        aside.display()
+                        dir.shown(),
+                        dir.shown(),
+                        aside.shown(),
+                        aside.shown()
                     )),
             ));
         }
@@ -537,7 +538,7 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
         return Err(Error::said(
             Said::text(format!(
                 "{} is not a reversi-lab results folder (no run.toml, games.csv or trace.csv): ",
-                dir.display()
+                dir.shown()
             ))
             .name(&FORCE)
             .then(" replaces only results folders; choose another ")
@@ -548,7 +549,7 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
         return Err(Error::said(
             Said::text(format!(
                 "results folder {} is being written by another reversi-lab run{}: ",
-                dir.display(),
+                dir.shown(),
                 process(pid)
             ))
             .name(&FORCE)
@@ -562,7 +563,7 @@ pub fn move_aside(dir: &Path) -> Result<PathBuf> {
         Error::said(
             Said::text(format!(
                 "cannot move {} aside to replace it: {e} (choose another ",
-                dir.display()
+                dir.shown()
             ))
             .name(&OUT)
             .then(", or remove it yourself)"),

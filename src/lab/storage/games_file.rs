@@ -4,6 +4,7 @@
 
 pub use super::file_names::{find, Compression};
 use crate::error::{Error, Result};
+use crate::shown::ShowPath;
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -72,7 +73,7 @@ pub fn check_has_games(path: &Path) -> Result<()> {
         Ok(true) => Ok(()),
         Ok(false) => Err(Error::input(format!(
             "{} holds no games: run the experiment first, or give a folder whose run has played",
-            path.display()
+            path.shown()
         ))),
         Err(e) => Err(row_error(path, &e)),
     }

@@ -9,20 +9,67 @@ use std::process::{Command, Stdio};
 /// The command line as typed (arguments with spaces or quotes single-quoted).
 #[must_use]
 pub fn command_line() -> String {
-    std::env::args()
-        .map(|arg| {
-            let plain = !arg.is_empty()
-                && arg
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-            if plain {
-                arg
-            } else {
-                format!("'{}'", arg.replace('\'', r"'\''"))
-            }
-        })
+    join_words(std::env::args())
+}
+
+/// Words joined as [`command_line`] records them.
+pub fn join_words(words: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    words
+        .into_iter()
+        .map(|word| quote_word(word.as_ref()))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// One word of a recorded command line: as it is when plain, else single-quoted.
+fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The words of a command line [`command_line`] recorded, so that a reader can show
+/// each (a path relative to where it is seen); None for a line it did not write.
+#[must_use]
+pub fn command_words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut begun = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            // `'\''`: a quote inside a quoted word.
+            ('\\', false) => {
+                word.extend(chars.next());
+                begun = true;
+            }
+            ('\'', _) => {
+                quoted = !quoted;
+                begun = true;
+            }
+            (' ', false) => {
+                if begun {
+                    words.push(std::mem::take(&mut word));
+                }
+                begun = false;
+            }
+            _ => {
+                word.push(c);
+                begun = true;
+            }
+        }
+    }
+    if begun {
+        words.push(word);
+    }
+    (!quoted && join_words(&words) == line).then_some(words)
 }
 
 /// The commit `git rev-parse HEAD` names in the current directory: None when git is
@@ -148,6 +195,17 @@ mod tests {
         if let Some(commit) = git_commit() {
             assert!(commit.len() >= 40, "{commit}");
         }
+    }
+
+    #[test]
+    fn a_recorded_command_line_splits_into_the_words_typed() {
+        let words = ["reversi-lab", "run", "--out", "/a b/it's", "", "x=1"];
+        let line = join_words(words);
+        assert_eq!(line, r"reversi-lab run --out '/a b/it'\''s' '' x=1");
+        assert_eq!(command_words(&line).unwrap(), words);
+        // A line written by hand, not as recorded, is not split.
+        assert_eq!(command_words("run  --out x"), None);
+        assert_eq!(command_words("run 'open"), None);
     }
 
     /// Runs git in `dir`, returning its output.

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::lab::running::config::WithSetup;
 use crate::lab::running::experiment::{Experiment, ExperimentFile};
 use crate::lab::running::setup::SetupFile;
+use crate::shown::ShowPath;
 use std::path::{Path, PathBuf};
 
 /// What kind of results folder a folder is, from the files it holds (nothing is read).
@@ -58,7 +59,7 @@ impl RunToml {
         let bad = |e: toml::de::Error| {
             Error::input(format!(
                 "{}: [experiment] cannot be read: {} (was it written by reversi-lab?)",
-                path.display(),
+                path.shown(),
                 e.message().trim()
             ))
         };
@@ -105,13 +106,13 @@ impl ResultsFolder {
         if dir.is_file() {
             return Err(Error::input(format!(
                 "{} is a file, not a results folder: give the folder a run wrote, such as results/default",
-                dir.display()
+                dir.shown()
             )));
         }
         if !dir.is_dir() {
             return Err(Error::input(format!(
                 "results folder {} does not exist: give the folder a run wrote, such as results/default",
-                dir.display()
+                dir.shown()
             )));
         }
         Ok(Self::at(dir))
@@ -186,7 +187,7 @@ impl ResultsFolder {
         if !self.has(FolderFile::RunRecord) {
             return Err(Error::input(format!(
                 "{} is not a results folder (no {}): {fix}",
-                self.dir.display(),
+                self.dir.shown(),
                 FolderFile::RunRecord.name()
             )));
         }

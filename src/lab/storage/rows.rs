@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::setting::Said;
+use crate::shown::ShowPath;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
@@ -518,7 +519,7 @@ impl RunToml {
         Err(Error::said(
             Said::text(format!(
                 "{} holds games imported by `reversi-lab import`, whose players are not strategies, so it cannot be ",
-                dir.display()
+                dir.shown()
             ))
             .and(what.into())
             .then(": analyze, replay, export and fit-patterns take it"),
@@ -554,7 +555,7 @@ impl RunToml {
                 .collect();
             Error::input(format!(
                 "{}: {} (was it written by reversi-lab?)",
-                path.display(),
+                path.shown(),
                 message.join(": ")
             ))
         })?;

@@ -7,6 +7,7 @@ use crate::lab::running::setup::Openings;
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::Status;
 use crate::setting::{Said, Setting};
+use crate::shown::ShowPath;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::Path;
@@ -56,7 +57,7 @@ pub fn check_schedule_version(
     Err(Error::said(
         Said::text(format!(
             "{} was played with schedule version {version} ({}) but this reversi-lab plays version {SCHEDULE_VERSION} ({}), whose games differ: ",
-            folder.display(),
+            folder.shown(),
             generator(version),
             generator(SCHEDULE_VERSION)
         ))
@@ -293,12 +294,12 @@ pub fn whole_run_of(dir: &Path) -> Option<&Path> {
 #[must_use]
 pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
     match (study, whole) {
-        (None, Some(whole)) => format!("reversi-lab merge {}", whole.display()),
+        (None, Some(whole)) => format!("reversi-lab merge {}", whole.shown()),
         (None, None) => "reversi-lab merge SHARD_FOLDERS --out DIR".into(),
         (Some(study), Some(whole)) => format!(
             "reversi-lab {} FILE --merge --out {}",
             study.command(),
-            whole.display()
+            whole.shown()
         ),
         (Some(study), None) => format!(
             "reversi-lab {} FILE --merge --out DIR, with the shards in DIR/shards/",
@@ -312,7 +313,7 @@ pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
 /// since a shard played without the same `--out` lands in another folder.
 #[must_use]
 pub fn plays_into(study: Option<Study>, which: &str, whole: Option<&Path>) -> String {
-    let out = whole.map_or(String::new(), |w| format!(" --out {}", w.display()));
+    let out = whole.map_or(String::new(), |w| format!(" --out {}", w.shown()));
     format!("{} --shard {which}{out}", plays(study))
 }
 
@@ -375,7 +376,7 @@ impl Unmerged {
     pub fn refusal(&self, dir: &Path, then: &str) -> Error {
         Error::input(format!(
             "{} holds the shards of a sharded run, not merged yet (it has no run.toml of its own): merge them with `{}`, then {then}",
-            dir.display(),
+            dir.shown(),
             self.merge_line(dir)
         ))
     }
@@ -392,23 +393,18 @@ impl Unmerged {
             .shards
             .iter()
             .filter(|(_, status)| !status.is_finished())
-            .map(|(shard, _)| {
-                format!(
-                    "`{command} --shard {shard} --out {} --resume`",
-                    dir.display()
-                )
-            })
+            .map(|(shard, _)| format!("`{command} --shard {shard} --out {} --resume`", dir.shown()))
             .collect();
         let merge = self.merge_line(dir);
         if unfinished.is_empty() {
             return Error::input(format!(
                 "nothing to resume in {}: it holds the shards of a sharded run, all finished, and no run of its own: merge them with `{merge}`",
-                dir.display()
+                dir.shown()
             ));
         }
         Error::input(format!(
             "{} holds the shards of a sharded run, not one run to resume: continue the unfinished shard{} with {}, then merge them with `{merge}`",
-            dir.display(),
+            dir.shown(),
             if unfinished.len() == 1 { "" } else { "s" },
             unfinished.join(" and ")
         ))

@@ -179,6 +179,30 @@ fn hints_rank_moves_and_say_when_exact() {
 }
 
 #[test]
+fn a_hint_sends_the_best_moves_principal_variation_in_its_pv_field() {
+    let start = set_game::<Size8>(&[]);
+    let got = session("alphabeta:depth=4", 1, &format!("{start}hint 2\n"));
+    let pvs: Vec<&str> = got[..2]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    // The best move with the replies the search expects, as moves one after the
+    // other; the second move alone.
+    assert!(
+        pvs[0].len() >= 6 && pvs[0].len().is_multiple_of(2),
+        "{got:?}"
+    );
+    assert_eq!(pvs[1].len(), 2, "{got:?}");
+    let mut board = Board::<Size8>::start();
+    for ply in 0..pvs[0].len() / 2 {
+        let square = Square::parse(&pvs[0][2 * ply..2 * ply + 2], 8).unwrap();
+        assert!(board.moves().has(square.index()), "{} is legal", pvs[0]);
+        board = board.play(square);
+    }
+    assert_ne!(&pvs[0][..2], pvs[1]);
+}
+
+#[test]
 fn analysis_covers_every_position() {
     let turns = self_play::<Size6>("greedy", 2);
     let game = set_game::<Size6>(&turns[..10]);

@@ -66,7 +66,8 @@ impl Gtp {
         size: u32,
         start_timeout: Duration,
     ) -> Result<Self, String> {
-        let process = Process::start(launch)?;
+        let process =
+            Process::start(launch).map_err(|e| e.worded(super::started::Started::Engine))?;
         let mut gtp = Gtp {
             process,
             next_id: 1,

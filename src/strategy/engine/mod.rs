@@ -8,6 +8,7 @@ pub mod groups;
 pub mod gtp;
 pub mod nboard;
 pub mod process;
+pub mod started;
 pub mod stderr;
 
 use crate::board::{Bits, Board, Color, Geometry, Position, Square};

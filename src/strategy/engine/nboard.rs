@@ -174,7 +174,8 @@ impl Nboard {
             ));
         }
         let mut nboard = Nboard {
-            process: Process::start(launch)?,
+            process: Process::start(launch)
+                .map_err(|e| e.worded(super::started::Started::Engine))?,
             next_ping: 1,
             command_time: start_timeout,
             timed: false,

@@ -11,6 +11,7 @@
 //! thread hand-offs: greedy served over GTP plays about twice as many games per
 //! second as it did through a reader thread (`cargo bench --bench protocol`).
 
+use super::started::StartError;
 use super::stderr::{Stderr, LAST_WORDS_WAIT};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -66,12 +67,12 @@ const _: () = {
 };
 
 impl Process {
-    /// Starts the engine, or says in one line why it cannot be started.
-    pub fn start(launch: &Launch) -> Result<Self, String> {
+    /// Starts the engine, or says why it cannot be started.
+    pub fn start(launch: &Launch) -> Result<Self, StartError> {
         let (program, args) = launch
             .command
             .split_first()
-            .ok_or_else(|| "the engine's command is empty".to_string())?;
+            .ok_or(StartError::EmptyCommand)?;
         let mut command = Command::new(program);
         command
             .args(args)
@@ -81,15 +82,11 @@ impl Process {
         if let Some(dir) = &launch.dir {
             // Else the spawn's "not found" would blame the program.
             if !dir.is_dir() {
-                let what = if dir.exists() {
-                    "is not a folder"
-                } else {
-                    "does not exist"
-                };
-                return Err(format!(
-                    "cannot start engine '{program}': its dir {} {what}: give the engine's working folder (in a config file, relative to the file's folder)",
-                    dir.display()
-                ));
+                return Err(StartError::NoFolder {
+                    program: program.clone(),
+                    dir: dir.clone(),
+                    exists: dir.exists(),
+                });
             }
             command.current_dir(dir);
         }
@@ -98,24 +95,20 @@ impl Process {
             .as_ref()
             .map(std::fs::File::try_clone)
             .transpose()
-            .map_err(|e| format!("cannot write the engine log: {e}"))?;
+            .map_err(StartError::Log)?;
         command.stderr(Stdio::piped());
         own_group_dying_with_parent(&mut command);
-        let mut child = command.spawn().map_err(|e| {
-            let hint = match e.kind() {
-                std::io::ErrorKind::NotFound => " (is it installed, and on PATH?)",
-                std::io::ErrorKind::PermissionDenied => " (is it executable?)",
-                _ => "",
-            };
-            format!("cannot start engine '{program}': {e}{hint}")
+        let mut child = command.spawn().map_err(|source| StartError::Spawn {
+            program: program.clone(),
+            source,
         })?;
         if !super::groups::started(child.id()) {
             // The process is ending its games at once (a second Ctrl-C).
             kill_group(&mut child);
             let _ = child.wait();
-            return Err(format!(
-                "cannot start engine '{program}': the run is stopping"
-            ));
+            return Err(StartError::Stopping {
+                program: program.clone(),
+            });
         }
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
@@ -126,7 +119,7 @@ impl Process {
             Err(why) => {
                 kill_group(&mut child);
                 let _ = child.wait();
-                return Err(why);
+                return Err(StartError::Output(why));
             }
         };
         Ok(Process {

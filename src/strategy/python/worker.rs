@@ -64,7 +64,7 @@ impl WorkerSource {
             log,
         };
         let mut process = Process::start(&launch)
-            .map_err(|e| e.replacen("cannot start engine", "cannot start the interpreter", 1))?;
+            .map_err(|e| e.worded(crate::strategy::engine::started::Started::Interpreter))?;
         let hello = process.line(Instant::now() + self.start_timeout);
         let callable = &self.callable;
         match hello {

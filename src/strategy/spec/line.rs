@@ -1,6 +1,7 @@
 //! The one-line spec syntax (`alphabeta:depth=4,eval=(weighted:preset=paip)`),
 //! read into the same TOML table a config file would give, so one parser checks both.
 
+use crate::strategy::error::InlineProblem;
 use crate::strategy::{SpecError, StrategySpec};
 use toml::{Table, Value};
 
@@ -40,17 +41,25 @@ pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
         return Err(SpecError::EmptySpec);
     }
     if text.starts_with('{') {
-        let wrapped: Table =
-            toml::from_str(&format!("s = {text}")).map_err(|e| SpecError::NotInlineTable {
-                spec: text.into(),
-                detail: Some(first_line(&e.to_string())),
-            })?;
-        return match wrapped.get("s") {
-            Some(Value::Table(t)) => Ok(t.clone()),
-            _ => Err(SpecError::NotInlineTable {
-                spec: text.into(),
-                detail: None,
-            }),
+        const WRAP: &str = "s = ";
+        return match toml::from_str::<Table>(&format!("{WRAP}{text}")) {
+            Ok(mut wrapped) => match wrapped.remove("s") {
+                Some(Value::Table(t)) => Ok(t),
+                _ => Err(SpecError::NotInlineTable {
+                    spec: text.into(),
+                    problem: InlineProblem::TextAfter(text.into()),
+                }),
+            },
+            Err(e) => {
+                // Where TOML stopped, from its typed span (no reading of its words).
+                let stop = e
+                    .span()
+                    .map_or(0, |span| span.start.saturating_sub(WRAP.len()));
+                Err(SpecError::NotInlineTable {
+                    spec: text.into(),
+                    problem: inline_problem(text, stop),
+                })
+            }
         };
     }
     let (kind, params) = match text.split_once(':') {
@@ -93,18 +102,101 @@ pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
     Ok(table)
 }
 
-/// TOML's multi-line error report on one line, so that messages stay one line.
-pub(super) fn first_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// What is wrong with `text`, an inline table TOML refused, as far as can be told
+/// by reading it as the one-line form is read; else from `stop`, where TOML stopped.
+fn inline_problem(text: &str, stop: usize) -> InlineProblem {
+    if split_top(text, ',').is_err() {
+        return InlineProblem::Unclosed;
+    }
+    // The table's own closing brace: the first that brings the depth back to zero.
+    let mut depth = 0;
+    let mut quote = false;
+    let mut end = None;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quote = !quote,
+            '(' | '[' | '{' if !quote => depth += 1,
+            ')' | ']' | '}' if !quote => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else {
+        return InlineProblem::Unclosed;
+    };
+    let after = text[end + 1..].trim();
+    if !after.is_empty() {
+        return InlineProblem::TextAfter(after.into());
+    }
+    let inner = &text[1..end];
+    if !inner.trim().is_empty() {
+        let mut keys = Vec::new();
+        for part in split_top(inner, ',').unwrap_or_default() {
+            let Some((key, value)) = part.split_once('=') else {
+                return InlineProblem::NotKeyValue(part.trim().into());
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if keys.contains(&key) {
+                return InlineProblem::RepeatedKey(key.into());
+            }
+            keys.push(key);
+            if toml::from_str::<Table>(&format!("v = {value}")).is_err() {
+                return InlineProblem::BadValue {
+                    key: key.into(),
+                    value: value.into(),
+                };
+            }
+        }
+    }
+    let from = text.get(stop.min(text.len())..).unwrap_or(text).trim();
+    InlineProblem::From(if from.is_empty() { text } else { from }.into())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_inline_table_is_told_what_is_wrong_in_the_projects_words() {
+        let problem = |text: &str| match parse_line(text) {
+            Err(SpecError::NotInlineTable { problem, .. }) => problem,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(problem("{kind = \"greedy\""), InlineProblem::Unclosed);
+        assert_eq!(
+            problem("{kind = \"greedy\"} x"),
+            InlineProblem::TextAfter("x".into())
+        );
+        assert_eq!(
+            problem("{kind = \"alphabeta\", depth}"),
+            InlineProblem::NotKeyValue("depth".into())
+        );
+        assert_eq!(
+            problem("{kind = greedy}"),
+            InlineProblem::BadValue {
+                key: "kind".into(),
+                value: "greedy".into()
+            }
+        );
+        assert_eq!(
+            problem("{kind = \"greedy\", kind = \"random\"}"),
+            InlineProblem::RepeatedKey("kind".into())
+        );
+        assert!(matches!(
+            problem("{kind = \"greedy\", a b = 1}"),
+            InlineProblem::From(_)
+        ));
+        let said = parse_line("{kind = greedy}").unwrap_err().to_string();
+        assert_eq!(
+            said,
+            "strategy spec '{kind = greedy}' is not a TOML inline table: the value of kind ('greedy') is no TOML value (a word goes in quotes: \"greedy\"); write it as {kind = \"alphabeta\", depth = 4}, or as alphabeta:depth=4"
+        );
+    }
 
     #[test]
     fn splits_only_at_the_top_level() {

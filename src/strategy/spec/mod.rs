@@ -29,6 +29,7 @@ pub use listing::kinds_json;
 pub use path::{ParamPath, ParamValue, PathError};
 pub use squares::{SquaresSpec, TableSpec};
 
+use super::error::Form;
 use super::kind::{Depth, Kind, Visit, VisitMut};
 use super::scale::Scale;
 use super::SpecError;
@@ -132,6 +133,7 @@ fn check_shape(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(
             value: shown(value),
             whole,
             accepted: low..=high,
+            form: Form::Line,
         });
     }
     if param.shape.time && crate::strategy::param_info::is_zero_time(value) {
@@ -139,6 +141,7 @@ fn check_shape(kind: &'static str, param: &ParamInfo, value: &Value) -> Result<(
             kind,
             param: param.name,
             value: value.as_str().unwrap_or_default().to_string(),
+            form: Form::Line,
         });
     }
     let wanted = match param.range {
@@ -218,7 +221,7 @@ impl StrategySpec {
     pub fn from_value(value: &Value) -> Result<Self, SpecError> {
         match value {
             Value::String(text) => Self::parse(text),
-            Value::Table(table) => Self::from_table(table),
+            Value::Table(table) => Self::from_table(table).map_err(SpecError::in_table),
             other => Err(SpecError::NotAStrategy {
                 found: other.type_str(),
             }),

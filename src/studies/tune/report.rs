@@ -13,6 +13,7 @@ use crate::lab::rows::{read_csv, Status};
 use crate::lab::PairRow;
 use crate::lab::{FolderFile, FolderKind, ResultsFolder};
 use crate::numbers::{fixed, tick};
+use crate::shown::ShowPath;
 use std::path::Path;
 
 /// Whether `dir` is a tune's folder: it has the tune's file or trace and, unlike a
@@ -29,19 +30,19 @@ fn load(dir: &Path) -> Result<(Tune, toml::Table)> {
     if !path.is_file() {
         return Err(Error::input(format!(
             "{} has a trace.csv but no tune.toml (tunes made before they kept their file): copy the tune file there as tune.toml, then run report again",
-            dir.display()
+            dir.shown()
         )));
     }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::unreadable(&path, &e))?;
     let raw: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        Error::input(format!("{}: {}", path.display(), e.message().trim()))
+        Error::input(format!("{}: {}", path.shown(), e.message().trim()))
     })?;
     let mut table = raw.clone();
     table.remove("openings");
     table.remove("threads");
     let text = toml::to_string(&table)
         .map_err(|e| Error::internal_from("cannot write the settings as TOML", e))?;
-    let tune = Tune::parse_kept(&text, &path.display().to_string(), dir)?;
+    let tune = Tune::parse_kept(&text, &path.shown().to_string(), dir)?;
     Ok((tune, raw))
 }
 
@@ -206,8 +207,8 @@ pub fn report(
     if !trace_path.is_file() {
         return Err(Error::input(format!(
             "{} is missing trace.csv: the tune has not started (run `reversi-lab tune FILE --out {}`)",
-            dir.display(),
-            dir.display()
+            dir.shown(),
+            dir.shown()
         )));
     }
     let rows = trace::read(&trace_path, &tune)?;

@@ -5,6 +5,7 @@ use super::config::Tune;
 use crate::error::{Error, Result};
 use crate::lab::folder::{FORCE, OUT};
 use crate::setting::Said;
+use crate::shown::ShowPath;
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 use std::io::Write;
@@ -74,13 +75,13 @@ pub fn read(path: &Path, tune: &Tune) -> Result<Vec<TraceRow>> {
         .map_err(|e| Error::unreadable(path, &std::io::Error::other(e.to_string())))?;
     let headers = reader
         .headers()
-        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?
+        .map_err(|e| Error::input(format!("{}: {e}", path.shown())))?
         .clone();
     if headers.iter().ne(header(tune).iter().map(String::as_str)) {
         return Err(Error::said(
             Said::text(format!(
                 "{} was written by a different tune (its columns differ): use ",
-                path.display()
+                path.shown()
             ))
             .placeholder(&OUT, "DIR")
             .then(" for a new tune"),
@@ -100,7 +101,7 @@ pub fn read(path: &Path, tune: &Tune) -> Result<Vec<TraceRow>> {
                 return Err(Error::said(
                     Said::text(format!(
                         "{}: row {} cannot be read (was the file edited?): use ",
-                        path.display(),
+                        path.shown(),
                         i + 2
                     ))
                     .name(&FORCE)

@@ -63,7 +63,7 @@ fn misfits_are_found_where_they_are() {
     assert_eq!(misfit("name = \"a\"\n[rules]\nanti = true\n"), None);
     assert_eq!(
         misfit("name = \"a\"\n[rules]\nanty = true\n").unwrap(),
-        "19: unknown field `anty`, expected `anti` or `size` (did you mean `anti`?)"
+        "19: unknown key `anty` in [rules]; did you mean `anti`? (known keys: `anti`, `size`)"
     );
     assert_eq!(
         misfit("[[players]]\nsize = -1\n").unwrap(),
