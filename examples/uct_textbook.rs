@@ -22,6 +22,9 @@ use std::sync::Mutex;
 
 type B8 = Board<Size8>;
 
+/// A pair's points for the UCT side (0, 0.5 or 1 a game) and its games' csv lines.
+type PairResult = ([f64; 2], String);
+
 /// One node: the position after `mv` (None: a pass), its statistics from the view of the
 /// side that made `mv` (the parent's side to move).
 struct Node {
@@ -240,8 +243,7 @@ fn main() {
         .and_then(|spec| spec.build::<Size8>(Rules::default()))
         .expect("the built-in weighted classic");
     let next = AtomicUsize::new(0);
-    // Per pair: the uct side's points (0, 0.5 or 1) in each game, and the csv lines.
-    let results: Mutex<Vec<Option<([f64; 2], String)>>> = Mutex::new(vec![None; pairs]);
+    let results: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; pairs]);
     std::thread::scope(|scope| {
         for _ in 0..o.threads.max(1) {
             scope.spawn(|| loop {
@@ -286,7 +288,7 @@ fn main() {
             });
         }
     });
-    let results: Vec<([f64; 2], String)> = results
+    let results: Vec<PairResult> = results
         .into_inner()
         .expect("no thread panicked")
         .into_iter()

@@ -7,6 +7,8 @@
 
 #[cfg(test)]
 mod audit;
+#[cfg(test)]
+mod counting;
 mod leaf;
 mod reuse;
 mod search;
@@ -19,7 +21,10 @@ pub use search::{Final, MoveStats, Objective, Settings};
 pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
-use super::{random_square, Answer, Budget, Choice, Context, Evaluator, Solver, Strategy, WIN};
+use super::{
+    random_square, Answer, Budget, Choice, Context, Evaluator, Solver, Strategy, Visited, Visits,
+    WIN,
+};
 use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
 use reuse::Kept;
@@ -157,17 +162,7 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
         } else {
             self.search_from(board, moves, context, began)
         };
-        // A search that ran out of budget before its first iteration (a clock nearly
-        // spent, `nodes` below a playout) plays the first legal move.
-        let square = tree
-            .best(&self.settings)
-            .unwrap_or_else(|| Square::new(moves.lowest()));
-        let mean = tree
-            .stats()
-            .iter()
-            .find(|m| m.square == square)
-            .map_or(0.5, |m| m.mean);
-        let pv = tree.most_visited_line(square);
+        let choice = self.choice_of(&tree, moves);
         if self.settings.reuse {
             let history = context.history;
             context
@@ -175,9 +170,7 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
                 .state(|_| true, Kept::default)
                 .keep(tree, &history);
         }
-        Ok(Choice::valued(square, (mean * 1000.0).round() as i32)
-            .with_pv(pv)
-            .timed_from(began))
+        Ok(choice.timed_from(began))
     }
 
     /// Each move's mean result for the mover, in thousandths; a move proven to win or
@@ -194,32 +187,77 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             return Some(solver.move_values(board, moves, context.memory));
         }
         let visits = self.move_visits(board, moves, context)?;
-        Some(visits.into_iter().map(|(s, v, _)| (s, v)).collect())
+        let mut values: Vec<(Square, i32)> = visits
+            .moves
+            .into_iter()
+            .map(|v| (v.square, v.value))
+            .collect();
+        values.sort_by_key(|&(square, _)| square.index());
+        Some(values)
     }
 
-    /// [`move_values`](Strategy::move_values) and each move's visits; None where the
-    /// root is solved outright (no visits: its values are the solver's).
+    /// [`move_values`](Strategy::move_values) and each move's visits and proven
+    /// bounds from one search, the move it chooses first and the rest by visits, with
+    /// that choice and its line; None where the root is solved outright (no visits: its
+    /// values are the solver's).
     fn move_visits(
         &self,
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
-    ) -> Option<Vec<(Square, i32, u64)>> {
+    ) -> Option<Visits> {
         if self.solves_root(board, moves) {
             return None;
         }
         let tree = self.search(board, moves, context);
-        Some(
-            tree.stats()
-                .iter()
-                .map(|m| {
-                    let exact = (m.bounds.0 == m.bounds.1).then_some(m.bounds.0);
-                    let value = exact
-                        .and_then(proven_value)
-                        .unwrap_or((m.mean * 1000.0).round() as i32);
-                    (m.square, value, u64::from(m.visits))
-                })
-                .collect(),
-        )
+        let choice = self.choice_of(&tree, moves);
+        let most = G::CELLS.min(127) as i32;
+        let mut visited: Vec<Visited> = tree
+            .stats()
+            .iter()
+            .map(|m| {
+                let exact = (m.bounds.0 == m.bounds.1).then_some(m.bounds.0);
+                let value = exact
+                    .and_then(proven_value)
+                    .unwrap_or((m.mean * 1000.0).round() as i32);
+                Visited {
+                    square: m.square,
+                    value,
+                    visits: u64::from(m.visits),
+                    bounds: (m.bounds != (-most, most)).then_some(m.bounds),
+                }
+            })
+            .collect();
+        visited.sort_by_key(|v| {
+            (
+                v.square != choice.square,
+                std::cmp::Reverse(v.visits),
+                std::cmp::Reverse(v.value),
+                v.square.index(),
+            )
+        });
+        Some(Visits {
+            moves: visited,
+            choice,
+        })
+    }
+}
+
+impl<G: Geometry> Mcts<G> {
+    /// The move a searched `tree` plays, valued by its mean in thousandths, with the
+    /// line of most visits after it: what `choose` answers and `eval` shows.
+    fn choice_of(&self, tree: &Tree<G>, moves: G::Bits) -> Choice {
+        // A search that ran out of budget before its first iteration (a clock nearly
+        // spent, `nodes` below a playout) plays the first legal move.
+        let square = tree
+            .best(&self.settings)
+            .unwrap_or_else(|| Square::new(moves.lowest()));
+        let mean = tree
+            .stats()
+            .iter()
+            .find(|m| m.square == square)
+            .map_or(0.5, |m| m.mean);
+        Choice::valued(square, (mean * 1000.0).round() as i32)
+            .with_pv(tree.most_visited_line(square))
     }
 }
