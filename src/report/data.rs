@@ -117,6 +117,9 @@ fn need(folder: &ResultsFolder, file: FolderFile) -> Result<PathBuf> {
 impl Results {
     /// Loads a results folder; a missing file is an error that names it.
     pub fn load(dir: &Path) -> Result<Self> {
+        if let Some(shards) = crate::lab::shard::Unmerged::find(dir) {
+            return Err(shards.refusal(dir, "report the merged folder"));
+        }
         let folder = ResultsFolder::open(dir)?;
         let run_path = need(&folder, FolderFile::RunRecord)?;
         let games_path = match folder.games() {

@@ -83,7 +83,7 @@ pub fn play(
         .out
         .clone()
         .unwrap_or_else(|| default_out(&experiment.name, None));
-    check_shards_match(experiment, &out, split)?;
+    check_shards_match(experiment, &out, split, study)?;
     let summary = merge(
         std::slice::from_ref(&out),
         &MergeOptions {
@@ -119,11 +119,13 @@ pub fn folder(
 }
 
 /// Refuses shards played from another file (or other `--games`) than the one given to
-/// merge them: the study's own file would describe other players than the games'.
+/// merge them, or by another command: the study's own file would describe other
+/// players than the games'.
 fn check_shards_match(
     experiment: &Experiment,
     out: &std::path::Path,
     split: Option<u64>,
+    study: Study,
 ) -> Result<()> {
     let shards = ResultsFolder::at(out).path(FolderFile::Shards);
     let Ok(entries) = std::fs::read_dir(&shards) else {
@@ -153,6 +155,17 @@ fn check_shards_match(
             .map(|s| s.count());
         if split.is_some() && count != split {
             continue;
+        }
+        // Another command's shards (a plain run's, another study's): its own merge,
+        // not a file or --games this one would never match.
+        if record.run.study != Some(study) {
+            return Err(Error::input(format!(
+                "{} holds the shards of `reversi-lab {}`, not of `reversi-lab {}`: merge them with `{}`",
+                out.display(),
+                record.run.study.map_or("run", |s| s.command()),
+                study.command(),
+                crate::lab::shard::merges(record.run.study, Some(out))
+            )));
         }
         if record.run.experiment_hash.as_deref() != Some(hash.as_str()) {
             return Err(Error::said(

@@ -165,7 +165,7 @@ impl Head {
         self.header("Transfer-Encoding").is_some()
             || self
                 .header("Content-Length")
-                .is_some_and(|n| n.trim() != "0")
+                .is_some_and(|n| n.trim().parse::<u64>() != Ok(0))
     }
 }
 
@@ -186,6 +186,15 @@ pub fn check(state: &State, request: &Head) -> Result<Want, Reply> {
         return Err(Reply::error(
             414,
             &format!("the address is longer than {LONGEST_URL} bytes"),
+        ));
+    }
+    if request
+        .header("Content-Length")
+        .is_some_and(|n| n.trim().parse::<u64>().is_err())
+    {
+        return Err(Reply::error(
+            400,
+            "Content-Length is not a number of bytes: requests carry no body, so send none (or Content-Length: 0)",
         ));
     }
     // A chunked body has no length to see: its header alone refuses it.

@@ -201,6 +201,10 @@ impl Web {
     #[must_use]
     pub fn url(&self) -> String {
         let host = match self.address.ip() {
+            // Bound to every interface: this machine opens it by its loopback name
+            // (0.0.0.0 is no address to open); the command says what others use.
+            IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
+            IpAddr::V4(ip) if ip.is_unspecified() => "127.0.0.1".to_string(),
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
         };
@@ -208,6 +212,13 @@ impl Web {
             Some(token) => format!("http://{host}:{}/?token={token}", self.address.port()),
             None => format!("http://{host}:{}/", self.address.port()),
         }
+    }
+
+    /// Whether it listens on every interface (`--host 0.0.0.0` or `::`), where
+    /// [`Web::url`] is this machine's own address and other machines use its name.
+    #[must_use]
+    pub fn on_every_interface(&self) -> bool {
+        self.address.ip().is_unspecified()
     }
 
     /// Serves until the process ends: each connection on a thread of its own, so
@@ -335,6 +346,12 @@ fn route(
         }
         ("/live.json", false) => {
             let dir = folder_of(state, want)?;
+            if !folders::is_results_folder(&dir) {
+                // A cluster run's shards, added up as its page and stream show them.
+                let shards = folders::shards_of(state, &dir);
+                let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
+                return Ok(Reply::json(live::json(&folders::combined(&snapshots))));
+            }
             let tail = tail_of(state, &dir)?;
             Ok(Reply::json(live::json(&tail)))
         }
@@ -343,6 +360,17 @@ fn route(
             let id = want.query_u64("id").ok_or_else(|| {
                 Reply::error(400, "give the game as ?id=N (its game_id in games.csv)")
             })?;
+            if let Some(shards) = crate::lab::shard::Unmerged::find(&dir) {
+                let rel = want.query("path").unwrap_or_default();
+                let whole = Path::new(&state.root_name()).join(&rel);
+                return Err(Reply::error(
+                    404,
+                    &format!(
+                        "{rel} holds the shards of a sharded run, not merged yet: its games are shown once `{}` has merged them",
+                        shards.merge_line(&whole)
+                    ),
+                ));
+            }
             pages::game(state, &dir, id)
         }
         ("/play", false) => Ok(Reply::html(pages::play(state))),
@@ -404,6 +432,12 @@ fn folder_of(state: &State, want: &Want) -> std::result::Result<PathBuf, Reply> 
             "give the folder as ?path=FOLDER (relative to the results root)",
         )
     })?;
+    if rel.trim().is_empty() {
+        return Err(Reply::error(
+            400,
+            "the path is empty: give the folder as ?path=FOLDER (relative to the results root)",
+        ));
+    }
     let dir = paths::resolve(&state.root, &rel)?;
     if !folders::is_results_folder(&dir) && folders::shard_folders(&dir).is_empty() {
         return Err(Reply::error(

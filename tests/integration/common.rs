@@ -230,6 +230,135 @@ impl TestCommand {
     }
 }
 
+/// The run the suites that stop, break or resume a run play in their scratch folder:
+/// `run e.toml --out r --quiet --no-report --threads N` (append `--resume` and the like).
+pub const fn run_e_into_r(threads: &'static str) -> [&'static str; 8] {
+    [
+        "run",
+        "e.toml",
+        "--out",
+        "r",
+        "--quiet",
+        "--no-report",
+        "--threads",
+        threads,
+    ]
+}
+
+/// A process of the binary that a test talks to while it runs and then stops: started
+/// with the stdio its caller chose, waited on until it is ready (a line it prints, a
+/// file it makes), sent a signal, and waited for. Dropped while it still runs, it is
+/// stopped as a user stops it ([`Running::stop`]: SIGTERM, then SIGKILL past a
+/// timeout), so that it cleans up after itself (a server's scratch folder).
+pub struct Running {
+    child: Option<Child>,
+}
+
+/// How long a process may take to end after SIGTERM before it is killed.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(20);
+
+impl Running {
+    /// Starts `command` (a [`TestCommand::std`] with the stdio the test wants).
+    pub fn start(command: &mut std::process::Command) -> Running {
+        Running {
+            child: Some(command.spawn().expect("the binary starts")),
+        }
+    }
+
+    fn child(&mut self) -> &mut Child {
+        self.child.as_mut().expect("still held")
+    }
+
+    /// Its process id.
+    pub fn id(&self) -> u32 {
+        self.child.as_ref().expect("still held").id()
+    }
+
+    /// The first `n` lines of its piped stdout (as it prints them when ready); the
+    /// rest is read away on a thread of its own, so that it never blocks on a full pipe.
+    pub fn first_lines(&mut self, n: usize) -> Vec<String> {
+        use std::io::BufRead;
+        let stdout = self.child().stdout.take().expect("stdout is piped");
+        let mut lines = io::BufReader::new(stdout);
+        let mut first = Vec::new();
+        for _ in 0..n {
+            let mut line = String::new();
+            lines.read_line(&mut line).expect("its stdout reads");
+            first.push(line);
+        }
+        std::thread::spawn(move || io::copy(&mut lines, &mut io::sink()));
+        first
+    }
+
+    /// Waits (polling) until `ready` holds, at most `within`; the panic says `what`
+    /// it waited for.
+    pub fn wait_until(&self, what: &str, within: std::time::Duration, ready: impl Fn() -> bool) {
+        let deadline = std::time::Instant::now() + within;
+        while !ready() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{what} within {within:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until `path` exists, at most `within`.
+    pub fn wait_for_file(&self, path: &Path, within: std::time::Duration) {
+        self.wait_until(&format!("{} appears", path.display()), within, || {
+            path.exists()
+        });
+    }
+
+    /// Sends `signal` (`-INT`, `-TERM`, `-KILL`) with kill(1).
+    pub fn signal(&self, signal: &str) {
+        let status = std::process::Command::new("kill")
+            .args([signal, &self.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill {signal} {}", self.id());
+    }
+
+    /// Waits for it to end; its exit status and what it wrote to piped stdio.
+    pub fn output(mut self) -> Output {
+        let child = self.child.take().expect("still held");
+        child.wait_with_output().expect("it is waited for")
+    }
+
+    /// Waits for it to end.
+    pub fn wait(&mut self) -> std::process::ExitStatus {
+        self.child().wait().expect("it is waited for")
+    }
+
+    /// Stops it as a user would (SIGTERM) and waits; one that has not ended after
+    /// [`PATIENCE`] is killed (SIGKILL). Its exit status.
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        if let Some(status) = self.child().try_wait().expect("it is looked at") {
+            return status;
+        }
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", &self.id().to_string()])
+            .status();
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while std::time::Instant::now() < deadline {
+            if let Some(status) = self.child().try_wait().expect("it is looked at") {
+                return status;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = self.child().kill();
+        self.wait()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.stop();
+        }
+    }
+}
+
 /// A program or facility the test needs is missing (`what`, with how to get it). Under
 /// CI (`CI` set, as `.ci/run` and CI services set it) that is a failure: `.ci/run`
 /// installs every dependency, so a skip there would hide a broken setup. Elsewhere the

@@ -203,16 +203,7 @@ fn a_broken_engine_stops_the_run_and_resume_continues() {
         "1",
     ];
     fs::write(d.join("e.toml"), experiment(&engine, "", 12)).unwrap();
-    let args = [
-        "run",
-        "e.toml",
-        "--out",
-        "r",
-        "--quiet",
-        "--no-report",
-        "--threads",
-        "2",
-    ];
+    let args = crate::common::run_e_into_r("2");
     let (code, _, stderr) = run_in(d, &args);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -316,16 +307,7 @@ fn no_engine_outlives_a_kill_9() {
     ];
     fs::write(d.join("e.toml"), experiment(&engine, "", 4)).unwrap();
     let mut child = common::in_dir(d)
-        .args([
-            "run",
-            "e.toml",
-            "--out",
-            "r",
-            "--quiet",
-            "--no-report",
-            "--threads",
-            "2",
-        ])
+        .args(crate::common::run_e_into_r("2"))
         .std()
         .spawn()
         .unwrap();

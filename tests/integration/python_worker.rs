@@ -271,19 +271,7 @@ fn one_game_lost(py: &str, callable: &str, marker: &str, termination: &str) -> S
     fs::write(d.join(marker), "").unwrap();
     let extra = ", stall_timeout = \"1s\"";
     fs::write(d.join("e.toml"), config(py, callable, extra, 6)).unwrap();
-    common::ok(
-        d,
-        &[
-            "run",
-            "e.toml",
-            "--out",
-            "r",
-            "--quiet",
-            "--no-report",
-            "--threads",
-            "1",
-        ],
-    );
+    common::ok(d, &crate::common::run_e_into_r("1"));
     let rows = games(&d.join("r"));
     assert_eq!(rows.len(), 6, "{callable}: the run completes");
     let lost: Vec<_> = rows.iter().filter(|r| r.termination != "normal").collect();
@@ -326,16 +314,7 @@ fn a_broken_callable_stops_the_run_and_resume_continues() {
     let d = dir.path();
     fs::write(d.join("broken"), "").unwrap();
     fs::write(d.join("e.toml"), config(&py, "raising", "", 8)).unwrap();
-    let args = [
-        "run",
-        "e.toml",
-        "--out",
-        "r",
-        "--quiet",
-        "--no-report",
-        "--threads",
-        "1",
-    ];
+    let args = crate::common::run_e_into_r("1");
     let (code, _, stderr) = run_in(d, &args);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -5,6 +5,8 @@ use std::fs;
 use std::path::Path;
 
 use crate::common;
+
+mod hints;
 use common::{ok, refused_in, reversi_lab, run_in, Dir};
 
 const PLAYERS: &str = "[openings]\nrandom_plies = 4\n[[players]]\nname = \"greedy\"\nstrategy = \"greedy\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n[[players]]\nname = \"corners\"\nstrategy = \"corner-first\"\n[[players]]\nname = \"mobility\"\nstrategy = \"mobility\"\n";
@@ -289,7 +291,7 @@ fn bad_merges_are_refused_whole() {
     );
     let (_, _, stderr) = run_in(d, &merge);
     assert!(
-        !stderr.contains("--seed") && stderr.contains("--shard I/N --force"),
+        !stderr.contains("--seed") && stderr.contains("--shard 3/3 --out results/rr --force"),
         "{stderr}"
     );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();

@@ -4,45 +4,45 @@
 //! root, a token off loopback, bad play requests) as one-line 4xx replies, play
 //! giving `play`'s moves, and many clients at once with slow ones among them.
 
-use crate::common::{binary, reversi_lab, Dir};
+use crate::common::{reversi_lab, Dir, Running};
+
+mod edges;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// A `web` server started for a test, stopped when dropped.
+/// A `web` server started for a test, stopped when dropped as a user stops it
+/// (SIGTERM: it removes its scratch folder; SIGKILL only if it does not end).
 pub(super) struct Server {
-    child: Child,
+    child: Running,
     pub address: SocketAddr,
     /// The address it printed (with `?token=` when it needs one).
     pub url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    /// The line it printed after the address.
+    pub second: String,
 }
 
 impl Server {
     pub fn start(root: &Path, extra: &[&str]) -> Server {
-        let mut child = std::process::Command::new(binary())
+        Server::start_with(root, extra, None)
+    }
+
+    /// With `temp` as its temporary folder (`TMPDIR`), where its scratch folder goes.
+    pub fn start_with(root: &Path, extra: &[&str], temp: Option<&Path>) -> Server {
+        let mut command = reversi_lab();
+        command
             .arg("web")
             .arg(root)
             .args(["--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap());
-        let mut first = String::new();
-        lines.read_line(&mut first).unwrap();
-        // The rest of its output is read away, so that it never blocks on a full pipe.
-        std::thread::spawn(move || std::io::copy(&mut lines, &mut std::io::sink()));
-        let url = first
+            .args(extra);
+        if let Some(temp) = temp {
+            command.env("TMPDIR", temp);
+        }
+        let mut child = Running::start(command.std().stdout(Stdio::piped()).stderr(Stdio::null()));
+        let lines = child.first_lines(2);
+        let url = lines[0]
             .split_whitespace()
             .last()
             .expect("the address")
@@ -60,6 +60,7 @@ impl Server {
             child,
             address: SocketAddr::from(([127, 0, 0, 1], port)),
             url,
+            second: lines[1].trim_end().to_string(),
         }
     }
 
@@ -663,11 +664,8 @@ fn a_signal_stops_the_server_and_removes_its_scratch_folder() {
             .map(|e| e.path())
             .collect();
         assert_eq!(scratch.len(), 1, "{scratch:?}");
-        std::process::Command::new("kill")
-            .args([signal, &pid.to_string()])
-            .status()
-            .unwrap();
-        let code = server.child.wait().unwrap().code();
+        server.child.signal(signal);
+        let code = server.child.wait().code();
         assert_eq!(code, Some(130), "{signal}");
         assert!(!scratch[0].exists(), "{signal}: {:?} left", scratch[0]);
     }

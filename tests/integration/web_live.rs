@@ -5,7 +5,7 @@
 //! merge, a resume), and the cap on open connections.
 
 use super::web::{field, Server};
-use crate::common::{binary, reversi_lab, Dir};
+use crate::common::{reversi_lab, Dir, Running};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -40,14 +40,15 @@ fn a_run_killed_with_kill_9_is_not_shown_running() {
     .unwrap();
     let out = dir.path().join("results/slow");
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
-    let mut run = std::process::Command::new(binary())
-        .args(["run", "--quiet", "--no-report", "--out"])
-        .arg(&out)
-        .arg(&config)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut run = Running::start(
+        reversi_lab()
+            .args(["run", "--quiet", "--no-report", "--out"])
+            .arg(&out)
+            .arg(&config)
+            .std()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null()),
+    );
     let server = Server::start(&dir.path().join("results"), &[]);
     let live = wait_for(
         &server,
@@ -56,8 +57,8 @@ fn a_run_killed_with_kill_9_is_not_shown_running() {
         Duration::from_secs(60),
     );
     assert!(!live.contains("killed"), "{live}");
-    run.kill().unwrap(); // SIGKILL: the run cannot close its record
-    run.wait().unwrap();
+    run.signal("-KILL"); // the run cannot close its record
+    run.wait();
     assert!(std::fs::read_to_string(out.join("run.toml"))
         .unwrap()
         .contains("status = \"running\""));

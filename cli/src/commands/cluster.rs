@@ -48,9 +48,19 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Outcome> {
     };
     let summary = merge_shards(&args.shards, &options)?;
     writeln!(out, "{}", summary.line()).said()?;
-    if !args.no_report {
-        super::report(&summary.out, out)?;
+    if args.no_report {
+        return Ok(Outcome::Finished);
     }
+    // The same games again (a recipe submitted twice): their report stands, and
+    // rewriting it would contradict "nothing changed"; one that is missing is made.
+    let report = reversi_lab::report::page(&summary.out);
+    if summary.unchanged && report.is_file() {
+        return Ok(Outcome::Finished);
+    }
+    if summary.unchanged {
+        write!(out, "its report was missing: ").said()?;
+    }
+    super::report(&summary.out, out)?;
     Ok(Outcome::Finished)
 }
 

@@ -148,7 +148,7 @@ impl RunArgs {
 pub fn run(args: &RunArgs, stop: &AtomicBool, out: &mut dyn Write) -> Result<Outcome> {
     let overrides = args.overrides()?;
     if let (Some(config), Some(_)) = (&args.config, overrides.shard) {
-        reversi_lab::lab::config::check_shardable(config, "--shard")?;
+        reversi_lab::lab::config::check_shardable(config, overrides.out.as_deref())?;
     }
     let experiment = overrides.load(args.config.as_deref())?;
     let shard = overrides.shard;

@@ -70,6 +70,21 @@ pub fn web(args: &WebArgs, out: &mut dyn Write) -> Result<Outcome> {
     });
     let url = server.url();
     writeln!(out, "serving {} at {url}", args.root.display()).ok();
+    if server.on_every_interface() {
+        // The kernel's name for this machine, where it says one.
+        let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "this machine's name".into());
+        writeln!(
+            out,
+            "listening on every interface ({}): from another machine, open the address above with {name} (or its IP address) instead of {}",
+            args.host,
+            if args.host.is_ipv6() { "[::1]" } else { "127.0.0.1" }
+        )
+        .ok();
+    }
     if server.token().is_some() {
         writeln!(out, "every request needs the token: open the address above (it sets a cookie), or send Authorization: Bearer TOKEN").ok();
     }

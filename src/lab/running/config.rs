@@ -179,13 +179,15 @@ pub fn in_file(origin: &str, error: Error) -> Error {
 }
 
 /// Refuses to shard anything but an experiment with `run --shard`: a sweep or an
-/// ablation shards through its own command, and a tune does not shard. `how` is what
-/// asked (`--shard`).
-pub fn check_shardable(path: &Path, how: &str) -> Result<()> {
-    match shard_command(path, how)? {
+/// ablation shards through its own command, and a tune does not shard. `out` is the
+/// `--out` given, which the hint keeps so that the study's shards land where its
+/// merge looks.
+pub fn check_shardable(path: &Path, out: Option<&Path>) -> Result<()> {
+    let out = out.map_or(String::new(), |o| format!(" --out {}", o.display()));
+    match shard_command(path, "--shard")? {
         "run" => Ok(()),
         command => Err(Error::input(format!(
-            "{}: this is {} file, not an experiment: play its shards with `reversi-lab {command} {} {how} I/N` and join them with `reversi-lab {command} {} --merge`",
+            "{}: this is {} file, not an experiment: play its shards with `reversi-lab {command} {} --shard I/N{out}` and join them with `reversi-lab {command} {} --merge{out}`",
             path.display(),
             if command == "sweep" { "a sweep" } else { "an ablation" },
             path.display(),

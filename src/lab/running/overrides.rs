@@ -63,6 +63,9 @@ impl Overrides {
         let out = self.out(&experiment.name)?;
         let folder = crate::lab::ResultsFolder::at(&out);
         if self.resume && !given && !folder.has(crate::lab::FolderFile::RunRecord) {
+            if let Some(shards) = crate::lab::shard::Unmerged::find(&out) {
+                return Err(shards.resume_refusal(&out));
+            }
             return Err(Error::said(
                 Said::text(format!(
                     "nothing to resume in {} (no run.toml): give the experiment file, or check ",

@@ -208,6 +208,9 @@ pub(super) fn prepare(
     };
     let a_run = folder.kind() == Some(FolderKind::Run);
     if asked.resume && !created && !a_run && holds_anything(out)? {
+        if let Some(shards) = crate::lab::shard::Unmerged::find(out) {
+            return Err(shards.resume_refusal(out));
+        }
         return Err(Error::said(
             Said::text(format!(
                 "nothing to resume in {}: it holds no run.toml, so it is not a run's results folder (its files are left alone): choose another ",

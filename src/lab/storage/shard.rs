@@ -4,6 +4,8 @@
 use crate::error::{Error, Result};
 use crate::lab::running::experiment::Experiment;
 use crate::lab::running::setup::Openings;
+use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
+use crate::lab::storage::rows::Status;
 use crate::setting::{Said, Setting};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -302,6 +304,114 @@ pub fn merges(study: Option<Study>, whole: Option<&Path>) -> String {
             "reversi-lab {} FILE --merge --out DIR, with the shards in DIR/shards/",
             study.command()
         ),
+    }
+}
+
+/// The command line that plays shard `which` (`I/N`, or one shard) into the run's
+/// folder `whole` (None: the default folder): a hint that names it works as written,
+/// since a shard played without the same `--out` lands in another folder.
+#[must_use]
+pub fn plays_into(study: Option<Study>, which: &str, whole: Option<&Path>) -> String {
+    let out = whole.map_or(String::new(), |w| format!(" --out {}", w.display()));
+    format!("{} --shard {which}{out}", plays(study))
+}
+
+/// The shards under `DIR/shards/` of a folder that holds no run of its own (no
+/// `run.toml`): they are not merged yet, so a command that reads or continues the run
+/// there says so and names the merge (the study's, from the shards' own record).
+#[derive(Clone, Debug)]
+pub struct Unmerged {
+    /// The study whose command merges them (None: `merge`).
+    pub study: Option<Study>,
+    /// Each shard found, and how it stands, by split then number.
+    pub shards: Vec<(Shard, Status)>,
+}
+
+impl Unmerged {
+    /// The shards in `dir`, when it holds some and no run record of its own.
+    #[must_use]
+    pub fn find(dir: &Path) -> Option<Unmerged> {
+        let folder = ResultsFolder::at(dir);
+        if folder.has(FolderFile::RunRecord) {
+            return None;
+        }
+        let entries = std::fs::read_dir(folder.path(FolderFile::Shards)).ok()?;
+        let mut study = None;
+        let mut shards = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(Some(record)) = ResultsFolder::at(&entry.path()).record_if_any() else {
+                continue;
+            };
+            let Some(shard) = record
+                .run
+                .shard
+                .as_deref()
+                .and_then(|s| Shard::parse(s).ok())
+            else {
+                continue;
+            };
+            study = study.or(record.run.study);
+            shards.push((shard, record.run.status));
+        }
+        shards.sort_by_key(|(s, _)| (s.count(), s.index()));
+        (!shards.is_empty()).then_some(Unmerged { study, shards })
+    }
+
+    /// The command line that merges them (with `--shards N` where several splits lie there).
+    #[must_use]
+    pub fn merge_line(&self, dir: &Path) -> String {
+        let line = merges(self.study, Some(dir));
+        let first = self.shards[0].0.count();
+        if self.shards.iter().any(|(s, _)| s.count() != first) {
+            format!("{line} --shards N")
+        } else {
+            line
+        }
+    }
+
+    /// The refusal of a command that reads a whole run's results in `dir`; `then`
+    /// says what to do once merged ("report the merged folder").
+    #[must_use]
+    pub fn refusal(&self, dir: &Path, then: &str) -> Error {
+        Error::input(format!(
+            "{} holds the shards of a sharded run, not merged yet (it has no run.toml of its own): merge them with `{}`, then {then}",
+            dir.display(),
+            self.merge_line(dir)
+        ))
+    }
+
+    /// The refusal of `--resume` of `dir` itself: the shards are continued one by one
+    /// (those not finished, each named), and the run is made by the merge.
+    #[must_use]
+    pub fn resume_refusal(&self, dir: &Path) -> Error {
+        // A run's shard continues from its own run.toml: no CONFIG to give again.
+        let command = self
+            .study
+            .map_or("reversi-lab run".to_string(), |_| plays(self.study));
+        let unfinished: Vec<String> = self
+            .shards
+            .iter()
+            .filter(|(_, status)| !status.is_finished())
+            .map(|(shard, _)| {
+                format!(
+                    "`{command} --shard {shard} --out {} --resume`",
+                    dir.display()
+                )
+            })
+            .collect();
+        let merge = self.merge_line(dir);
+        if unfinished.is_empty() {
+            return Error::input(format!(
+                "nothing to resume in {}: it holds the shards of a sharded run, all finished, and no run of its own: merge them with `{merge}`",
+                dir.display()
+            ));
+        }
+        Error::input(format!(
+            "{} holds the shards of a sharded run, not one run to resume: continue the unfinished shard{} with {}, then merge them with `{merge}`",
+            dir.display(),
+            if unfinished.len() == 1 { "" } else { "s" },
+            unfinished.join(" and ")
+        ))
     }
 }
 

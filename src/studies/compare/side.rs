@@ -27,6 +27,9 @@ impl Side {
     /// Reads a finished run's `run.toml` and `standings.csv`; an unfinished run, a
     /// shard or a folder without standings is bad input naming the fix.
     pub fn load(dir: &Path) -> Result<Self> {
+        if let Some(shards) = crate::lab::shard::Unmerged::find(dir) {
+            return Err(shards.refusal(dir, "compare the merged folder"));
+        }
         let folder = ResultsFolder::at(dir);
         let record = folder.record("give two folders `reversi-lab run` wrote")?;
         let experiment = record.recorded_experiment(&folder.path(FolderFile::RunRecord))?;

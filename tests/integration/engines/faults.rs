@@ -234,16 +234,7 @@ fn a_resumed_run_records_the_engines_new_deadline() {
     let engine = served_gtp(&script, "while-exit", "3", &marker);
     let config = |stall: &str| experiment(&engine, &format!(", stall_timeout = \"{stall}\""), 8);
     fs::write(d.join("e.toml"), config("5s")).unwrap();
-    let args = [
-        "run",
-        "e.toml",
-        "--out",
-        "r",
-        "--quiet",
-        "--no-report",
-        "--threads",
-        "1",
-    ];
+    let args = crate::common::run_e_into_r("1");
     let (code, _, stderr) = run_in(d, &args);
     assert_eq!(code, 2, "{stderr}");
     let record = fs::read_to_string(d.join("r/run.toml")).unwrap();
@@ -269,19 +260,7 @@ fn a_short_stall_timeout_holds_under_a_longer_start_timeout() {
     let engine = served_gtp(&script, "sleep", "5", &marker);
     let extra = ", stall_timeout = \"1s\", start_timeout = \"20s\"";
     fs::write(d.join("e.toml"), experiment(&engine, extra, 6)).unwrap();
-    ok(
-        d,
-        &[
-            "run",
-            "e.toml",
-            "--out",
-            "r",
-            "--quiet",
-            "--no-report",
-            "--threads",
-            "1",
-        ],
-    );
+    ok(d, &crate::common::run_e_into_r("1"));
     let logs = one_game_lost_by(&d.join("r"), "sleep", "stalled");
     // The deadline that passed is the stall's: it was the longer start_timeout's.
     assert!(

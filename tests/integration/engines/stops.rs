@@ -26,42 +26,21 @@ fn sleeper(d: &Path, mode: &str, nth: &str, stall: &str, games: u32) {
     fs::write(d.join("e.toml"), experiment(&engine, &extra, games)).unwrap();
 }
 
-const ARGS: [&str; 8] = [
-    "run",
-    "e.toml",
-    "--out",
-    "r",
-    "--quiet",
-    "--no-report",
-    "--threads",
-    "1",
-];
+const ARGS: [&str; 8] = crate::common::run_e_into_r("1");
 
 /// Starts the run and waits until the engine has begun to sleep (it made `m`).
-fn start_until_asleep(d: &Path) -> std::process::Child {
-    let child = common::in_dir(d)
-        .args(ARGS)
-        .std()
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !d.join("m").exists() {
-        assert!(Instant::now() < deadline, "the engine never went to sleep");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+fn start_until_asleep(d: &Path) -> common::Running {
+    let child = common::Running::start(
+        common::in_dir(d)
+            .args(ARGS)
+            .std()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped()),
+    );
+    child.wait_for_file(&d.join("m"), Duration::from_secs(60));
     // The games before it are in; the sleeper is still asleep.
     std::thread::sleep(Duration::from_millis(500));
     child
-}
-
-fn signal(child: &std::process::Child, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// What a stopped run left: its status, and that its costs cover exactly the games
@@ -110,11 +89,11 @@ fn a_second_signal_drops_the_games_in_flight_at_once() {
     // Its 40th move (the third game or so) is never answered.
     sleeper(d, "sleep", "40", "60s", 16);
     let child = start_until_asleep(d);
-    signal(&child, "-INT");
+    child.signal("-INT");
     std::thread::sleep(Duration::from_millis(300));
     let second = Instant::now();
-    signal(&child, "-TERM");
-    let output = child.wait_with_output().unwrap();
+    child.signal("-TERM");
+    let output = child.output();
     let waited = second.elapsed();
     assert!(waited < Duration::from_secs(10), "{waited:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -152,8 +131,8 @@ fn a_stalled_engine_holds_a_first_stop_no_longer_than_its_stall_deadline() {
     sleeper(d, "sleep", "40", "3s", 16);
     let child = start_until_asleep(d);
     let first = Instant::now();
-    signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
+    child.signal("-INT");
+    let output = child.output();
     let waited = first.elapsed();
     // The 3 s deadline began before the signal; the slack is for a loaded machine.
     assert!(waited < Duration::from_secs(3 + 5), "{waited:?}");

@@ -178,7 +178,7 @@ fn hints_about_a_studys_shards_name_the_study() {
     assert!(
         said.contains(
             "belong to different experiments (seed = 11 in shard 1/2 but 12 in shard 2/2)"
-        ) && said.contains("`reversi-lab sweep FILE --shard I/N --force`")
+        ) && said.contains("`reversi-lab sweep FILE --shard 2/2 --out s --force`")
             && !said.contains("run CONFIG"),
         "{said}"
     );
@@ -237,15 +237,6 @@ fn hints_about_a_studys_shards_name_the_study() {
     assert!(!page.contains("reversi-lab merge"), "{page}");
 }
 
-/// Sends `signal` (`-INT`, `-TERM`) to a running child.
-fn signal(child: &std::process::Child, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// Complete rows of `games.csv` in `dir` (header aside).
 fn rows(dir: &Path) -> Vec<String> {
     let text = fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
@@ -262,16 +253,7 @@ fn a_second_signal_stops_a_built_in_search_in_progress() {
     let d = dir.path();
     let config = "name = \"deep\"\nseed = 3\nformat = \"head-to-head\"\ngames_per_pair = 2\n[[players]]\nname = \"solver\"\nstrategy = \"alphabeta:depth=2,endgame=22\"\n[[players]]\nname = \"random\"\nstrategy = \"random\"\n";
     fs::write(d.join("e.toml"), config).unwrap();
-    let args = [
-        "run",
-        "e.toml",
-        "--out",
-        "r",
-        "--quiet",
-        "--no-report",
-        "--threads",
-        "1",
-    ];
+    let args = crate::common::run_e_into_r("1");
     let whole = Instant::now();
     ok(
         d,
@@ -287,25 +269,21 @@ fn a_second_signal_stops_a_built_in_search_in_progress() {
         ],
     );
     let game = whole.elapsed() / 2;
-    let child = crate::common::in_dir(d)
-        .args(args)
-        .std()
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = crate::common::Running::start(
+        crate::common::in_dir(d)
+            .args(args)
+            .std()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped()),
+    );
     // The first game's solve begun: its first moves take a few milliseconds.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !d.join("r/games.csv").exists() {
-        assert!(Instant::now() < deadline, "the run never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    child.wait_for_file(&d.join("r/games.csv"), Duration::from_secs(60));
     std::thread::sleep(Duration::from_millis(500));
-    signal(&child, "-INT");
+    child.signal("-INT");
     std::thread::sleep(Duration::from_millis(200));
     let second = Instant::now();
-    signal(&child, "-TERM");
-    let output = child.wait_with_output().unwrap();
+    child.signal("-TERM");
+    let output = child.output();
     let waited = second.elapsed();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

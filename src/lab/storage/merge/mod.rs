@@ -10,8 +10,8 @@ use super::games_file::{self, Compression, GamesWriter};
 use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::shard::{
-    check_schedule_version, experiment_hash, plays, whole_run_of, Shard, Study, SCHEDULE_VERSION,
-    SHARD, SHARDS,
+    check_schedule_version, experiment_hash, plays, plays_into, whole_run_of, Shard, Study,
+    SCHEDULE_VERSION, SHARD, SHARDS,
 };
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
@@ -126,9 +126,9 @@ fn shard_folders(
             dirs.sort();
             if dirs.is_empty() {
                 return Err(Error::input(format!(
-                    "{} holds no shard folders: run the shards first ({} --shard I/N)",
+                    "{} holds no shard folders: run the shards first ({})",
                     under.display(),
-                    plays(study)
+                    plays_into(study, "I/N", Some(only))
                 )));
             }
             return Ok((dirs, Some(only.clone())));
@@ -222,10 +222,10 @@ fn one_split(
     let shards = ResultsFolder::at(under).path(FolderFile::Shards);
     match split {
         Some(n) if !counts.contains(&n) => Err(Error::input(format!(
-            "{} holds no shard of a {n}-shard split (it holds {}): run them first ({} --shard I/{n}), or give the split they have",
+            "{} holds no shard of a {n}-shard split (it holds {}): run them first ({}), or give the split they have",
             shards.display(),
             splits(&counts),
-            plays(study)
+            plays_into(study, &format!("I/{n}"), Some(under))
         ))),
         Some(n) => Ok(parts.into_iter().filter(|p| p.shard.count() == n).collect()),
         None if counts.len() > 1 => Err(Error::said(
@@ -274,13 +274,13 @@ fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
         }
         if info.experiment_hash != first.record.run.experiment_hash {
             return Err(Error::input(format!(
-                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `{} --shard I/N --force` from the same file), then merge again",
+                "{} and {} belong to different experiments ({}): play every shard of one experiment (rerun the odd one with `{} --force` from the same file), then merge again",
                 name(first),
                 name(p),
                 Some(unlike(first, p).join("; "))
                     .filter(|d| !d.is_empty())
                     .unwrap_or_else(|| "their openings files differ".into()),
-                plays(study)
+                plays_into(study, &p.shard.to_string(), Some(folder_of(&p.dir)))
             )));
         }
         if info.version != first.record.run.version {
@@ -322,11 +322,19 @@ fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
             .collect::<Vec<_>>()
             .join(", ");
         return Err(Error::input(format!(
-            "shard{} {shown}{} missing: run {} ({} --shard I/N), then merge again",
+            "shard{} {shown}{} missing: run {} ({}), then merge again",
             if missing.len() == 1 { "" } else { "s" },
             if missing.len() > 10 { ", …" } else { "" },
             if missing.len() == 1 { "it" } else { "them" },
-            plays(study)
+            plays_into(
+                study,
+                &(if missing.len() == 1 {
+                    missing[0].clone()
+                } else {
+                    format!("I/{count}")
+                }),
+                whole_run_of(&parts[0].dir)
+            )
         )));
     }
     for p in &parts {
@@ -345,7 +353,7 @@ fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
                     // A run's own run.toml gives its config and games again.
                     study.map_or("reversi-lab run".into(), |_| plays(study)),
                     p.shard,
-                    whole_run_of(&p.dir).unwrap_or(&p.dir).display()
+                    folder_of(&p.dir).display()
                 )));
             }
         }
@@ -531,6 +539,12 @@ pub fn merge(paths: &[PathBuf], options: &MergeOptions) -> Result<MergeSummary> 
         standings,
         unchanged: false,
     })
+}
+
+/// The folder a shard's hint names as `--out`: the whole run's above its `shards/`,
+/// or the shard's own (continued in place).
+fn folder_of(dir: &Path) -> &Path {
+    whole_run_of(dir).unwrap_or(dir)
 }
 
 fn recorded_hash(parts: &[Part]) -> Option<String> {

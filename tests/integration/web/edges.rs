@@ -1,0 +1,131 @@
+//! The web's edges the last walk left: a folder of unmerged shards answers
+//! `/live.json` as its page does and `/game` names the merge; an empty path and a
+//! `Content-Length` that is no number are refused in one line saying so; a server on
+//! every interface prints an address that opens; a stopped server leaves no folder.
+
+use super::{one_line, Server};
+use crate::common::Dir;
+use crate::web_live::two_shards;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+/// Before, `/live.json` of a cluster run said 0 games and status "-" while its page
+/// said 6 and complete, and `/game` said "not in games.csv yet".
+#[test]
+fn unmerged_shards_answer_live_json_as_their_page_and_game_names_the_merge() {
+    let dir = Dir::new();
+    two_shards(dir.path());
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, json) = server.get("/live.json?path=c");
+    assert_eq!(status, 200, "{json}");
+    let live: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(live["games"], 6, "{json}");
+    assert_eq!(live["status"], "complete", "{json}");
+    let (_, page) = server.get("/folder?path=c");
+    assert!(
+        page.contains("<span class=\"games\">6"),
+        "the same count: {page}"
+    );
+    let (status, body) = server.get("/game?path=c&id=0");
+    assert_eq!(status, 404, "{body}");
+    one_line(status, &body, "a game of unmerged shards");
+    assert!(
+        body.contains("not merged yet") && body.contains("`reversi-lab merge results/c`"),
+        "{body}"
+    );
+}
+
+/// A raw request's status line and body.
+fn raw(server: &Server, request: &str) -> (String, String) {
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_string(), body.to_string())
+}
+
+/// Before, `?path=` gave " is not a results folder" (a blank name first) and
+/// `Content-Length: abc` a 413 saying the request carried a body.
+#[test]
+fn an_empty_path_and_a_length_that_is_no_number_are_refused_saying_so() {
+    let dir = Dir::new();
+    super::a_run(dir.path(), "r", 2);
+    let server = Server::start(&dir.path().join("results"), &[]);
+    for target in [
+        "/folder?path=",
+        "/live.json?path=",
+        "/game?path=&id=0",
+        "/folder?path=%20",
+    ] {
+        let (status, body) = server.get(target);
+        assert_eq!(status, 400, "{target}: {body}");
+        one_line(status, &body, target);
+        assert!(body.starts_with("the path is empty"), "{target}: {body}");
+    }
+    for length in ["abc", "-1", "1x"] {
+        let (status, body) = raw(
+            &server,
+            &format!("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {length}\r\n\r\n"),
+        );
+        assert!(status.starts_with("HTTP/1.1 400"), "{length}: {status}");
+        assert_eq!(body.lines().count(), 1, "{body}");
+        assert!(body.contains("Content-Length is not a number"), "{body}");
+    }
+    // A real length is still a body, which requests do not carry.
+    let (status, _) = raw(
+        &server,
+        "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello",
+    );
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    let (status, _) = raw(
+        &server,
+        "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 00\r\n\r\n",
+    );
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+}
+
+/// Before, `--host 0.0.0.0` printed http://0.0.0.0:PORT/ as the address to open.
+#[test]
+fn a_server_on_every_interface_prints_an_address_that_opens() {
+    let dir = Dir::new();
+    super::a_run(dir.path(), "r", 2);
+    let server = Server::start(&dir.path().join("results"), &["--host", "0.0.0.0"]);
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    assert!(
+        server
+            .second
+            .starts_with("listening on every interface (0.0.0.0)")
+            && server.second.contains("instead of 127.0.0.1"),
+        "{}",
+        server.second
+    );
+    let token = server.url.split("?token=").nth(1).unwrap();
+    let (status, body) = server.get(&format!("/?token={token}"));
+    assert_eq!(status, 200, "{body}");
+}
+
+/// The tests' server is stopped as a user stops it, so it removes its own scratch
+/// folder: before, it was killed (SIGKILL) and each left a /tmp/reversi-lab-web-*.
+#[test]
+fn a_dropped_server_leaves_no_scratch_folder() {
+    let dir = Dir::new();
+    super::a_run(dir.path(), "r", 2);
+    let temp = Dir::new();
+    let server = Server::start_with(&dir.path().join("results"), &[], Some(temp.path()));
+    let (status, body) = server.get("/folder?path=r");
+    assert_eq!(status, 200, "{body}");
+    let made = std::fs::read_dir(temp.path()).unwrap().count();
+    assert_eq!(made, 1, "its scratch folder is in the TMPDIR given");
+    drop(server);
+    let left: Vec<_> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
