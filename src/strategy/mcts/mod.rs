@@ -252,12 +252,16 @@ impl<G: Geometry> Mcts<G> {
         let square = tree
             .best(&self.settings)
             .unwrap_or_else(|| Square::new(moves.lowest()));
-        let mean = tree
-            .stats()
-            .iter()
-            .find(|m| m.square == square)
-            .map_or(0.5, |m| m.mean);
-        Choice::valued(square, (mean * 1000.0).round() as i32)
-            .with_pv(tree.most_visited_line(square))
+        let stats = tree.stats();
+        let found = stats.iter().find(|m| m.square == square);
+        let mean = found.map_or(0.5, |m| m.mean);
+        let line = tree.most_visited_line(square);
+        // A move proven to win or lose by an exact margin is valued so, as `eval` and
+        // `watch` show it.
+        let exact = found.filter(|m| m.bounds.0 == m.bounds.1);
+        match exact.and_then(|m| proven_value(m.bounds.0)) {
+            Some(value) => Choice::valued(square, value).proven().with_pv(line),
+            None => Choice::valued(square, (mean * 1000.0).round() as i32).with_pv(line),
+        }
     }
 }
