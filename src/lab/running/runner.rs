@@ -230,6 +230,13 @@ pub fn run_locked(
     let played = with_geometry!(experiment.setup.size, G => {
         play::<G>(experiment, &schedule, shard, done, already_concluded, options, &progress, &mut tallies, &mut writer, &games_path, &before, &mut engines, &mut aside)
     });
+    if total == 0 && played.is_ok() {
+        // A shard with no game to play (more shards than pairs) is whole as soon as it
+        // starts: the folder it replaces goes.
+        if let Some(replaced) = aside.take() {
+            remove_aside(&replaced)?;
+        }
+    }
     if let Some(aside) = aside {
         // The new run wrote no game (stopped or failed before its first): the folder
         // it replaces goes back as it was.

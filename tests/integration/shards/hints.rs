@@ -220,3 +220,31 @@ fn a_second_merge_that_changes_nothing_writes_nothing() {
     );
     assert!(page.is_file());
 }
+
+/// A shard with no game to play (more shards than game pairs) is whole at once, so
+/// replacing it with `--force` succeeds; it said "stopped before the new run wrote a
+/// game" and left the old folder (the walk's hint for mismatched seeds is `--force`).
+#[test]
+fn an_empty_shard_is_replaced_by_force() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let two = "name = \"t\"\nseed = 1\ngames_per_pair = 2\n[[players]]\nname = \"a\"\nstrategy = \"greedy\"\n[[players]]\nname = \"b\"\nstrategy = \"random\"\n";
+    fs::write(d.join("e.toml"), two).unwrap();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
+        );
+    }
+    let replaced = ok(
+        d,
+        &[
+            "run", "e.toml", "--shard", "3/3", "--out", "M", "--force", "--quiet",
+        ],
+    );
+    assert!(replaced.contains("0 games"), "{replaced}");
+    assert!(d.join("M/shards/3-of-3/run.toml").is_file());
+    let merged = ok(d, &["merge", "M", "--quiet"]);
+    assert!(merged.contains("merged 2 games"), "{merged}");
+}
