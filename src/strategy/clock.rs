@@ -374,7 +374,7 @@ impl<G: Geometry> Strategy<G> for Timed<G> {
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
-    ) -> Option<Vec<(Square, i32, u64)>> {
+    ) -> Option<crate::strategy::Visits> {
         self.inner.move_visits(board, moves, context)
     }
 

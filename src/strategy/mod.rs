@@ -478,6 +478,29 @@ impl Choice {
     }
 }
 
+/// One search's root (see [`Strategy::move_visits`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Visits {
+    /// Each move considered: the move chosen first, then the rest by visits.
+    pub moves: Vec<Visited>,
+    /// The move the search chooses, with its principal variation.
+    pub choice: Choice,
+}
+
+/// One root move of a search that counts visits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visited {
+    /// The move.
+    pub square: Square,
+    /// Its value on the strategy's scale, as [`Strategy::move_values`] gives it.
+    pub value: i32,
+    /// The iterations through it.
+    pub visits: u64,
+    /// The final margins it is proven to lie between, where the search narrowed them
+    /// (both equal: proven exactly).
+    pub bounds: Option<(i32, i32)>,
+}
+
 /// What made a move worthless: an engine's crash, stall or illegal move, any player's
 /// move past its time. The game loop forfeits the game for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -520,15 +543,16 @@ pub trait Strategy<G: Geometry>: Send + Sync {
         None
     }
 
-    /// Each of `moves`' value as [`Strategy::move_values`] gives it, beside the times
-    /// the search went through the move (`mcts`'s visits, what its values rest on), in
-    /// square order; None for strategies that count no visits. For `play`'s `eval`.
+    /// One search's view of `moves` (`mcts`'s visits, what its values rest on): each
+    /// move's value as [`Strategy::move_values`] gives it with its visits, and the move
+    /// the same search chooses with its line; None for strategies that count no
+    /// visits. For `play`'s `eval`, so that its list and its line agree.
     fn move_visits(
         &self,
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
-    ) -> Option<Vec<(Square, i32, u64)>> {
+    ) -> Option<Visits> {
         let _ = (board, moves, context);
         None
     }

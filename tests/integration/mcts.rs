@@ -210,7 +210,7 @@ fn eval_against_mcts_shows_each_moves_visits_and_value() {
     assert_eq!(moves.iter().map(|m| m.1).sum::<u64>(), 400, "{line}");
     assert!(moves.iter().all(|m| (0..=1000).contains(&m.0)), "{line}");
     assert!(
-        moves.windows(2).all(|w| w[0].0 >= w[1].0),
-        "best first: {line}"
+        moves.windows(2).all(|w| w[0].1 >= w[1].1),
+        "most visited first: {line}"
     );
 }

@@ -568,6 +568,53 @@ fn watch_draws_game_zero_of_the_match_move_by_move() {
         .stderr(predicate::str::contains("strategy B: "));
 }
 
+/// Issue 49: against `mcts`, `eval` shows one search: its moves by visits (the move it
+/// plays first), and the best line is that move's line in the same search (it came from
+/// a second search and could start elsewhere, the list ordered by mean).
+#[test]
+fn eval_against_mcts_lists_moves_by_visits_and_its_line_starts_with_the_first() {
+    let args = ["play", "--vs", "mcts:iterations=3000", "--seed", "11"];
+    let mut person = Person::start(&args);
+    person.until_prompt();
+    let mut checked = 0;
+    for step in 0..6 {
+        let eval = person.type_line("eval");
+        let list = eval
+            .lines()
+            .find(|l| l.starts_with("eval by mcts:iterations=3000 "))
+            .and_then(|l| l.split_once("most visited first): "))
+            .unwrap_or_else(|| panic!("{eval}"))
+            .1;
+        // "d3 +512 (1,101 visits)", proven bounds after the visits where proven.
+        let moves: Vec<(&str, u64)> = list
+            .split("), ")
+            .map(|item| {
+                let (square, rest) = item.split_once(' ').unwrap();
+                let visits = rest.split_once(" (").unwrap().1;
+                let visits = visits.split(" visit").next().unwrap().replace(',', "");
+                (square, visits.parse().unwrap_or_else(|_| panic!("{item}")))
+            })
+            .collect();
+        let counts: Vec<u64> = moves.iter().map(|m| m.1).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "by visits: {list}");
+        assert_eq!(counts.iter().sum::<u64>(), 3000, "{list}");
+        let line = eval
+            .split("best line by mcts:iterations=3000: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no line: {eval}"));
+        assert_eq!(line.split(' ').next(), Some(moves[0].0), "{eval}");
+        checked += 1;
+        // The person plays the least visited move, so that the game goes on elsewhere.
+        let answer = person.type_line(moves[moves.len() - 1 - step % moves.len()].0);
+        if answer.ends_with("[y/n] ") {
+            break;
+        }
+    }
+    assert!(checked >= 4);
+    person.answer("quit");
+    person.finish();
+}
+
 /// Issue 52, item 13: values stay on one scale when the solver takes over (they were
 /// the pattern evaluation's 1/64 discs, +4413, then the solver's discs, +54).
 #[test]

@@ -258,7 +258,7 @@ fn proven_root_moves_show_their_margins() {
         .unwrap();
         let solver = Solver::new(Rules::default(), 14);
         let exact = solver.move_values(board, board.moves(), &mut Memory::new());
-        for (square, value, _) in visits {
+        for Visited { square, value, .. } in visits.moves {
             let margin = exact.iter().find(|e| e.0 == square).unwrap().1;
             match proven_margin(value) {
                 Some(shown) => {
@@ -290,5 +290,31 @@ fn a_root_solve_keeps_to_the_moves_time() {
             spent <= budget + TIME_MARGIN,
             "seed {seed}: {spent:?} of CPU"
         );
+    }
+}
+
+/// `play`'s `eval` shows one search: its list starts with the move that search plays
+/// (the robust child), the rest by visits, and its line is that choice's, the same
+/// move and line `choose` gives from the same seed.
+#[test]
+fn move_visits_list_the_choice_first_then_by_visits_with_its_line() {
+    for seed in 0..6u64 {
+        let Some(board) = random_position::<Size8>(seed, 40) else {
+            continue;
+        };
+        let mcts = player::<Size8>("mcts:iterations=800", Rules::default());
+        let visits = with_context(seed, |context| {
+            mcts.move_visits(board, board.moves(), context)
+        })
+        .unwrap();
+        let chosen =
+            with_context(seed, |context| mcts.choose(board, board.moves(), context)).unwrap();
+        assert_eq!(visits.choice.square, chosen.square, "seed {seed}");
+        assert_eq!(visits.choice.pv(), chosen.pv(), "seed {seed}");
+        assert_eq!(visits.moves[0].square, chosen.square, "seed {seed}");
+        assert!(visits.choice.pv().len() > 1, "seed {seed}");
+        let counts: Vec<u64> = visits.moves.iter().map(|v| v.visits).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+        assert_eq!(counts.iter().sum::<u64>(), 800, "seed {seed}");
     }
 }

@@ -7,6 +7,8 @@
 
 #[cfg(test)]
 mod audit;
+#[cfg(test)]
+mod counting;
 mod leaf;
 mod reuse;
 mod search;
@@ -19,7 +21,10 @@ pub use search::{Final, MoveStats, Objective, Settings};
 pub use spec::MctsSpec;
 pub use tree::{Node, Tree};
 
-use super::{random_square, Budget, Context, Evaluator, Pick, Picked, Solver, Strategy, WIN};
+use super::{
+    random_square, Budget, Choice, Context, Evaluator, Notes, Pick, Picked, Solver, Strategy,
+    Visited, Visits, WIN,
+};
 use crate::board::{Bits, Board, Geometry, Square};
 use leaf::Leaf;
 use reuse::Kept;
@@ -158,17 +163,7 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
         } else {
             self.search_from(board, moves, context, began)
         };
-        // A search that ran out of budget before its first iteration (a clock nearly
-        // spent, `nodes` below a playout) plays the first legal move.
-        let square = tree
-            .best(&self.settings)
-            .unwrap_or_else(|| Square::new(moves.lowest()));
-        let mean = tree
-            .stats()
-            .iter()
-            .find(|m| m.square == square)
-            .map_or(0.5, |m| m.mean);
-        let pv = tree.most_visited_line(square);
+        let (pick, line) = self.choice_of(&tree, moves);
         if self.settings.reuse {
             let history = context.history;
             context
@@ -177,9 +172,9 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
                 .keep(tree, &history);
         }
         let notes = &mut context.memory.notes;
-        notes.set_pv(pv);
+        notes.set_pv(line);
         notes.timed_from(began);
-        Ok(Pick::valued(square, (mean * 1000.0).round() as i32))
+        Ok(pick)
     }
 
     /// Each move's mean result for the mover, in thousandths; a move proven to win or
@@ -196,32 +191,84 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
             return Some(solver.move_values(board, moves, context.memory));
         }
         let visits = self.move_visits(board, moves, context)?;
-        Some(visits.into_iter().map(|(s, v, _)| (s, v)).collect())
+        let mut values: Vec<(Square, i32)> = visits
+            .moves
+            .into_iter()
+            .map(|v| (v.square, v.value))
+            .collect();
+        values.sort_by_key(|&(square, _)| square.index());
+        Some(values)
     }
 
-    /// [`move_values`](Strategy::move_values) and each move's visits; None where the
-    /// root is solved outright (no visits: its values are the solver's).
+    /// [`move_values`](Strategy::move_values) and each move's visits and proven
+    /// bounds from one search, the move it chooses first and the rest by visits, with
+    /// that choice and its line; None where the root is solved outright (no visits: its
+    /// values are the solver's).
     fn move_visits(
         &self,
         board: Board<G>,
         moves: G::Bits,
         context: &mut Context<'_, G>,
-    ) -> Option<Vec<(Square, i32, u64)>> {
+    ) -> Option<Visits> {
         if self.solves_root(board, moves) {
             return None;
         }
         let tree = self.search(board, moves, context);
-        Some(
-            tree.stats()
-                .iter()
-                .map(|m| {
-                    let exact = (m.bounds.0 == m.bounds.1).then_some(m.bounds.0);
-                    let value = exact
-                        .and_then(proven_value)
-                        .unwrap_or((m.mean * 1000.0).round() as i32);
-                    (m.square, value, u64::from(m.visits))
-                })
-                .collect(),
-        )
+        let (pick, line) = self.choice_of(&tree, moves);
+        let mut notes = Notes::default();
+        notes.set_pv(line);
+        let choice = Choice::noted(pick, &notes);
+        let most = G::CELLS.min(127) as i32;
+        let mut visited: Vec<Visited> = tree
+            .stats()
+            .iter()
+            .map(|m| {
+                let exact = (m.bounds.0 == m.bounds.1).then_some(m.bounds.0);
+                let value = exact
+                    .and_then(proven_value)
+                    .unwrap_or((m.mean * 1000.0).round() as i32);
+                Visited {
+                    square: m.square,
+                    value,
+                    visits: u64::from(m.visits),
+                    bounds: (m.bounds != (-most, most)).then_some(m.bounds),
+                }
+            })
+            .collect();
+        visited.sort_by_key(|v| {
+            (
+                v.square != choice.square,
+                std::cmp::Reverse(v.visits),
+                std::cmp::Reverse(v.value),
+                v.square.index(),
+            )
+        });
+        Some(Visits {
+            moves: visited,
+            choice,
+        })
+    }
+}
+
+impl<G: Geometry> Mcts<G> {
+    /// The move a searched `tree` plays, valued by its mean in thousandths, with the
+    /// line of most visits after it: what `choose` answers and `eval` shows.
+    fn choice_of(&self, tree: &Tree<G>, moves: G::Bits) -> (Pick, Vec<Square>) {
+        // A search that ran out of budget before its first iteration (a clock nearly
+        // spent, `nodes` below a playout) plays the first legal move.
+        let square = tree
+            .best(&self.settings)
+            .unwrap_or_else(|| Square::new(moves.lowest()));
+        let stats = tree.stats();
+        let found = stats.iter().find(|m| m.square == square);
+        let mean = found.map_or(0.5, |m| m.mean);
+        let line = tree.most_visited_line(square);
+        // A move proven to win or lose by an exact margin is valued so, as `eval` and
+        // `watch` show it.
+        let exact = found.filter(|m| m.bounds.0 == m.bounds.1);
+        match exact.and_then(|m| proven_value(m.bounds.0)) {
+            Some(value) => (Pick::valued(square, value).proven(), line),
+            None => (Pick::valued(square, (mean * 1000.0).round() as i32), line),
+        }
     }
 }

@@ -453,52 +453,69 @@ impl<G: Geometry> Session<'_, G> {
             memory: &mut memory,
             history: History::of(game),
         };
-        // A search that counts visits (mcts) shows them beside each value: what the
-        // value rests on.
-        let own = self.opponent.and_then(|(name, s)| {
-            let values = match s.move_visits(board, moves, &mut context) {
-                Some(visits) => visits
-                    .into_iter()
-                    .map(|(s, v, n)| (s, v, Some(n)))
-                    .collect(),
-                None => s
-                    .move_values(board, moves, &mut context)?
-                    .into_iter()
-                    .map(|(s, v)| (s, v, None))
-                    .collect(),
+        // A search that counts visits (mcts) shows them beside each value (what the
+        // value rests on), its moves in its own order (the move it plays first, then by
+        // visits), and the line of that same search: a second search could start
+        // elsewhere.
+        if let Some((name, visits)) = self
+            .opponent
+            .and_then(|(name, s)| Some((name, s.move_visits(board, moves, &mut context)?)))
+        {
+            let empties = board.empty_count();
+            let list: Vec<String> = (visits.moves.iter())
+                .map(|v| {
+                    let bounds = match v.bounds {
+                        Some((0, 0)) => ", proven a draw".to_string(),
+                        Some((lower, upper)) if lower < upper => {
+                            format!(", proven {lower:+} to {upper:+}")
+                        }
+                        _ => String::new(),
+                    };
+                    format!(
+                        "{} {} ({}{bounds})",
+                        v.square.name(G::SIZE),
+                        self.scales[0].text(v.value, empties),
+                        reversi_lab::numbers::counted(v.visits, "visit")
+                    )
+                })
+                .collect();
+            writeln!(
+                out,
+                "eval by {name} (larger is better for {}; {}; most visited first): {}",
+                game.side(),
+                self.scales[0].legend(),
+                list.join(", ")
+            )?;
+            return match super::line_text::<G>(&visits.choice) {
+                Some(line) => writeln!(out, "best line by {name}: {line}"),
+                None => Ok(()),
             };
+        }
+        let own = self.opponent.and_then(|(name, s)| {
+            let values = s.move_values(board, moves, &mut context)?;
             Some((name, values, self.scales[0], s))
         });
-        let (name, mut values, scale, evaluator): (_, Vec<(Square, i32, Option<u64>)>, _, _) =
-            match own {
-                Some(found) => found,
-                None => {
-                    let (name, fallback) = self.fallback;
-                    let values = fallback.move_values(board, moves, &mut context);
-                    let values = values.expect("alphabeta has move values");
-                    let values = values.into_iter().map(|(s, v)| (s, v, None)).collect();
-                    (name, values, self.scales[1], fallback)
-                }
-            };
+        let (name, mut values, scale, evaluator): (_, Vec<(Square, i32)>, _, _) = match own {
+            Some(found) => found,
+            None => {
+                let (name, fallback) = self.fallback;
+                let values = fallback.move_values(board, moves, &mut context);
+                let values = values.expect("alphabeta has move values");
+                (name, values, self.scales[1], fallback)
+            }
+        };
         // The line the evaluating search expects, from its own choice (after the values,
         // so that its table is warm).
         let line = evaluator
             .choose(board, moves, &mut context)
             .ok()
             .and_then(|choice| super::line_text::<G>(&choice));
-        values.sort_by_key(|&(square, value, _)| (std::cmp::Reverse(value), square));
+        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
         let empties = board.empty_count();
         let list: Vec<String> = values
             .iter()
-            .map(|(square, value, visits)| {
-                let visits = visits.map_or(String::new(), |n| {
-                    format!(" ({})", reversi_lab::numbers::counted(n, "visit"))
-                });
-                format!(
-                    "{} {}{visits}",
-                    square.name(G::SIZE),
-                    scale.text(*value, empties)
-                )
+            .map(|(square, value)| {
+                format!("{} {}", square.name(G::SIZE), scale.text(*value, empties))
             })
             .collect();
         writeln!(

@@ -137,16 +137,20 @@ fn show_game<G: Geometry>(
                 .find(|&(s, _)| s == square)
                 .map(|(_, v)| v)
         };
-        let (square, expects) = if moves.count() == 1 {
-            (Square::new(moves.lowest()), None)
+        let (square, expects, own) = if moves.count() == 1 {
+            (Square::new(moves.lowest()), None, None)
         } else {
             let choice = super::choose_move(player, game, &mut rng, &mut memories[seat])?;
-            (choice.square, super::line_text::<G>(&choice))
+            (choice.square, super::line_text::<G>(&choice), choice.value)
         };
         // One scale for the whole game: discs where the values are discs, estimated or
-        // solved (see `Scale`), and the unit said with each value.
+        // solved (see `Scale`), and the unit said with each value. The value is the
+        // choice's own where it has one, from the search that gave the line: a second
+        // search (mcts's, drawing anew) could value the move otherwise.
         let scale = scales[deal.seats[seat]];
-        let said = value(square, &mut scratch).map(|v| scale.said(v, board.empty_count()));
+        let said = own
+            .or_else(|| value(square, &mut scratch))
+            .map(|v| scale.said(v, board.empty_count()));
         let score = match (said, expects) {
             (Some(said), Some(line)) => format!(" (its value {said}; line {line})"),
             (Some(said), None) => format!(" (its value {said})"),
