@@ -26,7 +26,18 @@ queue_c() {
 variants() {
     nice -n 10 "$BIN" run experiments/mcts-target-variants.toml --threads 2 --out "$OUT/target-shuffled"
 }
+# Fourth session: the round robin with all nine players (the file now lists them), the
+# sweep at 40 games a pair, and 400-game runs against weighted classic, side by side.
+fourth() {
+    nice -n 5 "$BIN" run experiments/mcts-target-seed7.toml --threads 2 --out "$OUT/target-seed7" &
+    nice -n 5 "$BIN" run experiments/mcts-equal-time.toml --threads 2 --out "$OUT/equal-time-9" &
+    wait
+    nice -n 10 "$BIN" run experiments/mcts-target-c-seed7.toml --threads 1 --out "$OUT/target-c-seed7" &
+    nice -n 10 "$BIN" sweep experiments/sweep-mcts-iterations.toml --threads 2 --games 40 --out "$OUT/sweep-40" &
+    wait
+}
 if [ "${1:-}" = variants ]; then variants; exit; fi
+if [ "${1:-}" = fourth ]; then fourth; exit; fi
 queue_b > "$OUT/mcts-queue-b.log" 2>&1 &
 queue_c > "$OUT/mcts-queue-c.log" 2>&1 &
 wait
