@@ -285,15 +285,8 @@ impl fmt::Display for Misfit {
                 if let Some(best) = crate::setting::closest(key, known.iter().copied()) {
                     write!(f, "; did you mean `{best}`?")?;
                 }
-                write!(
-                    f,
-                    " (known keys: {})",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                let listed: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                write!(f, " (known keys: {})", listed.join(", "))
             }
             Misfit::UnknownName { key, name, known } => write!(
                 f,

@@ -425,7 +425,7 @@ pub struct RunInfo {
     pub shard: Option<String>,
     /// The study whose shard this is (`sweep`, `ablate`), so hints name its command.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub study: Option<crate::lab::storage::shard::Study>,
+    pub study: Option<Study>,
     /// Present (true) when moves were limited by time (a time control, or a search's
     /// `time` budget): the games then depend on the machine and its load, so the same
     /// seed does not replay them byte for byte.
@@ -576,6 +576,29 @@ pub struct ResumeGiven {
     pub seed: bool,
     /// `--threads` was given.
     pub threads: bool,
+}
+
+/// The study whose command plays a shard's experiment (a run's shards have none),
+/// recorded in the shard's `run.toml` so that a hint about the shard names the
+/// command that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Study {
+    /// `reversi-lab sweep FILE`.
+    Sweep,
+    /// `reversi-lab ablate FILE`.
+    Ablate,
+}
+
+impl Study {
+    /// The command's name.
+    #[must_use]
+    pub const fn command(self) -> &'static str {
+        match self {
+            Study::Sweep => "sweep",
+            Study::Ablate => "ablate",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::lab::running::experiment::Experiment;
 use crate::lab::running::setup::Openings;
 use crate::lab::storage::results_folder::{FolderFile, ResultsFolder};
 use crate::lab::storage::rows::Status;
+pub use crate::lab::storage::rows::Study;
 use crate::setting::{Said, Setting};
 use crate::shown::ShowPath;
 use sha2::{Digest, Sha256};
@@ -239,29 +240,6 @@ impl Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// The study whose command plays a shard's experiment (a run's shards have none),
-/// recorded in the shard's `run.toml` so that a hint about the shard names the
-/// command that made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Study {
-    /// `reversi-lab sweep FILE`.
-    Sweep,
-    /// `reversi-lab ablate FILE`.
-    Ablate,
-}
-
-impl Study {
-    /// The command's name.
-    #[must_use]
-    pub const fn command(self) -> &'static str {
-        match self {
-            Study::Sweep => "sweep",
-            Study::Ablate => "ablate",
-        }
     }
 }
 
