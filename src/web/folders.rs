@@ -56,10 +56,17 @@ pub fn shard_folders(dir: &Path) -> Vec<PathBuf> {
 
 /// A cluster run's state from its shards' states: kind `cluster run (N shards)`, the
 /// games, totals and rates added up, `running` while any shard runs.
-pub fn combined(shards: &[Arc<Snapshot>]) -> Snapshot {
+pub fn combined(shards: &[Arc<Snapshot>], missing: usize) -> Snapshot {
     let any = |status: &str| shards.iter().any(|s| s.status == status);
     let status = if any("running") {
         "running".to_string()
+    } else if missing > 0 {
+        // Shards never played (or moved away): the run is not whole, whatever the
+        // others say, and its total is unknown.
+        format!(
+            "incomplete: {missing} shard{} missing",
+            if missing == 1 { "" } else { "s" }
+        )
     } else if shards.iter().all(|s| s.status == "complete") {
         "complete".to_string()
     } else if shards
@@ -70,7 +77,11 @@ pub fn combined(shards: &[Arc<Snapshot>]) -> Snapshot {
     } else {
         "interrupted".to_string()
     };
-    let totals: Option<Vec<u64>> = shards.iter().map(|s| s.total).collect();
+    let totals: Option<Vec<u64>> = if missing > 0 {
+        None
+    } else {
+        shards.iter().map(|s| s.total).collect()
+    };
     let rates: Vec<f64> = shards
         .iter()
         .filter(|s| s.status == "running")
@@ -78,7 +89,15 @@ pub fn combined(shards: &[Arc<Snapshot>]) -> Snapshot {
         .collect();
     Snapshot {
         version: shards.iter().map(|s| s.version).sum(),
-        kind: format!("cluster run ({} shards)", shards.len()),
+        kind: if missing > 0 {
+            format!(
+                "cluster run ({} of {} shards)",
+                shards.len(),
+                shards.len() + missing
+            )
+        } else {
+            format!("cluster run ({} shards)", shards.len())
+        },
         status,
         games: shards.iter().map(|s| s.games).sum(),
         total: totals.map(|t| t.iter().sum()),
@@ -86,6 +105,11 @@ pub fn combined(shards: &[Arc<Snapshot>]) -> Snapshot {
         modified: shards.iter().filter_map(|s| s.modified).max(),
         ..Snapshot::default()
     }
+}
+
+/// How many shards of `dir`'s cluster run are missing from its `shards/` folder.
+pub fn missing_shards(dir: &Path) -> usize {
+    crate::lab::shard::Unmerged::find(dir).map_or(0, |u| u.missing().len())
 }
 
 /// The live state of each shard of `dir`'s cluster run, with its path under the root.
@@ -130,7 +154,7 @@ pub fn scan(root: &Path, state: &State) -> Vec<Listed> {
                     .into_iter()
                     .map(|l| l.snapshot)
                     .collect();
-                Arc::new(combined(&shards))
+                Arc::new(combined(&shards, missing_shards(&dir)))
             };
             Some(Listed {
                 rel: super::paths::relative(root, &dir),

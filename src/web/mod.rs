@@ -350,7 +350,10 @@ fn route(
                 // A cluster run's shards, added up as its page and stream show them.
                 let shards = folders::shards_of(state, &dir);
                 let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
-                return Ok(Reply::json(live::json(&folders::combined(&snapshots))));
+                return Ok(Reply::json(live::json(&folders::combined(
+                    &snapshots,
+                    folders::missing_shards(&dir),
+                ))));
             }
             let tail = tail_of(state, &dir)?;
             Ok(Reply::json(live::json(&tail)))

@@ -122,7 +122,10 @@ fn folder_rows(out: &mut String, listed: &[Listed]) {
 /// system, and their sum; the live stream sends the section again as shards change.
 pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
     let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
-    let sum = super::folders::combined(&snapshots);
+    let sum = super::folders::combined(
+        &snapshots,
+        super::folders::missing_shards(&state.root.join(rel)),
+    );
     let shown = if rel.is_empty() { "." } else { rel };
     let mut out = head(&format!("{shown} ({})", sum.kind), "", None);
     write!(
@@ -142,7 +145,10 @@ pub fn cluster(state: &State, rel: &str, shards: &[Listed]) -> String {
 /// shard's state, and what merges them once all have ended.
 pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
     let snapshots: Vec<_> = shards.iter().map(|l| Arc::clone(&l.snapshot)).collect();
-    let sum = super::folders::combined(&snapshots);
+    let sum = super::folders::combined(
+        &snapshots,
+        super::folders::missing_shards(&state.root.join(rel)),
+    );
     let mut out = String::new();
     writeln!(
         out,
@@ -165,6 +171,18 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
         });
         let whole = Path::new(&state.root_name()).join(rel);
         let merges = crate::lab::shard::merges(study, Some(&whole));
+        let missing = crate::lab::shard::Unmerged::find(&state.root.join(rel))
+            .map(|u| u.missing())
+            .unwrap_or_default();
+        for shard in missing {
+            writeln!(
+                out,
+                "<p class=\"missing\">Shard {shard} is missing: play it with <code>{} --shard {shard} --out {}</code>.</p>",
+                escape(&crate::lab::shard::plays(study)),
+                escape(&whole.display().to_string())
+            )
+            .ok();
+        }
         writeln!(
             out,
             "<p class=\"muted\">Once every shard has ended, <code>{}</code> makes the run's one folder and its report.</p>",

@@ -336,6 +336,18 @@ impl Unmerged {
         (!shards.is_empty()).then_some(Unmerged { study, shards })
     }
 
+    /// The shards of each split found that are not there (never played, or moved).
+    #[must_use]
+    pub fn missing(&self) -> Vec<Shard> {
+        let mut counts: Vec<u64> = self.shards.iter().map(|(s, _)| s.count()).collect();
+        counts.dedup();
+        counts
+            .into_iter()
+            .flat_map(|count| (1..=count).filter_map(move |index| Shard::new(index, count).ok()))
+            .filter(|shard| !self.shards.iter().any(|(s, _)| s == shard))
+            .collect()
+    }
+
     /// The command line that merges them (with `--shards N` where several splits lie there).
     #[must_use]
     pub fn merge_line(&self, dir: &Path) -> String {
@@ -374,6 +386,29 @@ impl Unmerged {
             .map(|(shard, _)| format!("`{command} --shard {shard} --out {} --resume`", dir.shown()))
             .collect();
         let merge = self.merge_line(dir);
+        let missing = self.missing();
+        if !missing.is_empty() {
+            // A shard never played has no record to resume from: its CONFIG is needed.
+            let plays = plays(self.study);
+            let lines: Vec<String> = missing
+                .iter()
+                .map(|shard| format!("`{plays} --shard {shard} --out {}`", dir.shown()))
+                .collect();
+            return Error::input(format!(
+                "{} holds the shards of a sharded run, not one run to resume, and shard{} {} {} missing: play {} with {}{}, then merge them with `{merge}`",
+                dir.shown(),
+                if missing.len() == 1 { "" } else { "s" },
+                missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+                if missing.len() == 1 { "is" } else { "are" },
+                if missing.len() == 1 { "it" } else { "them" },
+                lines.join(" and "),
+                if unfinished.is_empty() {
+                    String::new()
+                } else {
+                    format!(", continue {}", unfinished.join(" and "))
+                },
+            ));
+        }
         if unfinished.is_empty() {
             return Error::input(format!(
                 "nothing to resume in {}: it holds the shards of a sharded run, all finished, and no run of its own: merge them with `{merge}`",

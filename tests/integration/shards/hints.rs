@@ -248,3 +248,28 @@ fn an_empty_shard_is_replaced_by_force() {
     let merged = ok(d, &["merge", "M", "--quiet"]);
     assert!(merged.contains("merged 2 games"), "{merged}");
 }
+
+/// Before, `run --out M --resume` with shard 2/3 never played said the shards were
+/// "all finished" and named the merge, which then refused for the missing shard (the
+/// new user's walk). The hint now names the missing shard, and works as written.
+#[test]
+fn resume_of_a_folder_missing_a_shard_names_it() {
+    let dir = Dir::new();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), E).unwrap();
+    for i in [1, 3] {
+        let shard = format!("{i}/3");
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
+        );
+    }
+    let message = refused(d, &["run", "--out", "M", "--resume"]);
+    assert!(
+        message.contains("shard 2/3 is missing") && !message.contains("all finished"),
+        "{message}"
+    );
+    run_the_hint(d, &message, "play it with `", &[("CONFIG", "e.toml")]);
+    let merged = ok(d, &["merge", "M", "--quiet"]);
+    assert!(merged.contains("merged 18 games"), "{merged}");
+}

@@ -5,7 +5,7 @@
 
 use super::{one_line, Server};
 use crate::common::Dir;
-use crate::web_live::two_shards;
+use crate::web_live::{shard, two_shards};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
@@ -32,6 +32,36 @@ fn unmerged_shards_answer_live_json_as_their_page_and_game_names_the_merge() {
     assert!(
         body.contains("not merged yet") && body.contains("`reversi-lab merge results/c`"),
         "{body}"
+    );
+}
+
+/// Before, with shard 2/3 never played, the index and the page said "cluster run (2
+/// shards)", complete, 8 of 8 games (the new user's walk).
+#[test]
+fn a_cluster_run_missing_a_shard_is_incomplete_and_names_it() {
+    let dir = Dir::new();
+    two_shards(dir.path());
+    std::fs::remove_dir_all(dir.path().join("results/c/shards")).unwrap();
+    shard(dir.path(), 1, 3);
+    shard(dir.path(), 3, 3);
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, json) = server.get("/live.json?path=c");
+    assert_eq!(status, 200, "{json}");
+    let live: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(live["status"], "incomplete: 1 shard missing", "{json}");
+    assert!(live["total"].is_null(), "{json}");
+    let (_, page) = server.get("/folder?path=c");
+    assert!(page.contains("cluster run (2 of 3 shards)"), "{page}");
+    assert!(
+        page.contains("Shard 2/3 is missing: play it with <code>reversi-lab run CONFIG --shard 2/3 --out results/c</code>"),
+        "{page}"
+    );
+    let (_, index) = server.get("/");
+    assert!(
+        index.contains(
+            "cluster run (2 of 3 shards)</td><td class=\"l\">incomplete: 1 shard missing"
+        ),
+        "{index}"
     );
 }
 
