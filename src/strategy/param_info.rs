@@ -109,7 +109,7 @@ shaped! {
     bool => Some("true or false"), toml::Value::is_bool;
     String => Some("text in quotes"), toml::Value::is_str;
     std::path::PathBuf => Some("text in quotes"), toml::Value::is_str;
-    std::time::Duration => Some("a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"), is_time, time;
+    std::time::Duration => Some("a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"), is_time, time;
     Vec<String> => Some("a list of text in brackets, such as [\"a\", \"b\"]"), is_words;
     std::collections::BTreeMap<String, String> => Some("a table of text in braces, such as { key = \"value\" }"), is_text_table;
     toml::Table => Some("a table in braces, such as { key = 1 }"), toml::Value::is_table;

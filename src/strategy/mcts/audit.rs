@@ -233,6 +233,21 @@ fn a_solved_root_shows_each_moves_exact_margin() {
             with_context(seed, |context| mcts.choose(board, board.moves(), context)).unwrap();
         assert!(choice.is_proven());
         assert_eq!(choice.value, Some(exact_score(board)));
+        // With the solve's line, played out to the game's end at the proven score (it
+        // had none: eval, watch and NBoard's hint showed no line behind a solve).
+        let line = choice.pv();
+        assert_eq!(line.first(), Some(&choice.square), "seed {seed}");
+        let (end, same) = crate::strategy::reference::play_line(board, line);
+        assert!(
+            !end.can_move() && !end.pass().can_move(),
+            "seed {seed}: {line:?}"
+        );
+        let score = Rules::default().final_score(end);
+        assert_eq!(
+            if same { score } else { -score },
+            exact_score(board),
+            "seed {seed}"
+        );
         checked += 1;
     }
     assert!(checked >= 3, "{checked}");

@@ -154,7 +154,17 @@ impl<G: Geometry> Strategy<G> for Mcts<G> {
         if self.solves_root(board, moves) {
             if let Some((score, best)) = self.solve_root(board, context) {
                 let square = random_square(best, context.rng);
-                context.memory.notes.timed_from(began);
+                // The solve's own line, as the solver gives it: `eval`, `watch` and
+                // NBoard's hint show it.
+                let line = Solver::for_play(self.settings.rules, SOLVER_BITS).principal_variation(
+                    board,
+                    square,
+                    score,
+                    context.memory,
+                );
+                let notes = &mut context.memory.notes;
+                notes.set_pv(line);
+                notes.timed_from(began);
                 return Ok(Pick::valued(square, score).proven());
             }
         }

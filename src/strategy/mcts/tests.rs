@@ -301,7 +301,7 @@ fn bad_parameters_are_refused_in_one_line_naming_the_range() {
         ("mcts:scale=100", "strategy 'mcts': scale = 100 needs an evaluation to scale: add value = (EVAL), such as value = (pattern)"),
         ("mcts:objective=score", "strategy 'mcts': objective = score is not known: use win or margin"),
         ("mcts:final_move=best", "strategy 'mcts': final_move = best is not known: use visits or value"),
-        ("mcts:time=5x", "strategy 'mcts': time = \"5x\" is not accepted: use a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"),
+        ("mcts:time=5x", "strategy 'mcts': time = \"5x\" is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"),
         ("mcts:prior=random", "mcts prior: 'random' is not an evaluation: use weighted, mobility, stability, pattern, eval, python or greedy (disc count)"),
         ("mcts:rollout=(alphabeta:depth=0)", "mcts rollout: strategy 'alphabeta': depth = 0 is out of range: use 1 to 60"),
         ("mcts:rollout=mcts", "strategy 'mcts': rollout = mcts searches at every playout move, which would take hours: use a cheap strategy (CHEAP)"),

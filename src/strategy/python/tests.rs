@@ -47,7 +47,7 @@ fn bad_specs_are_refused_in_one_line() {
         ("python:callable=m:1x", "strategy 'python': callable = \"m:1x\" is not module:function: write it like callable = \"my_pkg.strategies:choose\""),
         ("python:callable=m:f,name=mine", "strategy 'python': give callable or name, not both: callable runs module:function in worker processes, name is one the Python package hands over"),
         ("python:callable=m:f,role=judge", "strategy 'python': role = judge is not known: use strategy or evaluation"),
-        ("python:callable=m:f,stall_timeout=soon", "strategy 'python': stall_timeout = \"soon\" is not accepted: use a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"),
+        ("python:callable=m:f,stall_timeout=soon", "strategy 'python': stall_timeout = \"soon\" is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")"),
     ] {
         let err = read(spec).unwrap_err();
         assert_eq!(err, message, "{spec}");

@@ -147,15 +147,15 @@ fn messages_are_the_projects_own() {
         ("alphabeta:probcut=1.5", "strategy 'alphabeta': probcut's cut lines are fitted to the pattern evaluation, not 'weighted': use eval=pattern, or leave probcut out".into()),
         ("alphabeta:table_bits=9", "strategy 'alphabeta': table_bits = 9 is out of range: use 10 to 26".into()),
         ("solver:table_bits=27", "strategy 'solver': table_bits = 27 is out of range: use 10 to 26".into()),
-        ("alphabeta:time=5x", "strategy 'alphabeta': time = \"5x\" is not accepted: use a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
+        ("alphabeta:time=5x", "strategy 'alphabeta': time = \"5x\" is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
         // A time of nothing is a time: it is told it leaves none, not to use quotes.
         ("alphabeta:time=0ms,depth=0", "strategy 'alphabeta': time = 0ms leaves no time: give each move more than 0, such as time=100ms".into()),
-        ("alphabeta:time=abc", "strategy 'alphabeta': time = \"abc\" is not accepted: use a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
+        ("alphabeta:time=abc", "strategy 'alphabeta': time = \"abc\" is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
         // `1e3` is a number with a fraction to TOML: said so, with the whole number.
         ("alphabeta:depth=4e0", "strategy 'alphabeta': depth = 4.0 is not a whole number: write it as one, such as depth=4".into()),
         ("alphabeta:depth=2.5", "strategy 'alphabeta': depth = 2.5 is not a whole number: use a whole number from 1 to 60".into()),
         ("weighted:classes={corner=1,edje=2}", "strategy 'weighted': classes = { corner = 1, edje = 2 } is not accepted: use a table of whole numbers in braces, with keys among corner, c_square, x_square, edge, centre and inner, such as { corner = 100, x_square = -50 }".into()),
-        ("alphabeta:time=100", "strategy 'alphabeta': time = 100 is not accepted: use a positive time with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
+        ("alphabeta:time=100", "strategy 'alphabeta': time = 100 is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
         ("alphabeta:time=5x,depth=true", "strategy 'alphabeta': depth = true is not accepted: use a whole number from 1 to 60".into()),
         ("parity:endgame=x,base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
         ("parity:base=5", "parity base: a strategy is a table such as { kind = \"greedy\" } or a spec string such as \"alphabeta:depth=4\", not integer".into()),
