@@ -63,11 +63,12 @@ pub enum SpecError {
     },
     /// A fraction or exponent (`1e3`) where a whole number is needed.
     #[error(
-        "strategy '{kind}': {param} = {value} is not a whole number: {}",
+        "strategy '{kind}': {param} = {value} {}",
         match whole {
-            Some(whole) => format!("write it as one, such as {}", form.given(param, &whole.to_string())),
+            // A whole number written with a point or an exponent (`1e3`).
+            Some(whole) => format!("is not written as a whole number: write it as one, such as {}", form.given(param, &whole.to_string())),
             None => format!(
-                "use {}",
+                "is not a whole number: use {}",
                 crate::strategy::param_info::whole_numbers(*accepted.start(), *accepted.end())
             ),
         }

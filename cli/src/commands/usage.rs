@@ -102,6 +102,10 @@ pub fn usage_error(error: &clap::Error) -> String {
             let numeric = arg.trim_start_matches('-').parse::<f64>().is_ok();
             if numeric {
                 format!("{arg}: negative numbers are not accepted here; give a whole number of 0 or more")
+            } else if !arg.starts_with('-') {
+                // A bare word where none is taken: a value given without its option
+                // (`nboard greedy` for `nboard --strategy greedy`), not an option.
+                format!("unexpected argument {arg}: this command takes no such word; a value goes after its option (--NAME {arg}): {help}")
             } else {
                 match context(error, ContextKind::SuggestedArg) {
                     Some(like) => format!("unknown option {arg}: did you mean {like}? ({help})"),

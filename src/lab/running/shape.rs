@@ -308,7 +308,7 @@ impl fmt::Display for Misfit {
                 whole: Some(whole),
             } => write!(
                 f,
-                "{} is not a whole number: write it as one, such as {}",
+                "{} is not written as a whole number: write it as one, such as {}",
                 given(key, value),
                 given(key, &whole.to_string())
             ),

@@ -152,7 +152,7 @@ fn messages_are_the_projects_own() {
         ("alphabeta:time=0ms,depth=0", "strategy 'alphabeta': time = 0ms leaves no time: give each move more than 0, such as time=100ms".into()),
         ("alphabeta:time=abc", "strategy 'alphabeta': time = \"abc\" is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),
         // `1e3` is a number with a fraction to TOML: said so, with the whole number.
-        ("alphabeta:depth=4e0", "strategy 'alphabeta': depth = 4.0 is not a whole number: write it as one, such as depth=4".into()),
+        ("alphabeta:depth=4e0", "strategy 'alphabeta': depth = 4.0 is not written as a whole number: write it as one, such as depth=4".into()),
         ("alphabeta:depth=2.5", "strategy 'alphabeta': depth = 2.5 is not a whole number: use a whole number from 1 to 60".into()),
         ("weighted:classes={corner=1,edje=2}", "strategy 'weighted': classes = { corner = 1, edje = 2 } is not accepted: use a table of whole numbers in braces, with keys among corner, c_square, x_square, edge, centre and inner, such as { corner = 100, x_square = -50 }".into()),
         ("alphabeta:time=100", "strategy 'alphabeta': time = 100 is not accepted: use a positive time of at most a day with its unit, such as 100ms or 2s (in quotes in a TOML file: \"100ms\")".into()),

@@ -105,7 +105,7 @@ fn a_value_of_the_wrong_form_is_said_with_its_key_and_the_form_it_takes() {
     };
     assert_eq!(
         misfit("size = 8.0").unwrap(),
-        "7: size = 8.0 is not a whole number: write it as one, such as size = 8"
+        "7: size = 8.0 is not written as a whole number: write it as one, such as size = 8"
     );
     assert_eq!(
         misfit("size = 8.5").unwrap(),
