@@ -27,7 +27,7 @@ fn it_refuses_a_parameter_outside_its_range_naming_the_range() {
         "strategy 'first-legal': nth = 9 is out of range: use 1 to 4"
     );
     let error = StrategySpec::parse("first-legal:nth=2.0").unwrap_err().to_string();
-    assert!(error.contains("not a whole number"), "{error}");
+    assert!(error.contains("not written as a whole number"), "{error}");
     let error = StrategySpec::parse("first-legal:nht=2").unwrap_err().to_string();
     assert!(error.contains("(did you mean 'nth'?"), "{error}");
 }
