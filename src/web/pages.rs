@@ -172,14 +172,14 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
         let whole = Path::new(&state.root_name()).join(rel);
         let merges = crate::lab::shard::merges(study, Some(&whole));
         let missing = crate::lab::shard::Unmerged::find(&state.root.join(rel))
-            .map(|u| u.missing())
-            .unwrap_or_default();
-        for shard in missing {
+            .and_then(|u| u.missing_hint(&whole));
+        if let Some((which, them, command)) = missing {
             writeln!(
                 out,
-                "<p class=\"missing\">Shard {shard} is missing: play it with <code>{} --shard {shard} --out {}</code>.</p>",
-                escape(&crate::lab::shard::plays(study)),
-                escape(&whole.display().to_string())
+                "<p class=\"missing\">{}{} missing: play {them} with <code>{}</code>.</p>",
+                which[..1].to_uppercase(),
+                escape(&which[1..]),
+                escape(&command)
             )
             .ok();
         }

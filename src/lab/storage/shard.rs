@@ -348,6 +348,31 @@ impl Unmerged {
             .collect()
     }
 
+    /// The missing shards (as [`missing`](Self::missing) finds them) for a hint: which
+    /// ("shard 2/3 is", "shards 2/5, 4/5 are"; ten at most named) and how to play them
+    /// into `whole`: "it" or "them", and the command (`I/N` for several).
+    #[must_use]
+    pub fn missing_hint(&self, whole: &Path) -> Option<(String, &'static str, String)> {
+        let missing = self.missing();
+        let first = missing.first()?;
+        let one = missing.len() == 1;
+        let named: Vec<String> = missing.iter().take(10).map(ToString::to_string).collect();
+        let which = format!(
+            "shard{} {}{} {}",
+            if one { "" } else { "s" },
+            named.join(", "),
+            if missing.len() > 10 { ", …" } else { "" },
+            if one { "is" } else { "are" }
+        );
+        let shard = if one {
+            first.to_string()
+        } else {
+            format!("I/{}", first.count())
+        };
+        let them = if one { "it" } else { "them" };
+        Some((which, them, plays_into(self.study, &shard, Some(whole))))
+    }
+
     /// The command line that merges them (with `--shards N` where several splits lie there).
     #[must_use]
     pub fn merge_line(&self, dir: &Path) -> String {
@@ -386,22 +411,10 @@ impl Unmerged {
             .map(|(shard, _)| format!("`{command} --shard {shard} --out {} --resume`", dir.shown()))
             .collect();
         let merge = self.merge_line(dir);
-        let missing = self.missing();
-        if !missing.is_empty() {
-            // A shard never played has no record to resume from: its CONFIG is needed.
-            let plays = plays(self.study);
-            let lines: Vec<String> = missing
-                .iter()
-                .map(|shard| format!("`{plays} --shard {shard} --out {}`", dir.shown()))
-                .collect();
+        if let Some((which, them, command)) = self.missing_hint(dir) {
             return Error::input(format!(
-                "{} holds the shards of a sharded run, not one run to resume, and shard{} {} {} missing: play {} with {}{}, then merge them with `{merge}`",
+                "{} holds the shards of a sharded run, not one run to resume, and {which} missing: play {them} with `{command}`{}, then merge them with `{merge}`",
                 dir.shown(),
-                if missing.len() == 1 { "" } else { "s" },
-                missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
-                if missing.len() == 1 { "is" } else { "are" },
-                if missing.len() == 1 { "it" } else { "them" },
-                lines.join(" and "),
                 if unfinished.is_empty() {
                     String::new()
                 } else {
