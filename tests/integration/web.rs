@@ -666,12 +666,15 @@ fn a_signal_stops_the_server_and_removes_its_scratch_folder() {
     let dir = Dir::new();
     a_run(dir.path(), "signalled", 2);
     for signal in ["-INT", "-TERM"] {
-        let mut server = Server::start(&dir.path().join("results"), &[]);
+        // Its own temporary folder: in the shared one, a folder left by another
+        // process that once had the same PID would be counted too.
+        let temp = Dir::new();
+        let mut server = Server::start_with(&dir.path().join("results"), &[], Some(temp.path()));
         let (status, _) = server.get("/folder?path=signalled");
         assert_eq!(status, 200);
         let pid = server.child.id();
         let prefix = format!("reversi-lab-web-{pid}-");
-        let scratch: Vec<PathBuf> = std::fs::read_dir(std::env::temp_dir())
+        let scratch: Vec<PathBuf> = std::fs::read_dir(temp.path())
             .unwrap()
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
