@@ -61,7 +61,7 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     if let Some(key) = keys.keys().find(|k| !known.contains(&k.get_ref().as_str())) {
         let misfit = Misfit::UnknownKey {
             key: key.get_ref().clone(),
-            within: this.map_or_else(|| "the file".into(), |(_, kind, _)| format!("the {kind}")),
+            within: within(this),
             known: known.clone(),
         };
         return Err(source.error(Some(key.span().start), &misfit.to_string()));
@@ -131,11 +131,19 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     if let Node::Table(entries) = node.get_ref() {
         for (key, value) in entries {
             let shape = shapes.iter().find_map(|shape| match shape {
-                Shape::Table(_, inner) => inner.get(key.get_ref().as_str()),
+                Shape::Table(_, inner, _) => inner.get(key.get_ref().as_str()),
                 _ => None,
             });
             if let Some((at, misfit)) = shape.and_then(|shape| shape.misfit(key.get_ref(), value)) {
                 return Err(source.error(Some(at), &misfit.to_string()));
+            }
+        }
+        let within = within(this);
+        for shape in &shapes {
+            if let Shape::Table(_, _, required) = shape {
+                if let Some(misfit) = Misfit::missing(required, entries, &within) {
+                    return Err(source.error(None, &misfit.to_string()));
+                }
             }
         }
     }
@@ -150,6 +158,11 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
         ));
     }
     Ok(WithSetup { setup, own })
+}
+
+/// The file's top table as a message names it: `the experiment`, `the sweep`.
+fn within(kind: Option<(&str, &str, &str)>) -> String {
+    kind.map_or_else(|| "the file".into(), |(_, kind, _)| format!("the {kind}"))
 }
 
 /// The settings that take whole numbers, and the table each sits in (None: the top).

@@ -3,9 +3,7 @@
 //! serde reads it: an unknown key or a value of the wrong type is refused as a typed
 //! [`Misfit`] at its line, instead of by taking serde's English message apart.
 
-use serde::de::value::{BorrowedStrDeserializer, U64Deserializer};
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
-use std::cell::RefCell;
+use serde::de::{self, DeserializeOwned, Visitor};
 use std::collections::BTreeMap;
 use std::fmt;
 use toml::Spanned;
@@ -13,8 +11,13 @@ use toml::Spanned;
 /// What a value of a config must be, as its type tells serde.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
-    /// A table with these keys (a struct), and the shapes of their values.
-    Table(&'static [&'static str], BTreeMap<&'static str, Shape>),
+    /// A table with these keys (a struct), the shapes of their values, and the keys
+    /// it cannot do without (as far as they are known: see [`Shape::of`]).
+    Table(
+        &'static [&'static str],
+        BTreeMap<&'static str, Shape>,
+        Vec<&'static str>,
+    ),
     /// A table of any keys, each value of one shape.
     Map(Box<Shape>),
     /// A list, each item of one shape.
@@ -33,50 +36,11 @@ pub enum Shape {
     Any,
 }
 
-/// How deep a type's tables are followed (nothing in a config nests deeper).
-const DEEPEST: usize = 6;
-
 impl Shape {
     /// The shape of `T`, as its `Deserialize` declares it.
     #[must_use]
     pub fn of<T: DeserializeOwned>() -> Shape {
-        Self::at::<T>(&mut Vec::new())
-    }
-
-    fn at<T: DeserializeOwned>(path: &mut Vec<Step>) -> Shape {
-        let found = RefCell::new(Shape::Any);
-        let _ = T::deserialize(Probe {
-            path,
-            found: &found,
-        });
-        let shape = found.into_inner();
-        if path.len() >= DEEPEST {
-            return shape;
-        }
-        match shape {
-            Shape::Table(keys, _) => {
-                let mut inner = BTreeMap::new();
-                for &key in keys {
-                    path.push(Step::Key(key));
-                    inner.insert(key, Self::at::<T>(path));
-                    path.pop();
-                }
-                Shape::Table(keys, inner)
-            }
-            Shape::Map(_) => {
-                path.push(Step::Any);
-                let inner = Self::at::<T>(path);
-                path.pop();
-                Shape::Map(Box::new(inner))
-            }
-            Shape::List(_) => {
-                path.push(Step::Item);
-                let inner = Self::at::<T>(path);
-                path.pop();
-                Shape::List(Box::new(inner))
-            }
-            other => other,
-        }
+        probe::shape_at::<T>(&mut Vec::new())
     }
 
     /// Checks `value`, the value of `key` (a config's text read keeping positions),
@@ -101,7 +65,7 @@ impl Shape {
         );
         match (self, value.get_ref()) {
             (Shape::Any, _) => None,
-            (Shape::Table(keys, inner), Node::Table(entries)) => {
+            (Shape::Table(keys, inner, required), Node::Table(entries)) => {
                 let table = key;
                 entries
                     .iter()
@@ -117,8 +81,12 @@ impl Shape {
                             },
                         )),
                     })
+                    .or_else(|| {
+                        Misfit::missing(required, entries, &format!("[{table}]"))
+                            .map(|missing| (at, missing))
+                    })
             }
-            (Shape::Table(keys, inner), _) if scalar => Some((
+            (Shape::Table(keys, inner, _), _) if scalar => Some((
                 at,
                 Misfit::NotATable {
                     key: key.to_string(),
@@ -143,11 +111,15 @@ impl Shape {
             (Shape::List(inner), Node::List(items)) => {
                 items.iter().find_map(|i| inner.misfit(key, i))
             }
-            (Shape::List(_), _) if scalar => Some((
+            (Shape::List(inner), _) if scalar => Some((
                 at,
                 Misfit::NotAList {
                     key: key.to_string(),
                     value: shown(),
+                    of_tables: match **inner {
+                        Shape::Table(keys, ..) => Some(keys),
+                        _ => None,
+                    },
                 },
             )),
             // A table where a list belongs (or the other way round) is left to the
@@ -240,13 +212,43 @@ pub enum Misfit {
         /// The table's key that takes this value, where one does.
         meant: Option<&'static str>,
     },
+    /// A table without a key it needs (`[[players]]` with no `strategy`).
+    Missing {
+        /// The key.
+        key: &'static str,
+        /// The table, as a message names it: `[players]`, `the experiment`.
+        within: String,
+        /// Every key the table needs.
+        required: Vec<&'static str>,
+    },
     /// One value where a list belongs (`challengers = "a"`).
     NotAList {
         /// The key.
         key: String,
         /// The value as written.
         value: String,
+        /// The keys of each item, when the items are tables (`players = 3`).
+        of_tables: Option<&'static [&'static str]>,
     },
+}
+
+impl Misfit {
+    /// The first of `required` that `entries` lack, as a misfit of the table `within`.
+    #[must_use]
+    pub fn missing(
+        required: &[&'static str],
+        entries: &[(Spanned<String>, Spanned<Node>)],
+        within: &str,
+    ) -> Option<Misfit> {
+        let key = required
+            .iter()
+            .find(|&&key| !entries.iter().any(|(k, _)| k.get_ref() == key))?;
+        Some(Misfit::Missing {
+            key,
+            within: within.to_string(),
+            required: required.to_vec(),
+        })
+    }
 }
 
 impl fmt::Display for Misfit {
@@ -341,11 +343,45 @@ impl fmt::Display for Misfit {
                     None => Ok(()),
                 }
             }
-            Misfit::NotAList { key, value } => write!(
+            Misfit::NotAList {
+                key,
+                value,
+                of_tables: None,
+            } => write!(
                 f,
                 "{} is not accepted here: use a list in brackets, such as {}",
                 given(key, value),
                 given(key, &format!("[{value}]"))
+            ),
+            Misfit::Missing {
+                key,
+                within,
+                required,
+            } => {
+                let all = required
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>();
+                let all = match all.split_last() {
+                    Some((last, [])) => last.clone(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    None => String::new(),
+                };
+                write!(f, "{within} has no `{key}`: add it (every {} needs {all})", within.trim_start_matches("the "))
+            }
+            // `[3]` would be no better: each item is a table of its own.
+            Misfit::NotAList {
+                key,
+                value,
+                of_tables: Some(keys),
+            } => write!(
+                f,
+                "{} is not accepted here: `{key}` is a list of tables, each written [[{key}]] with the keys {}",
+                given(key, value),
+                keys.iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -436,259 +472,7 @@ impl<'de> de::Deserialize<'de> for Node {
     }
 }
 
-/// One step from a table to a value in it.
-#[derive(Clone, Copy, Debug)]
-enum Step {
-    Key(&'static str),
-    Any,
-    Item,
-}
-
-/// A deserializer that walks a type's declaration down `path` and notes the shape
-/// the type asks for there; it stops with an error once it has seen it.
-struct Probe<'a> {
-    path: &'a [Step],
-    found: &'a RefCell<Shape>,
-}
-
-#[derive(Debug)]
-struct Stop;
-
-impl fmt::Display for Stop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("stop")
-    }
-}
-
-impl std::error::Error for Stop {}
-
-impl de::Error for Stop {
-    fn custom<M: fmt::Display>(_: M) -> Self {
-        Stop
-    }
-}
-
-impl Probe<'_> {
-    fn found<V>(self, shape: Shape) -> Result<V, Stop> {
-        if self.path.is_empty() {
-            *self.found.borrow_mut() = shape;
-        }
-        Err(Stop)
-    }
-}
-
-macro_rules! leaf {
-    ($($method:ident => $shape:expr),* $(,)?) => {
-        $(fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-            self.found($shape)
-        })*
-    };
-}
-
-impl<'de> de::Deserializer<'de> for Probe<'_> {
-    type Error = Stop;
-
-    leaf! {
-        deserialize_any => Shape::Any,
-        deserialize_bool => Shape::Bool,
-        deserialize_i8 => Shape::Whole(i8::MIN.into(), i8::MAX.into()),
-        deserialize_i16 => Shape::Whole(i16::MIN.into(), i16::MAX.into()),
-        deserialize_i32 => Shape::Whole(i32::MIN.into(), i32::MAX.into()),
-        deserialize_i64 => Shape::Whole(i64::MIN.into(), i64::MAX.into()),
-        deserialize_u8 => Shape::Whole(0, u8::MAX.into()),
-        deserialize_u16 => Shape::Whole(0, u16::MAX.into()),
-        deserialize_u32 => Shape::Whole(0, u32::MAX.into()),
-        deserialize_u64 => Shape::Whole(0, u64::MAX.into()),
-        deserialize_f32 => Shape::Number,
-        deserialize_f64 => Shape::Number,
-        deserialize_char => Shape::Text,
-        deserialize_str => Shape::Text,
-        deserialize_string => Shape::Text,
-        deserialize_identifier => Shape::Text,
-        deserialize_bytes => Shape::Any,
-        deserialize_byte_buf => Shape::Any,
-        deserialize_unit => Shape::Any,
-        deserialize_ignored_any => Shape::Any,
-    }
-
-    fn deserialize_i128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-        self.found(Shape::Any)
-    }
-
-    fn deserialize_u128<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-        self.found(Shape::Any)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
-        visitor.visit_some(self)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Stop> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        self.found(Shape::Any)
-    }
-
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
-        match self.path.split_first() {
-            Some((Step::Item, rest)) => visitor.visit_seq(One {
-                probe: Some(Probe {
-                    path: rest,
-                    found: self.found,
-                }),
-            }),
-            _ => self.found(Shape::List(Box::new(Shape::Any))),
-        }
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value, Stop> {
-        self.found(Shape::Any)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        self.found(Shape::Any)
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
-        match self.path.split_first() {
-            Some((Step::Any, rest)) => visitor.visit_map(Entry {
-                key: Some("*"),
-                value: Some(Probe {
-                    path: rest,
-                    found: self.found,
-                }),
-            }),
-            _ => self.found(Shape::Map(Box::new(Shape::Any))),
-        }
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Stop> {
-        // A value kept with its position reads as the value.
-        if name == "$__serde_spanned_private_Spanned" {
-            return visitor.visit_map(Spanned3 {
-                at: 0,
-                fields,
-                probe: Some(self),
-            });
-        }
-        match self.path.split_first() {
-            Some((Step::Key(key), rest)) if fields.contains(key) => visitor.visit_map(Entry {
-                key: Some(key),
-                value: Some(Probe {
-                    path: rest,
-                    found: self.found,
-                }),
-            }),
-            _ => self.found(Shape::Table(fields, BTreeMap::new())),
-        }
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Stop> {
-        self.found(Shape::Name(variants))
-    }
-}
-
-/// A list of the one item a path goes through.
-struct One<'a> {
-    probe: Option<Probe<'a>>,
-}
-
-impl<'de> de::SeqAccess<'de> for One<'_> {
-    type Error = Stop;
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Stop> {
-        match self.probe.take() {
-            Some(probe) => seed.deserialize(probe).map(Some),
-            None => Ok(None),
-        }
-    }
-}
-
-/// A table of the one key a path goes through.
-struct Entry<'a> {
-    key: Option<&'static str>,
-    value: Option<Probe<'a>>,
-}
-
-impl<'de> de::MapAccess<'de> for Entry<'_> {
-    type Error = Stop;
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Stop> {
-        match self.key.take() {
-            Some(key) => seed
-                .deserialize(BorrowedStrDeserializer::<Stop>::new(key))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Stop> {
-        match self.value.take() {
-            Some(probe) => seed.deserialize(probe),
-            None => Err(Stop),
-        }
-    }
-}
-
-/// The three entries of a value kept with its position: start, end, the value.
-struct Spanned3<'a> {
-    at: usize,
-    fields: &'static [&'static str],
-    probe: Option<Probe<'a>>,
-}
-
-impl<'de> de::MapAccess<'de> for Spanned3<'_> {
-    type Error = Stop;
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Stop> {
-        match self.fields.get(self.at) {
-            Some(field) => seed
-                .deserialize(BorrowedStrDeserializer::<Stop>::new(field))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Stop> {
-        self.at += 1;
-        if self.at < self.fields.len() {
-            return seed.deserialize(U64Deserializer::<Stop>::new(0));
-        }
-        match self.probe.take() {
-            Some(probe) => seed.deserialize(probe),
-            None => Err(Stop),
-        }
-    }
-}
+mod probe;
 
 #[cfg(test)]
 mod tests;

@@ -31,25 +31,34 @@ struct Outer {
     ratio: f64,
 }
 
+/// As a config file is checked: each top-level key's value against its shape (the
+/// top table's own needs are the file's, said without a position).
 fn misfit(text: &str) -> Option<String> {
     let node: Spanned<Node> = toml::from_str(text).unwrap();
-    Shape::of::<Outer>()
-        .misfit("", &node)
+    let (Shape::Table(_, inner, _), Node::Table(entries)) = (Shape::of::<Outer>(), node.get_ref())
+    else {
+        panic!("tables");
+    };
+    entries
+        .iter()
+        .find_map(|(key, value)| inner[key.get_ref().as_str()].misfit(key.get_ref(), value))
         .map(|(at, m)| format!("{at}: {m}"))
 }
 
 #[test]
 fn a_types_declaration_gives_its_shape() {
-    let Shape::Table(keys, inner) = Shape::of::<Outer>() else {
+    let Shape::Table(keys, inner, required) = Shape::of::<Outer>() else {
         panic!("a table");
     };
     assert_eq!(keys, ["name", "rules", "players", "format", "ratio"]);
+    // `rules` is an `Option`; `players` cannot be made up, so what follows is unknown.
+    assert_eq!(required, ["name", "players"]);
     assert_eq!(inner["name"], Shape::Text);
     assert_eq!(inner["ratio"], Shape::Number);
     assert_eq!(inner["format"], Shape::Name(&["round-robin", "gauntlet"]));
     let rules = &inner["rules"];
     assert!(
-        matches!(rules, Shape::Table(["anti", "size"], _)),
+        matches!(rules, Shape::Table(["anti", "size"], _, required) if required == &["anti", "size"]),
         "{rules:?}"
     );
     let Shape::List(player) = &inner["players"] else {
@@ -60,7 +69,14 @@ fn a_types_declaration_gives_its_shape() {
 
 #[test]
 fn misfits_are_found_where_they_are() {
-    assert_eq!(misfit("name = \"a\"\n[rules]\nanti = true\n"), None);
+    assert_eq!(
+        misfit("name = \"a\"\n[rules]\nanti = true\nsize = 8\n"),
+        None
+    );
+    assert_eq!(
+        misfit("name = \"a\"\n[rules]\nanti = true\n").unwrap(),
+        "11: [rules] has no `size`: add it (every [rules] needs `anti` and `size`)"
+    );
     assert_eq!(
         misfit("name = \"a\"\n[rules]\nanty = true\n").unwrap(),
         "19: unknown key `anty` in [rules]; did you mean `anti`? (known keys: `anti`, `size`)"
@@ -78,6 +94,10 @@ fn misfits_are_found_where_they_are() {
         "9: format = \"gauntlett\" is unknown: use `round-robin` or `gauntlet` (did you mean `gauntlet`?)"
     );
     assert_eq!(misfit("ratio = 1"), None);
+    assert_eq!(
+        misfit("players = 3").unwrap(),
+        "10: players = 3 is not accepted here: `players` is a list of tables, each written [[players]] with the keys `anti`, `size`"
+    );
 }
 
 #[derive(Deserialize)]
