@@ -15,9 +15,12 @@ pub enum SpecError {
         /// The TOML type that was given.
         found: &'static str,
     },
-    /// A table without `kind`.
-    #[error("a strategy table needs `kind` (one of: {})", kind_names().join(", "))]
-    MissingKind,
+    /// A table without `kind`, with the key that was likely meant for it (`knd`).
+    #[error("a strategy table needs `kind`{} (one of: {})", typo.as_ref().map(|t| format!(", not `{t}`")).unwrap_or_default(), kind_names().join(", "))]
+    MissingKind {
+        /// A key of the table a slip away from `kind`.
+        typo: Option<String>,
+    },
     /// A `kind` that is not a string.
     #[error("`kind` must be a string such as \"greedy\"")]
     KindNotString,

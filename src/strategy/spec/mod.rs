@@ -260,7 +260,13 @@ impl StrategySpec {
         let kind = match table.get("kind") {
             Some(Value::String(kind)) => kind.as_str(),
             Some(_) => return Err(SpecError::KindNotString),
-            None => return Err(SpecError::MissingKind),
+            None => {
+                let typo = table
+                    .keys()
+                    .find(|key| crate::setting::closest(key, ["kind"]).is_some())
+                    .cloned();
+                return Err(SpecError::MissingKind { typo });
+            }
         };
         let info = KINDS
             .iter()

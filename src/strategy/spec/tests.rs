@@ -133,6 +133,7 @@ fn messages_are_the_projects_own() {
         ("", format!("empty strategy spec: write a kind such as 'greedy' (known: {kinds})")),
         ("{ kind = 3 }", "`kind` must be a string such as \"greedy\"".into()),
         ("{ depth = 4 }", format!("a strategy table needs `kind` (one of: {kinds})")),
+        ("{ knd = \"mcts\" }", format!("a strategy table needs `kind`, not `knd` (one of: {kinds})")),
         ("{ kind = \"nope\" }", format!("unknown strategy 'nope' (known: {kinds})")),
         ("alphabeta:depht=3", "unknown parameter for strategy 'alphabeta': 'depht' (did you mean 'depth'? known: depth, eval, endgame, nodes, time, probcut, table, ordering, table_bits)".into()),
         ("greedy:depth=3", "strategy 'greedy' takes no parameters, but 'depth' was given".into()),
