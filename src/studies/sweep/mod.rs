@@ -146,25 +146,10 @@ fn no_such_parameter(kind: &str, key: &str, names: &[&str]) -> String {
 
 /// A panel entry as a player: a one-line spec names itself; a table gives `name` and `strategy`.
 fn panel_player(entry: &Value, base: &Path) -> std::result::Result<(String, StrategySpec), String> {
-    match entry {
-        Value::String(text) => StrategySpec::from_value_in(entry, base)
-            .map(|spec| (text.clone(), spec))
-            .map_err(|e| format!("panel '{text}': {e}")),
-        Value::Table(table) => {
-            let name = table.get("name").and_then(Value::as_str);
-            let strategy = table.get("strategy");
-            match (name, strategy, table.len()) {
-                (Some(name), Some(strategy), 2) => StrategySpec::from_value_in(strategy, base)
-                    .map(|spec| (name.to_string(), spec))
-                    .map_err(|e| format!("panel '{name}': {e}")),
-                _ => Err("a panel entry is a one-line spec (\"greedy\") or { name = \"...\", strategy = ... }".into()),
-            }
-        }
-        other => Err(format!(
-            "a panel entry is a one-line spec or a table, not a {}",
-            other.type_str()
-        )),
-    }
+    let (name, strategy) = crate::studies::named_strategy(entry, "panel entry")?;
+    StrategySpec::from_value_in(strategy, base)
+        .map(|spec| (name.clone(), spec))
+        .map_err(|e| format!("panel '{name}': {e}"))
 }
 
 impl Sweep {

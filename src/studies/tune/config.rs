@@ -330,25 +330,8 @@ impl Tune {
         let opponents = |list: Vec<OpponentFile>, what: &str| -> Result<Vec<Opponent>> {
             list.into_iter()
                 .map(|entry| {
-                    let (name, strategy) = match &entry {
-                        Value::String(text) => (text.clone(), &entry),
-                        Value::Table(table) => match (
-                            table.get("name").and_then(Value::as_str),
-                            table.get("strategy"),
-                            table.len(),
-                        ) {
-                            (Some(name), Some(strategy), 2) => (name.to_string(), strategy),
-                            _ => return Err(fail(format!(
-                                "each {what} is a one-line spec (\"greedy\") or {{ name = \"...\", strategy = ... }}"
-                            ))),
-                        },
-                        other => {
-                            return Err(fail(format!(
-                                "each {what} is a one-line spec or a table, not a {}",
-                                other.type_str()
-                            )))
-                        }
-                    };
+                    let (name, strategy) =
+                        crate::studies::named_strategy(&entry, what).map_err(fail)?;
                     let spec = read(strategy)
                         .map_err(|e| e.to_string())
                         .and_then(|s| buildable(&s).map(|()| s))
