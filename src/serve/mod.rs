@@ -413,6 +413,31 @@ impl<G: Geometry> Engine<G> {
         self.ask().map(|answer| square_of(answer, moves))
     }
 
+    /// A hint's moves from one search where the strategy counts visits (`mcts`): each
+    /// move's value, the move it chooses first and the rest by visits, with the chosen
+    /// move's line; None for other strategies (their [`values`](Self::values) and
+    /// [`expected_line`](Self::expected_line) are asked apart).
+    pub fn visited(&mut self) -> Option<Ranked> {
+        let board = self.line.position().board;
+        let moves = board.moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mut rng = self.rng.clone();
+        let mut context = Context {
+            rng: &mut rng,
+            memory: &mut self.scratch,
+            history: History::at(self.line.position()),
+        };
+        let visits = self.strategy.move_visits(board, moves, &mut context)?;
+        let values = visits
+            .moves
+            .iter()
+            .map(|v| (v.square, self.eval(v.value, false)))
+            .collect();
+        Some((values, visits.choice.pv().to_vec()))
+    }
+
     /// The line it expects from here, as [`peek`](Self::peek) asks: its move, then
     /// the replies its search expects (the choice's principal variation, passes
     /// implied); empty when it states none or must pass.
@@ -440,6 +465,9 @@ impl<G: Geometry> Engine<G> {
         Some(self.strategy.choose(board, moves, &mut context))
     }
 }
+
+/// One search's moves with their values, best first, and the best move's line.
+pub type Ranked = (Vec<(Square, Eval)>, Vec<Square>);
 
 /// The square of an answer; after a fault (a served strategy that is itself an
 /// engine) any legal square, as a game would go on only to be forfeited.

@@ -298,10 +298,25 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
     let clock = Instant::now();
     let nodes = engine.analysis_nodes();
     let board = engine.line.position().board;
+    // A search that counts visits gives the moves, their order and the line at once:
+    // asked apart, it would search twice (and count its nodes twice).
+    let visited = if engine.line.is_over() || engine.line.must_pass() {
+        None
+    } else {
+        engine.visited()
+    };
+    let mut expected = Vec::new();
     let lines: Vec<(String, Option<Eval>)> = if engine.line.is_over() {
         Vec::new()
     } else if engine.line.must_pass() {
         vec![("PA".to_string(), engine.value_at(board))]
+    } else if let Some((values, line)) = visited {
+        expected = line;
+        values
+            .into_iter()
+            .take(count.max(1))
+            .map(|(s, e)| (s.name(G::SIZE), Some(e)))
+            .collect()
     } else {
         match engine.values() {
             Some(mut values) => {
@@ -321,11 +336,9 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
     };
     // The best move's line as the strategy expects it to go on (the protocol's PV
     // field); the other moves are sent alone.
-    let expected = if lines.first().is_some_and(|(name, _)| name != "PA") {
-        engine.expected_line()
-    } else {
-        Vec::new()
-    };
+    if expected.is_empty() && lines.first().is_some_and(|(name, _)| name != "PA") {
+        expected = engine.expected_line();
+    }
     for (name, eval) in lines {
         let (value, depth) = match eval {
             Some(e) if e.exact => (engine.eval_text(e), "100%".to_string()),

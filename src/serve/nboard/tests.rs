@@ -252,3 +252,23 @@ fn bad_games_and_moves_are_said_and_ignored() {
         ["status reversi-lab: cannot play a 6x6 game with this strategy"]
     );
 }
+
+#[test]
+fn an_mcts_hint_is_one_search_ordered_as_it_chooses() {
+    let start = set_game::<Size8>(&[]);
+    let spec = "mcts:iterations=400";
+    let hint = session(spec, 3, &format!("{start}hint 4\n"));
+    let go = session(spec, 3, &format!("{start}go\n"));
+    let nodestats = |lines: &[String]| -> u64 {
+        let line = lines.iter().find(|l| l.starts_with("nodestats ")).unwrap();
+        line.split(' ').nth(1).unwrap().parse().unwrap()
+    };
+    // The nodes of one search, as `go` counts them: not two searches' worth.
+    assert_eq!(nodestats(&hint), nodestats(&go), "{hint:?} {go:?}");
+    let searches: Vec<&String> = hint.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), 4, "{hint:?}");
+    // The move it would play first, with its line; then the others.
+    let first = &searches[0].split(' ').nth(1).unwrap()[..2];
+    assert_eq!(first, moves(&go)[0], "{hint:?} {go:?}");
+    assert!(searches[0].split(' ').nth(1).unwrap().len() > 2, "{hint:?}");
+}
