@@ -207,6 +207,16 @@ impl Choice {
         &self.pv
     }
 
+    /// The principal variation as a line of square names on a board of `size`
+    /// (`c4 c3 d3`), where it goes past the move itself; None otherwise.
+    #[must_use]
+    pub fn line_text(&self, size: u32) -> Option<String> {
+        (self.pv.len() > 1).then(|| {
+            let names: Vec<String> = self.pv.iter().map(|s| s.name(size)).collect();
+            names.join(" ")
+        })
+    }
+
     /// How long it thought, where it thinks long enough to be worth timing (a search,
     /// an engine); None for a one-ply rule (see [`Notes`]).
     #[must_use]
@@ -236,6 +246,20 @@ pub struct Visited {
     /// The final margins it is proven to lie between, where the search narrowed them
     /// (both equal: proven exactly).
     pub bounds: Option<(i32, i32)>,
+}
+
+impl Visited {
+    /// What its value rests on, as shown beside it: `412 visits`, `30 visits, proven
+    /// a draw`, `9 visits, proven +2 to +8`.
+    #[must_use]
+    pub fn note(&self) -> String {
+        let bounds = match self.bounds {
+            Some((0, 0)) => ", proven a draw".to_string(),
+            Some((lower, upper)) if lower < upper => format!(", proven {lower:+} to {upper:+}"),
+            _ => String::new(),
+        };
+        format!("{}{bounds}", crate::numbers::counted(self.visits, "visit"))
+    }
 }
 
 /// What made a move worthless: an engine's crash, stall or illegal move, any player's

@@ -513,13 +513,38 @@ impl<G: Geometry> Table for Session<G> {
             memory: &mut memory,
             history: History::of(&self.game),
         };
+        let empties = board.empty_count();
+        let text =
+            |spec: &StrategySpec, value: i32| (self.setup.book.value_text)(spec, value, empties);
+        let side = self.game.side().to_string();
+        // A search that counts visits (mcts) shows them beside each value, its moves in
+        // its own order and the line of that same search, as `play`'s `eval` does.
+        if let (Some(s), Some(spec), Some(by)) =
+            (&self.opponent, &self.setup.spec, &self.setup.text)
+        {
+            if let Some(visits) = s.move_visits(board, moves, &mut context) {
+                let list: Vec<Value> = (visits.moves.iter())
+                    .map(|v| {
+                        json!([
+                            v.square.name(G::SIZE),
+                            format!("{} ({})", text(spec, v.value), v.note())
+                        ])
+                    })
+                    .collect();
+                let legend = format!(
+                    "{}; most visited first",
+                    (self.setup.book.value_legend)(spec)
+                );
+                return json!({ "by": by, "legend": legend, "side": side, "values": list, "line": visits.choice.line_text(G::SIZE) });
+            }
+        }
         let own = match (&self.opponent, &self.setup.spec, &self.setup.text) {
             (Some(s), Some(spec), Some(text)) => s
                 .move_values(board, moves, &mut context)
-                .map(|v| (text.clone(), spec, v)),
+                .map(|v| (text.clone(), spec, s.as_ref(), v)),
             _ => None,
         };
-        let (by, spec, mut values) = match own {
+        let (by, spec, evaluator, mut values) = match own {
             Some(found) => found,
             None => {
                 let (spec, fallback) = &self.fallback;
@@ -529,22 +554,23 @@ impl<G: Geometry> Table for Session<G> {
                 (
                     (self.setup.book.eval_fallback)(G::SIZE, self.setup.rules).to_string(),
                     spec,
+                    fallback.as_ref(),
                     values,
                 )
             }
         };
+        // The line the evaluating search expects, from its own choice (after the values,
+        // so that its table is warm).
+        let line = evaluator
+            .choose(board, moves, &mut context)
+            .ok()
+            .and_then(|choice| choice.line_text(G::SIZE));
         values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
-        let empties = board.empty_count();
         let list: Vec<Value> = values
             .iter()
-            .map(|&(square, value)| {
-                json!([
-                    square.name(G::SIZE),
-                    (self.setup.book.value_text)(spec, value, empties)
-                ])
-            })
+            .map(|&(square, value)| json!([square.name(G::SIZE), text(spec, value)]))
             .collect();
-        json!({ "by": by, "legend": (self.setup.book.value_legend)(spec), "side": self.game.side().to_string(), "values": list })
+        json!({ "by": by, "legend": (self.setup.book.value_legend)(spec), "side": side, "values": list, "line": line })
     }
 
     fn again(&mut self) -> Result<(), Reply> {

@@ -64,7 +64,8 @@ pub const PLAY: &str = r#"(function () {
     draw();
     if (s.eval) {
       var list = s.eval.values.map(function (v) { return v[0] + ' ' + v[1]; }).join(', ');
-      $('values').textContent = 'eval by ' + s.eval.by + ' (larger is better for ' + s.eval.side + '; ' + s.eval.legend + '): ' + list;
+      $('values').textContent = 'eval by ' + s.eval.by + ' (larger is better for ' + s.eval.side + '; ' + s.eval.legend + '): ' + list
+        + (s.eval.line ? '\nbest line by ' + s.eval.by + ': ' + s.eval.line : '');
     } else {
       $('values').textContent = '';
     }

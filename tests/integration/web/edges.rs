@@ -159,3 +159,47 @@ fn a_dropped_server_leaves_no_scratch_folder() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// Before, the page's eval against mcts listed mean values by value, with no visits
+/// and no line, where `play`'s eval shows the search's own order, visits and line.
+#[test]
+fn the_pages_eval_against_mcts_says_what_plays_eval_says() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let spec = "mcts:iterations=300";
+    let (status, state) = server.post(&format!("/play/new?vs={spec}&seed=5&colour=black"));
+    assert_eq!(status, 200, "{state}");
+    let id = serde_json::from_str::<serde_json::Value>(&state).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, body) = server.post(&format!("/play/eval?id={id}"));
+    assert_eq!(status, 200, "{body}");
+    let eval: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let eval = if eval["eval"].is_object() {
+        &eval["eval"]
+    } else {
+        &eval
+    };
+    let list: Vec<String> = eval["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| format!("{} {}", v[0].as_str().unwrap(), v[1].as_str().unwrap()))
+        .collect();
+    let page = format!(
+        "eval by {spec} (larger is better for black; {}): {}\nbest line by {spec}: {}",
+        eval["legend"].as_str().unwrap(),
+        list.join(", "),
+        eval["line"].as_str().unwrap()
+    );
+    let output = crate::common::reversi_lab()
+        .args(["play", "--vs", spec, "--seed", "5"])
+        .write_stdin("eval\nquit\n")
+        .assert()
+        .success();
+    let printed = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+    assert!(page.contains("visits)"), "{page}");
+    assert!(printed.contains(&page), "page: {page}\nplay: {printed}");
+}

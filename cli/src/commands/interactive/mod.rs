@@ -221,17 +221,6 @@ pub fn choose_move<G: Geometry>(
     }
 }
 
-/// A choice's principal variation as the user reads it (`d3 c3 c4`), or None where
-/// it says no more than the move itself.
-#[must_use]
-pub fn line_text<G: Geometry>(choice: &reversi_lab::strategy::Choice) -> Option<String> {
-    let pv = choice.pv();
-    (pv.len() > 1).then(|| {
-        let names: Vec<String> = pv.iter().map(|s| s.name(G::SIZE)).collect();
-        names.join(" ")
-    })
-}
-
 /// Sleeps between moves that are shown one by one.
 pub fn pause(milliseconds: u64) {
     if milliseconds > 0 {

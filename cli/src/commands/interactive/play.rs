@@ -464,18 +464,11 @@ impl<G: Geometry> Session<'_, G> {
             let empties = board.empty_count();
             let list: Vec<String> = (visits.moves.iter())
                 .map(|v| {
-                    let bounds = match v.bounds {
-                        Some((0, 0)) => ", proven a draw".to_string(),
-                        Some((lower, upper)) if lower < upper => {
-                            format!(", proven {lower:+} to {upper:+}")
-                        }
-                        _ => String::new(),
-                    };
                     format!(
-                        "{} {} ({}{bounds})",
+                        "{} {} ({})",
                         v.square.name(G::SIZE),
                         self.scales[0].text(v.value, empties),
-                        reversi_lab::numbers::counted(v.visits, "visit")
+                        v.note()
                     )
                 })
                 .collect();
@@ -486,7 +479,7 @@ impl<G: Geometry> Session<'_, G> {
                 self.scales[0].legend(),
                 list.join(", ")
             )?;
-            return match super::line_text::<G>(&visits.choice) {
+            return match visits.choice.line_text(G::SIZE) {
                 Some(line) => writeln!(out, "best line by {name}: {line}"),
                 None => Ok(()),
             };
@@ -509,7 +502,7 @@ impl<G: Geometry> Session<'_, G> {
         let line = evaluator
             .choose(board, moves, &mut context)
             .ok()
-            .and_then(|choice| super::line_text::<G>(&choice));
+            .and_then(|choice| choice.line_text(G::SIZE));
         values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
         let empties = board.empty_count();
         let list: Vec<String> = values

@@ -141,7 +141,7 @@ fn show_game<G: Geometry>(
             (Square::new(moves.lowest()), None, None)
         } else {
             let choice = super::choose_move(player, game, &mut rng, &mut memories[seat])?;
-            (choice.square, super::line_text::<G>(&choice), choice.value)
+            (choice.square, choice.line_text(G::SIZE), choice.value)
         };
         // One scale for the whole game: discs where the values are discs, estimated or
         // solved (see `Scale`), and the unit said with each value. The value is the
