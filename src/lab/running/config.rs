@@ -193,13 +193,38 @@ pub fn load<T>(path: &Path, parse: impl FnOnce(&str, &str, &Path) -> Result<T>) 
 }
 
 /// A bad-input error prefixed with the file it is about, its settings named by the
-/// file's keys (other errors pass through).
+/// file's keys and, for a refused setting, at the line and column of its key (other
+/// errors pass through).
 #[must_use]
-pub fn in_file(origin: &str, error: Error) -> Error {
+pub fn in_file(source: &Source<'_>, error: Error) -> Error {
+    let at = match &error {
+        Error::Setting(refused) => key_at(source.text, refused.setting().key),
+        _ => None,
+    };
     match error.in_words(Edge::Config) {
-        Error::Input(message) => Error::input(format!("{origin}: {message}")),
+        Error::Input(message) => source.error(at, &message),
         other => other,
     }
+}
+
+/// Where `key` is written in a config's text: at the top, else in the first table
+/// that has it (`random_plies` under `[openings]`); None where it is not written.
+fn key_at(text: &str, key: &str) -> Option<usize> {
+    if key.is_empty() {
+        return None;
+    }
+    let node: Spanned<Node> = toml::from_str(text).ok()?;
+    let Node::Table(entries) = node.get_ref() else {
+        return None;
+    };
+    let here = entries.iter().find(|(k, _)| k.get_ref() == key);
+    let within = || {
+        entries.iter().find_map(|(_, value)| match value.get_ref() {
+            Node::Table(inner) => inner.iter().find(|(k, _)| k.get_ref() == key),
+            _ => None,
+        })
+    };
+    here.or_else(within).map(|(k, _)| k.span().start)
 }
 
 /// Refuses to shard anything but an experiment with `run --shard`: a sweep or an

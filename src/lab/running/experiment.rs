@@ -474,9 +474,8 @@ impl Experiment {
         from: OpeningsFrom<'_>,
         paths_from: Option<&Path>,
     ) -> Result<Self> {
-        let origin = source.origin;
         let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
-        let in_file = |e: Error| crate::lab::config::in_file(origin, e);
+        let in_file = |e: Error| crate::lab::config::in_file(&source, e);
         let setup = Setup::from_file_in(&file.setup, from).map_err(in_file)?;
         let own = file.own;
         let mut builder = Experiment::builder(own.name, setup.clone());

@@ -163,7 +163,7 @@ impl Sweep {
     pub fn parse(text: &str, origin: &str, base: &Path) -> Result<Self> {
         let source = Source::new(origin, text);
         let file = read_config::<SweepFile>(&source)?;
-        let in_file = |e: Error| crate::lab::config::in_file(origin, e);
+        let in_file = |e: Error| crate::lab::config::in_file(&source, e);
         let setup = Setup::from_file(&file.setup, base).map_err(in_file)?;
         let own = file.own;
         let sweep_at = own.sweep.span().start;
