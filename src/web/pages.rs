@@ -172,7 +172,7 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
         let whole = Path::new(&state.root_name()).join(rel);
         let merges = crate::lab::shard::merges(study, Some(&whole));
         let missing = crate::lab::shard::Unmerged::find(&state.root.join(rel))
-            .and_then(|u| u.missing_hint(&whole));
+            .and_then(|u| u.missing_hint(Some(&whole)));
         if let Some((which, them, command)) = missing {
             writeln!(
                 out,

@@ -240,7 +240,7 @@ fn bad_merges_are_refused_whole() {
 
     // A missing shard.
     fs::rename(shards.join("3-of-3"), d.join("away")).unwrap();
-    bad_merge(d, &merge, "shard 3/3 missing");
+    bad_merge(d, &merge, "shard 3/3 is missing");
     // Two folders with one index.
     fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
     copy(&shards.join("2-of-3"), &shards.join("2-of-3-copy"));
@@ -317,7 +317,7 @@ fn bad_merges_are_refused_whole() {
     bad_merge(
         d,
         &["merge", "results/rr", "--shards", "3", "--quiet"],
-        "shard 3/3 missing",
+        "shard 3/3 is missing",
     );
     fs::remove_dir_all(shards.join("3-of-3")).unwrap();
     fs::rename(d.join("away"), shards.join("3-of-3")).unwrap();
@@ -341,7 +341,7 @@ fn bad_merges_are_refused_whole() {
             "results/rr/shards/1-of-3",
             "results/rr/shards/2-of-3",
         ],
-        "shard 3/3 missing",
+        "shard 3/3 is missing",
     );
     ok(d, &merge);
 }

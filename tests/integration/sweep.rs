@@ -581,8 +581,9 @@ fn a_studys_out_names_one_folder_for_shards_and_merge_and_hints_name_the_study()
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr
-            .contains("shard 2/2 missing: run it (reversi-lab sweep FILE --shard 2/2 --out split)"),
+        stderr.contains(
+            "shard 2/2 is missing: run it (reversi-lab sweep FILE --shard 2/2 --out split)"
+        ),
         "{stderr}"
     );
     ok(d, &shard("2/2"));
@@ -604,7 +605,8 @@ fn a_studys_out_names_one_folder_for_shards_and_merge_and_hints_name_the_study()
     let (code, _, stderr) = run_in(d, &["ablate", "abl.toml", "--merge", "--out", "a"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("shard 1/2 missing: run it (reversi-lab ablate FILE --shard 1/2 --out a)"),
+        stderr
+            .contains("shard 1/2 is missing: run it (reversi-lab ablate FILE --shard 1/2 --out a)"),
         "{stderr}"
     );
 }

@@ -352,7 +352,7 @@ impl Unmerged {
     /// ("shard 2/3 is", "shards 2/5, 4/5 are"; ten at most named) and how to play them
     /// into `whole`: "it" or "them", and the command (`I/N` for several).
     #[must_use]
-    pub fn missing_hint(&self, whole: &Path) -> Option<(String, &'static str, String)> {
+    pub fn missing_hint(&self, whole: Option<&Path>) -> Option<(String, &'static str, String)> {
         let missing = self.missing();
         let first = missing.first()?;
         let one = missing.len() == 1;
@@ -370,7 +370,7 @@ impl Unmerged {
             format!("I/{}", first.count())
         };
         let them = if one { "it" } else { "them" };
-        Some((which, them, plays_into(self.study, &shard, Some(whole))))
+        Some((which, them, plays_into(self.study, &shard, whole)))
     }
 
     /// The command line that merges them (with `--shards N` where several splits lie there).
@@ -411,7 +411,7 @@ impl Unmerged {
             .map(|(shard, _)| format!("`{command} --shard {shard} --out {} --resume`", dir.shown()))
             .collect();
         let merge = self.merge_line(dir);
-        if let Some((which, them, command)) = self.missing_hint(dir) {
+        if let Some((which, them, command)) = self.missing_hint(Some(dir)) {
             return Error::input(format!(
                 "{} holds the shards of a sharded run, not one run to resume, and {which} missing: play {them} with `{command}`{}, then merge them with `{merge}`",
                 dir.shown(),

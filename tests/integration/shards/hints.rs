@@ -59,7 +59,7 @@ fn a_merges_hints_name_the_folder_and_the_shard_and_work_as_written() {
     let said = refused(d, &["merge", "M"]);
     assert!(
         said.contains(
-            "shards 2/3, 3/3 missing: run them (reversi-lab run CONFIG --shard I/3 --out M)"
+            "shards 2/3, 3/3 are missing: run them (reversi-lab run CONFIG --shard I/3 --out M)"
         ),
         "{said}"
     );

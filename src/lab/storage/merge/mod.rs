@@ -11,7 +11,7 @@ use super::results_folder::{FolderFile, ResultsFolder};
 use super::rows::{csv_bytes, csv_header, GameRow, PairRow, RunInfo, RunToml, StandingRow, Status};
 use super::shard::{
     check_schedule_version, experiment_hash, plays, plays_into, whole_run_of, Shard, Study,
-    SCHEDULE_VERSION, SHARD, SHARDS,
+    Unmerged, SCHEDULE_VERSION, SHARD, SHARDS,
 };
 use crate::error::{Error, Result};
 use crate::lab::running::cost::{cost_rows, read_costs, Cost, COSTS_FILE};
@@ -309,32 +309,16 @@ fn check(mut parts: Vec<Part>, study: Option<Study>) -> Result<Vec<Part>> {
             )));
         }
     }
-    let have: Vec<u64> = parts.iter().map(|p| p.shard.index()).collect();
-    let missing: Vec<String> = (1..=count)
-        .filter(|i| have.binary_search(i).is_err())
-        .map(|i| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        let shown = missing
+    let found = Unmerged {
+        study,
+        shards: parts
             .iter()
-            .take(10)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ");
+            .map(|p| (p.shard, p.record.run.status))
+            .collect(),
+    };
+    if let Some((which, them, command)) = found.missing_hint(whole_run_of(&parts[0].dir)) {
         return Err(Error::input(format!(
-            "shard{} {shown}{} missing: run {} ({}), then merge again",
-            if missing.len() == 1 { "" } else { "s" },
-            if missing.len() > 10 { ", …" } else { "" },
-            if missing.len() == 1 { "it" } else { "them" },
-            plays_into(
-                study,
-                &(if missing.len() == 1 {
-                    missing[0].clone()
-                } else {
-                    format!("I/{count}")
-                }),
-                whole_run_of(&parts[0].dir)
-            )
+            "{which} missing: run {them} ({command}), then merge again"
         )));
     }
     for p in &parts {
