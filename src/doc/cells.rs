@@ -49,10 +49,20 @@ fn command_cell(line: &String) -> String {
         return line;
     };
     let shown = |path: &str| Path::new(path).shown().to_string();
-    join_words(words.iter().map(|word| match word.split_once('=') {
-        Some((flag, value)) if flag.starts_with("--") => format!("{flag}={}", shown(value)),
-        _ => shown(word),
-    }))
+    // The program by its name: where the binary lay on the machine that ran (often a
+    // build folder) says nothing of how the run was made, and a reader elsewhere
+    // would see it as a long relative path.
+    let program = words.first().map(|word| {
+        Path::new(word)
+            .file_name()
+            .map_or_else(|| word.clone(), |name| name.to_string_lossy().into_owned())
+    });
+    join_words(program.into_iter().chain(words.iter().skip(1).map(
+        |word| match word.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => format!("{flag}={}", shown(value)),
+            _ => shown(word),
+        },
+    )))
 }
 
 /// How the run was made, from `[run]` of run.toml: the command line, commit and

@@ -281,6 +281,9 @@ fn a_run_report_has_contents_provenance_and_clean_ticks() {
     // How the run was made, with the config.
     assert!(html.contains("<td class=\"l\">command line</td>"), "{html}");
     assert!(html.contains(" run "), "the command line is shown");
+    // The program by its name, not by where the test's build put it.
+    assert!(html.contains(">reversi-lab run "), "{html}");
+    assert!(!html.contains("target/debug/reversi-lab run"), "{html}");
     assert!(html.contains("<td class=\"l\">host</td>"));
     let commit = std::process::Command::new("git")
         .args(["rev-parse", "HEAD"])
