@@ -418,18 +418,9 @@ impl<G: Geometry> Engine<G> {
     /// move's line; None for other strategies (their [`values`](Self::values) and
     /// [`expected_line`](Self::expected_line) are asked apart).
     pub fn visited(&mut self) -> Option<Ranked> {
-        let board = self.line.position().board;
-        let moves = board.moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let mut rng = self.rng.clone();
-        let mut context = Context {
-            rng: &mut rng,
-            memory: &mut self.scratch,
-            history: History::at(self.line.position()),
-        };
-        let visits = self.strategy.move_visits(board, moves, &mut context)?;
+        let visits = self.consult(|strategy, board, moves, context| {
+            strategy.move_visits(board, moves, context)
+        })??;
         let values = visits
             .moves
             .iter()
@@ -451,6 +442,16 @@ impl<G: Geometry> Engine<G> {
     /// The answer for the side to move without changing the game; None when it
     /// has no move.
     fn ask(&mut self) -> Option<crate::strategy::Answer> {
+        self.consult(|strategy, board, moves, context| strategy.choose(board, moves, context))
+    }
+
+    /// What `question` asks the strategy of the side to move, with the analysis
+    /// memory and a copy of the game's generator, so that the game does not change;
+    /// None when it has no move.
+    fn consult<R>(
+        &mut self,
+        question: impl FnOnce(&dyn Strategy<G>, Board<G>, G::Bits, &mut Context<'_, G>) -> R,
+    ) -> Option<R> {
         let board = self.line.position().board;
         let moves = board.moves();
         if moves.is_empty() {
@@ -462,7 +463,7 @@ impl<G: Geometry> Engine<G> {
             memory: &mut self.scratch,
             history: History::at(self.line.position()),
         };
-        Some(self.strategy.choose(board, moves, &mut context))
+        Some(question(self.strategy.as_ref(), board, moves, &mut context))
     }
 }
 
