@@ -248,6 +248,14 @@ pub struct Visited {
     pub bounds: Option<(i32, i32)>,
 }
 
+/// Move values best first, as an eval lists them: by value, and among equal values
+/// the move the strategy chooses first (so that the line shown after the list starts
+/// with the first move listed), then by square.
+pub fn best_first(values: &mut [(Square, i32)], chosen: Option<Square>) {
+    values
+        .sort_by_key(|&(square, value)| (std::cmp::Reverse(value), Some(square) != chosen, square));
+}
+
 impl Visited {
     /// What its value rests on, as shown beside it: `412 visits`, `30 visits, proven
     /// a draw`, `9 visits, proven +2 to +8`.

@@ -30,7 +30,7 @@ mod weighted;
 
 pub use alphabeta::probcut;
 pub use alphabeta::{proven_margin, terminal_value, AlphaBeta, EVAL_LIMIT, WIN};
-pub use answer::{Answer, Choice, Fault, Notes, Pick, Picked, Visited, Visits};
+pub use answer::{best_first, Answer, Choice, Fault, Notes, Pick, Picked, Visited, Visits};
 pub use corner::{CornerEdge, CornerFirst};
 pub use error::SpecError;
 pub use eval::{EvalWeights, Feature, FeatureEval, Features, FEATURE_COUNT};
@@ -518,6 +518,20 @@ mod tests {
             .filter(|_| draw_below(count, &mut rng) >= count / 2)
             .count();
         assert!((1350..1650).contains(&high), "{high}");
+    }
+
+    /// An eval's list starts with the move its line starts with when values tie.
+    #[test]
+    fn best_first_puts_the_chosen_move_first_among_equals() {
+        let [a, b, c] = [Square::new(19), Square::new(26), Square::new(37)];
+        let mut values = vec![(a, 2), (b, 5), (c, 5)];
+        best_first(&mut values, Some(c));
+        assert_eq!(values, [(c, 5), (b, 5), (a, 2)]);
+        best_first(&mut values, None);
+        assert_eq!(values, [(b, 5), (c, 5), (a, 2)]);
+        // A better value stays first whatever was chosen.
+        best_first(&mut values, Some(a));
+        assert_eq!(values, [(b, 5), (c, 5), (a, 2)]);
     }
 
     /// A caller's choice carries what the strategy noted of that pick and nothing an

@@ -8,7 +8,7 @@ use super::http::{Reply, Want};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::game::{Line, Outcome, Rules, Scoring};
 use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
+use crate::strategy::{best_first, Context, GameRng, History, Memory, Strategy, StrategySpec};
 use crate::with_geometry;
 use rand::Rng;
 use serde_json::{json, Value};
@@ -561,11 +561,9 @@ impl<G: Geometry> Table for Session<G> {
         };
         // The line the evaluating search expects, from its own choice (after the values,
         // so that its table is warm).
-        let line = evaluator
-            .choose(board, moves, &mut context)
-            .ok()
-            .and_then(|choice| choice.line_text(G::SIZE));
-        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        let choice = evaluator.choose(board, moves, &mut context).ok();
+        let line = choice.as_ref().and_then(|c| c.line_text(G::SIZE));
+        best_first(&mut values, choice.map(|c| c.square));
         let list: Vec<Value> = values
             .iter()
             .map(|&(square, value)| json!([square.name(G::SIZE), text(spec, value)]))

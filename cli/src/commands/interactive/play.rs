@@ -15,7 +15,9 @@ use reversi_lab::error::{Error, Result};
 use reversi_lab::game::{Line, Rules};
 use reversi_lab::lab::schedule::{game_rng, Seeds};
 use reversi_lab::strategy::engine::Protocol;
-use reversi_lab::strategy::{Context, GameRng, History, Memory, Strategy, StrategySpec};
+use reversi_lab::strategy::{
+    best_first, Context, GameRng, History, Memory, Strategy, StrategySpec,
+};
 use reversi_lab::with_geometry;
 use std::io::{self, BufRead, Write};
 
@@ -499,11 +501,9 @@ impl<G: Geometry> Session<'_, G> {
         };
         // The line the evaluating search expects, from its own choice (after the values,
         // so that its table is warm).
-        let line = evaluator
-            .choose(board, moves, &mut context)
-            .ok()
-            .and_then(|choice| choice.line_text(G::SIZE));
-        values.sort_by_key(|&(square, value)| (std::cmp::Reverse(value), square));
+        let choice = evaluator.choose(board, moves, &mut context).ok();
+        let line = choice.as_ref().and_then(|c| c.line_text(G::SIZE));
+        best_first(&mut values, choice.map(|c| c.square));
         let empties = board.empty_count();
         let list: Vec<String> = values
             .iter()
