@@ -326,13 +326,13 @@ impl<'de> de::MapAccess<'de> for Entry<'_> {
 }
 
 /// The three entries of a value kept with its position: start, end, the value.
-struct Spanned3<'a> {
+struct Spanned3<D> {
     at: usize,
     fields: &'static [&'static str],
-    probe: Option<Probe<'a>>,
+    probe: Option<D>,
 }
 
-impl<'de> de::MapAccess<'de> for Spanned3<'_> {
+impl<'de, D: de::Deserializer<'de, Error = Stop>> de::MapAccess<'de> for Spanned3<D> {
     type Error = Stop;
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
@@ -357,9 +357,10 @@ impl<'de> de::MapAccess<'de> for Spanned3<'_> {
     }
 }
 
-/// A made-up value of a shape (text empty, a number its least), or the entries of a
-/// table of made-up values: what [`required`] offers a table for the keys it needs.
-/// A shape with no value to make up (a table, a list, anything) stops the probe.
+/// A made-up value of a shape (text empty, a number its least, anything as empty
+/// text), or the entries of a table of made-up values: what [`required`] offers a
+/// table for the keys it needs. A table or a list to make up, or a value its type
+/// refuses, stops the probe.
 struct Made<'a>(&'a Shape);
 
 impl<'a> Made<'a> {
@@ -385,8 +386,27 @@ impl<'de> de::Deserializer<'de> for Made<'_> {
                 }
             }
             Shape::Name([first, ..]) => visitor.visit_borrowed_str(first),
+            // A strategy, a parameter's value: text is one of the forms they take.
+            Shape::Any => visitor.visit_str(""),
             _ => Err(Stop::Seen),
         }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Stop> {
+        // A value kept with its position: the made-up value at position 0.
+        if name == "$__serde_spanned_private_Spanned" {
+            return visitor.visit_map(Spanned3 {
+                at: 0,
+                fields,
+                probe: Some(self),
+            });
+        }
+        self.deserialize_any(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Stop> {
@@ -420,7 +440,7 @@ impl<'de> de::Deserializer<'de> for Made<'_> {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
         ignored_any
     }
 }

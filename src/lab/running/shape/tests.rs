@@ -148,3 +148,25 @@ fn a_value_of_the_wrong_form_is_said_with_its_key_and_the_form_it_takes() {
         "17: format = \"swiss\" is unknown: use `round-robin` or `gauntlet`"
     );
 }
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Needs {
+    strategy: Spanned<toml::Value>,
+    depth: u32,
+    note: Option<String>,
+    kind: Format,
+    label: String,
+    #[serde(default)]
+    games: u64,
+}
+
+/// The keys a table needs are learnt from its type past values kept with their
+/// position and values of any form, in the order it declares them.
+#[test]
+fn the_keys_a_table_needs_are_learnt_from_its_type() {
+    let Shape::Table(_, _, required) = Shape::of::<Needs>() else {
+        panic!("a table");
+    };
+    assert_eq!(required, ["strategy", "depth", "kind", "label"]);
+}
