@@ -161,10 +161,13 @@ pub(super) fn prepare(
         ));
     }
     crate::lab::folder::check_no_stranded_aside(out)?;
+    // An empty folder (made beforehand, say) holds nothing to keep or continue: it is
+    // taken as the new run's, as a missing one would be made.
+    let holds = out.exists() && holds_anything(out)?;
     let mut aside = None;
-    if out.exists() && asked.force {
+    if holds && asked.force {
         aside = Some(move_aside(out)?);
-    } else if out.exists() && !asked.resume {
+    } else if holds && !asked.resume {
         return Err(already_exists(out));
     }
     // Whether this process made the folder: only then may a failure remove it. Of two
@@ -206,6 +209,10 @@ pub(super) fn prepare(
             return Err(error);
         }
     };
+    // Another run may have filled the empty folder between the look above and the lock.
+    if !holds && !created && !asked.resume && holds_anything(out)? {
+        return Err(already_exists(out));
+    }
     let a_run = folder.kind() == Some(FolderKind::Run);
     if asked.resume && !created && !a_run && holds_anything(out)? {
         if let Some(shards) = crate::lab::shard::Unmerged::find(out) {

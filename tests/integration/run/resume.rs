@@ -123,3 +123,27 @@ fn a_config_given_again_speaks_for_its_threads() {
         read(&full.join("games.csv"))
     );
 }
+
+/// Before, an empty folder made beforehand was "already there" (pass --resume or
+/// --force), and --force then refused it as no results folder.
+#[test]
+fn an_empty_folder_is_taken_as_a_new_runs() {
+    let dir = Dir::new();
+    dir.write("ops.txt", "f5d6\nf5f6\nf5f4\nd3c5\n");
+    let config = dir.write("listed.toml", LISTED);
+    for (name, extra) in [("plain", &[][..]), ("forced", &["--force"][..])] {
+        let out = dir.path().join(name);
+        std::fs::create_dir(&out).unwrap();
+        let made = run(&config, &out, extra);
+        assert!(made.status.success(), "{name}: {}", stderr(&made));
+        assert!(out.join("run.toml").is_file(), "{name}");
+    }
+    // A folder that holds anything is still refused without --resume or --force.
+    let again = run(&config, &dir.path().join("plain"), &[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        stderr(&again).contains("already exists"),
+        "{}",
+        stderr(&again)
+    );
+}
