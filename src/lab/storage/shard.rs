@@ -389,8 +389,15 @@ impl Unmerged {
     /// says what to do once merged ("report the merged folder").
     #[must_use]
     pub fn refusal(&self, dir: &Path, then: &str) -> Error {
+        // A shard missing is played first: the merge alone would be refused.
+        let first = match self.missing_hint(Some(dir)) {
+            Some((which, them, command)) => {
+                format!("{which} missing: play {them} with `{command}`, then ")
+            }
+            None => String::new(),
+        };
         Error::input(format!(
-            "{} holds the shards of a sharded run, not merged yet (it has no run.toml of its own): merge them with `{}`, then {then}",
+            "{} holds the shards of a sharded run, not merged yet (it has no run.toml of its own): {first}merge them with `{}`, then {then}",
             dir.shown(),
             self.merge_line(dir)
         ))

@@ -273,3 +273,21 @@ fn resume_of_a_folder_missing_a_shard_names_it() {
     let merged = ok(d, &["merge", "M", "--quiet"]);
     assert!(merged.contains("merged 18 games"), "{merged}");
 }
+
+/// Before, `report` of shards with one missing named only the merge, which then
+/// refused for the missing shard.
+#[test]
+fn a_report_of_shards_with_one_missing_names_that_shard_first() {
+    let dir = Dir::new();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), E).unwrap();
+    ok(
+        d,
+        &["run", "e.toml", "--shard", "1/2", "--out", "M", "--quiet"],
+    );
+    let said = refused(d, &["report", "M"]);
+    assert!(
+        said.contains("not merged yet (it has no run.toml of its own): shard 2/2 is missing: play it with `reversi-lab run CONFIG --shard 2/2 --out M`, then merge them with `reversi-lab merge M`"),
+        "{said}"
+    );
+}
