@@ -45,6 +45,9 @@ pub struct ReplaySetting {
 pub fn recorded_run(dir: &Path, verb: &str) -> Result<ReplaySetting> {
     let folder = ResultsFolder::open(dir)?;
     let run_path = folder.path(FolderFile::RunRecord);
+    if let Some(shards) = crate::lab::shard::Unmerged::find(dir) {
+        return Err(shards.refusal(dir, &format!("{verb} the merged folder")));
+    }
     let record = folder.record("give the folder a run wrote, such as results/default")?;
     let (size, rules) = if record.import.is_some() {
         // Imported games: their players are not strategies, only the setting counts.

@@ -291,3 +291,30 @@ fn a_report_of_shards_with_one_missing_names_that_shard_first() {
         "{said}"
     );
 }
+
+/// Before, `export` of unmerged shards said the folder was no results folder.
+#[test]
+fn export_and_replay_of_unmerged_shards_name_the_merge() {
+    let dir = Dir::new();
+    let d = dir.path();
+    fs::write(d.join("e.toml"), E).unwrap();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
+        );
+    }
+    let said = refused(d, &["export", "M", "--format", "ggf", "--out", "m.ggf"]);
+    assert!(
+        said.contains("M holds the shards of a sharded run, not merged yet")
+            && said
+                .contains("merge them with `reversi-lab merge M`, then export the merged folder"),
+        "{said}"
+    );
+    let said = refused(d, &["replay", "M", "--game", "1"]);
+    assert!(
+        said.contains("merge them with `reversi-lab merge M`, then replay the merged folder"),
+        "{said}"
+    );
+}

@@ -42,6 +42,9 @@ impl Recorded {
     pub fn load(dir: &Path) -> Result<Self> {
         let folder = ResultsFolder::at(dir);
         let path = folder.path(FolderFile::RunRecord);
+        if let Some(shards) = crate::lab::shard::Unmerged::find(dir) {
+            return Err(shards.refusal(dir, "export the merged folder"));
+        }
         let record = folder.record("give the folder a run wrote, such as results/default")?;
         let (size, rules) = super::recorded::size_and_rules(&record.experiment, &path)?;
         Ok(Recorded {
