@@ -203,3 +203,30 @@ fn the_pages_eval_against_mcts_says_what_plays_eval_says() {
     assert!(page.contains("visits)"), "{page}");
     assert!(printed.contains(&page), "page: {page}\nplay: {printed}");
 }
+
+/// Before, `table_bits=26` was played: each such game held about 2 GB of tables on
+/// the server, which keeps up to 256 games.
+#[test]
+fn play_refuses_tables_past_a_games_share_of_memory_and_plays_a_normal_search() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, body) =
+        server.post("/play/new?vs=alphabeta:depth=4,table_bits=26&colour=white&seed=1");
+    assert_eq!(status, 400, "{body}");
+    one_line(status, &body, "tables of 2 GB");
+    assert!(
+        body.contains("its tables would take")
+            && body.contains("more than the 128 MB one game may hold")
+            && body.contains("give fewer table_bits"),
+        "{body}"
+    );
+    let (status, state) = server.post("/play/new?vs=alphabeta:depth=4&colour=white&seed=1");
+    assert_eq!(status, 200, "{state}");
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        state["black"].as_u64().unwrap() + state["white"].as_u64().unwrap(),
+        5,
+        "the computer (black) has moved: {state}"
+    );
+}
