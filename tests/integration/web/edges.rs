@@ -230,3 +230,66 @@ fn play_refuses_tables_past_a_games_share_of_memory_and_plays_a_normal_search() 
         "the computer (black) has moved: {state}"
     );
 }
+
+/// Before, a run with an engine whose program is not on the viewing machine (or a
+/// Python callable handed over by the package) showed no standings and no SPRT: the
+/// live view built its players, which starts an engine, to count its games.
+#[test]
+fn the_live_view_counts_an_engines_run_without_starting_the_engine() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let script = dir.write(
+        "eng.sh",
+        format!("exec '{}' gtp --strategy greedy\n", crate::common::binary()),
+    );
+    let config = dir.write(
+        "h.toml",
+        format!(
+            "name = \"h\"\nformat = \"head-to-head\"\ngames_per_pair = 12\n\
+             [sprt]\nelo0 = 0\nelo1 = 10\n\
+             [[players]]\nname = \"engine\"\nstrategy = {{ kind = \"engine\", protocol = \"gtp\", command = [\"sh\", \"{}\"] }}\n\
+             [[players]]\nname = \"ab\"\nstrategy = \"alphabeta:depth=1\"\n",
+            script.display()
+        ),
+    );
+    crate::common::reversi_lab()
+        .args(["run", "--quiet", "--no-report", "--out"])
+        .arg(d.join("results/h"))
+        .arg(&config)
+        .assert()
+        .success();
+    // The engine is not installed where the folder is viewed.
+    std::fs::remove_file(&script).unwrap();
+    let server = Server::start(&d.join("results"), &[]);
+    let (status, json) = server.get("/live.json?path=h");
+    assert_eq!(status, 200, "{json}");
+    let live: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(live["games"], 12, "{json}");
+    let standings = live["standings"].as_array().unwrap();
+    let names: Vec<&str> = standings
+        .iter()
+        .map(|s| s["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{json}");
+    assert!(names.contains(&"engine") && names.contains(&"ab"), "{json}");
+    assert_eq!(
+        standings
+            .iter()
+            .map(|s| s["games"].as_u64().unwrap())
+            .sum::<u64>(),
+        24,
+        "{json}"
+    );
+    assert_eq!(live["kind"], "sprt", "{json}");
+    assert!(live["sprt"]["llr"].is_number(), "the SPRT: {json}");
+    assert_eq!(
+        live["sprt"]["penta"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>(),
+        6,
+        "6 pairs: {json}"
+    );
+}
