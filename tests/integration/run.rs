@@ -4,6 +4,7 @@
 use crate::common::{read, reversi_lab, Dir};
 use std::path::Path;
 
+mod resume;
 mod timed;
 
 const SMALL: &str = r#"

@@ -89,6 +89,8 @@ impl Overrides {
             if !given {
                 experiment = Experiment::recorded(&record.experiment, &out)?;
             }
+            // A config given again with its own `threads` speaks for them too.
+            let own_threads = given && experiment.setup.threads.is_some();
             record.resume_settings(
                 &mut experiment,
                 // A config given again speaks for its own games and seed: a value changed in
@@ -97,7 +99,7 @@ impl Overrides {
                 ResumeGiven {
                     games: given || self.games.is_some(),
                     seed: given || self.seed.is_some(),
-                    threads: self.threads.is_some(),
+                    threads: self.threads.is_some() || own_threads,
                 },
             );
         }

@@ -161,10 +161,13 @@ pub(super) fn prepare(
         ));
     }
     crate::lab::folder::check_no_stranded_aside(out)?;
+    // An empty folder (made beforehand, say) holds nothing to keep or continue: it is
+    // taken as the new run's, as a missing one would be made.
+    let holds = out.exists() && holds_anything(out)?;
     let mut aside = None;
-    if out.exists() && asked.force {
+    if holds && asked.force {
         aside = Some(move_aside(out)?);
-    } else if out.exists() && !asked.resume {
+    } else if holds && !asked.resume {
         return Err(already_exists(out));
     }
     // Whether this process made the folder: only then may a failure remove it. Of two
@@ -206,6 +209,10 @@ pub(super) fn prepare(
             return Err(error);
         }
     };
+    // Another run may have filled the empty folder between the look above and the lock.
+    if !holds && !created && !asked.resume && holds_anything(out)? {
+        return Err(already_exists(out));
+    }
     let a_run = folder.kind() == Some(FolderKind::Run);
     if asked.resume && !created && !a_run && holds_anything(out)? {
         if let Some(shards) = crate::lab::shard::Unmerged::find(out) {
@@ -227,6 +234,24 @@ pub(super) fn prepare(
                 out.display()
             ))
             .name(&OUT),
+        ));
+    }
+    // A resume that asks for the other form of games file would start the games again
+    // beside the folder's own file, which readers would still find first.
+    if let Some((found, _)) = crate::lab::storage::file_names::find(out)
+        .filter(|(found, _)| asked.resume && a_run && *found != games_path)
+    {
+        return Err(Error::said(
+            Said::text(format!(
+                "{} holds its games in {}, but this run would write {} (compress differs): set compress as the folder has it to continue, ",
+                out.display(),
+                found.display(),
+                games_path.display()
+            ))
+            .name(&FORCE)
+            .then(" to replace it, or ")
+            .placeholder(&OUT, "DIR")
+            .then(" for a new run"),
         ));
     }
     if asked.resume && games_path.exists() && a_run {
@@ -302,6 +327,30 @@ pub(super) fn prepare(
                 .placeholder(&OUT, "DIR")
                 .then(" for a new run"),
             ));
+        }
+        // The openings file is named in the settings, its lines kept in the folder: an
+        // edited file under the same name would mix two lists in one run.
+        if let Openings::List { file, transcripts } = &experiment.setup.openings {
+            let copy = out.join(OPENINGS_COPY);
+            match fs::read_to_string(&copy) {
+                Ok(kept) if kept.lines().ne(transcripts.iter().map(String::as_str)) => {
+                    return Err(Error::said(
+                        Said::text(format!(
+                            "{} was made by a different experiment (the openings in {file} are not the ones it played, kept in {}): put those back in {file} to continue, ",
+                            out.display(),
+                            copy.display()
+                        ))
+                        .name(&FORCE)
+                        .then(" to replace it, or ")
+                        .placeholder(&OUT, "DIR")
+                        .then(" for a new run"),
+                    ));
+                }
+                Ok(_) => {}
+                // A folder from before the copy was kept: nothing to compare with.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::unreadable(&copy, &e)),
+            }
         }
         // costs.csv is written at checkpoints, after the rows it covers reached the
         // file: the games past it (a kill came between) are played again, so that the
