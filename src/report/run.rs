@@ -17,12 +17,14 @@ const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single
     cores and so varies from run to run.";
 
 /// The SPRT's verdict: `H1 after 44 game pairs`, or `continue`.
-fn sprt_cell(p: &PairRow) -> String {
-    match (p.sprt_result.as_deref(), p.sprt_pairs.as_deref()) {
-        (Some(result), Some(pairs)) if !pairs.is_empty() && result != "continue" => {
+fn sprt_cell(p: &PairRow, finished: bool) -> String {
+    match (p.sprt_verdict(finished), p.sprt_pairs.as_deref()) {
+        (Some(result), Some(pairs))
+            if !pairs.is_empty() && p.sprt_result != Some("continue".into()) =>
+        {
             format!("{result} after {pairs} game pairs")
         }
-        (Some(result), _) => result.to_string(),
+        (Some(result), _) => result,
         _ => String::new(),
     }
 }
@@ -101,7 +103,7 @@ fn statistics(results: &Results) -> Vec<String> {
             f(p.sprt_llr),
             f(p.sprt_lower),
             f(p.sprt_upper),
-            match sprt_cell(p).as_str() {
+            match sprt_cell(p, results.run.status.is_finished()).as_str() {
                 "continue" => "no bound crossed yet".to_string(),
                 verdict => verdict.to_string(),
             }
@@ -259,6 +261,7 @@ fn sprt_table(results: &Results) -> Option<Table> {
         return None;
     }
     let stopped = pairs.iter().any(|p| p.sprt_estimate().is_some());
+    let finished = results.run.status.is_finished();
     let mut header = vec![
         "A",
         "B",
@@ -281,7 +284,7 @@ fn sprt_table(results: &Results) -> Option<Table> {
                     (Some(v), _, _) => format!("{v:.2}"),
                     _ => "-".into(),
                 },
-                sprt_cell(p),
+                sprt_cell(p, finished),
             ];
             if stopped {
                 row.push(p.sprt_estimate().map_or("-".into(), |(e, l, h)| {

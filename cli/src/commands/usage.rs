@@ -115,7 +115,19 @@ pub fn usage_error(error: &clap::Error) -> String {
         }
         ErrorKind::InvalidSubcommand => {
             let name = context(error, ContextKind::InvalidSubcommand).unwrap_or_default();
-            match context(error, ContextKind::SuggestedSubcommand) {
+            // The closest by edits, as keys and names are matched everywhere else (clap's
+            // own guess took `rn` for `pattern-error`, not `run`).
+            let commands = super::cli::Cli::command();
+            let names: Vec<&str> = commands.get_subcommands().map(Command::get_name).collect();
+            // A command's start (`tun`, `swe`) before one a letter away (`run`).
+            let started = names
+                .iter()
+                .find(|n| name.len() >= 3 && n.starts_with(&name));
+            let closest = started
+                .copied()
+                .or_else(|| reversi_lab::setting::closest(&name, names.iter().copied()))
+                .map(str::to_string);
+            match closest.or_else(|| context(error, ContextKind::SuggestedSubcommand)) {
                 Some(like) => format!("unknown command '{name}': did you mean '{like}'? ({help})"),
                 None => format!("unknown command '{name}': {help}"),
             }
@@ -206,6 +218,19 @@ mod tests {
             "--seed -5: give a whole number of 0 or more"
         );
         assert!(line(&["--sed", "1"]).starts_with("unknown option --sed: did you mean --seed?"));
+        for (typed, meant) in [("rn", "run"), ("tun", "tune"), ("swep", "sweep")] {
+            let error =
+                parse_arguments_from::<super::super::cli::Cli, _, _>(["reversi-lab", typed])
+                    .map(|_| ())
+                    .unwrap_err();
+            let said = usage_error(&error);
+            assert!(
+                said.starts_with(&format!(
+                    "unknown command '{typed}': did you mean '{meant}'?"
+                )),
+                "{said}"
+            );
+        }
         assert_eq!(
             line(&["--level", ""]),
             "--level is empty: give a value (see reversi-lab --help)"

@@ -45,6 +45,20 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
     let has = |key: &str| keys.keys().any(|k| k.get_ref() == key);
     let this = kind_of(|key| own_fields.contains(&key));
     let that = kind_of(has);
+    // `[[player]]` in an experiment is a slip for `[[players]]`, not an ablation's one
+    // `[player]` (which is a table, not a list of them).
+    if let (Some((_, "experiment", _)), Some(toml::Value::Array(_))) =
+        (this, document.get("player"))
+    {
+        let at = keys
+            .keys()
+            .find(|k| k.get_ref() == "player")
+            .map(|k| k.span().start);
+        return Err(source.error(
+            at,
+            "[[player]] is not an experiment's table: write each player as [[players]] (an ablation file has one [player])",
+        ));
+    }
     if let (Some(this), Some((that_kind, _, command))) = (this, that) {
         if this.0 != that_kind {
             return Err(source.error(

@@ -161,7 +161,7 @@ impl Broken {
         let (player, last) = (&self.player, self.last.name());
         Said::text(match self.log_pattern() {
             Some(log) => format!(
-                "player '{player}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {last}; its log: {}): fix the engine, then ",
+                "player '{player}' lost {MAX_FAULTS_IN_A_ROW} games in a row by a fault (the last: {last}; its log: {}): fix it, then ",
                 log.display()
             ),
             None => format!(

@@ -146,6 +146,10 @@ impl Shape {
             (Shape::Bool, Node::Bool(_)) => None,
             (Shape::Bool, _) => wrong("true or false"),
             (Shape::Text, Node::Text(_)) => None,
+            // A bare number is seconds to a time's parser: the unit is what was missing.
+            (Shape::Text, Node::Integer(_) | Node::Float(_)) if is_time(key) => {
+                wrong("a time in quotes with its unit, such as \"100ms\" or \"2s\"")
+            }
             (Shape::Text, _) => wrong("text in quotes"),
             (Shape::Name(names), Node::Text(name)) if names.contains(&name.as_str()) => None,
             (Shape::Name(names), Node::Text(name)) => Some((
@@ -385,6 +389,12 @@ impl fmt::Display for Misfit {
             ),
         }
     }
+}
+
+/// Whether `key` takes a time (`move_time`, `clock`, `time_margin`).
+fn is_time(key: &str) -> bool {
+    use crate::strategy::clock::{CLOCK, MARGIN, MOVE_TIME};
+    [&MOVE_TIME, &CLOCK, &MARGIN].iter().any(|s| s.key == key)
 }
 
 /// A config's text as read keeping every key's and value's position.

@@ -279,6 +279,18 @@ impl PairRow {
         self.sprt_elo_high = text(estimate.map(|e| e.high));
     }
 
+    /// The SPRT's verdict as a reader sees it: `continue` while games remain, and
+    /// once its run has played every game with no bound crossed, that it is undecided.
+    #[must_use]
+    pub fn sprt_verdict(&self, games_spent: bool) -> Option<String> {
+        match self.sprt_result.as_deref()? {
+            "continue" if games_spent => {
+                Some("undecided: the games ran out before a bound was crossed".into())
+            }
+            result => Some(result.to_string()),
+        }
+    }
+
     /// After an SPRT stopped: its median-unbiased Elo and corrected 95% interval.
     #[must_use]
     pub fn sprt_estimate(&self) -> Option<(f64, f64, f64)> {

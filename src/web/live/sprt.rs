@@ -36,13 +36,13 @@ impl Tail {
                     .map(|((e, l), h)| (e, l, h));
                 let (lower, upper) = (pair.sprt_lower?, pair.sprt_upper?);
                 let llr = pair.sprt_llr?;
+                let games_left = total.map(|t| t.saturating_sub(self.games) as f64);
+                let spent = games_left == Some(0.0);
                 let result = pair
-                    .sprt_result
-                    .clone()
+                    .sprt_verdict(spent)
                     .unwrap_or_else(|| "continue".into());
                 let going = result == "continue" && penta.iter().sum::<u64>() > 0;
                 let frequencies = penta.map(|c| c as f64);
-                let games_left = total.map(|t| t.saturating_sub(self.games) as f64);
                 let pairs_left = elo.filter(|_| going).map(|(e, low, high)| {
                     // The continued walks cost some milliseconds: once every
                     // SPREAD_EVERY, between which the page shows the last answer.

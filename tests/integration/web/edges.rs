@@ -293,3 +293,37 @@ fn the_live_view_counts_an_engines_run_without_starting_the_engine() {
         "6 pairs: {json}"
     );
 }
+
+/// Before, an SPRT run that played all its games with no bound crossed read as
+/// "continue" (the report: "no bound crossed yet"; the page: "About 0 game pairs to the
+/// end"), as if it were still going.
+#[test]
+fn an_sprt_that_ran_out_of_games_is_undecided_in_the_report_and_the_page() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "sp.toml",
+        "name = \"sp\"\nformat = \"head-to-head\"\ngames_per_pair = 20\nseed = 2\n\
+         [openings]\nrandom_plies = 4\n[sprt]\nelo0 = 0\nelo1 = 5\n\
+         [[players]]\nname = \"a\"\nstrategy = \"greedy\"\n\
+         [[players]]\nname = \"b\"\nstrategy = \"weighted\"\n",
+    );
+    let out = dir.path().join("results").join("sp");
+    crate::common::reversi_lab()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&config)
+        .assert()
+        .success();
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let undecided = "undecided: the games ran out before a bound was crossed";
+    assert!(report.contains(&format!("| {undecided} |")), "{report}");
+    assert!(!report.contains("no bound crossed yet"), "{report}");
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, json) = server.get("/live.json?path=sp");
+    assert_eq!(status, 200, "{json}");
+    let live: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(live["sprt"]["result"], undecided, "{json}");
+    assert!(live["sprt"]["pairs_left"].is_null(), "{json}");
+    let (_, page) = server.get("/folder?path=sp");
+    assert!(!page.contains("game pairs to the end"), "{page}");
+}
