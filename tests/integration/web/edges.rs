@@ -1,7 +1,9 @@
 //! The web's edges the last walk left: a folder of unmerged shards answers
 //! `/live.json` as its page does and `/game` names the merge; an empty path and a
 //! `Content-Length` that is no number are refused in one line saying so; a server on
-//! every interface prints an address that opens; a stopped server leaves no folder.
+//! every interface prints an address that opens; a stopped server leaves no folder;
+//! play refuses tables past a game's share of memory; the live view counts a run of an
+//! engine that is not here without starting it.
 
 use super::{one_line, Server};
 use crate::common::Dir;
