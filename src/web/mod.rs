@@ -365,7 +365,7 @@ fn route(
             })?;
             if let Some(shards) = crate::lab::shard::Unmerged::find(&dir) {
                 let rel = want.query("path").unwrap_or_default();
-                let whole = Path::new(&state.root_name()).join(&rel);
+                let whole = state.typed(&rel);
                 return Err(Reply::error(
                     404,
                     &format!(
@@ -403,6 +403,16 @@ impl State {
     /// it) read as `../`.
     fn shown<T>(&self, f: impl FnOnce() -> T) -> T {
         crate::shown::under(&[&self.root, &self.root_shown], f)
+    }
+
+    /// The folder `rel` under the root as a command typed where the server was started
+    /// names it (the root as it was given): for the hints that name a command.
+    fn typed(&self, rel: &str) -> PathBuf {
+        if self.root_shown == Path::new(".") {
+            PathBuf::from(rel)
+        } else {
+            self.root_shown.join(rel)
+        }
     }
 
     /// The root's name, as the index shows it.

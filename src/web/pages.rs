@@ -169,7 +169,7 @@ pub fn cluster_section(state: &State, rel: &str, shards: &[Listed]) -> String {
             let record = crate::lab::ResultsFolder::at(&dir).record_if_any().ok()??;
             record.run.study
         });
-        let whole = Path::new(&state.root_name()).join(rel);
+        let whole = state.typed(rel);
         let merges = crate::lab::shard::merges(study, Some(&whole));
         let missing = crate::lab::shard::Unmerged::find(&state.root.join(rel))
             .and_then(|u| u.missing_hint(Some(&whole)));
@@ -411,7 +411,9 @@ fn draw(state: &State, dir: &Path, live_status: &str) -> (String, String) {
                 }
                 _ => Err(format!(
                     "no report yet: `reversi-lab report {}` writes one",
-                    state.root_name() + "/" + &super::paths::relative(&state.root, dir)
+                    state
+                        .typed(&super::paths::relative(&state.root, dir))
+                        .display()
                 )),
             }
         }

@@ -32,7 +32,11 @@ fn unmerged_shards_answer_live_json_as_their_page_and_game_names_the_merge() {
     assert_eq!(status, 404, "{body}");
     one_line(status, &body, "a game of unmerged shards");
     assert!(
-        body.contains("not merged yet") && body.contains("`reversi-lab merge results/c`"),
+        body.contains("not merged yet")
+            && body.contains(&format!(
+                "`reversi-lab merge {}`",
+                dir.path().join("results/c").display()
+            )),
         "{body}"
     );
 }
@@ -55,7 +59,12 @@ fn a_cluster_run_missing_a_shard_is_incomplete_and_names_it() {
     let (_, page) = server.get("/folder?path=c");
     assert!(page.contains("cluster run (2 of 3 shards)"), "{page}");
     assert!(
-        page.contains("Shard 2/3 is missing: play it with <code>reversi-lab run CONFIG --shard 2/3 --out results/c</code>"),
+        // The folder as a command typed where the server started names it: the root as
+        // given (here whole), then the folder under it.
+        page.contains(&format!(
+            "Shard 2/3 is missing: play it with <code>reversi-lab run CONFIG --shard 2/3 --out {}</code>",
+            dir.path().join("results/c").display()
+        )),
         "{page}"
     );
     let (_, index) = server.get("/");
