@@ -8,7 +8,11 @@ use super::http::{Reply, Want};
 use crate::board::{squares, Bits, Color, Geometry, Position, Square};
 use crate::game::{Line, Outcome, Rules, Scoring};
 use crate::lab::schedule::{game_rng, Seeds};
-use crate::strategy::{best_first, Context, GameRng, History, Memory, Strategy, StrategySpec};
+use crate::strategy::spec::{ParamPath, ParamValue};
+use crate::strategy::{
+    best_first, Context, GameRng, History, Memory, SolverTable, Strategy, StrategySpec,
+    TranspositionTable,
+};
 use crate::with_geometry;
 use rand::Rng;
 use serde_json::{json, Value};
@@ -45,14 +49,26 @@ pub const REQUEST_TIME: Duration = Duration::from_secs(15);
 /// Sessions kept at once; the one used longest ago goes first.
 const MOST_SESSIONS: usize = 256;
 
+/// The most one game's tables may take (its opponent's and its `eval` fallback's
+/// transposition and solver tables): room for `table_bits = 20`, the expert level's,
+/// on any board. A page could otherwise ask for 2 GB a game (`table_bits = 26`).
+pub const GAME_TABLE_BYTES: u64 = 128 << 20;
+
+/// The most all sessions' tables may take together: past it the games used longest
+/// ago go first, as past [`MOST_SESSIONS`].
+pub const TOTAL_TABLE_BYTES: u64 = 2 << 30;
+
+// At least 16 of the biggest games fit together.
+const _: () = assert!(GAME_TABLE_BYTES * 16 <= TOTAL_TABLE_BYTES);
+
 /// Every game being played, by id.
 pub struct Sessions {
     book: PlayBook,
     open: Mutex<HashMap<String, Open>>,
 }
 
-/// An open session: when it was last used, and its game.
-type Open = (Instant, Arc<Mutex<Box<dyn Table>>>);
+/// An open session: when it was last used, the bytes its tables may take, and its game.
+type Open = (Instant, u64, Arc<Mutex<Box<dyn Table>>>);
 
 /// A session of some board size.
 trait Table: Send {
@@ -63,6 +79,8 @@ trait Table: Send {
     fn again(&mut self) -> Result<(), Reply>;
     /// The flag a search stops at once the page has gone (None: no longer watched).
     fn watch(&mut self, gone: Option<&Arc<AtomicBool>>);
+    /// The most its tables may take, in bytes.
+    fn table_bytes(&self) -> u64;
 }
 
 /// The reply to a page that left while the computer thought (nobody reads it).
@@ -188,16 +206,23 @@ impl Sessions {
             .open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if open.len() >= MOST_SESSIONS {
-            if let Some(oldest) = open
+        let bytes = table.table_bytes();
+        while open.len() >= MOST_SESSIONS
+            || open.values().map(|(_, b, _)| b).sum::<u64>() + bytes > TOTAL_TABLE_BYTES
+        {
+            let Some(oldest) = open
                 .iter()
-                .min_by_key(|(_, (used, _))| *used)
+                .min_by_key(|(_, (used, _, _))| *used)
                 .map(|(k, _)| k.clone())
-            {
-                open.remove(&oldest);
-            }
+            else {
+                break;
+            };
+            open.remove(&oldest);
         }
-        open.insert(id.clone(), (Instant::now(), Arc::new(Mutex::new(table))));
+        open.insert(
+            id.clone(),
+            (Instant::now(), bytes, Arc::new(Mutex::new(table))),
+        );
         Ok(with_id(state, &id))
     }
 
@@ -215,7 +240,7 @@ impl Sessions {
                 Reply::error(404, "no such game (the server was restarted, or the game was put away for newer ones): start a new game")
             })?;
             entry.0 = Instant::now();
-            Arc::clone(&entry.1)
+            Arc::clone(&entry.2)
         };
         let mut table = table
             .lock()
@@ -281,6 +306,8 @@ struct Session<G: Geometry> {
     setup: Setup,
     opponent: Option<Box<dyn Strategy<G>>>,
     fallback: (StrategySpec, Box<dyn Strategy<G>>),
+    /// The most the opponent's and the fallback's tables may take.
+    bytes: u64,
     /// The moves played before the game began (undo stops there).
     fixed: usize,
     initial: Line<G>,
@@ -301,6 +328,14 @@ impl<G: Geometry> Session<G> {
             .map_err(|e| Reply::error(400, &format!("moves {}: {e}", setup.moves)))?;
         initial.pass_if_forced();
         let empties = initial.board().empty_count();
+        let fallback_text = (setup.book.eval_fallback)(G::SIZE, setup.rules);
+        let fallback_spec = StrategySpec::parse(fallback_text)
+            .map_err(|e| Reply::error(500, &format!("eval fallback: {e}")))?;
+        let bytes =
+            setup.spec.as_ref().map_or(0, table_bytes::<G>) + table_bytes::<G>(&fallback_spec);
+        if let (Some(text), true) = (&setup.text, bytes > GAME_TABLE_BYTES) {
+            return Err(Reply::error(400, &format!("vs {text}: its tables would take {} MB, more than the {} MB one game may hold on the server (it keeps up to {MOST_SESSIONS} games): give fewer table_bits, or play it with `reversi-lab play --vs`", bytes >> 20, GAME_TABLE_BYTES >> 20)));
+        }
         let opponent = match (&setup.spec, &setup.text) {
             (Some(spec), Some(text)) => Some(
                 spec.check_practical(empties)
@@ -309,9 +344,6 @@ impl<G: Geometry> Session<G> {
             ),
             _ => None,
         };
-        let fallback_text = (setup.book.eval_fallback)(G::SIZE, setup.rules);
-        let fallback_spec = StrategySpec::parse(fallback_text)
-            .map_err(|e| Reply::error(500, &format!("eval fallback: {e}")))?;
         let fallback = fallback_spec
             .build::<G>(setup.rules)
             .map_err(|e| Reply::error(500, &format!("eval fallback: {e}")))?;
@@ -321,6 +353,7 @@ impl<G: Geometry> Session<G> {
             initial,
             opponent,
             fallback: (fallback_spec, fallback),
+            bytes,
             round: 0,
             you: Color::Black,
             rng: game_rng(setup.seed),
@@ -584,5 +617,45 @@ impl<G: Geometry> Table for Session<G> {
 
     fn watch(&mut self, gone: Option<&Arc<AtomicBool>>) {
         self.memory.cancel = gone.cloned();
+    }
+
+    fn table_bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// The most the tables of `spec` may take on this board: for every `table_bits` it
+/// holds (nested strategies too), a search's transposition table and the solver's
+/// (a search solves its endgame with one), each as `solve` reckons its table.
+fn table_bytes<G: Geometry>(spec: &StrategySpec) -> u64 {
+    ParamPath::all(spec)
+        .iter()
+        .filter(|path| !path.is_entry() && path.last() == "table_bits")
+        .filter_map(|path| match path.get(spec) {
+            Some(ParamValue::Whole(bits)) => u32::try_from(bits).ok(),
+            _ => None,
+        })
+        .map(|bits| TranspositionTable::<G>::bytes(bits) + SolverTable::<G>::bytes(bits))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Size10, Size8};
+
+    fn bytes<G: Geometry>(text: &str) -> u64 {
+        table_bytes::<G>(&StrategySpec::parse(text).unwrap())
+    }
+
+    #[test]
+    fn the_expert_level_fits_a_game_and_the_biggest_tables_do_not() {
+        let expert = crate::strategy::spec::EXPERT;
+        assert!(bytes::<Size8>(expert) <= GAME_TABLE_BYTES);
+        assert!(bytes::<Size10>("alphabeta:table_bits=20") <= GAME_TABLE_BYTES);
+        assert!(bytes::<Size8>("alphabeta:depth=4,table_bits=26") > GAME_TABLE_BYTES);
+        // A table nested in another strategy counts too.
+        let nested = "parity:base=(alphabeta:depth=1,table_bits=26)";
+        assert!(bytes::<Size8>(nested) > GAME_TABLE_BYTES, "{nested}");
     }
 }

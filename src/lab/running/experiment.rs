@@ -262,6 +262,10 @@ impl ExperimentBuilder {
 
     /// Checks everything; errors name the setting and the fix.
     pub fn build(self) -> Result<Experiment> {
+        self.build_with(Players::Built)
+    }
+
+    fn build_with(self, players: Players) -> Result<Experiment> {
         let e = self.experiment;
         if e.name.trim().is_empty() || e.name.contains(['/', '\\']) || e.name.starts_with('.') {
             return Err(Error::input(format!(
@@ -288,7 +292,9 @@ impl ExperimentBuilder {
                     player.name
                 )));
             }
-            check_player(player, &e.setup).map_err(Error::input)?;
+            if players == Players::Built {
+                check_player(player, &e.setup).map_err(Error::input)?;
+            }
         }
         let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
         match e.format {
@@ -376,6 +382,15 @@ pub fn check_games_per_pair(games: u64, setting: &'static Setting) -> Result<u64
 }
 
 /// A player's strategy must build for the board size and rules.
+/// Whether reading an experiment builds its players to check them (for a run that
+/// will play them), or takes their specs as recorded (for counting a run's games,
+/// which must neither start an engine nor need a Python callable handed over).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Players {
+    Built,
+    AsRecorded,
+}
+
 fn check_player(player: &Player, setup: &Setup) -> std::result::Result<(), String> {
     with_geometry!(setup.size, G => {
         player
@@ -420,6 +435,7 @@ impl Experiment {
             Source::new(origin, text),
             OpeningsFrom::Folder(base),
             Some(base),
+            Players::Built,
         )
     }
 
@@ -431,7 +447,12 @@ impl Experiment {
             located: false,
             ..Source::new(origin, text)
         };
-        Self::parse_in(source, OpeningsFrom::Folder(base), Some(base))
+        Self::parse_in(
+            source,
+            OpeningsFrom::Folder(base),
+            Some(base),
+            Players::Built,
+        )
     }
 
     /// The experiment a results folder's `run.toml` recorded (`table`), with its
@@ -450,12 +471,14 @@ impl Experiment {
             OpeningsFrom::Folder(Path::new("."))
         };
         // Its strategies' paths were rebased when the experiment was first read.
-        Self::parse_in(Source::new(&origin, &text), from, None)
+        Self::parse_in(Source::new(&origin, &text), from, None, Players::Built)
     }
 
     /// The experiment `table` recorded, without its openings: what counting a run's
     /// games needs (the openings change no tally, and their file need not be
-    /// reachable from where the folder is read). `origin` names it in errors.
+    /// reachable from where the folder is read), nor its players built (an engine's
+    /// program or a Python callable need not be here, and none is started). `origin`
+    /// names it in errors.
     pub fn recorded_for_tally(table: &Table, origin: &str) -> Result<Self> {
         let mut table = table.clone();
         table.remove("openings");
@@ -466,6 +489,7 @@ impl Experiment {
             Source::new(origin, &text),
             OpeningsFrom::Folder(here),
             Some(here),
+            Players::AsRecorded,
         )
     }
 
@@ -473,6 +497,7 @@ impl Experiment {
         source: Source<'_>,
         from: OpeningsFrom<'_>,
         paths_from: Option<&Path>,
+        players: Players,
     ) -> Result<Self> {
         let file: WithSetup<ExperimentFile<Spanned<Value>>> = read_config(&source)?;
         let in_file = |e: Error| crate::lab::config::in_file(&source, e);
@@ -510,10 +535,12 @@ impl Experiment {
                 spec,
                 time,
             };
-            check_player(&player, &setup).map_err(at)?;
+            if players == Players::Built {
+                check_player(&player, &setup).map_err(at)?;
+            }
             builder.experiment.players.push(player);
         }
-        builder.build().map_err(in_file)
+        builder.build_with(players).map_err(in_file)
     }
 
     /// The experiment as a file would write it, every default filled in: what

@@ -137,3 +137,18 @@ fn gauntlet_pairs() {
     );
     assert!(err(&bad).contains("did you mean 'ab'"));
 }
+
+/// Counting a recorded run's games builds none of its players: a Python callable
+/// the package handed over by name (none here) and an engine that is not installed
+/// here are taken as recorded, while a run would refuse them.
+#[test]
+fn a_record_is_read_for_tally_without_building_its_players() {
+    let text = "name = \"r\"\nformat = \"head-to-head\"\n[sprt]\nelo0 = 0\nelo1 = 10\n\
+        [[players]]\nname = \"py\"\nstrategy = { kind = \"python\", name = \"mine\" }\n\
+        [[players]]\nname = \"engine\"\nstrategy = \"gtp:no-such-engine-here\"\n";
+    let table: toml::Table = toml::from_str(text).unwrap();
+    assert!(parse(text).is_err(), "a run builds its players");
+    let tally = Experiment::recorded_for_tally(&table, "run.toml").unwrap();
+    assert_eq!(tally.pairs().len(), 1);
+    assert!(tally.sprt.is_some());
+}

@@ -1,7 +1,9 @@
 //! The web's edges the last walk left: a folder of unmerged shards answers
 //! `/live.json` as its page does and `/game` names the merge; an empty path and a
 //! `Content-Length` that is no number are refused in one line saying so; a server on
-//! every interface prints an address that opens; a stopped server leaves no folder.
+//! every interface prints an address that opens; a stopped server leaves no folder;
+//! play refuses tables past a game's share of memory; the live view counts a run of an
+//! engine that is not here without starting it.
 
 use super::{one_line, Server};
 use crate::common::Dir;
@@ -211,6 +213,96 @@ fn the_pages_eval_against_mcts_says_what_plays_eval_says() {
     let printed = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
     assert!(page.contains("visits)"), "{page}");
     assert!(printed.contains(&page), "page: {page}\nplay: {printed}");
+}
+
+/// Before, `table_bits=26` was played: each such game held about 2 GB of tables on
+/// the server, which keeps up to 256 games.
+#[test]
+fn play_refuses_tables_past_a_games_share_of_memory_and_plays_a_normal_search() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, body) =
+        server.post("/play/new?vs=alphabeta:depth=4,table_bits=26&colour=white&seed=1");
+    assert_eq!(status, 400, "{body}");
+    one_line(status, &body, "tables of 2 GB");
+    assert!(
+        body.contains("its tables would take")
+            && body.contains("more than the 128 MB one game may hold")
+            && body.contains("give fewer table_bits"),
+        "{body}"
+    );
+    let (status, state) = server.post("/play/new?vs=alphabeta:depth=4&colour=white&seed=1");
+    assert_eq!(status, 200, "{state}");
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        state["black"].as_u64().unwrap() + state["white"].as_u64().unwrap(),
+        5,
+        "the computer (black) has moved: {state}"
+    );
+}
+
+/// Before, a run with an engine whose program is not on the viewing machine (or a
+/// Python callable handed over by the package) showed no standings and no SPRT: the
+/// live view built its players, which starts an engine, to count its games.
+#[test]
+fn the_live_view_counts_an_engines_run_without_starting_the_engine() {
+    let dir = Dir::new();
+    let d = dir.path();
+    let script = dir.write(
+        "eng.sh",
+        format!("exec '{}' gtp --strategy greedy\n", crate::common::binary()),
+    );
+    let config = dir.write(
+        "h.toml",
+        format!(
+            "name = \"h\"\nformat = \"head-to-head\"\ngames_per_pair = 12\n\
+             [sprt]\nelo0 = 0\nelo1 = 10\n\
+             [[players]]\nname = \"engine\"\nstrategy = {{ kind = \"engine\", protocol = \"gtp\", command = [\"sh\", \"{}\"] }}\n\
+             [[players]]\nname = \"ab\"\nstrategy = \"alphabeta:depth=1\"\n",
+            script.display()
+        ),
+    );
+    crate::common::reversi_lab()
+        .args(["run", "--quiet", "--no-report", "--out"])
+        .arg(d.join("results/h"))
+        .arg(&config)
+        .assert()
+        .success();
+    // The engine is not installed where the folder is viewed.
+    std::fs::remove_file(&script).unwrap();
+    let server = Server::start(&d.join("results"), &[]);
+    let (status, json) = server.get("/live.json?path=h");
+    assert_eq!(status, 200, "{json}");
+    let live: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(live["games"], 12, "{json}");
+    let standings = live["standings"].as_array().unwrap();
+    let names: Vec<&str> = standings
+        .iter()
+        .map(|s| s["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{json}");
+    assert!(names.contains(&"engine") && names.contains(&"ab"), "{json}");
+    assert_eq!(
+        standings
+            .iter()
+            .map(|s| s["games"].as_u64().unwrap())
+            .sum::<u64>(),
+        24,
+        "{json}"
+    );
+    assert_eq!(live["kind"], "sprt", "{json}");
+    assert!(live["sprt"]["llr"].is_number(), "the SPRT: {json}");
+    assert_eq!(
+        live["sprt"]["penta"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum::<u64>(),
+        6,
+        "6 pairs: {json}"
+    );
 }
 
 /// Before, an SPRT run that played all its games with no bound crossed read as
