@@ -455,7 +455,8 @@ impl<G: Geometry> Table for Session<G> {
         let verdict = match (&self.opponent, outcome.as_ref().and_then(|o| o.winner)) {
             (None, _) | (_, None) if outcome.is_none() => "",
             (None, _) => "",
-            (Some(_), None) => "a draw",
+            // The result already says "a draw".
+            (Some(_), None) => "",
             (Some(_), Some(c)) if c == self.you => "you win",
             (Some(_), Some(_)) => "you lose",
         };

@@ -263,7 +263,8 @@ impl<G: Geometry> Session<'_, G> {
             if let Some(outcome) = game.outcome(self.rules) {
                 let verdict = match (self.opponent, outcome.winner) {
                     (None, _) => "",
-                    (Some(_), None) => ": a draw",
+                    // The result already says "a draw".
+                    (Some(_), None) => "",
                     (Some(_), Some(c)) if self.human[seat(c)] => ": you win",
                     (Some(_), Some(_)) => ": you lose",
                 };
