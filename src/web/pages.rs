@@ -506,7 +506,10 @@ pub fn charts_json(body: &str) -> String {
 
 /// One game of a folder in the step-through viewer.
 pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
-    let games = super::tail_of(state, dir)?.games;
+    let tail = super::tail_of(state, dir)?;
+    let games = tail.games;
+    // A run that is still writing may add the game; one that is not will not.
+    let writing = tail.status == "running";
     // A game's row never changes once complete: its page is kept while the games
     // file is the same file (a resume or a merge replaces it).
     let file = crate::lab::ResultsFolder::at(dir)
@@ -523,11 +526,17 @@ pub fn game(state: &State, dir: &Path, id: u64) -> Result<Reply, Reply> {
         .shown(|| crate::lab::recorded::load_game(dir, id))
         .map_err(|e| {
             let line = state.shown(|| e.to_string());
-            if id >= games {
+            if id >= games && writing {
                 Reply::error(
                     404,
                     &format!("game {id} is not in games.csv yet ({games} complete rows so far)"),
                 )
+            } else if id >= games {
+                let numbered = match games {
+                    0 => "it holds no games".to_string(),
+                    n => format!("its games are numbered 0 to {}", n - 1),
+                };
+                Reply::error(404, &format!("game {id} is not in games.csv: {numbered}"))
             } else {
                 Reply::error(404, &line)
             }

@@ -338,3 +338,19 @@ fn an_sprt_that_ran_out_of_games_is_undecided_in_the_report_and_the_page() {
     let (_, page) = server.get("/folder?path=sp");
     assert!(!page.contains("game pairs to the end"), "{page}");
 }
+
+/// Before, a game past the end of a finished run was "not in games.csv yet", as if the
+/// run might still write it.
+#[test]
+fn a_game_past_a_finished_runs_end_is_said_to_be_past_it() {
+    let dir = Dir::new();
+    super::a_run(dir.path(), "r", 2);
+    let server = Server::start(&dir.path().join("results"), &[]);
+    let (status, body) = server.get("/game?path=r&id=99999");
+    assert_eq!(status, 404, "{body}");
+    one_line(status, &body, "a game past the end");
+    assert!(
+        body.contains("game 99999 is not in games.csv: its games are numbered 0 to 5"),
+        "{body}"
+    );
+}
