@@ -176,9 +176,15 @@ pub(super) fn prepare(
     let mut created = false;
     if !out.exists() {
         let cannot = |e: std::io::Error| {
+            // "File exists" of a file where a folder on the way belongs: name that file.
+            let file = out.ancestors().skip(1).find(|a| a.is_file());
+            let why = file.map_or_else(
+                || e.to_string(),
+                |file| format!("{} is a file, not a folder", file.display()),
+            );
             Error::said(
                 Said::text(format!(
-                    "cannot create results folder {}: {e} (choose another with ",
+                    "cannot create results folder {}: {why} (choose another with ",
                     out.display()
                 ))
                 .name(&OUT)
