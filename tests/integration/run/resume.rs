@@ -4,7 +4,7 @@
 
 use super::run;
 use crate::common::{read, Dir};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const LISTED: &str = r#"
 name = "listed"
@@ -33,6 +33,18 @@ fn killed_copy_of(full: &Path, killed: &Path) {
     std::fs::write(killed.join("games.csv"), &games[..games.len() / 2 + 17]).unwrap();
 }
 
+/// `text` as `listed.toml` (its openings in `ops.txt`) played whole into `full`, and a
+/// copy of it killed half-way in `killed`.
+fn listed_and_killed(dir: &Dir, text: &str) -> (PathBuf, PathBuf, PathBuf) {
+    dir.write("ops.txt", "f5d6\nf5f6\nf5f4\nd3c5\n");
+    let config = dir.write("listed.toml", text);
+    let full = dir.path().join("full");
+    assert!(run(&config, &full, &[]).status.success());
+    let killed = dir.path().join("killed");
+    killed_copy_of(&full, &killed);
+    (config, full, killed)
+}
+
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -42,12 +54,7 @@ fn stderr(output: &std::process::Output) -> String {
 #[test]
 fn a_resume_refuses_an_openings_file_edited_since_the_stop() {
     let dir = Dir::new();
-    dir.write("ops.txt", "f5d6\nf5f6\nf5f4\nd3c5\n");
-    let config = dir.write("listed.toml", LISTED);
-    let full = dir.path().join("full");
-    assert!(run(&config, &full, &[]).status.success());
-    let killed = dir.path().join("killed");
-    killed_copy_of(&full, &killed);
+    let (config, full, killed) = listed_and_killed(&dir, LISTED);
     let cut = read(&killed.join("games.csv"));
     dir.write("ops.txt", "c4c3\nc4c5\ne6f6\ne6f4\n");
     let edited = run(&config, &killed, &["--resume"]);
@@ -74,12 +81,7 @@ fn a_resume_refuses_an_openings_file_edited_since_the_stop() {
 #[test]
 fn a_resume_refuses_another_games_file_form() {
     let dir = Dir::new();
-    dir.write("ops.txt", "f5d6\nf5f6\nf5f4\nd3c5\n");
-    let config = dir.write("listed.toml", LISTED);
-    let full = dir.path().join("full");
-    assert!(run(&config, &full, &[]).status.success());
-    let killed = dir.path().join("killed");
-    killed_copy_of(&full, &killed);
+    let (_, _, killed) = listed_and_killed(&dir, LISTED);
     let zstd = dir.write(
         "zstd.toml",
         LISTED.replace("seed = 3", "seed = 3\ncompress = \"zstd\""),
@@ -99,19 +101,12 @@ fn a_resume_refuses_another_games_file_form() {
 #[test]
 fn a_config_given_again_speaks_for_its_threads() {
     let dir = Dir::new();
-    dir.write("ops.txt", "f5d6\nf5f6\nf5f4\nd3c5\n");
-    let two = dir.write(
-        "two.toml",
-        LISTED.replace("seed = 3", "seed = 3\nthreads = 2"),
-    );
+    let (_, full, killed) =
+        listed_and_killed(&dir, &LISTED.replace("seed = 3", "seed = 3\nthreads = 2"));
     let one = dir.write(
         "one.toml",
         LISTED.replace("seed = 3", "seed = 3\nthreads = 1"),
     );
-    let full = dir.path().join("full");
-    assert!(run(&two, &full, &[]).status.success());
-    let killed = dir.path().join("killed");
-    killed_copy_of(&full, &killed);
     assert!(run(&one, &killed, &["--resume"]).status.success());
     assert!(
         read(&killed.join("run.toml")).contains("threads = 1"),

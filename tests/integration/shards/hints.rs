@@ -12,6 +12,18 @@ const E: &str = "name = \"e\"\nseed = 7\nsize = 6\ngames_per_pair = 6\n[[players
 
 const SWEEP: &str = "name = \"sw\"\nseed = 3\nsize = 6\ngames_per_pair = 2\n[sweep]\nbase = \"alphabeta\"\nparameter = \"depth\"\nvalues = [1, 2]\n";
 
+/// Both shards of `e.toml` split in two, in `d/M`.
+fn two_shards_in_m(d: &Path) {
+    fs::write(d.join("e.toml"), E).unwrap();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        ok(
+            d,
+            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
+        );
+    }
+}
+
 /// Refused in one line with exit code 2; the message.
 fn refused(d: &Path, args: &[&str]) -> String {
     refused_in(d, args, "")
@@ -183,14 +195,7 @@ fn a_folder_of_unmerged_shards_says_so_and_names_the_merge() {
 fn a_second_merge_that_changes_nothing_writes_nothing() {
     let dir = Dir::new();
     let d = dir.path();
-    fs::write(d.join("e.toml"), E).unwrap();
-    for i in 1..=2 {
-        let shard = format!("{i}/2");
-        ok(
-            d,
-            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
-        );
-    }
+    two_shards_in_m(d);
     let first = ok(d, &["merge", "M", "--quiet"]);
     assert!(
         first.contains("merged 18 games") && first.contains("wrote "),
@@ -297,14 +302,7 @@ fn a_report_of_shards_with_one_missing_names_that_shard_first() {
 fn export_and_replay_of_unmerged_shards_name_the_merge() {
     let dir = Dir::new();
     let d = dir.path();
-    fs::write(d.join("e.toml"), E).unwrap();
-    for i in 1..=2 {
-        let shard = format!("{i}/2");
-        ok(
-            d,
-            &["run", "e.toml", "--shard", &shard, "--out", "M", "--quiet"],
-        );
-    }
+    two_shards_in_m(d);
     let said = refused(d, &["export", "M", "--format", "ggf", "--out", "m.ggf"]);
     assert!(
         said.contains("M holds the shards of a sharded run, not merged yet")
