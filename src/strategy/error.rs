@@ -222,6 +222,16 @@ pub enum SpecError {
         /// The part without `=`.
         part: String,
     },
+    /// A kind's own one-line form written as a parameter (`engine:gtp:cat`).
+    #[error(
+        "strategy spec '{spec}': '{part}' is a whole spec of its own: write it alone, as {part}"
+    )]
+    LineFormInside {
+        /// The spec.
+        spec: String,
+        /// The one-line form inside it.
+        part: String,
+    },
     /// A key given twice in one spec.
     #[error("strategy spec '{spec}': '{key}' is given twice")]
     RepeatedKey {

@@ -72,9 +72,18 @@ pub(super) fn parse_line(text: &str) -> Result<Table, SpecError> {
         return Ok(table);
     }
     for part in split_top(params, ',')? {
-        let (key, value) = part.split_once('=').ok_or_else(|| SpecError::NotKeyValue {
-            spec: text.into(),
-            part: part.trim().into(),
+        let (key, value) = part.split_once('=').ok_or_else(|| {
+            // `engine:gtp:cat`: a kind's own line form is a whole spec, not a parameter.
+            match StrategySpec::read_line(part.trim()) {
+                Some(_) => SpecError::LineFormInside {
+                    spec: text.into(),
+                    part: part.trim().into(),
+                },
+                None => SpecError::NotKeyValue {
+                    spec: text.into(),
+                    part: part.trim().into(),
+                },
+            }
         })?;
         let key = key.trim();
         let value = value.trim();

@@ -163,6 +163,7 @@ fn messages_are_the_projects_own() {
         ("parity:base=(mobility:frontier=x)", "parity base: strategy 'mobility': frontier = \"x\" is not accepted: use a whole number".into()),
         ("weighted:classes={corn=1}", "strategy 'weighted': classes = { corn = 1 } is not accepted: use a table of whole numbers in braces, with keys among corner, c_square, x_square, edge, centre and inner, such as { corner = 100, x_square = -50 }".into()),
         ("alphabeta:depth", "strategy spec 'alphabeta:depth': 'depth' should be key=value, as in alphabeta:depth=4,eval=mobility".into()),
+        ("engine:gtp:cat", "strategy spec 'engine:gtp:cat': 'gtp:cat' is a whole spec of its own: write it alone, as gtp:cat".into()),
         ("alphabeta:depth=4,depth=5", "strategy spec 'alphabeta:depth=4,depth=5': 'depth' is given twice".into()),
         ("alphabeta:eval=(weighted", "unbalanced brackets or quotes in strategy spec 'eval=(weighted'".into()),
         ("alphabeta:eval=weighted)", "unbalanced brackets in strategy spec 'eval=weighted)'".into()),
