@@ -334,9 +334,12 @@ fn force_keeps_the_old_folder_until_the_new_run_writes_a_game() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Killed once the new folder is made, before its first game ends.
+    // Killed once the new folder is made (its record, then its games file's header),
+    // before its first game ends.
     let started = std::time::Instant::now();
-    while !read_or_empty(&out.join("run.toml")).contains("name = \"s\"") {
+    while !read_or_empty(&out.join("run.toml")).contains("name = \"s\"")
+        || !read_or_empty(&out.join("games.csv")).ends_with('\n')
+    {
         assert!(
             started.elapsed().as_secs() < 60,
             "the new run never started"

@@ -104,8 +104,25 @@ pub fn differences(recorded: &toml::Table, now: &toml::Table, again: &[&'static 
                 Said::text(format!("sprt overshoot = {was} in run.toml but not now (set overshoot = {was} under [sprt] to continue it)"))
             } else if k == "players" {
                 Said::text(player_differences(recorded.get(k), now.get(k)))
-            } else if matches!(k.as_str(), "rules" | "openings" | "sprt") {
-                Said::text(format!("{k} differs"))
+            } else if let (Some(toml::Value::Table(was)), Some(toml::Value::Table(is))) =
+                (recorded.get(k), now.get(k))
+            {
+                // A table's keys one by one (`rules.anti = false in run.toml but true now`).
+                let mut inner: Vec<&String> = was.keys().chain(is.keys()).collect();
+                inner.sort();
+                inner.dedup();
+                let each: Vec<String> = inner
+                    .into_iter()
+                    .filter(|sub| was.get(*sub) != is.get(*sub))
+                    .map(|sub| {
+                        format!(
+                            "{k}.{sub} = {} in run.toml but {} now",
+                            show(was.get(sub)),
+                            show(is.get(sub))
+                        )
+                    })
+                    .collect();
+                Said::text(each.join("; "))
             } else {
                 let said = Said::text(format!(
                     "{k} = {} in run.toml but {} now",
