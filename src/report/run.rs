@@ -20,7 +20,7 @@ const COSTS_NOTE: &str = "From costs.csv: moves chosen (a position with a single
 fn sprt_cell(p: &PairRow, finished: bool) -> String {
     match (p.sprt_verdict(finished), p.sprt_pairs.as_deref()) {
         (Some(result), Some(pairs))
-            if !pairs.is_empty() && p.sprt_result != Some("continue".into()) =>
+            if !pairs.is_empty() && p.sprt_result.as_deref() != Some("continue") =>
         {
             format!("{result} after {pairs} game pairs")
         }

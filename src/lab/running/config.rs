@@ -152,10 +152,10 @@ pub fn read_config<T: DeserializeOwned>(source: &Source<'_>) -> Result<WithSetup
                 return Err(source.error(Some(at), &misfit.to_string()));
             }
         }
-        let within = within(this);
+        let every = this.map_or("file", |(_, kind, _)| kind);
         for shape in &shapes {
             if let Shape::Table(_, _, required) = shape {
-                if let Some(misfit) = Misfit::missing(required, entries, &within) {
+                if let Some(misfit) = Misfit::missing(required, entries, &within(this), every) {
                     return Err(source.error(None, &misfit.to_string()));
                 }
             }

@@ -82,7 +82,8 @@ impl Shape {
                         )),
                     })
                     .or_else(|| {
-                        Misfit::missing(required, entries, &format!("[{table}]"))
+                        let table = format!("[{table}]");
+                        Misfit::missing(required, entries, &table, &table)
                             .map(|missing| (at, missing))
                     })
             }
@@ -222,6 +223,8 @@ pub enum Misfit {
         key: &'static str,
         /// The table, as a message names it: `[players]`, `the experiment`.
         within: String,
+        /// What every such table is, for the rule: `[players]`, `experiment`.
+        every: String,
         /// Every key the table needs.
         required: Vec<&'static str>,
     },
@@ -237,12 +240,14 @@ pub enum Misfit {
 }
 
 impl Misfit {
-    /// The first of `required` that `entries` lack, as a misfit of the table `within`.
+    /// The first of `required` that `entries` lack, as a misfit of the table `within`
+    /// (one of the tables `every` names).
     #[must_use]
     pub fn missing(
         required: &[&'static str],
         entries: &[(Spanned<String>, Spanned<Node>)],
         within: &str,
+        every: &str,
     ) -> Option<Misfit> {
         let key = required
             .iter()
@@ -250,6 +255,7 @@ impl Misfit {
         Some(Misfit::Missing {
             key,
             within: within.to_string(),
+            every: every.to_string(),
             required: required.to_vec(),
         })
     }
@@ -360,6 +366,7 @@ impl fmt::Display for Misfit {
             Misfit::Missing {
                 key,
                 within,
+                every,
                 required,
             } => {
                 let all = required
@@ -371,7 +378,7 @@ impl fmt::Display for Misfit {
                     Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
                     None => String::new(),
                 };
-                write!(f, "{within} has no `{key}`: add it (every {} needs {all})", within.trim_start_matches("the "))
+                write!(f, "{within} has no `{key}`: add it (every {every} needs {all})")
             }
             // `[3]` would be no better: each item is a table of its own.
             Misfit::NotAList {
