@@ -298,19 +298,14 @@ fn hint<G: Geometry>(engine: &mut Engine<G>, count: usize, out: &mut impl Write)
     let clock = Instant::now();
     let nodes = engine.analysis_nodes();
     let board = engine.line.position().board;
-    // A search that counts visits gives the moves, their order and the line at once:
-    // asked apart, it would search twice (and count its nodes twice).
-    let visited = if engine.line.is_over() || engine.line.must_pass() {
-        None
-    } else {
-        engine.visited()
-    };
     let mut expected = Vec::new();
     let lines: Vec<(String, Option<Eval>)> = if engine.line.is_over() {
         Vec::new()
     } else if engine.line.must_pass() {
         vec![("PA".to_string(), engine.value_at(board))]
-    } else if let Some((values, line)) = visited {
+    } else if let Some((values, line)) = engine.visited() {
+        // A search that counts visits gives the moves, their order and the line at
+        // once: asked apart, it would search twice (and count its nodes twice).
         expected = line;
         values
             .into_iter()
